@@ -1,0 +1,3 @@
+from haleakala.cli import main
+
+raise SystemExit(main())

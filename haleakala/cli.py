@@ -1,0 +1,76 @@
+"""The ``haleakala`` command: one entry point, one module per sub-command.
+
+Sub-command modules are imported only when used, so ``haleakala play`` never pays for
+pygame or the hardware libraries. Each module listed in ``COMMANDS`` provides
+``register(subparsers)`` (adds its parser, sets ``func``) and its ``func(args) -> int``.
+Command-line misuse exits with status 2 and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name → module providing register(subparsers). Keep sorted by name.
+COMMANDS: dict[str, str] = {
+    "bench": "haleakala.bench",
+    "deck": "haleakala.terminal.deck",
+    "play": "haleakala.terminal.play",
+    "replay": "haleakala.terminal.replay",
+}
+
+
+class UsageError(Exception):
+    """Raised by a command for misuse: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="haleakala",
+        description="Haleakala Companion: rules engine, daemon, simulator and maker tools.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        try:
+            importlib.import_module(module).register(sub)
+        except ImportError as exc:  # a command whose optional extra is missing
+            p = sub.add_parser(name, help=f"(unavailable: {exc})")
+            p.set_defaults(func=lambda _args, exc=exc: _unavailable(exc))
+    return parser
+
+
+def _unavailable(exc: ImportError) -> int:
+    print(f"haleakala: this command needs a missing package: {exc}", file=sys.stderr)
+    return 2
+
+
+def default_command() -> list[str]:
+    """What plain ``haleakala`` does: the simulator or a demo game (see ``demo`` module)."""
+    if "sim" in COMMANDS:
+        return ["sim"]
+    return ["play", "--red", "greedy", "--yellow", "greedy", "--seed", "1"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        argv = default_command()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(f"haleakala {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

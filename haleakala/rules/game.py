@@ -1,0 +1,665 @@
+"""The state of a game of Haleakala and the rules that change it.
+
+One class, ``Game``, in the spirit of python-chess's ``Board`` and OpenSpiel's ``State``:
+``legal_decisions()``, ``apply()``, ``why_illegal()``, ``is_terminal()``, ``result()``,
+``clone()``, ``digest()``, ``to_json()`` / ``from_json()`` (see ``serialize``).
+
+Representation: small lists of ints indexed by player (0 red, 1 yellow), beach, land
+space or slot, so that clone is a handful of list copies and a random game of ~400
+decisions costs a few milliseconds. Automatic effects that may be interrupted by a
+player's decision (distribution, card actions, refill, scorings) run from a queue of
+small tuples kept in the state, so a game can stop at any decision, be saved, and go on.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .deck import BOARD_ITEMS, Deck, default_deck
+from .geometry import Board, default_board
+from .notation import (
+    BOAT,
+    BUY,
+    INVOKE,
+    KEEP,
+    LAVA,
+    LAVA_NONE,
+    PASS,
+    PLACE,
+    RETURN,
+    SHAMAN,
+    STAY,
+    TAKE,
+    NotationError,
+    format_decision,
+    parse_decision,
+)
+
+PLAYERS = ("red", "yellow")
+VARIANTS = ("base", "tactical")
+
+# Phases: what kind of decision is awaited.
+TURN, MOVE_SHAMAN, CHOOSE_CARD, PRIESTESS, SHELL, PRESCORE, OVER = range(7)
+PHASE_NAMES = ("turn", "shaman", "card", "priestess", "shell", "prescore", "over")
+
+NO_OWNER = -1
+FACE_DOWN = 2  # the board's Lava Priestess after use (R17)
+PRIESTESS_ITEM = BOARD_ITEMS.index("priestess")
+
+
+class IllegalDecision(ValueError):
+    """A well-formed decision that the rules do not allow now; the message says why."""
+
+
+class UnknownVariant(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final scores, with each scoring's breakdown and the tie-break that decided."""
+
+    scores: tuple[int, int]
+    winner: str
+    tiebreak: str | None
+    scorings: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "scores": dict(zip(PLAYERS, self.scores, strict=True)),
+            "winner": self.winner,
+            "tiebreak": self.tiebreak,
+        }
+
+
+class Game:
+    """A game of Haleakala between red and yellow, base or tactical variant."""
+
+    # -- creation ---------------------------------------------------------------------
+
+    def __init__(
+        self,
+        variant: str = "base",
+        seed: int = 0,
+        start: str | None = None,
+        board: Board | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise UnknownVariant(f"unknown variant {variant!r}: choose base or tactical")
+        if start is not None and start not in PLAYERS:
+            raise ValueError(f"unknown starting player {start!r}: choose red or yellow")
+        self.board = board or default_board()
+        self.deck = deck or default_deck()
+        self.variant = variant
+        self.tactical = variant == "tactical"
+        self.seed = seed
+        rng = random.Random(seed)  # R28: the only source of chance
+        self.start = PLAYERS.index(start) if start else rng.randrange(2)
+        b = self.board
+        n_seg = b.segments
+        self.current = self.start
+        self.decider = self.start
+        self.phase = TURN
+        self.round = 1
+        self.boat = b.jetty
+        self.disc_at = [[-1] * 6, [-1] * 6]  # by value 1..5: beach, or -1 in supply
+        self.totals = [[0] * n_seg, [0] * n_seg]
+        self.invocation = [-1, -1] if self.tactical else [-2, -2]  # beach, -1 supply, -2 boxed
+        self.shaman = [b.land_spaces + b.huts[0], b.land_spaces + b.huts[1]]
+        self.statue_owner = [NO_OWNER] * b.land_spaces
+        self.statues_left = [b.statues, b.statues]
+        self.lava = [0] * n_seg
+        self.piles: list[list[int]] = []
+        for index in range(len(self.deck.piles)):
+            pile = self.deck.card_numbers(index, variant)
+            rng.shuffle(pile)
+            self.piles.append(pile)  # the top of a pile is its end
+        self.slots = [-1] * b.slots
+        self.discard: list[int] = []
+        self.beach_cards: list[list[int]] = [[], []]
+        self.shells: list[list[int]] = [[], []]
+        self.board_owner = [NO_OWNER] * len(BOARD_ITEMS)
+        self.queue: list[tuple] = []
+        self.context: tuple = ()
+        self.scorings: list[dict] = []
+        self.history: list[int] = []
+        self._legal: list[int] | None = None
+        # Setup step 2: twelve 1-tree cards face up in the slots.
+        for slot in range(b.slots):
+            self.slots[slot] = self.piles[0].pop()
+
+    # -- whose decision ---------------------------------------------------------------
+
+    @property
+    def to_move(self) -> str | None:
+        """The player who must decide now, or None when the game is over."""
+        return None if self.phase == OVER else PLAYERS[self.decider]
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def lava_on_island(self) -> int:
+        return sum(self.lava)
+
+    # -- legal decisions --------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Every legal decision as its integer code (see ``notation``), ascending.
+
+        Cached until the next ``apply``: a bot asks, then ``apply`` checks the same list.
+        Callers must not modify the returned list.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def _generate(self) -> list[int]:
+        phase = self.phase
+        p = self.decider
+        if phase == TURN:
+            return self._turn_actions(p)
+        if phase == MOVE_SHAMAN:
+            other = self.shaman[1 - p]
+            return [STAY] + [SHAMAN + s for s in self.board.reach[self.shaman[p]] if s != other]
+        if phase == CHOOSE_CARD:
+            k = self.board.slots_per_segment
+            first = self.context[0] * k
+            return [TAKE + s for s in range(first, first + k) if self.slots[s] >= 0]
+        if phase == PRIESTESS:
+            moves = []
+            for crater, count in enumerate(self.lava):
+                if count:
+                    moves.append(LAVA + 2 * crater)
+                    moves.append(LAVA + 2 * crater + 1)
+            return moves or [LAVA_NONE]
+        if phase == SHELL:
+            return [*self._purchases(p), KEEP]
+        if phase == PRESCORE:
+            return [*self._purchases(p), PASS]
+        return []
+
+    def _turn_actions(self, p: int) -> list[int]:
+        own, opp = self.totals[p], self.totals[1 - p]
+        at = self.disc_at[p]
+        beaches = range(self.board.segments)
+        supply = [v for v in self.board.discs if at[v] < 0]
+        # R7: after placing v on b, own total own[b]+v must differ from opp[b].
+        acts = [PLACE + v * 10 + b for v in supply for b in beaches if own[b] + v != opp[b]]
+        if self.invocation[p] == -1 and sum(self.lava) < self.board.lava_discs:
+            b = self.boat
+            acts += [INVOKE + v * 10 + b for v in supply if own[b] + v != opp[b]]
+        for v in self.board.discs:
+            b = at[v]
+            if b >= 0 and (own[b] - v != opp[b] or opp[b] == 0):
+                acts.append(RETURN + v * 10 + b)
+        if not supply:
+            acts.append(BOAT)
+        acts.sort()
+        return acts
+
+    def _purchases(self, p: int) -> list[int]:
+        shells = len(self.shells[p])
+        items = self.deck.board_items
+        return [
+            BUY + i
+            for i, code in enumerate(BOARD_ITEMS)
+            if self.board_owner[i] == NO_OWNER and items[code][1] <= shells
+        ]
+
+    def legal_decisions(self) -> list[str]:
+        """Every legal decision in its text form, sorted as the game log lists them."""
+        return sorted(format_decision(a, self.board) for a in self.legal_actions())
+
+    # -- explaining refusals ----------------------------------------------------------
+
+    def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
+        """None when the decision is legal now; else a sentence naming the rule."""
+        try:
+            d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
+        except NotationError as exc:
+            return str(exc)
+        if self.phase == OVER:
+            return "the game is over"
+        me = self.decider
+        if player is not None and player != PLAYERS[me]:
+            return f"it is {PLAYERS[me]}'s decision, not {player}'s"
+        if d in self.legal_actions():
+            return None
+        return self._reason(d, me)
+
+    def _reason(self, d: int, p: int) -> str:
+        phase, name = self.phase, PLAYERS[p]
+        expecting = {
+            TURN: f"{name} must take a turn action (place a disc, take one back, or move the boat)",
+            MOVE_SHAMAN: f"{name} must now move the shaman (>2G) or leave it (>stay)",
+            CHOOSE_CARD: f"{name} must now choose a card (take {self.context[0]}a or "
+            f"take {self.context[0]}b)"
+            if phase == CHOOSE_CARD
+            else "",
+            PRIESTESS: f"{name} must now use the Lava Priestess (lava 3>4, or lava none "
+            "when there is no lava)",
+            SHELL: f"{name} received a shell: buy an item from the scoring board or keep",
+            PRESCORE: f"before the scoring {name} may buy one item (buy ...) or pass",
+        }[phase]
+        b = self.board
+        if d < BOAT:
+            if phase != TURN:
+                return expecting
+            kind, rest = divmod(d, 100)
+            v, beach = divmod(rest, 10)
+            own, opp = self.totals[p][beach], self.totals[1 - p][beach]
+            other = PLAYERS[1 - p]
+            where = self.disc_at[p][v]
+            if kind == 2:  # return
+                if where != beach:
+                    place = "in your supply" if where < 0 else f"on beach {where}"
+                    return f"{name}'s disc {v} is not on beach {beach} (it is {place})"
+                return (
+                    f"R7 sum rule: taking back {v} would leave {name} {own - v} against "
+                    f"{other} {opp} on beach {beach}; the totals must differ"
+                )
+            if where >= 0:
+                return (
+                    f"{name}'s disc {v} is already on beach {where}; "
+                    f"take it back first (-{v}@{where})"
+                )
+            if kind == 1:
+                if self.invocation[p] == -2:
+                    return "invocation discs are only used in the tactical variant (R25)"
+                if self.invocation[p] >= 0:
+                    return (
+                        f"{name}'s invocation disc is on beach {self.invocation[p]}; it comes "
+                        "back when the boat stops there or with a Lava Priestess (R27)"
+                    )
+                if beach != self.boat:
+                    return (
+                        "R26: the invocation disc goes only with a number disc on the beach "
+                        f"next to the boat (beach {self.boat})"
+                    )
+                if sum(self.lava) >= b.lava_discs:
+                    return "R26: all 4 lava discs are on the island; no more can be invoked"
+            return (
+                f"R7 sum rule: {name} would have {own + v} against {other} {opp} on beach "
+                f"{beach}; the totals must differ"
+            )
+        if d == BOAT:
+            if phase != TURN:
+                return expecting
+            left = sum(1 for v in b.discs if self.disc_at[p][v] < 0)
+            return (
+                f"R6: the boat can be moved only when all your number discs are on the "
+                f"island ({name} has {left} left)"
+            )
+        if d == STAY or SHAMAN <= d < TAKE:
+            if phase != MOVE_SHAMAN:
+                return expecting
+            dest = d - SHAMAN
+            here = b.space_name(self.shaman[p])
+            if dest == self.shaman[1 - p]:
+                return (
+                    f"R8: the shaman may pass the other shaman but not stop on {b.space_name(dest)}"
+                )
+            return (
+                f"R8: from {here} the shaman reaches {b.space_name(dest)} only in at most 2 "
+                "steps over grassland, forest and mountain with at most one step uphill"
+            )
+        if TAKE <= d < LAVA_NONE:
+            if phase != CHOOSE_CARD:
+                return expecting
+            slot = d - TAKE
+            seg = self.context[0]
+            if slot // b.slots_per_segment != seg:
+                return (
+                    f"R10: the cards go out in segment {seg}, where the boat is; "
+                    f"take {seg}a or {seg}b"
+                )
+            return f"slot {b.slot_name(slot)} is empty"
+        if LAVA_NONE <= d < BUY:
+            if phase != PRIESTESS:
+                return expecting
+            if d == LAVA_NONE:
+                return "R16: there is lava on the island, so the Lava Priestess must move a disc"
+            src = (d - LAVA) // 2
+            return f"R16: there is no lava disc on crater {src} to move"
+        if BUY <= d <= PASS:
+            if phase not in (SHELL, PRESCORE):
+                return expecting
+            if d == KEEP and phase == PRESCORE:
+                return "before a scoring say pass (not keep) to buy nothing"
+            if d == PASS and phase == SHELL:
+                return "after receiving a shell say keep (not pass) to buy nothing"
+            i = d - BUY
+            code = BOARD_ITEMS[i]
+            owner = self.board_owner[i]
+            if owner == FACE_DOWN:
+                return "R17: the board's Lava Priestess is face down until the next scoring"
+            if owner != NO_OWNER:
+                item_name = self.deck.board_items[code][0]
+                return f"R17: {PLAYERS[owner]} already has the {item_name} card"
+            cost = self.deck.board_items[code][1]
+            return f"R17: {code} costs {cost} shells and {name} has {len(self.shells[p])}"
+        return expecting
+
+    # -- applying decisions -----------------------------------------------------------
+
+    def apply(self, decision: int | str, player: str | None = None) -> list[tuple]:
+        """Apply one decision and every automatic effect after it; return what happened.
+
+        Raises ``IllegalDecision`` (state unchanged) with the reason when not allowed.
+        Events are tuples: ``("reveal", slot, card)``, ``("lava", segment, cause)``,
+        ``("receive", player, card)``, ``("statue", player, space)``, ``("boat", from, to)``,
+        ``("discs_back", beach)``, ``("invocation_back", player)``,
+        ``("eruption", round, destroyed)``, ``("scoring", record)``, ``("result", result)``.
+        """
+        if isinstance(decision, int):
+            d = decision
+        else:
+            try:
+                d = parse_decision(decision, self.board)
+            except NotationError as exc:
+                raise IllegalDecision(str(exc)) from None
+        if (player is not None and player != self.to_move) or d not in self.legal_actions():
+            raise IllegalDecision(self.why_illegal(d, player) or "not legal now")
+        events: list[tuple] = []
+        self._legal = None
+        self.history.append(d)
+        self._do(d, events)
+        self._run_queue(events)
+        return events
+
+    def _do(self, d: int, events: list[tuple]) -> None:
+        p = self.decider
+        phase = self.phase
+        if phase == TURN:
+            if d < RETURN:  # place (with invocation when d >= INVOKE)
+                v, beach = divmod(d % 100, 10)
+                self.disc_at[p][v] = beach
+                self.totals[p][beach] += v
+                if beach == self.boat:  # 1b: the boat moves by the value (R9)
+                    if d >= INVOKE:
+                        self.invocation[p] = beach
+                    self._move_boat(v, d >= INVOKE, events)
+                else:  # 1a
+                    self.phase = MOVE_SHAMAN
+            elif d < BOAT:  # 2: take a disc back
+                v, beach = divmod(d - RETURN, 10)
+                self.disc_at[p][v] = -1
+                self.totals[p][beach] -= v
+                self.phase = MOVE_SHAMAN
+            else:  # 3
+                self._move_boat(1, False, events)
+        elif phase == MOVE_SHAMAN:
+            if d != STAY:
+                self.shaman[p] = d - SHAMAN
+            self.queue.append(("end",))
+        elif phase == CHOOSE_CARD:
+            self._choose(p, d - TAKE, events)
+        elif phase == PRIESTESS:
+            if d != LAVA_NONE:
+                src, ccw = divmod(d - LAVA, 2)
+                self.lava[src] -= 1
+                self.lava[(src + (-1 if ccw else 1)) % self.board.segments] += 1
+            card = self.context[0]
+            if card >= 0:
+                self.discard.append(card)
+            if self.tactical and self.invocation[p] >= 0:  # R16: the invocation disc returns
+                self.invocation[p] = -1
+                events.append(("invocation_back", p))
+        elif phase in (SHELL, PRESCORE) and d < KEEP:
+            self._buy(p, d - BUY, events)
+
+    def _move_boat(self, steps: int, invoked: bool, events: list[tuple]) -> None:
+        b = self.board
+        start = self.boat
+        seg = self.boat = (start + steps) % b.segments
+        events.append(("boat", start, seg))
+        if invoked and sum(self.lava) < b.lava_discs:  # R26
+            self.lava[seg] += 1
+            events.append(("lava", seg, "invocation"))
+        for p in (0, 1):  # R27: an invocation disc on this beach returns
+            if self.invocation[p] == seg:
+                self.invocation[p] = -1
+                events.append(("invocation_back", p))
+        k = b.slots_per_segment
+        cards = [s for s in range(seg * k, seg * k + k) if self.slots[s] >= 0]
+        if not cards and not self.piles[-1] and self.round == 2:  # R21
+            self._queue_scoring(2)
+            return
+        red, yellow = self.totals[0][seg], self.totals[1][seg]
+        steps_: list[tuple] = []
+        if cards and (red or yellow):
+            high = 0 if red > yellow else 1
+            steps_.append(("choose", high, seg, 1 - high if red and yellow else -1))
+        steps_.append(("discs_back", seg))
+        steps_.append(("refill",))
+        steps_.append(("end",))
+        self.queue.extend(steps_)
+
+    def _choose(self, p: int, slot: int, events: list[tuple]) -> None:
+        """R10–R13: the chooser takes a card, the other player the remaining one."""
+        seg, other = self.context
+        card = self.slots[slot]
+        self.slots[slot] = -1
+        received = [(p, card)]
+        if other >= 0:
+            k = self.board.slots_per_segment
+            rest = [s for s in range(seg * k, seg * k + k) if self.slots[s] >= 0]
+            if rest:
+                remaining = self.slots[rest[0]]
+                cards = self.deck.cards
+                if cards[remaining].face != cards[card].face:  # R12
+                    self.slots[rest[0]] = -1
+                    received.append((other, remaining))
+        acts = []
+        for who, c in received:
+            events.append(("receive", who, c))
+            acts.append(("act", who, c))
+        self.queue[0:0] = acts
+
+    def _act(self, p: int, card: int, events: list[tuple]) -> bool:
+        """Resolve a received card; True when it waits for the player's decision."""
+        kind = self.deck.cards[card].kind
+        if kind == "beach":
+            self.beach_cards[p].append(card)
+        elif kind == "shell":
+            self.shells[p].append(card)
+            self._await(p, SHELL, (card,))
+            return True
+        elif self.deck.cards[card].code == "priestess":
+            self._await(p, PRIESTESS, (card,))
+            return True
+        else:  # Build a Statue (R15), automatic when possible
+            space = self.shaman[p]
+            if (
+                space < self.board.land_spaces
+                and self.statue_owner[space] == NO_OWNER
+                and self.statues_left[p] > 0
+            ):
+                self.statue_owner[space] = p
+                self.statues_left[p] -= 1
+                events.append(("statue", p, space))
+            self.discard.append(card)
+        return False
+
+    def _buy(self, p: int, item: int, events: list[tuple]) -> None:
+        cost = self.deck.board_items[BOARD_ITEMS[item]][1]
+        for _ in range(cost):
+            self.discard.append(self.shells[p].pop())
+        events.append(("buy", p, BOARD_ITEMS[item]))
+        if item == PRIESTESS_ITEM:  # used at once, then face down (R17)
+            self.board_owner[item] = FACE_DOWN
+            self.queue.insert(0, ("priestess", p))
+        else:
+            self.board_owner[item] = p
+
+    def _await(self, p: int, phase: int, context: tuple) -> None:
+        self.decider = p
+        self.phase = phase
+        self.context = context
+
+    def _run_queue(self, events: list[tuple]) -> None:
+        """Carry out automatic steps until a player must decide."""
+        queue = self.queue
+        while queue:
+            step = queue.pop(0)
+            kind = step[0]
+            if kind == "end":
+                self.current = 1 - self.current
+                self._await(self.current, TURN, ())
+                return
+            if kind == "choose":
+                self._await(step[1], CHOOSE_CARD, (step[2], step[3]))
+                return
+            if kind == "act":
+                if self._act(step[1], step[2], events):
+                    return
+            elif kind == "priestess":
+                self._await(step[1], PRIESTESS, (-1,))
+                return
+            elif kind == "discs_back":
+                seg = step[1]
+                for p in (0, 1):
+                    at = self.disc_at[p]
+                    for v in self.board.discs:
+                        if at[v] == seg:
+                            at[v] = -1
+                    self.totals[p][seg] = 0
+                events.append(("discs_back", seg))
+            elif kind == "refill":
+                self._refill(events)
+            elif kind == "prescore":
+                self._await(step[1], PRESCORE, ())
+                return
+            elif kind == "score":
+                self._score(step[1], events)
+                if step[1] == 2:
+                    queue.clear()
+                    self.phase = OVER
+                    events.append(("result", self.result()))
+                    return
+        # A turn always ends with an "end" step; reaching here means a decision is pending.
+
+    def _refill(self, events: list[tuple]) -> None:
+        """R14: fill empty slots from the 1-, then 2-, then 3-tree pile; lava cards erupt
+        onto the boat's crater. R20: the first scoring interrupts the moment the 2-tree
+        pile runs out; the refill resumes afterwards."""
+        cards = self.deck.cards
+        limit = self.board.lava_discs
+        for slot, held in enumerate(self.slots):
+            while held < 0:
+                pile = next((i for i, p in enumerate(self.piles) if p), None)
+                if pile is None:
+                    return
+                card = self.piles[pile].pop()
+                if cards[card].kind == "lava":
+                    self.discard.append(card)
+                    if sum(self.lava) < limit:
+                        self.lava[self.boat] += 1
+                        events.append(("lava", self.boat, "card"))
+                else:
+                    self.slots[slot] = held = card
+                    events.append(("reveal", slot, card))
+                if pile == 1 and not self.piles[1] and self.round == 1:
+                    self.queue.insert(0, ("refill",))
+                    self._queue_scoring(1, front=True)
+                    return
+
+    def _queue_scoring(self, rnd: int, front: bool = False) -> None:
+        steps: list[tuple] = []
+        if not self.tactical:  # R19 (R25: not in the tactical variant)
+            steps += [("prescore", self.current), ("prescore", 1 - self.current)]
+        steps.append(("score", rnd))
+        if front:
+            self.queue[0:0] = steps
+        else:
+            self.queue[:] = steps
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def _score(self, rnd: int, events: list[tuple]) -> None:
+        from .scoring import erupt, score_round
+
+        destroyed = erupt(self)
+        events.append(("eruption", rnd, destroyed))
+        record = score_round(self, rnd)
+        self.scorings.append(record)
+        events.append(("scoring", record))
+        if rnd == 1:  # R23
+            self.board_owner = [NO_OWNER] * len(BOARD_ITEMS)
+            self.round = 2
+
+    def result(self) -> Result | None:
+        """Scores, winner and tie-break (R24) once the game is over, else None."""
+        if self.phase != OVER:
+            return None
+        totals = tuple(self.scorings[-1]["players"][c]["total"] for c in PLAYERS)
+        tiebreak = None
+        if totals[0] != totals[1]:
+            winner = 0 if totals[0] > totals[1] else 1
+        else:
+            statues = [self.statue_owner.count(p) for p in (0, 1)]
+            if statues[0] != statues[1]:
+                winner, tiebreak = (0 if statues[0] > statues[1] else 1), "statues"
+            else:
+                winner, tiebreak = 1 - self.start, "start"
+        return Result(totals, PLAYERS[winner], tiebreak, tuple(self.scorings))  # type: ignore[arg-type]
+
+    # -- copies and identity ----------------------------------------------------------
+
+    def clone(self) -> Game:
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.disc_at = [self.disc_at[0][:], self.disc_at[1][:]]
+        g.totals = [self.totals[0][:], self.totals[1][:]]
+        g.invocation = self.invocation[:]
+        g.shaman = self.shaman[:]
+        g.statue_owner = self.statue_owner[:]
+        g.statues_left = self.statues_left[:]
+        g.lava = self.lava[:]
+        g.piles = [p[:] for p in self.piles]
+        g.slots = self.slots[:]
+        g.discard = self.discard[:]
+        g.beach_cards = [self.beach_cards[0][:], self.beach_cards[1][:]]
+        g.shells = [self.shells[0][:], self.shells[1][:]]
+        g.board_owner = self.board_owner[:]
+        g.queue = self.queue[:]
+        g.scorings = self.scorings[:]
+        g.history = self.history[:]
+        return g
+
+    def digest(self) -> str:
+        """A stable fingerprint of the position (equal states, equal digests)."""
+        from .serialize import digest
+
+        return digest(self)
+
+    def to_json(self) -> str:
+        from .serialize import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        from .serialize import from_json
+
+        return from_json(text)
+
+    def format(self, d: int) -> str:
+        return format_decision(d, self.board)
+
+    def parse(self, text: str) -> int:
+        return parse_decision(text, self.board)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.variant} seed={self.seed} round={self.round} "
+            f"{self.phase_name} {self.to_move} decisions={len(self.history)}>"
+        )

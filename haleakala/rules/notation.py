@@ -1,0 +1,143 @@
+"""Decisions as small integers, and their text form (NOTATION.md).
+
+The engine moves integers around because a random game makes about 400 decisions and
+the benchmark wants hundreds of games a second; people and logs see the text form.
+Every legal decision has exactly one text form, and ``parse(format(d)) == d``.
+
+Encoding (readable in a debugger):
+  ``v*10 + b``           place number disc ``v`` on beach ``b``           ``3@2``
+  ``100 + v*10 + b``     the same with the invocation disc              ``3@2*``
+  ``200 + v*10 + b``     return disc ``v`` from beach ``b``              ``-3@2``
+  ``300``                move the boat one segment                       ``boat``
+  ``301`` / ``400+s``    shaman stays / goes to land space ``s``         ``>stay`` ``>2G``
+  ``500 + slot``         take the card in a slot                         ``take 2a``
+  ``600`` / ``601 + 2c + d``  priestess: nothing / move lava from crater ``c``
+                          clockwise (d=0) or counter-clockwise (d=1)     ``lava 3>4``
+  ``700 + i``            buy scoring-board item ``i``                    ``buy forest``
+  ``710`` / ``711``      keep the shell / pass before a scoring          ``keep`` ``pass``
+"""
+
+from __future__ import annotations
+
+import re
+
+from .deck import BOARD_ITEMS
+from .geometry import Board, default_board
+
+PLACE, INVOKE, RETURN = 0, 100, 200
+BOAT, STAY, SHAMAN = 300, 301, 400
+TAKE = 500
+LAVA_NONE, LAVA = 600, 601
+BUY, KEEP, PASS = 700, 710, 711
+
+
+class NotationError(ValueError):
+    """Text that is not a decision at all (as opposed to a decision that is illegal)."""
+
+
+def place(value: int, beach: int, invoke: bool = False) -> int:
+    return (INVOKE if invoke else PLACE) + value * 10 + beach
+
+
+def withdraw(value: int, beach: int) -> int:
+    return RETURN + value * 10 + beach
+
+
+def lava_move(src: int, dst: int, segments: int = 6) -> int:
+    if dst == (src + 1) % segments:
+        return LAVA + 2 * src
+    if dst == (src - 1) % segments:
+        return LAVA + 2 * src + 1
+    raise NotationError(f"crater {dst} is not next to crater {src}")
+
+
+def format_decision(d: int, board: Board | None = None) -> str:
+    board = board or default_board()
+    if d < INVOKE:
+        return f"{d // 10}@{d % 10}"
+    if d < RETURN:
+        return f"{(d - INVOKE) // 10}@{d % 10}*"
+    if d < BOAT:
+        return f"-{(d - RETURN) // 10}@{d % 10}"
+    if d == BOAT:
+        return "boat"
+    if d == STAY:
+        return ">stay"
+    if SHAMAN <= d < TAKE:
+        return ">" + board.space_name(d - SHAMAN)
+    if TAKE <= d < LAVA_NONE:
+        return "take " + board.slot_name(d - TAKE)
+    if d == LAVA_NONE:
+        return "lava none"
+    if LAVA <= d < BUY:
+        src, ccw = divmod(d - LAVA, 2)
+        dst = (src + (-1 if ccw else 1)) % board.segments
+        return f"lava {src}>{dst}"
+    if BUY <= d < KEEP:
+        return "buy " + BOARD_ITEMS[d - BUY]
+    if d == KEEP:
+        return "keep"
+    if d == PASS:
+        return "pass"
+    raise NotationError(f"{d} is not a decision code")
+
+
+_DISC = re.compile(r"^(-?)([1-9])@(\d)(\*?)$")
+_LAVA = re.compile(r"^lava\s+(\d)\s*>\s*(\d)$")
+HELP = (
+    "decisions look like 3@2 (place 3 on beach 2), 3@2* (with invocation disc), -3@2 "
+    "(take 3 back), boat, >2G or >stay (shaman), take 2a, lava 3>4, lava none, "
+    "buy forest, keep, pass"
+)
+
+
+def parse_decision(text: str, board: Board | None = None) -> int:
+    """Parse the text form; raise NotationError saying what a decision looks like."""
+    board = board or default_board()
+    t = " ".join(text.strip().split()).lower()
+    m = _DISC.match(t.replace(" ", ""))
+    if m:
+        minus, value, beach, star = m.groups()
+        v, b = int(value), int(beach)
+        if v not in board.discs:
+            raise NotationError(f"there is no number disc {v} (discs are 1 to 5)")
+        if b >= board.segments:
+            raise NotationError(f"there is no beach {b} (beaches are 0 to {board.segments - 1})")
+        if minus and star:
+            raise NotationError("the invocation disc cannot be taken back (R27)")
+        return (RETURN if minus else INVOKE if star else PLACE) + v * 10 + b
+    if t == "boat":
+        return BOAT
+    if t.startswith(">"):
+        dest = t[1:].strip()
+        if dest == "stay":
+            return STAY
+        space = board.parse_space(dest)
+        if space is None or space >= board.land_spaces:
+            raise NotationError(
+                f"{dest!r} is not a space a shaman can go to (like 2G, 3F, 0M, or stay)"
+            )
+        return SHAMAN + space
+    if t.startswith("take"):
+        slot = board.parse_slot(t[4:].strip())
+        if slot is None:
+            raise NotationError(f"{t[4:].strip()!r} is not a card slot (like 2a or 5b)")
+        return TAKE + slot
+    if t == "lava none":
+        return LAVA_NONE
+    m = _LAVA.match(t)
+    if m:
+        src, dst = int(m.group(1)), int(m.group(2))
+        if src >= board.segments or dst >= board.segments:
+            raise NotationError(f"craters are 0 to {board.segments - 1}")
+        return lava_move(src, dst, board.segments)
+    if t.startswith("buy"):
+        item = t[3:].strip()
+        if item not in BOARD_ITEMS:
+            raise NotationError(f"{item!r} is not on the scoring board ({', '.join(BOARD_ITEMS)})")
+        return BUY + BOARD_ITEMS.index(item)
+    if t == "keep":
+        return KEEP
+    if t == "pass":
+        return PASS
+    raise NotationError(f"{text.strip()!r} is not a decision; {HELP}")

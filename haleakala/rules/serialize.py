@@ -1,0 +1,295 @@
+"""Saving and loading a game as JSON, and the digest that identifies a position.
+
+A save file may have been hand-edited, cut short or written by another version, so
+loading checks every field and every cross-field fact (each card in exactly one place,
+discs and statues counted, shamans apart) and names the path of the first bad field,
+e.g. ``$.piles[1][3]: card 77 does not exist``. A loaded game is always a valid game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .deck import BOARD_ITEMS
+from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game
+from .notation import NotationError, format_decision, parse_decision
+
+FORMAT = "haleakala-game"
+VERSION = 1
+QUEUE_STEPS = {
+    "end": 0, "choose": 3, "act": 2, "priestess": 1, "discs_back": 1,
+    "refill": 0, "prescore": 1, "score": 1,
+}  # fmt: skip
+
+
+class SaveError(ValueError):
+    """A save that cannot be loaded; the message names the field and what is wrong."""
+
+
+def to_dict(game: Game, history: bool = True) -> dict[str, Any]:
+    b = game.board
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": game.variant,
+        "seed": game.seed,
+        "start": PLAYERS[game.start],
+        "round": game.round,
+        "current": PLAYERS[game.current],
+        "decider": PLAYERS[game.decider],
+        "phase": PHASE_NAMES[game.phase],
+        "context": list(game.context),
+        "boat": game.boat,
+        "discs": {
+            c: {str(v): game.disc_at[p][v] for v in b.discs if game.disc_at[p][v] >= 0}
+            for p, c in enumerate(PLAYERS)
+        },
+        "invocation": {
+            c: game.invocation[p] for p, c in enumerate(PLAYERS) if game.invocation[p] != -2
+        },
+        "shamans": {c: b.space_name(game.shaman[p]) for p, c in enumerate(PLAYERS)},
+        "statues": {b.space_name(s): PLAYERS[o] for s, o in enumerate(game.statue_owner) if o >= 0},
+        "lava": game.lava,
+        "piles": game.piles,
+        "slots": game.slots,
+        "discard": game.discard,
+        "beach_cards": {c: game.beach_cards[p] for p, c in enumerate(PLAYERS)},
+        "shells": {c: game.shells[p] for p, c in enumerate(PLAYERS)},
+        "scoring_board": {
+            code: (
+                "available"
+                if game.board_owner[i] == NO_OWNER
+                else "face_down"
+                if game.board_owner[i] == FACE_DOWN
+                else PLAYERS[game.board_owner[i]]
+            )
+            for i, code in enumerate(BOARD_ITEMS)
+        },
+        "queue": [list(step) for step in game.queue],
+        "scorings": game.scorings,
+    }
+    if history:
+        data["history"] = [format_decision(d, b) for d in game.history]
+    return data
+
+
+def to_json(game: Game) -> str:
+    return json.dumps(to_dict(game), separators=(",", ":"), sort_keys=True)
+
+
+def digest(game: Game) -> str:
+    """SHA-256 (first 16 hex digits) of the canonical JSON of the position, history aside."""
+    text = json.dumps(to_dict(game, history=False), separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# -- loading --------------------------------------------------------------------------
+
+
+def _fail(path: str, why: str) -> SaveError:
+    return SaveError(f"{path}: {why}")
+
+
+def _get(data: dict, key: str, kind: type | tuple[type, ...], path: str = "$") -> Any:
+    if not isinstance(data, dict):
+        raise _fail(path, "expected an object")
+    if key not in data:
+        raise _fail(f"{path}.{key}", "missing")
+    value = data[key]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise _fail(f"{path}.{key}", f"expected {names}, got {json.dumps(value)[:40]}")
+    return value
+
+
+def _choice(data: dict, key: str, options: tuple[str, ...], path: str = "$") -> str:
+    value = _get(data, key, str, path)
+    if value not in options:
+        raise _fail(f"{path}.{key}", f"{value!r} is not one of {', '.join(options)}")
+    return value
+
+
+def _int_in(value: Any, lo: int, hi: int, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fail(path, f"expected a whole number {lo}..{hi}, got {json.dumps(value)[:40]}")
+    return value
+
+
+def from_json(text: str) -> Game:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"not a saved game: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    return from_dict(data)
+
+
+def from_dict(data: Any) -> Game:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError(f"not a saved game: $.format must be {FORMAT!r}")
+    version = _get(data, "version", int)
+    if version != VERSION:
+        raise _fail("$.version", f"this is version {version}; this program reads version {VERSION}")
+    variant = _choice(data, "variant", VARIANTS)
+    seed = _get(data, "seed", int)
+    start = _choice(data, "start", PLAYERS)
+    g = Game(variant, seed, start)
+    b, deck = g.board, g.deck
+    n_seg = b.segments
+    g.round = _int_in(_get(data, "round", int), 1, 2, "$.round")
+    g.current = PLAYERS.index(_choice(data, "current", PLAYERS))
+    g.decider = PLAYERS.index(_choice(data, "decider", PLAYERS))
+    g.phase = PHASE_NAMES.index(_choice(data, "phase", PHASE_NAMES))
+    g.boat = _int_in(_get(data, "boat", int), 0, n_seg - 1, "$.boat")
+
+    discs = _get(data, "discs", dict)
+    g.disc_at = [[-1] * 6, [-1] * 6]
+    g.totals = [[0] * n_seg, [0] * n_seg]
+    for p, colour in enumerate(PLAYERS):
+        mine = _get(discs, colour, dict, "$.discs")
+        for value, beach in mine.items():
+            path = f"$.discs.{colour}.{value}"
+            if not value.isdigit() or int(value) not in b.discs:
+                raise _fail(path, "there is no such number disc (1..5)")
+            g.disc_at[p][int(value)] = _int_in(beach, 0, n_seg - 1, path)
+            g.totals[p][beach] += int(value)
+    for beach in range(n_seg):
+        red, yellow = g.totals[0][beach], g.totals[1][beach]
+        if red == yellow and red:
+            raise _fail("$.discs", f"beach {beach} has equal totals {red} (R7)")
+
+    inv = _get(data, "invocation", dict)
+    for p, colour in enumerate(PLAYERS):
+        if g.tactical:
+            g.invocation[p] = _int_in(
+                _get(inv, colour, int, "$.invocation"), -1, n_seg - 1, f"$.invocation.{colour}"
+            )
+        elif colour in inv:
+            raise _fail(f"$.invocation.{colour}", "there are no invocation discs in the base game")
+
+    shamans = _get(data, "shamans", dict)
+    for p, colour in enumerate(PLAYERS):
+        name = _get(shamans, colour, str, "$.shamans")
+        space = b.parse_space(name)
+        hut = b.land_spaces + b.huts[p]
+        if space is None or (space >= b.land_spaces and space != hut):
+            raise _fail(f"$.shamans.{colour}", f"{name!r} is not a space a shaman can stand on")
+        g.shaman[p] = space
+    if g.shaman[0] == g.shaman[1]:
+        raise _fail("$.shamans", "both shamans on one space (R8)")
+
+    g.statue_owner = [NO_OWNER] * b.land_spaces
+    for name, colour in _get(data, "statues", dict).items():
+        space = b.parse_space(name)
+        if space is None or space >= b.land_spaces:
+            raise _fail(f"$.statues.{name}", "statues stand on grassland, forest or mountain")
+        if colour not in PLAYERS:
+            raise _fail(f"$.statues.{name}", f"{colour!r} is not red or yellow")
+        g.statue_owner[space] = PLAYERS.index(colour)
+    for p in (0, 1):
+        built = g.statue_owner.count(p)
+        if built > b.statues:
+            raise _fail("$.statues", f"{PLAYERS[p]} has {built} statues; there are {b.statues}")
+        g.statues_left[p] = b.statues - built
+
+    lava = _get(data, "lava", list)
+    if len(lava) != n_seg:
+        raise _fail("$.lava", f"expected {n_seg} craters")
+    g.lava = [_int_in(v, 0, b.lava_discs, f"$.lava[{i}]") for i, v in enumerate(lava)]
+    if sum(g.lava) > b.lava_discs:
+        raise _fail("$.lava", f"{sum(g.lava)} lava discs; there are {b.lava_discs}")
+
+    n_cards = len(deck.cards)
+    seen: dict[int, str] = {}
+
+    def cards(value: Any, path: str, allow_empty: bool = False) -> list[int]:
+        if not isinstance(value, list):
+            raise _fail(path, "expected a list of card numbers")
+        out = []
+        for i, c in enumerate(value):
+            if allow_empty and c == -1:
+                out.append(-1)
+                continue
+            _int_in(c, 0, n_cards - 1, f"{path}[{i}]")
+            if c in seen:
+                raise _fail(f"{path}[{i}]", f"card {c} is also at {seen[c]}")
+            if g.tactical and deck.cards[c].kind == "lava":
+                raise _fail(f"{path}[{i}]", "lava cards are not used in the tactical variant")
+            seen[c] = f"{path}[{i}]"
+            out.append(c)
+        return out
+
+    piles = _get(data, "piles", list)
+    if len(piles) != len(deck.piles):
+        raise _fail("$.piles", f"expected {len(deck.piles)} piles")
+    g.piles = [cards(pile, f"$.piles[{i}]") for i, pile in enumerate(piles)]
+    for i, pile in enumerate(g.piles):
+        for j, c in enumerate(pile):
+            if deck.pile_of_card[c] != i:
+                where = deck.pile_of_card[c]
+                raise _fail(f"$.piles[{i}][{j}]", f"card {c} belongs to pile {where}")
+    g.slots = cards(_get(data, "slots", list), "$.slots", allow_empty=True)
+    if len(g.slots) != b.slots:
+        raise _fail("$.slots", f"expected {b.slots} slots")
+    g.discard = cards(_get(data, "discard", list), "$.discard")
+    for p, colour in enumerate(PLAYERS):
+        g.beach_cards[p] = cards(
+            _get(_get(data, "beach_cards", dict), colour, list, "$.beach_cards"),
+            f"$.beach_cards.{colour}",
+        )
+        g.shells[p] = cards(
+            _get(_get(data, "shells", dict), colour, list, "$.shells"), f"$.shells.{colour}"
+        )
+        for c in g.beach_cards[p]:
+            if deck.cards[c].kind != "beach":
+                raise _fail(f"$.beach_cards.{colour}", f"card {c} is not a beach card")
+        for c in g.shells[p]:
+            if deck.cards[c].kind != "shell":
+                raise _fail(f"$.shells.{colour}", f"card {c} is not a shell")
+    expected = {n for n in range(n_cards) if not (g.tactical and deck.cards[n].kind == "lava")}
+    missing = sorted(expected - set(seen))
+    if missing:
+        raise _fail("$", f"cards {missing[:5]} are nowhere (every card must be in one place)")
+
+    board = _get(data, "scoring_board", dict)
+    for i, code in enumerate(BOARD_ITEMS):
+        state = _get(board, code, str, "$.scoring_board")
+        if state == "available":
+            g.board_owner[i] = NO_OWNER
+        elif state == "face_down" and code == "priestess":
+            g.board_owner[i] = FACE_DOWN
+        elif state in PLAYERS and code != "priestess":
+            g.board_owner[i] = PLAYERS.index(state)
+        else:
+            raise _fail(f"$.scoring_board.{code}", f"{state!r} is not a possible state")
+
+    g.queue = []
+    for i, step in enumerate(_get(data, "queue", list)):
+        path = f"$.queue[{i}]"
+        if not isinstance(step, list) or not step or step[0] not in QUEUE_STEPS:
+            raise _fail(path, "not a known step")
+        if len(step) != QUEUE_STEPS[step[0]] + 1:
+            raise _fail(path, f"step {step[0]} takes {QUEUE_STEPS[step[0]]} values")
+        for j, v in enumerate(step[1:], 1):
+            _int_in(v, -1, max(n_cards, 2), f"{path}[{j}]")
+        g.queue.append(tuple(step))
+    context = _get(data, "context", list)
+    for j, v in enumerate(context):
+        _int_in(v, -1, max(n_cards, n_seg), f"$.context[{j}]")
+    g.context = tuple(context)
+    scorings = _get(data, "scorings", list)
+    if len(scorings) > 2 or any(not isinstance(s, dict) for s in scorings):
+        raise _fail("$.scorings", "at most two scoring records")
+    g.scorings = scorings
+    g.history = []
+    for i, text in enumerate(data.get("history", [])):
+        try:
+            g.history.append(parse_decision(str(text), b))
+        except NotationError as exc:
+            raise _fail(f"$.history[{i}]", str(exc)) from None
+    if g.phase != PHASE_NAMES.index("over") and not g.legal_actions():
+        raise _fail("$.phase", f"{g.phase_name} has no legal decision in this position")
+    if g.phase == PHASE_NAMES.index("over") and len(g.scorings) != 2:
+        raise _fail("$.phase", "a finished game has two scorings")
+    return g
