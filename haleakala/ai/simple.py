@@ -1,0 +1,68 @@
+"""The two simple bots: uniformly random, and greedy (one ply, a hand-made estimate)."""
+
+from __future__ import annotations
+
+import random
+
+from ..rules import Game
+from ..rules.scoring import score_round
+
+
+class RandomBot:
+    """Picks uniformly among the legal decisions; seeded, so games are reproducible."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, game: Game, budget: float | None = None) -> int:
+        legal = game.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+def estimate(game: Game, player: int) -> float:
+    """How good the position looks for ``player``: points banked plus what a scoring now
+    would give, minus statues that the lava on the craters threatens."""
+    record = score_round(game, game.round)
+    colours = ("red", "yellow")
+    mine = record["players"][colours[player]]["total"]
+    theirs = record["players"][colours[1 - player]]["total"]
+    value = float(mine - theirs)
+    for seg, count in enumerate(game.lava):
+        for band in range(min(count, 3)):
+            owner = game.statue_owner[seg * 3 + 2 - band]
+            if owner >= 0:
+                value += (-1.0 if owner == player else 1.0) * (3 - band)
+    value += 0.5 * (len(game.shells[player]) - len(game.shells[1 - player]))
+    value += 0.3 * (game.statues_left[1 - player] - game.statues_left[player])
+    # A shaman high on the island can build more valuable statues.
+    space = game.shaman[player]
+    if space < game.board.land_spaces:
+        value += 0.2 * (space % 3 + 1)
+    return value
+
+
+class GreedyBot:
+    """Tries each legal decision one ply ahead and keeps the best estimate (ties: random)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, game: Game, budget: float | None = None) -> int:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = game.decider
+        best, best_value = [], float("-inf")
+        for d in legal:
+            trial = game.clone()
+            trial.apply(d)
+            value = estimate(trial, me)
+            if value > best_value + 1e-9:
+                best, best_value = [d], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(d)
+        return best[self.rng.randrange(len(best))]
