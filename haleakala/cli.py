@@ -15,6 +15,7 @@ import sys
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
     "bench": "haleakala.bench",
+    "config": "haleakala.config_cli",
     "deck": "haleakala.terminal.deck",
     "play": "haleakala.terminal.play",
     "replay": "haleakala.terminal.replay",

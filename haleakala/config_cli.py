@@ -1,0 +1,65 @@
+"""``haleakala config check|show``: find every mistake in the kit's config before wiring it.
+
+``check`` prints ``config OK: PATH`` (warnings first, if any) or one line per problem and
+exits 1. ``show`` prints the effective config (file merged over defaults) as TOML.
+A file named with ``--config`` that does not exist is misuse (exit 2); no file at the default
+path means the built-in defaults, and both commands say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from haleakala import config as cfg
+from haleakala.cli import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("config", help="check or show the kit's configuration",
+                                   description=__doc__)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, func, text in (
+        ("check", check, "list every problem in the config (exit 1 if any error)"),
+        ("show", show, "print the effective config as TOML"),
+    ):
+        sub = actions.add_parser(name, help=text, description=text)
+        sub.add_argument("--config", metavar="PATH", default=None,
+                         help=f"config file (default: ${cfg.ENV_PATH} or {cfg.DEFAULT_PATH})")
+        sub.set_defaults(func=func)
+
+
+def _target(args: argparse.Namespace) -> tuple[object, str]:
+    path, explicit = cfg.resolve_path(args.config)
+    if not path.exists():
+        if explicit:
+            raise UsageError(f"config file {path} does not exist (check the path, or omit "
+                             f"--config to use {cfg.DEFAULT_PATH})")
+        return None, f"built-in defaults (no file at {path})"
+    if not path.is_file():
+        raise UsageError(f"{path} is not a file")
+    return path, str(path)
+
+
+def check(args: argparse.Namespace) -> int:
+    path, label = _target(args)
+    problems = cfg.check(cfg.Config() if path is None else path)  # type: ignore[arg-type]
+    for problem in problems:
+        print(problem, file=sys.stdout)
+    if cfg.errors(problems):
+        print(f"{label}: {len(cfg.errors(problems))} error(s)", file=sys.stderr)
+        return 1
+    print(f"config OK: {label}")
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    path, label = _target(args)
+    try:
+        config = cfg.Config() if path is None else cfg.load(path)  # type: ignore[arg-type]
+    except cfg.ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"# effective config from {label}")
+    print(cfg.to_toml(config), end="")
+    return 0
