@@ -407,9 +407,6 @@ class Game:
                 src, ccw = divmod(d - LAVA, 2)
                 self.lava[src] -= 1
                 self.lava[(src + (-1 if ccw else 1)) % self.board.segments] += 1
-            card = self.context[0]
-            if card >= 0:
-                self.discard.append(card)
             if self.tactical and self.invocation[p] >= 0:  # R16: the invocation disc returns
                 self.invocation[p] = -1
                 events.append(("invocation_back", p))
@@ -460,33 +457,43 @@ class Game:
                     received.append((other, remaining))
         acts = []
         for who, c in received:
+            self._receive(who, c)
             events.append(("receive", who, c))
             acts.append(("act", who, c))
         self.queue[0:0] = acts
 
-    def _act(self, p: int, card: int, events: list[tuple]) -> bool:
-        """Resolve a received card; True when it waits for the player's decision."""
+    def _receive(self, p: int, card: int) -> None:
+        """The card goes where it ends up at once (so every card is always somewhere):
+        beach cards and shells to the player, action cards to the discard (R11)."""
         kind = self.deck.cards[card].kind
         if kind == "beach":
             self.beach_cards[p].append(card)
         elif kind == "shell":
             self.shells[p].append(card)
+        else:
+            self.discard.append(card)
+
+    def _act(self, p: int, card: int, events: list[tuple]) -> bool:
+        """Resolve a received card; True when it waits for the player's decision."""
+        kind = self.deck.cards[card].kind
+        if kind == "shell":
             self._await(p, SHELL, (card,))
             return True
-        elif self.deck.cards[card].code == "priestess":
+        if kind != "action":
+            return False
+        if self.deck.cards[card].code == "priestess":
             self._await(p, PRIESTESS, (card,))
             return True
-        else:  # Build a Statue (R15), automatic when possible
-            space = self.shaman[p]
-            if (
-                space < self.board.land_spaces
-                and self.statue_owner[space] == NO_OWNER
-                and self.statues_left[p] > 0
-            ):
-                self.statue_owner[space] = p
-                self.statues_left[p] -= 1
-                events.append(("statue", p, space))
-            self.discard.append(card)
+        # Build a Statue (R15), automatic when possible.
+        space = self.shaman[p]
+        if (
+            space < self.board.land_spaces
+            and self.statue_owner[space] == NO_OWNER
+            and self.statues_left[p] > 0
+        ):
+            self.statue_owner[space] = p
+            self.statues_left[p] -= 1
+            events.append(("statue", p, space))
         return False
 
     def _buy(self, p: int, item: int, events: list[tuple]) -> None:

@@ -51,8 +51,49 @@ def lava_move(src: int, dst: int, segments: int = 6) -> int:
     raise NotationError(f"crater {dst} is not next to crater {src}")
 
 
+def all_codes(board: Board) -> list[int]:
+    """Every decision code there is on this board (legal or not)."""
+    codes = []
+    for v in board.discs:
+        for beach in range(board.segments):
+            codes += [PLACE + v * 10 + beach, INVOKE + v * 10 + beach, RETURN + v * 10 + beach]
+    codes += [BOAT, STAY] + [SHAMAN + s for s in range(board.land_spaces)]
+    codes += [TAKE + s for s in range(board.slots)]
+    codes += [LAVA_NONE] + [LAVA + i for i in range(2 * board.segments)]
+    codes += [BUY + i for i in range(len(BOARD_ITEMS))] + [KEEP, PASS]
+    return codes
+
+
+_texts: dict[int, tuple[dict[int, str], dict[str, int]]] = {}
+
+
+def _tables(board: Board) -> tuple[dict[int, str], dict[str, int]]:
+    """Code↔text tables per board, so logs and saves of long games load fast."""
+    key = id(board)
+    if key not in _texts:
+        forward = {d: _format(d, board) for d in all_codes(board)}
+        _texts[key] = (forward, {t: d for d, t in forward.items()})
+    return _texts[key]
+
+
+def text_table(board: Board) -> dict[int, str]:
+    """Code → text for every decision on this board."""
+    return _tables(board)[0]
+
+
+def code_table(board: Board) -> dict[str, int]:
+    """Canonical text → code for every decision on this board."""
+    return _tables(board)[1]
+
+
 def format_decision(d: int, board: Board | None = None) -> str:
-    board = board or default_board()
+    text = _tables(board or default_board())[0].get(d)
+    if text is None:
+        raise NotationError(f"{d} is not a decision code")
+    return text
+
+
+def _format(d: int, board: Board) -> str:
     if d < INVOKE:
         return f"{d // 10}@{d % 10}"
     if d < RETURN:
@@ -94,6 +135,9 @@ HELP = (
 def parse_decision(text: str, board: Board | None = None) -> int:
     """Parse the text form; raise NotationError saying what a decision looks like."""
     board = board or default_board()
+    known = _tables(board)[1].get(text)
+    if known is not None:
+        return known
     t = " ".join(text.strip().split()).lower()
     m = _DISC.match(t.replace(" ", ""))
     if m:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .deck import BOARD_ITEMS
 from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game
-from .notation import NotationError, format_decision, parse_decision
+from .notation import NotationError, code_table, parse_decision, text_table
 
 FORMAT = "haleakala-game"
 VERSION = 1
@@ -71,7 +71,8 @@ def to_dict(game: Game, history: bool = True) -> dict[str, Any]:
         "scorings": game.scorings,
     }
     if history:
-        data["history"] = [format_decision(d, b) for d in game.history]
+        text = text_table(b)
+        data["history"] = [text[d] for d in game.history]
     return data
 
 
@@ -283,11 +284,15 @@ def from_dict(data: Any) -> Game:
         raise _fail("$.scorings", "at most two scoring records")
     g.scorings = scorings
     g.history = []
+    codes = code_table(b)
     for i, text in enumerate(data.get("history", [])):
-        try:
-            g.history.append(parse_decision(str(text), b))
-        except NotationError as exc:
-            raise _fail(f"$.history[{i}]", str(exc)) from None
+        code = codes.get(text) if isinstance(text, str) else None
+        if code is None:
+            try:
+                code = parse_decision(str(text), b)
+            except NotationError as exc:
+                raise _fail(f"$.history[{i}]", str(exc)) from None
+        g.history.append(code)
     if g.phase != PHASE_NAMES.index("over") and not g.legal_actions():
         raise _fail("$.phase", f"{g.phase_name} has no legal decision in this position")
     if g.phase == PHASE_NAMES.index("over") and len(g.scorings) != 2:
