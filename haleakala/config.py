@@ -455,9 +455,9 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
     if not 0x03 <= d.address <= 0x77:
         p.append(Problem("display.address", f"{d.address:#x} is not a 7-bit I2C address",
                          "OLEDs answer at 0x3C (or 0x3D): run i2cdetect -y 1"))
-    if d.rotate not in (0, 1, 2, 3):
-        p.append(Problem("display.rotate", f"{d.rotate} is not 0..3",
-                         "quarter turns: 0 none, 2 upside down"))
+    if d.rotate not in (0, 2):
+        p.append(Problem("display.rotate", f"{d.rotate} is not 0 or 2",
+                         "scenes are drawn landscape 128x64: 0 upright, 2 upside down"))
     return p
 
 
