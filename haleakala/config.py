@@ -218,6 +218,7 @@ def _describe(value: Any) -> str:
 def _unknown(key: str, known: tuple[str, ...] | list[str], where: str) -> Problem:
     path = f"{where}.{key}" if where else key
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    close = close or [k for k in known if k.startswith(key) or key.startswith(k)][:1]
     hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
     return Problem(path, "unknown key", hint)
 
@@ -330,7 +331,7 @@ def _build(raw: Mapping[str, Any], problems: list[Problem]) -> Config:
 def _one_of(problems: list[Problem], key: str, value: str, allowed: tuple[str, ...],
             why: str) -> None:
     if value not in allowed:
-        close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.5)
+        close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.75)
         hint = f"did you mean {close[0]!r}? " if close else ""
         problems.append(Problem(key, f"{value!r} is not one of {', '.join(allowed)}",
                                 f"{hint}{why}"))

@@ -1,0 +1,97 @@
+"""``haleakala config check|show``: OK line, every problem with exit 1, misuse exit 2."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from haleakala import config as cfg
+from haleakala.cli import main
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "hw" / "config.example.toml"
+
+
+@pytest.fixture(autouse=True)
+def no_system_config(tmp_path, monkeypatch):
+    """Never read the machine's /etc/haleakala/config.toml from a test."""
+    monkeypatch.delenv(cfg.ENV_PATH, raising=False)
+    monkeypatch.setattr(cfg, "DEFAULT_PATH", tmp_path / "etc" / "config.toml")
+
+
+def test_check_of_a_good_file_prints_config_ok(capsys):
+    assert main(["config", "check", "--config", str(EXAMPLE)]) == 0
+    assert capsys.readouterr().out == f"config OK: {EXAMPLE}\n"
+
+
+def test_check_prints_every_problem_and_exits_1(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[pins]\nback = 22\nbeach0 = 1\n[leds]\ncurrent_limit_ma = 5000\n")
+    assert main(["config", "check", "--config", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        "pins.back: GPIO 22 is also pins.encoder_push; "
+        "every device needs its own pin: pick a free GPIO",
+        "warning: pins.beach0: GPIO 1 is a HAT ID EEPROM pin (ID_SD/ID_SC); "
+        "it works, but a HAT on the header would clash: prefer 4..27",
+        "leds.current_limit_ma: 5000 mA is more than the supply gives (leds.supply_ma = 3000); "
+        "lower current_limit_ma to at most supply_ma, or fit a bigger supply",
+    ]
+    assert captured.err == f"{path}: 2 error(s)\n"
+
+
+def test_warnings_alone_still_pass(tmp_path, capsys):
+    path = tmp_path / "warn.toml"
+    path.write_text("[pins]\nled_data = 18\n")
+    assert main(["config", "check", "--config", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("warning: pins.led_data: GPIO 18")
+    assert out[-1] == f"config OK: {path}"
+
+
+def test_a_missing_named_file_is_misuse_exit_2(tmp_path, capsys):
+    missing = tmp_path / "nope.toml"
+    assert main(["config", "check", "--config", str(missing)]) == 2
+    assert capsys.readouterr().err == (
+        f"haleakala config: config file {missing} does not exist (check the path, or omit "
+        f"--config to use {cfg.DEFAULT_PATH})\n")
+
+
+def test_no_file_at_the_default_path_checks_the_built_in_defaults(capsys):
+    assert main(["config", "check"]) == 0
+    assert capsys.readouterr().out == (
+        f"config OK: built-in defaults (no file at {cfg.DEFAULT_PATH})\n")
+
+
+def test_env_names_the_file_to_check(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "kit.toml"
+    path.write_text("kit = 'rfids'\n")
+    monkeypatch.setenv(cfg.ENV_PATH, str(path))
+    assert main(["config", "check"]) == 1
+    assert "kit: 'rfids' is not one of buttons, rfid" in capsys.readouterr().out
+
+
+def test_show_prints_the_effective_config_as_toml(tmp_path, capsys):
+    path = tmp_path / "c.toml"
+    path.write_text("model = 'pi5'\n[tags]\n'04a1b2c3' = 'yellow*'\n")
+    assert main(["config", "show", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"# effective config from {path}\n")
+    shown = cfg.from_dict(tomllib.loads(out))[0]
+    assert shown == cfg.load(path)
+    assert shown.model == "pi5" and shown.pins.back == 23  # file merged over defaults
+    assert '"04A1B2C3" = "yellow*"' in out
+
+
+def test_show_of_a_broken_file_lists_the_errors_and_exits_1(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[pins]\nback = 22\n")
+    assert main(["config", "show", "--config", str(path)]) == 1
+    assert "pins.back: GPIO 22 is also pins.encoder_push" in capsys.readouterr().err
+
+
+def test_config_without_an_action_is_misuse(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["config"])
+    assert exit_.value.code == 2
