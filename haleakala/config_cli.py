@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from haleakala import config as cfg
 from haleakala.cli import UsageError
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.set_defaults(func=func)
 
 
-def _target(args: argparse.Namespace) -> tuple[object, str]:
+def _target(args: argparse.Namespace) -> tuple[Path | None, str]:
     path, explicit = cfg.resolve_path(args.config)
     if not path.exists():
         if explicit:
@@ -43,7 +44,7 @@ def _target(args: argparse.Namespace) -> tuple[object, str]:
 
 def check(args: argparse.Namespace) -> int:
     path, label = _target(args)
-    problems = cfg.check(cfg.Config() if path is None else path)  # type: ignore[arg-type]
+    problems = cfg.check(cfg.Config() if path is None else path)
     for problem in problems:
         print(problem, file=sys.stdout)
     if cfg.errors(problems):
@@ -56,7 +57,7 @@ def check(args: argparse.Namespace) -> int:
 def show(args: argparse.Namespace) -> int:
     path, label = _target(args)
     try:
-        config = cfg.Config() if path is None else cfg.load(path)  # type: ignore[arg-type]
+        config = cfg.Config() if path is None else cfg.load(path)
     except cfg.ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
