@@ -1,0 +1,319 @@
+"""The island as text: pure functions from a game (and its events) to strings.
+
+Pure so that the terminal game, the tests and any later front end (the simulator's log
+pane, a bug report) draw the same picture. Colour is a parameter, never a guess: the
+caller decides from the output stream (TTY, ``NO_COLOR``). Columns are padded before
+colouring so ANSI codes never break the alignment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from haleakala.rules import PLAYERS
+from haleakala.rules.deck import BOARD_ITEMS
+
+if TYPE_CHECKING:
+    from haleakala.rules import Game, Result
+
+STYLES = {
+    "red": "31",
+    "yellow": "33",
+    "lava": "1;91",
+    "boat": "1;36",
+    "head": "1",
+    "dim": "2",
+}
+LEGEND = (
+    "[R] red statue  (y) yellow shaman  ~ the eruption would reach this space  * invocation disc"
+)
+PHASE_PROMPTS = {
+    "turn": "place a number disc (3@2), take one back (-3@2), or move the boat (boat)",
+    "shaman": "move your shaman (>2G) or leave it where it is (>stay)",
+    "priestess": "Lava Priestess: move a lava disc to a neighbouring crater (lava 3>4), "
+    "or lava none when there is no lava",
+    "shell": "you received a shell: buy an item from the scoring board (buy forest) or keep",
+    "prescore": "before the scoring you may buy one item (buy majority) or pass",
+}
+
+
+def paint(text: str, style: str, color: bool) -> str:
+    """``text`` in the ANSI style ``style`` when colour is on (and there is text)."""
+    if not color or not text.strip():
+        return text
+    return f"\x1b[{STYLES[style]}m{text}\x1b[0m"
+
+
+def _cell(text: str, width: int, style: str | None, color: bool) -> str:
+    padded = text.ljust(width)
+    return paint(padded, style, color) if style else padded
+
+
+def _discs(game: Game, player: int, beach: int) -> str:
+    values = [v for v in game.board.discs if game.disc_at[player][v] == beach]
+    text = "+".join(map(str, values))
+    if len(values) > 1:
+        text += f"={sum(values)}"
+    if game.invocation[player] == beach:
+        text += " *" if text else "*"
+    return text
+
+
+def _threatened(game: Game, space: int) -> bool:
+    """Would the eruption reach this land space with the lava now on its crater (R19)?"""
+    seg, band = divmod(space, 3)  # band 0 grassland, 1 forest, 2 mountain
+    return game.lava[seg] >= 3 - band
+
+
+def _land(game: Game, space: int, color: bool) -> tuple[str, int]:
+    """A grassland/forest/mountain cell: statue, shaman, lava threat; text and its width."""
+    parts: list[tuple[str, str | None]] = []
+    owner = game.statue_owner[space]
+    if owner >= 0:
+        parts.append((f"[{PLAYERS[owner][0].upper()}]", PLAYERS[owner]))
+    for p in (0, 1):
+        if game.shaman[p] == space:
+            parts.append((f"({PLAYERS[p][0]})", PLAYERS[p]))
+    if _threatened(game, space):
+        parts.append(("~", "lava"))
+    if not parts:
+        parts.append((".", "dim"))
+    text = "".join(paint(t, s, color) if s else t for t, s in parts)
+    return text, sum(len(t) for t, _ in parts)
+
+
+def island(game: Game, color: bool = False) -> list[str]:
+    """One row per segment: boat, discs on the beach per colour, shamans and statues on
+    beach/grassland/forest/mountain, lava discs on the crater."""
+    b = game.board
+    head = f"{'seg':<4}{'boat':<6}{'red discs':<11}{'yellow discs':<14}{'B':<5}"
+    head += f"{'G':<8}{'F':<8}{'M':<8}lava"
+    lines = [paint(head, "head", color)]
+    for seg in range(b.segments):
+        row = f" {seg}  "
+        row += _cell("BOAT" if game.boat == seg else "", 6, "boat", color)
+        row += _cell(_discs(game, 0, seg), 11, "red", color)
+        row += _cell(_discs(game, 1, seg), 14, "yellow", color)
+        hut = "".join(f"({PLAYERS[p][0]})" for p in (0, 1) if game.shaman[p] == b.land_spaces + seg)
+        hut_style = next(
+            (PLAYERS[p] for p in (0, 1) if game.shaman[p] == b.land_spaces + seg), None
+        )
+        row += _cell(hut, 5, hut_style, color)
+        for band in range(3):
+            text, width = _land(game, seg * 3 + band, color)
+            row += text + " " * max(1, 8 - width)
+        lava = game.lava[seg]
+        row += paint("o" * lava, "lava", color) if lava else paint(".", "dim", color)
+        lines.append(row.rstrip())
+    return lines
+
+
+def card_name(game: Game, card: int) -> str:
+    return game.deck.cards[card].name
+
+
+def card_slots(game: Game) -> list[str]:
+    """The two cards beside each segment, by slot name (``2a``) and printed name."""
+    b = game.board
+    k = b.slots_per_segment
+    lines = []
+    for seg in range(b.segments):
+        cells = []
+        for slot in range(seg * k, seg * k + k):
+            card = game.slots[slot]
+            cells.append(f"{b.slot_name(slot)} {card_name(game, card) if card >= 0 else '-'}")
+        lines.append("  " + "".join(c.ljust(33) for c in cells).rstrip())
+    return lines
+
+
+def piles(game: Game) -> str:
+    parts = []
+    for (back, _), pile in zip(game.deck.piles, game.piles, strict=True):
+        trees = "palm tree" if back == 1 else "palm trees"
+        parts.append(f"{back} {trees}: {len(pile)}")
+    return "piles   " + "   ".join(parts) + f"   discard: {len(game.discard)}"
+
+
+def scoring_board(game: Game, color: bool = False) -> list[str]:
+    """Every item with its cost and whether it is available, owned or face down."""
+    cells = []
+    for i, code in enumerate(BOARD_ITEMS):
+        name, cost = game.deck.board_items[code]
+        owner = game.board_owner[i]
+        if owner == -1:
+            state, style = "available", None
+        elif owner == 2:
+            state, style = "face down", "dim"
+        else:
+            state, style = PLAYERS[owner], PLAYERS[owner]
+        text = f"{name} ({cost}): "
+        shown = paint(state, style, color) if style else state
+        cells.append(text + shown + " " * max(1, 33 - len(text + state)))
+    lines = []
+    for row in range(0, len(cells), 2):
+        lead = "scoring board  " if row == 0 else " " * 15
+        lines.append((lead + "".join(cells[row : row + 2])).rstrip())
+    return lines
+
+
+def banked(game: Game) -> tuple[int, int]:
+    """Points banked at the scorings so far (the running score)."""
+    if not game.scorings:
+        return (0, 0)
+    last = game.scorings[-1]["players"]
+    return (last["red"]["total"], last["yellow"]["total"])
+
+
+def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
+    """What one player has: score, discs and statues in supply, shells, cards."""
+    colour = PLAYERS[player]
+    deck = game.deck
+    supply = [str(v) for v in game.board.discs if game.disc_at[player][v] < 0]
+    if game.invocation[player] == -1:
+        supply.append("+ invocation")
+    score = banked(game)[player]
+    facts = [
+        f"score {score}",
+        f"discs in supply: {' '.join(supply) or 'none'}",
+        f"statues left: {game.statues_left[player]}",
+        f"shells: {len(game.shells[player])}",
+    ]
+    first = _cell(colour, 8, colour, color) + "   ".join(facts)
+    cards = Counter(deck.cards[c].name for c in game.beach_cards[player])
+    baskets = sum(deck.cards[c].baskets for c in game.beach_cards[player])
+    butterflies = sum(deck.cards[c].butterflies for c in game.beach_cards[player])
+    items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or ["none"]
+    units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
+    if cards:
+        units.append(f"(baskets {baskets}, butterflies {butterflies})")
+    second = "\n".join(wrap_words(["cards:", *units], width=96, indent=" " * 8))
+    owned = [deck.board_items[code][0] for i, code in enumerate(BOARD_ITEMS)
+             if game.board_owner[i] == player]  # fmt: skip
+    lines = [first, second]
+    if owned:
+        lines.append(" " * 8 + "scoring cards: " + ", ".join(owned))
+    return lines
+
+
+def status(game: Game, color: bool = False) -> str:
+    red, yellow = banked(game)
+    if game.is_terminal():
+        where = "game over"
+    else:
+        who = game.to_move or ""
+        where = f"{paint(who, who, color)} to decide ({game.phase_name})"
+    score = f"score {paint('red', 'red', color)} {red}  {paint('yellow', 'yellow', color)} {yellow}"
+    return (
+        f"{paint('Haleakala', 'head', color)} {game.variant} · seed {game.seed} · "
+        f"round {game.round} of 2 · {where} · {score}"
+    )
+
+
+def render(game: Game, color: bool = False) -> str:
+    """The whole table: status line, island, card slots, piles, scoring board, players."""
+    lines = [status(game, color), ""]
+    lines += island(game, color)
+    lines.append(paint(LEGEND if game.tactical else LEGEND.rsplit("  ", 1)[0], "dim", color))
+    lines.append("card slots")
+    lines += card_slots(game)
+    lines.append(piles(game))
+    lines += scoring_board(game, color)
+    for p in (0, 1):
+        lines += player_lines(game, p, color)
+    return "\n".join(lines)
+
+
+# -- what is awaited, and what happened ---------------------------------------------------
+
+
+def prompt(game: Game, color: bool = False) -> str:
+    """One line: who decides and what kind of decision the rules await."""
+    who = game.to_move
+    if who is None:
+        return "the game is over"
+    phase = game.phase_name
+    if phase == "card":
+        seg = game.context[0]
+        k = game.board.slots_per_segment
+        offered = [
+            f"take {game.board.slot_name(s)} ({card_name(game, game.slots[s])})"
+            for s in range(seg * k, seg * k + k)
+            if game.slots[s] >= 0
+        ]
+        what = f"choose a card in segment {seg}: " + ", ".join(offered)
+    else:
+        what = PHASE_PROMPTS[phase]
+    if phase in ("shell", "prescore"):
+        what += f" (you have {len(game.shells[game.decider])} shells)"
+    return f"{paint(who, who, color)}: {what}"
+
+
+def wrap_words(words: list[str], width: int = 96, indent: str = "  ") -> list[str]:
+    lines, line = [], indent
+    for word in words:
+        if len(line) + len(word) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += word + " "
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def legal_lines(game: Game) -> list[str]:
+    return wrap_words(["legal:", *game.legal_decisions()])
+
+
+def describe_events(game: Game, events: list[tuple]) -> list[str]:
+    """Each engine event of one decision as a short sentence."""
+    b, deck = game.board, game.deck
+    out = []
+    for event in events:
+        kind = event[0]
+        if kind == "reveal":
+            out.append(f"slot {b.slot_name(event[1])} gets {card_name(game, event[2])}")
+        elif kind == "lava":
+            why = "a lava card" if event[2] == "card" else "an invocation"
+            out.append(f"{why} puts a lava disc on crater {event[1]}")
+        elif kind == "receive":
+            out.append(f"{PLAYERS[event[1]]} receives {card_name(game, event[2])}")
+        elif kind == "statue":
+            out.append(f"{PLAYERS[event[1]]} builds a statue on {b.space_name(event[2])}")
+        elif kind == "boat":
+            out.append(f"the boat sails from segment {event[1]} to {event[2]}")
+        elif kind == "discs_back":
+            out.append(f"the discs on beach {event[1]} go back to their owners")
+        elif kind == "invocation_back":
+            out.append(f"{PLAYERS[event[1]]}'s invocation disc returns to the supply")
+        elif kind == "buy":
+            out.append(f"{PLAYERS[event[1]]} buys {deck.board_items[event[2]][0]}")
+        elif kind == "eruption":
+            hit = ", ".join(event[2]) if event[2] else "no statue"
+            out.append(f"the volcano erupts before scoring {event[1]}: destroyed {hit}")
+        elif kind == "scoring":
+            out += describe_scoring(event[1])
+        elif kind == "result":
+            out.append(describe_result(event[1]))
+    return out
+
+
+def describe_scoring(record: dict) -> list[str]:
+    lines = [f"scoring {record['round']}:"]
+    for colour in PLAYERS:
+        facts = record["players"][colour]
+        points = facts["points"]
+        gained = sum(points.values())
+        parts = ", ".join(f"{key} {value}" for key, value in points.items() if value)
+        lines.append(f"  {colour} +{gained} ({parts or 'nothing'}) = {facts['total']}")
+    return lines
+
+
+def describe_result(result: Result) -> str:
+    red, yellow = result.scores
+    text = f"game over: red {red}, yellow {yellow}: {result.winner} wins"
+    if result.tiebreak == "statues":
+        text += " (tie broken by the statues on the island)"
+    elif result.tiebreak == "start":
+        text += " (tie: the player who did not start wins)"
+    return text

@@ -1,0 +1,316 @@
+"""``haleakala replay FILE``: play a game log (or a saved game) again and check every line.
+
+A log is evidence: a bug report, a tournament game, the output of another program. The
+replay re-creates the game from the setup line, applies each action (checking who made
+it and, when listed, the legal decisions), and compares every record the log carries with
+the one the engine produces at that point. The first difference is reported with its line
+number (exit 1); input that is not a log at all is misuse (exit 2). A saved game is
+checked by replaying its history from its seed: the position reached must be the saved one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from haleakala.cli import UsageError
+from haleakala.rules import PLAYERS, VARIANTS, Game, NotationError, SaveError
+from haleakala.rules.log import event_records, setup_record
+from haleakala.rules.serialize import FORMAT, to_dict
+
+from .play import one_line_errors
+from .render import describe_result
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
+
+
+class Inconsistent(Exception):
+    """The log (or save) disagrees with the engine; the message says where and how."""
+
+
+class NotALog(Exception):
+    """The input is neither a game log nor a saved game."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = one_line_errors(
+        subparsers.add_parser(
+            "replay",
+            help="check a game log or saved game against the rules engine",
+            description=__doc__,
+        )
+    )
+    p.add_argument("file", metavar="FILE", help="a game log (play --json), a saved game, or -")
+    p.set_defaults(func=run)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def difference(logged: Any, engine: Any, path: str = "") -> str | None:
+    """The first place where two JSON values differ, as ``path: log X, engine Y``."""
+    if isinstance(logged, dict) and isinstance(engine, dict):
+        for key in engine:
+            where = f"{path}.{key}" if path else key
+            if key not in logged:
+                return f"{where}: missing in the log (the engine has {_show(engine[key])})"
+            found = difference(logged[key], engine[key], where)
+            if found:
+                return found
+        for key in logged:
+            if key not in engine:
+                where = f"{path}.{key}" if path else key
+                return f"{where}: in the log but not produced by the engine"
+        return None
+    if isinstance(logged, list) and isinstance(engine, list) and len(logged) == len(engine):
+        for i, (a, b) in enumerate(zip(logged, engine, strict=True)):
+            found = difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if logged == engine and type(logged) is type(engine):
+        return None
+    return f"{path or 'record'}: the log has {_show(logged)}, the engine {_show(engine)}"
+
+
+def _describe(record: dict) -> str:
+    kind, get = record.get("type"), record.get
+    if kind == "reveal":
+        return f"a reveal of {_show(get('card'))} in slot {_show(get('slot'))}"
+    if kind == "lava":
+        return f"a lava disc on crater {_show(get('segment'))} ({_show(get('cause'))})"
+    if kind in ("eruption", "scoring"):
+        return f"the {kind} of round {_show(get('round'))}"
+    if kind == "result":
+        return "the result"
+    return _show(record)
+
+
+def candidates(variant: str, seed: int, start: str) -> list[Game]:
+    """The games a (variant, seed, start) triple can name.
+
+    ``Game(variant, seed)`` draws the starting player from the seed before shuffling, and
+    ``Game(variant, seed, start)`` does not, so the same triple can stand for two deals
+    (reported to the rules owner). A game started without ``--start`` is tried first.
+    """
+    drawn = Game(variant, seed)
+    games = [drawn] if PLAYERS[drawn.start] == start else []
+    chosen = Game(variant, seed, start)
+    if not games or chosen.piles != drawn.piles or chosen.slots != drawn.slots:
+        games.append(chosen)
+    return games
+
+
+def _game_from_setup(setup: dict) -> Game:
+    variant, seed, start = setup.get("variant"), setup.get("seed"), setup.get("start")
+    if variant not in VARIANTS:
+        raise Inconsistent(f"line 1: variant {_show(variant)} is not base or tactical")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise Inconsistent(f"line 1: seed {_show(seed)} is not a whole number")
+    if start not in PLAYERS:
+        raise Inconsistent(f"line 1: start {_show(start)} is not red or yellow")
+    games = candidates(variant, seed, start)
+    for game in games:
+        if difference(setup, setup_record(game)) is None:
+            return game
+    found = difference(setup, setup_record(games[0]))
+    raise Inconsistent(f"line 1: setup differs: {found}")
+
+
+def _legal_difference(logged: Any, engine: list[str]) -> str:
+    if not isinstance(logged, list):
+        return "it is not a list"
+    listed = {str(text) for text in logged}
+    missing, extra = sorted(set(engine) - listed), sorted(listed - set(engine))
+    parts = []
+    if missing:
+        parts.append(f"the engine also allows {' '.join(missing[:5])}")
+    if extra:
+        parts.append(f"the log lists {' '.join(extra[:5])}, which is not legal")
+    return "; ".join(parts) or "not the engine's list in sorted order"
+
+
+def _check_action(game: Game, record: dict, n: int) -> list[dict]:
+    """Apply one action record; return the records the engine produced for it."""
+    if game.is_terminal():
+        raise Inconsistent(f"line {n}: an action after the end of the game")
+    text, player = record.get("action"), record.get("player")
+    if not isinstance(text, str):
+        raise Inconsistent(f"line {n}: an action record needs an action text, like 3@2")
+    if player != game.to_move:
+        raise Inconsistent(
+            f"line {n}: the log says {_show(player)} decides, but it is {game.to_move}'s decision"
+        )
+    if "legal" in record:
+        logged, engine = record["legal"], game.legal_decisions()
+        if logged != engine:
+            raise Inconsistent(
+                f"line {n}: the legal list differs: {_legal_difference(logged, engine)}"
+            )
+    extra_keys = set(record) - {"type", "player", "action", "legal"}
+    if extra_keys:
+        raise Inconsistent(f"line {n}: unknown field {sorted(extra_keys)[0]!r} in an action")
+    try:
+        decision = game.parse(text)
+    except NotationError as exc:
+        raise Inconsistent(f"line {n}: {text!r} is not a decision: {exc}") from None
+    reason = game.why_illegal(decision)
+    if reason is not None:
+        raise Inconsistent(f"line {n}: {player}'s {text!r} is not legal here: {reason}")
+    if game.format(decision) != text:
+        raise Inconsistent(
+            f"line {n}: {text!r} is not written in notation (it is {game.format(decision)!r})"
+        )
+    return event_records(game, game.apply(decision))
+
+
+def replay_log(lines: Iterable[str]) -> Game:
+    """Check a game log line by line; return the finished game or raise ``Inconsistent``
+    (with the line number) or ``NotALog``."""
+    game: Game | None = None
+    pending: list[dict] = []
+    n = 0
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            if game is None:
+                raise NotALog(f"line {n} is not JSON ({exc.msg})") from None
+            raise Inconsistent(f"line {n}: not a JSON record ({exc.msg})") from None
+        kind = record.get("type") if isinstance(record, dict) else None
+        if game is None:
+            if kind != "setup":
+                raise NotALog(f"line {n} is not a setup record; a game log starts with one")
+            if n != 1:
+                raise NotALog("a game log starts with its setup record on line 1")
+            game = _game_from_setup(record)
+            continue
+        if kind == "action":
+            if pending:
+                raise Inconsistent(
+                    f"line {n}: the log is missing a record before this action: the engine "
+                    f"produced {_describe(pending[0])}"
+                )
+            pending = _check_action(game, record, n)
+        elif kind in EVENT_TYPES:
+            if not pending:
+                raise Inconsistent(
+                    f"line {n}: {_describe(record) if kind else 'a record'} that the engine "
+                    "did not produce here"
+                )
+            expected = pending.pop(0)
+            found = difference(record, expected)
+            if found:
+                raise Inconsistent(f"line {n}: {kind} differs: {found}")
+        elif kind == "setup":
+            raise Inconsistent(f"line {n}: a second setup record")
+        else:
+            raise Inconsistent(f"line {n}: unknown record type {_show(kind)}")
+    if game is None:
+        raise NotALog("it is empty")
+    if pending:
+        raise Inconsistent(
+            f"line {n + 1}: the log ends early: the engine produced {_describe(pending[0])}"
+        )
+    if not game.is_terminal():
+        raise Inconsistent(
+            f"line {n + 1}: the log ends before the game is over ({game.to_move} to decide)"
+        )
+    return game
+
+
+def replay_save(text: str) -> tuple[Game, Game]:
+    """Replay a saved game's history from its seed; return (saved, replayed) or raise."""
+    try:
+        saved = Game.from_json(text)
+    except SaveError as exc:
+        raise NotALog(f"not a valid saved game: {exc}") from None
+    games = candidates(saved.variant, saved.seed, PLAYERS[saved.start])
+    # What is left of each pile is the bottom of the pile as dealt (cards leave from the top).
+    replayed = next(
+        (
+            g
+            for g in games
+            if all(
+                dealt[: len(left)] == left for dealt, left in zip(g.piles, saved.piles, strict=True)
+            )
+        ),
+        games[0],
+    )
+    for i, decision in enumerate(saved.history):
+        reason = replayed.why_illegal(decision)
+        if reason is not None:
+            raise Inconsistent(
+                f"history[{i}]: {replayed.format(decision)!r} is not legal here: {reason}"
+            )
+        replayed.apply(decision)
+    if replayed.digest() != saved.digest():
+        found = difference(to_dict(saved, history=False), to_dict(replayed, history=False))
+        raise Inconsistent(
+            f"the saved position is not where its history leads "
+            f"(digest {saved.digest()}, replayed {replayed.digest()}): "
+            f"{(found or '').replace('the log has', 'the save has')}"
+        )
+    return saved, replayed
+
+
+def _read(name: str) -> str:
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        return Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{name} is not a text file (a game log or a saved game)") from None
+
+
+def _is_save(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def result_lines(game: Game) -> list[str]:
+    result = game.result()
+    if result is None:
+        return [f"game not over: {game.to_move} to decide ({game.phase_name}), round {game.round}"]
+    red, yellow = result.scores
+    return [
+        f"result: red {red}, yellow {yellow}, winner {result.winner}, "
+        f"tiebreak {result.tiebreak or 'none'}",
+        describe_result(result),
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    name = args.file
+    text = _read(name)
+    label = "stdin" if name == "-" else name
+    try:
+        if _is_save(text):
+            _, game = replay_save(text)
+            print(f"replay OK: saved game {label}, {len(game.history)} decisions, position matches")
+        else:
+            game = replay_log(text.splitlines())
+            print(f"replay OK: game log {label}, {len(game.history)} decisions")
+    except NotALog as exc:
+        raise UsageError(f"{label} is not a game log or a saved game: {exc}") from None
+    except Inconsistent as exc:
+        print(f"{exc}", file=sys.stdout)
+        return 1
+    for line in result_lines(game):
+        print(line)
+    return 0

@@ -1,0 +1,271 @@
+"""The terminal game: people type decisions in notation, bots answer, the island is drawn.
+
+Input and output are injected (a ``read(prompt) -> str`` function that raises EOFError at
+the end, and a text stream), so tests drive a whole game with a script. Every refusal is
+the engine's own reason (``Game.why_illegal``) and leaves the game untouched; ``undo``
+restores the position before the last decision a person made, together with the bot
+decisions that followed it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from haleakala.rules import PLAYERS, Game, SaveError
+
+from . import render
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from haleakala.ai import Bot
+
+HELP = """\
+Decisions (notation):
+  3@2        place your number disc 3 on the beach of segment 2
+  3@2*       the same with your invocation disc (tactical variant, beach next to the boat)
+  -3@2       take your disc 3 back from the beach of segment 2
+  boat       move the boat one segment (only when all your discs are on the island)
+  >2G >stay  move your shaman to a space (segment + G/F/M), or leave it
+  take 2a    take the card in slot 2a
+  lava 3>4   Lava Priestess: move a lava disc from crater 3 to crater 4 (lava none: nothing)
+  buy forest / keep   after a shell: buy a scoring-board item, or keep the shell
+  buy majority / pass before a scoring: buy one item, or not
+  Items: butterflies, forest, majority, segment, mountain, priestess.
+  Prefix a decision with a colour to say who makes it: yellow 3@2.
+Commands:
+  board        draw the island again          legal   list the legal decisions
+  undo         take back your last decision (and the bot decisions after it)
+  save FILE    save the game                  load FILE   continue a saved game
+  help         this text                      quit    leave the game"""
+
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
+_BY_PLAYER = re.compile(r"^(red|yellow)\s*:?\s+(\S.*)$", re.IGNORECASE)
+
+
+@dataclass
+class _Undo:
+    """The position before a person's decision, and that decision's text."""
+
+    game: Game
+    decision: str
+
+
+class TerminalGame:
+    """One game at one terminal; ``seats[p]`` is None for a person, else a bot."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Bot | None],
+        *,
+        read: Callable[[str], str] = input,
+        out: TextIO | None = None,
+        color: bool = False,
+        watch: bool = False,
+        delay: float = 0.0,
+        sleep: Callable[[float], None] = time.sleep,
+        clear: bool = False,
+    ) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.read = read
+        self.out = out if out is not None else sys.stdout
+        self.color = color
+        self.watch = watch
+        self.delay = delay
+        self.sleep = sleep
+        self.clear = clear  # clear the screen before each board when watching on a terminal
+        self._turn_lines: list[str] = []
+        self.undo_stack: list[_Undo] = []
+        self._drawn = False  # is the board on screen up to date?
+        self._redraw = True  # draw before the next prompt even in mid-turn (start, undo, load)
+
+    # -- output ---------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def draw(self) -> None:
+        self.say(render.render(self.game, self.color))
+        self._drawn = True
+
+    def _seat_name(self, p: int) -> str:
+        seat = self.seats[p]
+        return "a person" if seat is None else f"the {seat.name} bot"
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends, a person quits, or the input ends; exit status 0."""
+        g = self.game
+        self.say(
+            f"Haleakala, {g.variant} variant, seed {g.seed}: red is {self._seat_name(0)}, "
+            f"yellow is {self._seat_name(1)}; {PLAYERS[g.start]} starts."
+        )
+        if any(seat is None for seat in self.seats):
+            self.say("Type a decision (like 3@2) or help.")
+        while not self.game.is_terminal():
+            seat = self.seats[self.game.decider]
+            if seat is not None:
+                self.bot_turn(seat)
+            elif not self.person_turn():
+                return 0
+        self.finish()
+        return 0
+
+    def finish(self) -> None:
+        if not self._drawn:
+            self.draw()
+        result = self.game.result()
+        if result is not None:
+            self.say(render.describe_result(result))
+
+    def _happened(self, events: list[tuple]) -> list[str]:
+        """The events as indented lines; the result is left to ``finish``."""
+        shown = [e for e in events if e[0] != "result"]
+        return ["  " + line for line in render.describe_events(self.game, shown)]
+
+    def bot_turn(self, bot: Bot) -> None:
+        """Let a bot decide and say what it did; when watching, redraw after each turn."""
+        game = self.game
+        who, turn_of = game.to_move or "", game.current
+        decision = bot.decide(game)
+        text = game.format(decision)
+        events = game.apply(decision)
+        self._drawn = False
+        lines = [f"{render.paint(who, who, self.color)} ({bot.name}): {text}"]
+        lines += self._happened(events)
+        if not self.watch:
+            for line in lines:
+                self.say(line)
+            return
+        self._turn_lines += lines
+        if game.is_terminal() or (game.phase_name == "turn" and game.current != turn_of):
+            if self.clear:
+                self.out.write(CLEAR_SCREEN)
+            self.draw()
+            for line in self._turn_lines:
+                self.say(line)
+            self._turn_lines = []
+            if self.delay > 0:
+                self.sleep(self.delay)
+
+    def person_turn(self) -> bool:
+        """Read and carry out one line; False when the person quits or the input ends."""
+        game = self.game
+        if not self._drawn and (self._redraw or game.phase_name == "turn"):
+            self.draw()
+        self._redraw = False
+        self.say(render.prompt(game, self.color))
+        for text in render.legal_lines(game):
+            self.say(text)
+        try:
+            line = self.read(f"{game.to_move}> ")
+        except EOFError:
+            self.say()
+            self.say("end of input: the game is left unfinished (save FILE keeps a game)")
+            return False
+        return self.command(line.strip())
+
+    def command(self, line: str) -> bool:
+        """One line typed by a person: a command or a decision. False means quit."""
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if not line:
+            return True
+        if word in ("quit", "exit"):
+            self.say("goodbye: the game is left unfinished")
+            return False
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "board":
+            self.draw()
+        elif word == "legal":
+            for text in render.legal_lines(self.game):
+                self.say(text)
+        elif word == "undo":
+            self.undo()
+        elif word == "save":
+            self.save(rest)
+        elif word == "load":
+            self.load(rest)
+        else:
+            self.decide(line)
+        return True
+
+    # -- decisions, undo, save, load ------------------------------------------------------
+
+    def decide(self, line: str) -> None:
+        game = self.game
+        player = None
+        match = _BY_PLAYER.match(line)
+        if match:
+            player, line = match.group(1).lower(), match.group(2)
+        reason = game.why_illegal(line, player)
+        if reason is not None:
+            self.say(f"refused: {reason}")
+            return
+        before = game.clone()
+        decision = game.parse(line)
+        events = game.apply(decision, player)
+        self.undo_stack.append(_Undo(before, game.format(decision)))
+        self._drawn = False
+        for text in self._happened(events):
+            self.say(text)
+
+    def undo(self) -> None:
+        if not self.undo_stack:
+            self.say("nothing to undo")
+            return
+        step = self.undo_stack.pop()
+        bots = len(self.game.history) - len(step.game.history) - 1
+        self.game = step.game
+        self._drawn = False
+        self._redraw = True
+        after = f" and {bots} bot decision{'s' * (bots != 1)} after it" if bots else ""
+        self.say(f"undone: {step.decision}{after}")
+
+    def save(self, name: str) -> None:
+        if not name:
+            self.say("save needs a file name: save FILE")
+            return
+        path = Path(name).expanduser()
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            self.say(f"cannot save to {name}: {exc.strerror or exc}")
+            return
+        self.say(f"saved to {name} (continue it with: load {name})")
+
+    def load(self, name: str) -> None:
+        if not name:
+            self.say("load needs a file name: load FILE")
+            return
+        try:
+            text = Path(name).expanduser().read_text(encoding="utf-8")
+            game = Game.from_json(text)
+        except OSError as exc:
+            self.say(f"cannot load {name}: {exc.strerror or exc}; the game goes on")
+            return
+        except UnicodeDecodeError:
+            self.say(f"cannot load {name}: not a text file; the game goes on")
+            return
+        except SaveError as exc:
+            self.say(f"cannot load {name}: {exc}; the game goes on")
+            return
+        self.game = game
+        self.undo_stack.clear()
+        self._drawn = False
+        self._redraw = True
+        self.say(
+            f"loaded {name}: {game.variant} variant, seed {game.seed}, round {game.round}, "
+            f"{len(game.history)} decisions so far"
+        )
