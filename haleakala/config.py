@@ -169,15 +169,21 @@ def normalise_uid(uid: str) -> str:
 
 
 _SECTIONS: dict[str, type] = {
-    "pins": PinsConfig, "leds": LedsConfig, "display": DisplayConfig, "rfid": RfidConfig,
+    "pins": PinsConfig,
+    "leds": LedsConfig,
+    "display": DisplayConfig,
+    "rfid": RfidConfig,
     "inputs": InputsConfig,
 }
 _TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")
 
 _KIND_WORDS = {
-    "int": "an integer", "number": "a number", "str": "a string",
-    "ints": "a list of integers", "table": "a table",
+    "int": "an integer",
+    "number": "a number",
+    "str": "a string",
+    "ints": "a list of integers",
+    "table": "a table",
 }
 
 
@@ -202,15 +208,22 @@ def _type_ok(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind == "ints":
         return isinstance(value, list) and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value)
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
     if kind == "table":
         return isinstance(value, dict)
     return False
 
 
 def _describe(value: Any) -> str:
-    kind = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list",
-            dict: "table"}.get(type(value), type(value).__name__)
+    kind = {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "list",
+        dict: "table",
+    }.get(type(value), type(value).__name__)
     text = repr(value)
     return f"{kind} {text if len(text) <= 40 else text[:37] + '...'}"
 
@@ -226,8 +239,13 @@ def _unknown(key: str, known: tuple[str, ...] | list[str], where: str) -> Proble
 def _build_section(cls: type, raw: Any, where: str, problems: list[Problem]) -> Any:
     default = cls()
     if not isinstance(raw, dict):
-        problems.append(Problem(where, f"expected a table [{where}], got {_describe(raw)}",
-                                f"write it as a [{where}] section"))
+        problems.append(
+            Problem(
+                where,
+                f"expected a table [{where}], got {_describe(raw)}",
+                f"write it as a [{where}] section",
+            )
+        )
         return default
     names = [f.name for f in fields(cls)]
     values: dict[str, Any] = {}
@@ -237,9 +255,13 @@ def _build_section(cls: type, raw: Any, where: str, problems: list[Problem]) -> 
             continue
         kind = _kind_of(cls, key)
         if not _type_ok(kind, value):
-            problems.append(Problem(f"{where}.{key}",
-                                    f"expected {_KIND_WORDS[kind]}, got {_describe(value)}",
-                                    f"default is {_toml_value(getattr(default, key))}"))
+            problems.append(
+                Problem(
+                    f"{where}.{key}",
+                    f"expected {_KIND_WORDS[kind]}, got {_describe(value)}",
+                    f"default is {_toml_value(getattr(default, key))}",
+                )
+            )
             continue
         if kind == "ints":
             value = tuple(value)
@@ -256,9 +278,13 @@ def _build_zones(raw: dict, problems: list[Problem]) -> dict[str, tuple[int, ...
             problems.append(_unknown(zone, ZONES, "leds.zones"))
             continue
         if not _type_ok("ints", indices):
-            problems.append(Problem(f"leds.zones.{zone}",
-                                    f"expected a list of pixel indices, got {_describe(indices)}",
-                                    f"e.g. {zone} = {list(DEFAULT_ZONES[zone])}"))
+            problems.append(
+                Problem(
+                    f"leds.zones.{zone}",
+                    f"expected a list of pixel indices, got {_describe(indices)}",
+                    f"e.g. {zone} = {list(DEFAULT_ZONES[zone])}",
+                )
+            )
             continue
         zones[zone] = tuple(indices)
     return zones
@@ -266,8 +292,13 @@ def _build_zones(raw: dict, problems: list[Problem]) -> dict[str, tuple[int, ...
 
 def _build_tags(raw: Any, problems: list[Problem]) -> dict[str, Disc]:
     if not isinstance(raw, dict):
-        problems.append(Problem("tags", f"expected a table [tags], got {_describe(raw)}",
-                                'write lines like "04A1B2C3" = "red3" under [tags]'))
+        problems.append(
+            Problem(
+                "tags",
+                f"expected a table [tags], got {_describe(raw)}",
+                'write lines like "04A1B2C3" = "red3" under [tags]',
+            )
+        )
         return {}
     tags: dict[str, Disc] = {}
     first_key: dict[str, str] = {}
@@ -276,30 +307,51 @@ def _build_tags(raw: Any, problems: list[Problem]) -> dict[str, Disc]:
         path = f"tags.{key}"
         uid = normalise_uid(key)
         if not uid or len(uid) % 2 or any(c not in "0123456789ABCDEF" for c in uid):
-            problems.append(Problem(path, f"tag UID {key!r} is not hexadecimal bytes",
-                                    "copy the UID printed by the enrolment tool, "
-                                    "e.g. 04A1B2C3"))
+            problems.append(
+                Problem(
+                    path,
+                    f"tag UID {key!r} is not hexadecimal bytes",
+                    "copy the UID printed by the enrolment tool, e.g. 04A1B2C3",
+                )
+            )
             continue
         if not isinstance(name, str):
-            problems.append(Problem(path, f"expected a disc name, got {_describe(name)}",
-                                    'write it as "red3" or "yellow*"'))
+            problems.append(
+                Problem(
+                    path,
+                    f"expected a disc name, got {_describe(name)}",
+                    'write it as "red3" or "yellow*"',
+                )
+            )
             continue
         try:
             disc = Disc.parse(name)
         except ValueError:
-            problems.append(Problem(path, f"unknown disc name {name!r}",
-                                    "discs are red1..red5, yellow1..yellow5, "
-                                    "red* and yellow* (invocation)"))
+            problems.append(
+                Problem(
+                    path,
+                    f"unknown disc name {name!r}",
+                    "discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
+                )
+            )
             continue
         if uid in first_key:
-            problems.append(Problem(path, f"same tag as tags.{first_key[uid]}",
-                                    "a tag UID may appear once: delete one of them"))
+            problems.append(
+                Problem(
+                    path,
+                    f"same tag as tags.{first_key[uid]}",
+                    "a tag UID may appear once: delete one of them",
+                )
+            )
             continue
         if disc in disc_key:
-            problems.append(Problem(path, f"disc {disc.name} is also mapped to "
-                                    f"tags.{disc_key[disc]}",
-                                    "each disc has one tag: remove the old line or "
-                                    "fix the disc name"))
+            problems.append(
+                Problem(
+                    path,
+                    f"disc {disc.name} is also mapped to tags.{disc_key[disc]}",
+                    "each disc has one tag: remove the old line or fix the disc name",
+                )
+            )
             continue
         first_key[uid] = key
         disc_key[disc] = key
@@ -318,8 +370,13 @@ def _build(raw: Mapping[str, Any], problems: list[Problem]) -> Config:
         elif key == "tags":
             top[key] = _build_tags(value, problems)
         elif not isinstance(value, str):
-            problems.append(Problem(key, f"expected a string, got {_describe(value)}",
-                                    f"default is {_toml_value(getattr(config, key))}"))
+            problems.append(
+                Problem(
+                    key,
+                    f"expected a string, got {_describe(value)}",
+                    f"default is {_toml_value(getattr(config, key))}",
+                )
+            )
         else:
             top[key] = Path(value) if key == "state_dir" else value
     return replace(config, **top)
@@ -328,13 +385,15 @@ def _build(raw: Mapping[str, Any], problems: list[Problem]) -> Config:
 # --------------------------------------------------------------------------- meaning
 
 
-def _one_of(problems: list[Problem], key: str, value: str, allowed: tuple[str, ...],
-            why: str) -> None:
+def _one_of(
+    problems: list[Problem], key: str, value: str, allowed: tuple[str, ...], why: str
+) -> None:
     if value not in allowed:
         close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.75)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        problems.append(Problem(key, f"{value!r} is not one of {', '.join(allowed)}",
-                                f"{hint}{why}"))
+        problems.append(
+            Problem(key, f"{value!r} is not one of {', '.join(allowed)}", f"{hint}{why}")
+        )
 
 
 def _check_meaning(c: Config) -> list[Problem]:
@@ -350,17 +409,31 @@ def _check_meaning(c: Config) -> list[Problem]:
     p += _check_leds(c.leds)
     p += _check_display(c.display)
     if c.rfid.baud <= 0:
-        p.append(Problem("rfid.baud", f"baud rate {c.rfid.baud} must be positive",
-                         "the Pico firmware talks at 115200"))
+        p.append(
+            Problem(
+                "rfid.baud",
+                f"baud rate {c.rfid.baud} must be positive",
+                "the Pico firmware talks at 115200",
+            )
+        )
     if not c.rfid.port:
         p.append(Problem("rfid.port", "is empty", 'use "auto" or a path like /dev/ttyACM0'))
     if not 1 <= c.inputs.bounce_ms <= 200:
-        p.append(Problem("inputs.bounce_ms", f"{c.inputs.bounce_ms} ms is outside 1..200",
-                         "20 ms suits ordinary tactile buttons"))
+        p.append(
+            Problem(
+                "inputs.bounce_ms",
+                f"{c.inputs.bounce_ms} ms is outside 1..200",
+                "20 ms suits ordinary tactile buttons",
+            )
+        )
     if c.inputs.hold_ms <= c.inputs.bounce_ms:
-        p.append(Problem("inputs.hold_ms",
-                         f"{c.inputs.hold_ms} ms is not longer than inputs.bounce_ms",
-                         "a long press must outlast contact bounce: 800 ms is usual"))
+        p.append(
+            Problem(
+                "inputs.hold_ms",
+                f"{c.inputs.hold_ms} ms is not longer than inputs.bounce_ms",
+                "a long press must outlast contact bounce: 800 ms is usual",
+            )
+        )
     return p
 
 
@@ -370,37 +443,71 @@ def _check_pins(c: Config) -> list[Problem]:
     owner: dict[int, str] = {}
     for key, gpio in used.items():
         if gpio not in HEADER_GPIOS:
-            p.append(Problem(key, f"GPIO {gpio} does not exist on a {c.model}",
-                             "the 40-pin header has BCM GPIO 0..27"))
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} does not exist on a {c.model}",
+                    "the 40-pin header has BCM GPIO 0..27",
+                )
+            )
             continue
         if gpio in owner:
-            p.append(Problem(key, f"GPIO {gpio} is also {owner[gpio]}",
-                             "every device needs its own pin: pick a free GPIO"))
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is also {owner[gpio]}",
+                    "every device needs its own pin: pick a free GPIO",
+                )
+            )
             continue
         owner[gpio] = key
         if gpio in HAT_EEPROM_GPIOS:
-            p.append(Problem(key, f"GPIO {gpio} is a HAT ID EEPROM pin (ID_SD/ID_SC)",
-                             "it works, but a HAT on the header would clash: prefer 4..27",
-                             "warning"))
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is a HAT ID EEPROM pin (ID_SD/ID_SC)",
+                    "it works, but a HAT on the header would clash: prefer 4..27",
+                    "warning",
+                )
+            )
         if gpio in I2C1_GPIOS and c.display.i2c_port == 1:
-            p.append(Problem(key, f"GPIO {gpio} is I2C1 {'SDA' if gpio == 2 else 'SCL'}, "
-                             "which the OLED needs", "move this to a free GPIO"))
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is I2C1 {'SDA' if gpio == 2 else 'SCL'}, which the OLED needs",
+                    "move this to a free GPIO",
+                )
+            )
     led = c.pins.led_data
     if c.model in MODELS and c.model != "pi5" and led in HEADER_GPIOS:
         if led not in (SPI_LED_GPIO, PWM_LED_GPIO):
-            p.append(Problem("pins.led_data",
-                             f"GPIO {led} cannot drive NeoPixels on a {c.model}",
-                             "use 10 (SPI0 MOSI, no root needed) or 18 (PWM, needs root)"))
+            p.append(
+                Problem(
+                    "pins.led_data",
+                    f"GPIO {led} cannot drive NeoPixels on a {c.model}",
+                    "use 10 (SPI0 MOSI, no root needed) or 18 (PWM, needs root)",
+                )
+            )
         elif led == PWM_LED_GPIO:
-            p.append(Problem("pins.led_data", "GPIO 18 drives the LEDs by PWM, which needs "
-                             "root and disables analogue audio",
-                             "use 10 (SPI0 MOSI) so the daemon runs without root", "warning"))
+            p.append(
+                Problem(
+                    "pins.led_data",
+                    "GPIO 18 drives the LEDs by PWM, which needs root and disables analogue audio",
+                    "use 10 (SPI0 MOSI) so the daemon runs without root",
+                    "warning",
+                )
+            )
         else:
             for key, gpio in used.items():
                 if key != "pins.led_data" and gpio in SPI0_GPIOS and gpio != led:
-                    p.append(Problem(key, f"GPIO {gpio} is on SPI0, which the LED chain on "
-                                     f"GPIO {led} needs for itself on a {c.model}",
-                                     "keep GPIO 7, 8, 9 and 11 free: pick another GPIO"))
+                    p.append(
+                        Problem(
+                            key,
+                            f"GPIO {gpio} is on SPI0, which the LED chain on "
+                            f"GPIO {led} needs for itself on a {c.model}",
+                            "keep GPIO 7, 8, 9 and 11 free: pick another GPIO",
+                        )
+                    )
     return p
 
 
@@ -408,39 +515,81 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
     p: list[Problem] = []
     ppr = leds.pixels_per_ring
     if not 1 <= ppr <= 256:
-        p.append(Problem("leds.pixels_per_ring", f"{ppr} is outside 1..256",
-                         "count the pixels of one ring (12, 16 or 24 are common)"))
+        p.append(
+            Problem(
+                "leds.pixels_per_ring",
+                f"{ppr} is outside 1..256",
+                "count the pixels of one ring (12, 16 or 24 are common)",
+            )
+        )
     if sorted(leds.ring_order) != list(range(SEGMENTS)):
-        p.append(Problem("leds.ring_order",
-                         f"{list(leds.ring_order)} does not list segments 0..5 once each",
-                         "write the segment under each ring in chain order, "
-                         "e.g. [0, 1, 2, 3, 4, 5]"))
-    _one_of(p, "leds.pixel_order", leds.pixel_order, PIXEL_ORDERS,
-            "WS2812B rings are GRB; try RGB if red and green are swapped")
+        p.append(
+            Problem(
+                "leds.ring_order",
+                f"{list(leds.ring_order)} does not list segments 0..5 once each",
+                "write the segment under each ring in chain order, e.g. [0, 1, 2, 3, 4, 5]",
+            )
+        )
+    _one_of(
+        p,
+        "leds.pixel_order",
+        leds.pixel_order,
+        PIXEL_ORDERS,
+        "WS2812B rings are GRB; try RGB if red and green are swapped",
+    )
     if not 0 <= leds.brightness <= 1:
-        p.append(Problem("leds.brightness", f"{leds.brightness} is outside 0..1",
-                         "0.3 is bright enough indoors"))
+        p.append(
+            Problem(
+                "leds.brightness",
+                f"{leds.brightness} is outside 0..1",
+                "0.3 is bright enough indoors",
+            )
+        )
     if leds.supply_ma <= 0:
-        p.append(Problem("leds.supply_ma", f"{leds.supply_ma} mA must be positive",
-                         "write the current the 5 V supply can give the LEDs"))
+        p.append(
+            Problem(
+                "leds.supply_ma",
+                f"{leds.supply_ma} mA must be positive",
+                "write the current the 5 V supply can give the LEDs",
+            )
+        )
     if leds.current_limit_ma <= 0:
-        p.append(Problem("leds.current_limit_ma", f"{leds.current_limit_ma} mA must be positive",
-                         "e.g. 60% of leds.supply_ma"))
+        p.append(
+            Problem(
+                "leds.current_limit_ma",
+                f"{leds.current_limit_ma} mA must be positive",
+                "e.g. 60% of leds.supply_ma",
+            )
+        )
     elif leds.current_limit_ma > leds.supply_ma > 0:
-        p.append(Problem("leds.current_limit_ma",
-                         f"{leds.current_limit_ma:g} mA is more than the supply gives "
-                         f"(leds.supply_ma = {leds.supply_ma:g})",
-                         "lower current_limit_ma to at most supply_ma, or fit a bigger supply"))
+        p.append(
+            Problem(
+                "leds.current_limit_ma",
+                f"{leds.current_limit_ma:g} mA is more than the supply gives "
+                f"(leds.supply_ma = {leds.supply_ma:g})",
+                "lower current_limit_ma to at most supply_ma, or fit a bigger supply",
+            )
+        )
     owner: dict[int, str] = {}
     for zone, indices in leds.zones.items():
         for n, i in enumerate(indices):
             key = f"leds.zones.{zone}[{n}]"
             if not 0 <= i < max(ppr, 1):
-                p.append(Problem(key, f"pixel {i} is past the end of a {ppr}-pixel ring",
-                                 f"use 0..{ppr - 1} or change leds.pixels_per_ring"))
+                p.append(
+                    Problem(
+                        key,
+                        f"pixel {i} is past the end of a {ppr}-pixel ring",
+                        f"use 0..{ppr - 1} or change leds.pixels_per_ring",
+                    )
+                )
             elif i in owner:
-                p.append(Problem(key, f"pixel {i} is also in leds.zones.{owner[i]}",
-                                 "a pixel belongs to one zone: remove it from one list"))
+                p.append(
+                    Problem(
+                        key,
+                        f"pixel {i} is also in leds.zones.{owner[i]}",
+                        "a pixel belongs to one zone: remove it from one list",
+                    )
+                )
             else:
                 owner[i] = zone
     return p
@@ -448,17 +597,37 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
 
 def _check_display(d: DisplayConfig) -> list[Problem]:
     p: list[Problem] = []
-    _one_of(p, "display.driver", d.driver, DRIVERS,
-            "the 0.96-inch panels are ssd1306, most 1.3-inch ones sh1106")
+    _one_of(
+        p,
+        "display.driver",
+        d.driver,
+        DRIVERS,
+        "the 0.96-inch panels are ssd1306, most 1.3-inch ones sh1106",
+    )
     if d.i2c_port < 0:
-        p.append(Problem("display.i2c_port", f"{d.i2c_port} is negative",
-                         "the header's I2C bus is 1 (/dev/i2c-1)"))
+        p.append(
+            Problem(
+                "display.i2c_port",
+                f"{d.i2c_port} is negative",
+                "the header's I2C bus is 1 (/dev/i2c-1)",
+            )
+        )
     if not 0x03 <= d.address <= 0x77:
-        p.append(Problem("display.address", f"{d.address:#x} is not a 7-bit I2C address",
-                         "OLEDs answer at 0x3C (or 0x3D): run i2cdetect -y 1"))
+        p.append(
+            Problem(
+                "display.address",
+                f"{d.address:#x} is not a 7-bit I2C address",
+                "OLEDs answer at 0x3C (or 0x3D): run i2cdetect -y 1",
+            )
+        )
     if d.rotate not in (0, 2):
-        p.append(Problem("display.rotate", f"{d.rotate} is not 0 or 2",
-                         "scenes are drawn landscape 128x64: 0 upright, 2 upside down"))
+        p.append(
+            Problem(
+                "display.rotate",
+                f"{d.rotate} is not 0 or 2",
+                "scenes are drawn landscape 128x64: 0 upright, 2 upside down",
+            )
+        )
     return p
 
 
@@ -487,8 +656,9 @@ def loads(text: str, source: Path | None = None) -> Config:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([Problem("", f"not valid TOML: {exc}",
-                                   "fix the syntax at that line")], source) from None
+        raise ConfigError(
+            [Problem("", f"not valid TOML: {exc}", "fix the syntax at that line")], source
+        ) from None
     config, problems = from_dict(raw, source)
     if errors(problems):
         raise ConfigError(errors(problems), source)

@@ -17,16 +17,21 @@ from haleakala.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("config", help="check or show the kit's configuration",
-                                   description=__doc__)
+    parser = subparsers.add_parser(
+        "config", help="check or show the kit's configuration", description=__doc__
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, func, text in (
         ("check", check, "list every problem in the config (exit 1 if any error)"),
         ("show", show, "print the effective config as TOML"),
     ):
         sub = actions.add_parser(name, help=text, description=text)
-        sub.add_argument("--config", metavar="PATH", default=None,
-                         help=f"config file (default: ${cfg.ENV_PATH} or {cfg.DEFAULT_PATH})")
+        sub.add_argument(
+            "--config",
+            metavar="PATH",
+            default=None,
+            help=f"config file (default: ${cfg.ENV_PATH} or {cfg.DEFAULT_PATH})",
+        )
         sub.set_defaults(func=func)
 
 
@@ -34,8 +39,10 @@ def _target(args: argparse.Namespace) -> tuple[Path | None, str]:
     path, explicit = cfg.resolve_path(args.config)
     if not path.exists():
         if explicit:
-            raise UsageError(f"config file {path} does not exist (check the path, or omit "
-                             f"--config to use {cfg.DEFAULT_PATH})")
+            raise UsageError(
+                f"config file {path} does not exist (check the path, or omit "
+                f"--config to use {cfg.DEFAULT_PATH})"
+            )
         return None, f"built-in defaults (no file at {path})"
     if not path.is_file():
         raise UsageError(f"{path} is not a file")

@@ -55,13 +55,15 @@ def test_a_missing_named_file_is_misuse_exit_2(tmp_path, capsys):
     assert main(["config", "check", "--config", str(missing)]) == 2
     assert capsys.readouterr().err == (
         f"haleakala config: config file {missing} does not exist (check the path, or omit "
-        f"--config to use {cfg.DEFAULT_PATH})\n")
+        f"--config to use {cfg.DEFAULT_PATH})\n"
+    )
 
 
 def test_no_file_at_the_default_path_checks_the_built_in_defaults(capsys):
     assert main(["config", "check"]) == 0
     assert capsys.readouterr().out == (
-        f"config OK: built-in defaults (no file at {cfg.DEFAULT_PATH})\n")
+        f"config OK: built-in defaults (no file at {cfg.DEFAULT_PATH})\n"
+    )
 
 
 def test_env_names_the_file_to_check(tmp_path, monkeypatch, capsys):

@@ -87,8 +87,15 @@ def test_release_inside_the_lockout_is_caught_up_when_it_ends():
 
 def test_buttons_are_debounced_independently():
     debouncer, events, _ = make()
-    feed(debouncer, [(1.0, "beach0", True), (1.001, "beach1", True),
-                     (1.1, "beach0", False), (1.101, "beach1", False)])
+    feed(
+        debouncer,
+        [
+            (1.0, "beach0", True),
+            (1.001, "beach1", True),
+            (1.1, "beach0", False),
+            (1.101, "beach1", False),
+        ],
+    )
     assert events == [ButtonPressed("beach0"), ButtonPressed("beach1")]
 
 
@@ -100,10 +107,13 @@ def test_the_clock_is_used_when_no_time_is_given():
     assert events == [ButtonHeld("back")]
 
 
-@pytest.mark.parametrize(("bounce", "hold", "message"), [
-    (0, 1, "bounce time 0 s must be positive"),
-    (0.02, 0.01, "hold time 0.01 s must be longer than bounce time"),
-])
+@pytest.mark.parametrize(
+    ("bounce", "hold", "message"),
+    [
+        (0, 1, "bounce time 0 s must be positive"),
+        (0.02, 0.01, "hold time 0.01 s must be longer than bounce time"),
+    ],
+)
 def test_nonsense_timings_are_refused(bounce, hold, message):
     with pytest.raises(ValueError, match=message):
         Debouncer(lambda e: None, bounce_s=bounce, hold_s=hold)
@@ -147,8 +157,9 @@ def test_random_edges_never_give_more_presses_than_contact_closures(edges):
 def test_reports_are_at_least_two_bounce_windows_apart(edges):
     times: list[float] = []
     clock = SimClock()
-    debouncer = Debouncer(lambda e: times.append(clock.now), bounce_s=BOUNCE, hold_s=HOLD,
-                          clock=clock)
+    debouncer = Debouncer(
+        lambda e: times.append(clock.now), bounce_s=BOUNCE, hold_s=HOLD, clock=clock
+    )
     for t, button, pressed in edges:
         while (d := debouncer.next_deadline()) is not None and d <= t:
             clock.now = d
@@ -182,8 +193,7 @@ def clean_presses(draw):
 
 
 def expected(runs, button):
-    return [ButtonHeld(button) if up >= down + HOLD else ButtonPressed(button)
-            for down, up in runs]
+    return [ButtonHeld(button) if up >= down + HOLD else ButtonPressed(button) for down, up in runs]
 
 
 @given(clean_presses())
@@ -199,8 +209,9 @@ def test_contact_chatter_shorter_than_the_window_changes_nothing(runs, data):
     for down, up in runs:
         for t, level in ((down, True), (up, False)):
             k = data.draw(st.integers(0, 5))  # k extra flips, then back to level
-            offsets = sorted(data.draw(st.lists(st.floats(0, BOUNCE * 0.9), min_size=2 * k,
-                                                max_size=2 * k)))
+            offsets = sorted(
+                data.draw(st.lists(st.floats(0, BOUNCE * 0.9), min_size=2 * k, max_size=2 * k))
+            )
             edges.append((t, "select", level))
             for i, off in enumerate(offsets):
                 edges.append((t + off, "select", level if i % 2 else not level))

@@ -53,15 +53,20 @@ def test_names_are_case_and_space_insensitive(pc_model):
     assert choose_backend(None, " SIM ", env={}, model_path=pc_model) == "sim"
 
 
-@pytest.mark.parametrize(("backend", "env", "config", "origin"), [
-    ("gpio", {}, Config(), "the backend argument"),
-    (None, {"HALEAKALA_HARDWARE": "mock"}, Config(), "$HALEAKALA_HARDWARE"),
-    (None, {}, replace(Config(), hardware="rpi"), "the config key 'hardware'"),
-])
-def test_an_unknown_backend_says_where_the_name_came_from(backend, env, config, origin,
-                                                         pc_model):
-    with pytest.raises(BackendError, match=f"unknown hardware backend .* from {re.escape(origin)}"
-                                           r": use sim, pi or auto"):
+@pytest.mark.parametrize(
+    ("backend", "env", "config", "origin"),
+    [
+        ("gpio", {}, Config(), "the backend argument"),
+        (None, {"HALEAKALA_HARDWARE": "mock"}, Config(), "$HALEAKALA_HARDWARE"),
+        (None, {}, replace(Config(), hardware="rpi"), "the config key 'hardware'"),
+    ],
+)
+def test_an_unknown_backend_says_where_the_name_came_from(backend, env, config, origin, pc_model):
+    with pytest.raises(
+        BackendError,
+        match=f"unknown hardware backend .* from {re.escape(origin)}"
+        r": use sim, pi or auto",
+    ):
         choose_backend(config, backend, env=env, model_path=pc_model)
 
 

@@ -61,8 +61,9 @@ class RecordingNeoPixel:
     instances: ClassVar[list[RecordingNeoPixel]] = []
 
     def __init__(self, pin, n, *, brightness, auto_write, pixel_order):
-        self.args = dict(pin=pin, n=n, brightness=brightness, auto_write=auto_write,
-                         pixel_order=pixel_order)
+        self.args = dict(
+            pin=pin, n=n, brightness=brightness, auto_write=auto_write, pixel_order=pixel_order
+        )
         self.buffer = [(0, 0, 0)] * n
         self.shown: list[list] = []
         self.deinit_called = False
@@ -285,8 +286,9 @@ def test_leds_are_built_with_full_brightness_and_no_auto_write():
     RecordingNeoPixel.instances.clear()
     leds = PiLeds(72, 18, "GRB", neopixel_class=RecordingNeoPixel, board=FakeBoard)
     strip = RecordingNeoPixel.instances[-1]
-    assert strip.args == dict(pin="pin-D18", n=72, brightness=1.0, auto_write=False,
-                              pixel_order="GRB")
+    assert strip.args == dict(
+        pin="pin-D18", n=72, brightness=1.0, auto_write=False, pixel_order="GRB"
+    )
     leds.show([(5, 5, 5)] * 72)
     assert strip.shown == [[(5, 5, 5)] * 72]
     with pytest.raises(ValueError, match="LED chain has 72 pixels, got 3"):
@@ -356,12 +358,18 @@ def test_a_missing_i2c_bus_names_the_bus_and_the_fix():
 def test_open_pi_hardware_end_to_end_on_vendor_mocks(factory, blinka):
     board, wire = blinka
     clock = SimClock()
-    hw = open_pi_hardware(Config(), pin_factory=factory, board=board,
-                          display_device=luma_device.dummy(mode="1"), clock=clock, ticker=False)
+    hw = open_pi_hardware(
+        Config(),
+        pin_factory=factory,
+        board=board,
+        display_device=luma_device.dummy(mode="1"),
+        clock=clock,
+        ticker=False,
+    )
     events: list = []
     hw.inputs.start(events.append)
     pixels = hw.show_zones({(1, "beach"): (255, 255, 255)})
-    assert wire[-1][14 * 3:16 * 3] == bytes([76] * 6)  # segment 1's beach at brightness 0.3
+    assert wire[-1][14 * 3 : 16 * 3] == bytes([76] * 6)  # segment 1's beach at brightness 0.3
     assert pixels[14] == (76, 76, 76)
     hw.display.show(card_image())
     assert hw.display.device.image.getbbox() == (4, 4, 41, 61)
@@ -379,19 +387,25 @@ def test_a_failed_open_closes_what_was_already_opened(factory):
     squatter = gpiozero.DigitalInputDevice(17, pin_factory=factory)
     try:
         with pytest.raises(HardwareError, match="cannot open the encoder on GPIO 17/27"):
-            open_pi_hardware(Config(), pin_factory=factory, neopixel_class=RecordingNeoPixel,
-                             board=FakeBoard, display_device=luma_device.dummy(mode="1"))
+            open_pi_hardware(
+                Config(),
+                pin_factory=factory,
+                neopixel_class=RecordingNeoPixel,
+                board=FakeBoard,
+                display_device=luma_device.dummy(mode="1"),
+            )
         assert RecordingNeoPixel.instances[-1].deinit_called
     finally:
         squatter.close()
 
 
 def test_vendor_libraries_are_not_imported_until_a_device_is_opened():
-    code = ("import sys, haleakala.hal.pi, haleakala.hal.sim, haleakala.hal.factory, "
-            "haleakala.hal.debounce, haleakala.config, haleakala.config_cli; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "{'gpiozero', 'board', 'neopixel', 'luma', 'busio', 'lgpio', 'digitalio', "
-            "'adafruit_blinka', 'RPi'}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, haleakala.hal.pi, haleakala.hal.sim, haleakala.hal.factory, "
+        "haleakala.hal.debounce, haleakala.config, haleakala.config_cli; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'gpiozero', 'board', 'neopixel', 'luma', 'busio', 'lgpio', 'digitalio', "
+        "'adafruit_blinka', 'RPi'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

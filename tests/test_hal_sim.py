@@ -105,7 +105,9 @@ def test_helpers_post_the_events_a_player_would_cause(hw):
     hw.place(3, ["red3", Disc("yellow", 0)])
     hw.inputs.link(False, "no reply from the Pico")
     assert events == [
-        ButtonPressed("back"), ButtonHeld("back"), EncoderTurned(-2),
+        ButtonPressed("back"),
+        ButtonHeld("back"),
+        EncoderTurned(-2),
         BeachContents(3, frozenset({Disc("red", 3), Disc("yellow", 0)})),
         LinkHealth(False, "no reply from the Pico"),
     ]
@@ -118,12 +120,15 @@ def test_events_injected_before_start_arrive_at_start(hw):
     assert events == [ButtonPressed("select")]
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda hw: hw.press("enter"), "unknown button 'enter'"),
-    (lambda hw: hw.turn(0), "non-zero integer"),
-    (lambda hw: hw.place(6, []), "beach 6 is not 0..5"),
-    (lambda hw: hw.place(0, ["green2"]), "not a disc name"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda hw: hw.press("enter"), "unknown button 'enter'"),
+        (lambda hw: hw.turn(0), "non-zero integer"),
+        (lambda hw: hw.place(6, []), "beach 6 is not 0..5"),
+        (lambda hw: hw.place(0, ["green2"]), "not a disc name"),
+    ],
+)
 def test_helpers_refuse_what_no_player_could_do(hw, call, message):
     with pytest.raises(ValueError, match=message):
         call(hw)

@@ -27,17 +27,17 @@ def zone_maps(draw: st.DrawFn) -> ZoneMap:
     ppr = draw(st.integers(1, 24))
     order = draw(st.permutations(range(SEGMENTS)))
     indices = draw(st.permutations(range(ppr)))
-    cut = sorted(draw(st.lists(st.integers(0, ppr), min_size=len(ZONES) - 1,
-                               max_size=len(ZONES) - 1)))
+    cut = sorted(
+        draw(st.lists(st.integers(0, ppr), min_size=len(ZONES) - 1, max_size=len(ZONES) - 1))
+    )
     bounds = [0, *cut, ppr]
-    zones = {z: tuple(indices[bounds[i]:bounds[i + 1]]) for i, z in enumerate(ZONES)}
+    zones = {z: tuple(indices[bounds[i] : bounds[i + 1]]) for i, z in enumerate(ZONES)}
     brightness = draw(st.floats(0, 1))
     limit = draw(st.floats(0, 10_000))
     return ZoneMap(ppr, order, zones, brightness, limit)
 
 
-frames = st.dictionaries(st.tuples(st.integers(0, SEGMENTS - 1), st.sampled_from(ZONES)),
-                         colour)
+frames = st.dictionaries(st.tuples(st.integers(0, SEGMENTS - 1), st.sampled_from(ZONES)), colour)
 
 
 def test_full_white_pixel_is_estimated_at_60_ma():
@@ -112,8 +112,12 @@ def test_every_pixel_of_the_chain_belongs_to_at_most_one_zone(zone_map):
 @given(zone_maps(), frames)
 def test_lit_pixels_are_exactly_the_pixels_of_lit_zones(zone_map, frame):
     layout = zone_map.layout(frame)
-    lit_zone_pixels = {i for (seg, zone), c in frame.items() if c != (0, 0, 0)
-                       for i in zone_map.pixels_of(seg, zone)}
+    lit_zone_pixels = {
+        i
+        for (seg, zone), c in frame.items()
+        if c != (0, 0, 0)
+        for i in zone_map.pixels_of(seg, zone)
+    }
     assert {i for i, p in enumerate(layout) if p != (0, 0, 0)} == lit_zone_pixels
 
 
@@ -144,22 +148,28 @@ def test_zone_map_from_default_config_applies_config_brightness_and_limit():
     assert set(pixels) == {(76, 76, 76)}
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"pixels_per_ring": 0}, "at least 1"),
-    ({"ring_order": (0, 1, 2, 3, 4, 4)}, "each segment 0..5 exactly once"),
-    ({"zones": {"lava": (1,)}}, "unknown zone 'lava'"),
-    ({"zones": {"water": (12,)}}, "pixel 12 is outside a 12-pixel ring"),
-    ({"zones": {"water": (1,), "beach": (1,)}}, "pixel 1 is in both zone water and zone beach"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"pixels_per_ring": 0}, "at least 1"),
+        ({"ring_order": (0, 1, 2, 3, 4, 4)}, "each segment 0..5 exactly once"),
+        ({"zones": {"lava": (1,)}}, "unknown zone 'lava'"),
+        ({"zones": {"water": (12,)}}, "pixel 12 is outside a 12-pixel ring"),
+        ({"zones": {"water": (1,), "beach": (1,)}}, "pixel 1 is in both zone water and zone beach"),
+    ],
+)
 def test_a_broken_zone_map_is_refused_with_the_reason(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ZoneMap(**kwargs)
 
 
-@pytest.mark.parametrize(("key", "message"), [
-    ((6, "water"), "segment 6 is not 0..5"),
-    ((0, "lava"), "unknown zone 'lava'"),
-])
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ((6, "water"), "segment 6 is not 0..5"),
+        ((0, "lava"), "unknown zone 'lava'"),
+    ],
+)
 def test_a_frame_naming_an_unknown_zone_is_refused(key, message):
     with pytest.raises(ValueError, match=message):
         ZoneMap().render({key: (1, 1, 1)})

@@ -48,8 +48,14 @@ ZoneFrame = Mapping[ZoneKey, Colour]
 DARK: Colour = (0, 0, 0)
 
 DEFAULT_ZONES: Mapping[str, tuple[int, ...]] = {
-    "water": (0, 1), "beach": (2, 3), "grassland": (4,), "forest": (5,), "mountain": (6,),
-    "crater": (7, 8), "slot_a": (9, 10), "slot_b": (11,),
+    "water": (0, 1),
+    "beach": (2, 3),
+    "grassland": (4,),
+    "forest": (5,),
+    "mountain": (6,),
+    "crater": (7, 8),
+    "slot_a": (9, 10),
+    "slot_b": (11,),
 }
 """Zone layout of a 12-pixel ring, pixel 0 facing the sea (see hw/config.example.toml)."""
 
@@ -68,8 +74,9 @@ def apply_brightness(pixels: Sequence[Pixel], brightness: float) -> list[Pixel]:
         raise ValueError(f"brightness {brightness} is not between 0 and 1")
     if brightness == 1.0:
         return list(pixels)
-    return [(round(r * brightness), round(g * brightness), round(b * brightness))
-            for r, g, b in pixels]
+    return [
+        (round(r * brightness), round(g * brightness), round(b * brightness)) for r, g, b in pixels
+    ]
 
 
 def limit_current(pixels: Sequence[Pixel], limit_ma: float) -> tuple[list[Pixel], float]:
@@ -86,8 +93,9 @@ def limit_current(pixels: Sequence[Pixel], limit_ma: float) -> tuple[list[Pixel]
     if total <= limit_ma:
         return list(pixels), 1.0
     scale = limit_ma / total
-    limited = [(math.floor(r * scale), math.floor(g * scale), math.floor(b * scale))
-               for r, g, b in pixels]
+    limited = [
+        (math.floor(r * scale), math.floor(g * scale), math.floor(b * scale)) for r, g, b in pixels
+    ]
     return limited, scale
 
 
@@ -108,15 +116,20 @@ class ZoneMap:
     current limit is computed on what is really sent.
     """
 
-    def __init__(self, pixels_per_ring: int = 12,
-                 ring_order: Sequence[int] = tuple(range(SEGMENTS)),
-                 zones: Mapping[str, Sequence[int]] | None = None,
-                 brightness: float = 1.0, current_limit_ma: float = math.inf) -> None:
+    def __init__(
+        self,
+        pixels_per_ring: int = 12,
+        ring_order: Sequence[int] = tuple(range(SEGMENTS)),
+        zones: Mapping[str, Sequence[int]] | None = None,
+        brightness: float = 1.0,
+        current_limit_ma: float = math.inf,
+    ) -> None:
         if pixels_per_ring < 1:
             raise ValueError(f"pixels_per_ring {pixels_per_ring} must be at least 1")
         if sorted(ring_order) != list(range(SEGMENTS)):
             raise ValueError(
-                f"ring_order {list(ring_order)} must list each segment 0..5 exactly once")
+                f"ring_order {list(ring_order)} must list each segment 0..5 exactly once"
+            )
         if not 0.0 <= brightness <= 1.0:
             raise ValueError(f"brightness {brightness} is not between 0 and 1")
         if current_limit_ma < 0:
@@ -129,7 +142,8 @@ class ZoneMap:
             for i in indices:
                 if not 0 <= i < pixels_per_ring:
                     raise ValueError(
-                        f"zone {zone}: pixel {i} is outside a {pixels_per_ring}-pixel ring")
+                        f"zone {zone}: pixel {i} is outside a {pixels_per_ring}-pixel ring"
+                    )
                 if i in seen:
                     raise ValueError(f"pixel {i} is in both zone {seen[i]} and zone {zone}")
                 seen[i] = zone
@@ -139,20 +153,29 @@ class ZoneMap:
         self.brightness = brightness
         self.current_limit_ma = current_limit_ma
         start = {seg: pos * pixels_per_ring for pos, seg in enumerate(self.ring_order)}
-        self._chain = {(seg, zone): tuple(start[seg] + i for i in self.zones[zone])
-                       for seg in range(SEGMENTS) for zone in ZONES}
+        self._chain = {
+            (seg, zone): tuple(start[seg] + i for i in self.zones[zone])
+            for seg in range(SEGMENTS)
+            for zone in ZONES
+        }
 
     @classmethod
     def from_config(cls, leds: LedsConfig) -> ZoneMap:
         """Build from the ``[leds]`` section of the config."""
-        return cls(pixels_per_ring=leds.pixels_per_ring, ring_order=leds.ring_order,
-                   zones=leds.zones, brightness=float(leds.brightness),
-                   current_limit_ma=float(leds.current_limit_ma))
+        return cls(
+            pixels_per_ring=leds.pixels_per_ring,
+            ring_order=leds.ring_order,
+            zones=leds.zones,
+            brightness=float(leds.brightness),
+            current_limit_ma=float(leds.current_limit_ma),
+        )
 
     def __repr__(self) -> str:
-        return (f"ZoneMap(pixels_per_ring={self.pixels_per_ring}, "
-                f"ring_order={self.ring_order}, brightness={self.brightness}, "
-                f"current_limit_ma={self.current_limit_ma})")
+        return (
+            f"ZoneMap(pixels_per_ring={self.pixels_per_ring}, "
+            f"ring_order={self.ring_order}, brightness={self.brightness}, "
+            f"current_limit_ma={self.current_limit_ma})"
+        )
 
     @property
     def pixel_count(self) -> int:
@@ -164,8 +187,7 @@ class ZoneMap:
             return self._chain[segment, zone]
         except KeyError:
             if zone not in ZONES:
-                raise ValueError(
-                    f"unknown zone {zone!r}: zones are {', '.join(ZONES)}") from None
+                raise ValueError(f"unknown zone {zone!r}: zones are {', '.join(ZONES)}") from None
             raise ValueError(f"segment {segment!r} is not 0..{SEGMENTS - 1}") from None
 
     def layout(self, frame: ZoneFrame) -> list[Pixel]:
@@ -226,12 +248,15 @@ class Inputs(Protocol):
     def close(self) -> None: ...
 
 
-def check_display_image(image: Image, width: int = DISPLAY_WIDTH,
-                        height: int = DISPLAY_HEIGHT) -> None:
+def check_display_image(
+    image: Image, width: int = DISPLAY_WIDTH, height: int = DISPLAY_HEIGHT
+) -> None:
     """Refuse an image the panel cannot show, naming what is wrong (a scene bug)."""
     if image.size != (width, height) or image.mode != "1":
-        raise ValueError(f"display image must be mode '1' {width}x{height}, "
-                         f"got mode {image.mode!r} {image.size[0]}x{image.size[1]}")
+        raise ValueError(
+            f"display image must be mode '1' {width}x{height}, "
+            f"got mode {image.mode!r} {image.size[0]}x{image.size[1]}"
+        )
 
 
 def check_pixels(pixels: Sequence[Pixel], pixel_count: int) -> None:
@@ -246,11 +271,14 @@ class Hardware:
     Devices never know which backend they got; the controller only holds a ``Hardware``.
     """
 
-    def __init__(self, leds: LedChain, display: Display, inputs: Inputs, zone_map: ZoneMap,
-                 backend: str = "") -> None:
+    def __init__(
+        self, leds: LedChain, display: Display, inputs: Inputs, zone_map: ZoneMap, backend: str = ""
+    ) -> None:
         if leds.pixel_count != zone_map.pixel_count:
-            raise ValueError(f"LED chain has {leds.pixel_count} pixels but the zone map "
-                             f"expects {zone_map.pixel_count}")
+            raise ValueError(
+                f"LED chain has {leds.pixel_count} pixels but the zone map "
+                f"expects {zone_map.pixel_count}"
+            )
         self.leds = leds
         self.display = display
         self.inputs = inputs

@@ -49,8 +49,14 @@ class Debouncer:
     ``tick``. ``post`` is called with the lock released, in time order per button.
     """
 
-    def __init__(self, post: Post, *, bounce_s: float = DEFAULT_BOUNCE_S,
-                 hold_s: float = DEFAULT_HOLD_S, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        post: Post,
+        *,
+        bounce_s: float = DEFAULT_BOUNCE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+        clock: Clock = time.monotonic,
+    ) -> None:
         if bounce_s <= 0:
             raise ValueError(f"bounce time {bounce_s} s must be positive")
         if hold_s <= bounce_s:
@@ -107,8 +113,14 @@ class Debouncer:
                 out.append(ButtonHeld(button))
         return out
 
-    def _accept(self, button: str, line: _Line, pressed: bool, at: float,
-                out: list[ButtonPressed | ButtonHeld]) -> None:
+    def _accept(
+        self,
+        button: str,
+        line: _Line,
+        pressed: bool,
+        at: float,
+        out: list[ButtonPressed | ButtonHeld],
+    ) -> None:
         line.state = pressed
         line.locked_until = at + self.bounce_s
         if pressed:
@@ -134,8 +146,7 @@ class DebounceTicker:
         self.idle_s = idle_s
         self._wake = threading.Event()
         self._stop = False
-        self._thread = threading.Thread(target=self._run, name="haleakala-debounce",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name="haleakala-debounce", daemon=True)
 
     def start(self) -> None:
         self._thread.start()

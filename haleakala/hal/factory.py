@@ -33,29 +33,37 @@ def is_raspberry_pi(model_path: Path = MODEL_PATH) -> bool:
     return b"Raspberry Pi" in model
 
 
-def choose_backend(config: Config | None = None, backend: str | None = None, *,
-                   env: Mapping[str, str] | None = None,
-                   model_path: Path = MODEL_PATH) -> str:
+def choose_backend(
+    config: Config | None = None,
+    backend: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    model_path: Path = MODEL_PATH,
+) -> str:
     """The backend name to use; raises ``BackendError`` for an unknown name."""
     env = os.environ if env is None else env
-    for name, origin in ((backend, "the backend argument"),
-                         (env.get(ENV_BACKEND) or None, f"${ENV_BACKEND}"),
-                         (config.hardware if config is not None else None,
-                          "the config key 'hardware'")):
+    for name, origin in (
+        (backend, "the backend argument"),
+        (env.get(ENV_BACKEND) or None, f"${ENV_BACKEND}"),
+        (config.hardware if config is not None else None, "the config key 'hardware'"),
+    ):
         if name is None:
             continue
         name = name.strip().lower()
         if name in BACKENDS:
             return name
         if name != "auto":
-            raise BackendError(f"unknown hardware backend {name!r} from {origin}: "
-                               f"use {', '.join(BACKENDS)} or auto")
+            raise BackendError(
+                f"unknown hardware backend {name!r} from {origin}: "
+                f"use {', '.join(BACKENDS)} or auto"
+            )
         break  # "auto" at any level means: detect
     return "pi" if is_raspberry_pi(model_path) else "sim"
 
 
-def open_hardware(config: Config | None = None, backend: str | None = None,
-                  **options: Any) -> Hardware:
+def open_hardware(
+    config: Config | None = None, backend: str | None = None, **options: Any
+) -> Hardware:
     """Open the kit's hardware on the chosen backend.
 
     ``options`` go to the backend (``SimHardware.from_config`` or ``open_pi_hardware``),

@@ -41,8 +41,10 @@ if TYPE_CHECKING:
     from haleakala.config import Config, DisplayConfig
 
 OS_AGNOSTIC_BOARD = "OS_AGNOSTIC_BOARD"
-PI5_NEOPIXEL_HINT = ("on a Pi 5 install adafruit-blinka-raspberry-pi5-neopixel and let group "
-                     'gpio use /dev/pio0 (udev: SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660")')
+PI5_NEOPIXEL_HINT = (
+    "on a Pi 5 install adafruit-blinka-raspberry-pi5-neopixel and let group "
+    'gpio use /dev/pio0 (udev: SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660")'
+)
 
 
 class HardwareError(RuntimeError):
@@ -63,17 +65,25 @@ def led_pin(board: Any, gpio: int) -> Any:
         return pin
     if getattr(board, "board_id", None) == OS_AGNOSTIC_BOARD and hasattr(board, "NEOPIXEL"):
         return board.NEOPIXEL
-    raise HardwareError(f"this board ({getattr(board, 'board_id', '?')}) has no GPIO {gpio} "
-                        "for the LED chain: check pins.led_data and model")
+    raise HardwareError(
+        f"this board ({getattr(board, 'board_id', '?')}) has no GPIO {gpio} "
+        "for the LED chain: check pins.led_data and model"
+    )
 
 
 class PiLeds:
     """The chain as one ``neopixel.NeoPixel``: brightness 1.0 (the ZoneMap applies ours, so
     the current limit sees what is sent), ``auto_write=False`` (one transfer per frame)."""
 
-    def __init__(self, pixel_count: int, gpio: int, pixel_order: str = "GRB", *,
-                 neopixel_class: Callable[..., Any] | None = None,
-                 board: Any = None) -> None:
+    def __init__(
+        self,
+        pixel_count: int,
+        gpio: int,
+        pixel_order: str = "GRB",
+        *,
+        neopixel_class: Callable[..., Any] | None = None,
+        board: Any = None,
+    ) -> None:
         if neopixel_class is None or board is None:
             try:
                 if board is None:
@@ -85,14 +95,21 @@ class PiLeds:
 
                     neopixel_class = neopixel.NeoPixel
             except (ImportError, NotImplementedError, RuntimeError) as exc:
-                raise HardwareError(f"cannot load the NeoPixel driver: {exc} "
-                                    f"(pip install 'haleakala-companion[pi]'; "
-                                    f"{PI5_NEOPIXEL_HINT})") from exc
+                raise HardwareError(
+                    f"cannot load the NeoPixel driver: {exc} "
+                    f"(pip install 'haleakala-companion[pi]'; "
+                    f"{PI5_NEOPIXEL_HINT})"
+                ) from exc
         self._pixel_count = pixel_count
         self.gpio = gpio
         try:
-            self.strip = neopixel_class(led_pin(board, gpio), pixel_count, brightness=1.0,
-                                        auto_write=False, pixel_order=pixel_order)
+            self.strip = neopixel_class(
+                led_pin(board, gpio),
+                pixel_count,
+                brightness=1.0,
+                auto_write=False,
+                pixel_order=pixel_order,
+            )
         except HardwareError:
             raise
         except Exception as exc:  # vendor errors vary by platform: name the device
@@ -104,7 +121,7 @@ class PiLeds:
 
     def show(self, pixels: Sequence[Pixel]) -> None:
         check_pixels(pixels, self._pixel_count)
-        self.strip[0:self._pixel_count] = list(pixels)
+        self.strip[0 : self._pixel_count] = list(pixels)
         self.strip.show()
 
     def off(self) -> None:
@@ -164,8 +181,9 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
     try:
         from luma.oled.device import sh1106, ssd1306
     except ImportError as exc:
-        raise HardwareError(f"cannot load luma.oled: {exc} "
-                            "(pip install 'haleakala-companion[pi]')") from exc
+        raise HardwareError(
+            f"cannot load luma.oled: {exc} (pip install 'haleakala-companion[pi]')"
+        ) from exc
     drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
     if display.driver not in drivers:
         raise HardwareError(f"unknown OLED driver {display.driver!r}: use ssd1306 or sh1106")
@@ -175,16 +193,21 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
         try:
             serial = i2c(port=display.i2c_port, address=display.address)
         except Exception as exc:  # luma raises DeviceNotFoundError / DevicePermissionError
-            raise HardwareError(f"cannot open the OLED on I2C bus {display.i2c_port} at "
-                                f"{display.address:#04x}: {exc} (enable I2C with raspi-config, "
-                                "add the user to group i2c, check with i2cdetect -y "
-                                f"{display.i2c_port})") from exc
+            raise HardwareError(
+                f"cannot open the OLED on I2C bus {display.i2c_port} at "
+                f"{display.address:#04x}: {exc} (enable I2C with raspi-config, "
+                "add the user to group i2c, check with i2cdetect -y "
+                f"{display.i2c_port})"
+            ) from exc
     try:
-        device = drivers[display.driver](serial, width=DISPLAY_WIDTH, height=DISPLAY_HEIGHT,
-                                         rotate=display.rotate)
+        device = drivers[display.driver](
+            serial, width=DISPLAY_WIDTH, height=DISPLAY_HEIGHT, rotate=display.rotate
+        )
     except Exception as exc:
-        raise HardwareError(f"the {display.driver} OLED at {display.address:#04x} did not "
-                            f"answer: {exc} (check wiring and display.address)") from exc
+        raise HardwareError(
+            f"the {display.driver} OLED at {display.address:#04x} did not "
+            f"answer: {exc} (check wiring and display.address)"
+        ) from exc
     return PiDisplay(device)
 
 
@@ -201,13 +224,20 @@ class PiInputs:
     fails at start-up, naming the button.
     """
 
-    def __init__(self, config: Config, *, pin_factory: Any = None,
-                 clock: Callable[[], float] = time.monotonic, ticker: bool = True) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        pin_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+        ticker: bool = True,
+    ) -> None:
         try:
             from gpiozero import DigitalInputDevice, RotaryEncoder
         except ImportError as exc:
-            raise HardwareError(f"cannot load gpiozero: {exc} "
-                                "(pip install 'haleakala-companion[pi]')") from exc
+            raise HardwareError(
+                f"cannot load gpiozero: {exc} (pip install 'haleakala-companion[pi]')"
+            ) from exc
         self.bounce_s = config.inputs.bounce_ms / 1000
         self.hold_s = config.inputs.hold_ms / 1000
         self.clock = clock
@@ -221,12 +251,18 @@ class PiInputs:
         try:
             for name, gpio in config.buttons_in_use().items():
                 what = f"button {name} on GPIO {gpio}"
-                self.buttons[name] = DigitalInputDevice(gpio, pull_up=True, bounce_time=None,
-                                                        pin_factory=pin_factory)
+                self.buttons[name] = DigitalInputDevice(
+                    gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory
+                )
             pins = config.pins
             what = f"encoder on GPIO {pins.encoder_a}/{pins.encoder_b}"
-            self.encoder = RotaryEncoder(pins.encoder_a, pins.encoder_b, bounce_time=None,
-                                         max_steps=0, pin_factory=pin_factory)
+            self.encoder = RotaryEncoder(
+                pins.encoder_a,
+                pins.encoder_b,
+                bounce_time=None,
+                max_steps=0,
+                pin_factory=pin_factory,
+            )
         except Exception as exc:
             self.close()
             raise HardwareError(f"cannot open the {what}: {exc}") from exc
@@ -235,8 +271,9 @@ class PiInputs:
         with self._lock:
             if self.debouncer is not None:
                 raise RuntimeError("inputs already started")
-            self.debouncer = Debouncer(post, bounce_s=self.bounce_s, hold_s=self.hold_s,
-                                       clock=self.clock)
+            self.debouncer = Debouncer(
+                post, bounce_s=self.bounce_s, hold_s=self.hold_s, clock=self.clock
+            )
             if self._use_ticker:
                 self._ticker = DebounceTicker(self.debouncer)
         for name, button in self.buttons.items():
@@ -255,6 +292,7 @@ class PiInputs:
             debouncer.edge(name, pressed)
             if self._ticker is not None:
                 self._ticker.poke()
+
         return on_edge
 
     def close(self) -> None:
@@ -272,21 +310,35 @@ class PiInputs:
 # --------------------------------------------------------------------------- bundle
 
 
-def open_pi_hardware(config: Config, *, pin_factory: Any = None,
-                     neopixel_class: Callable[..., Any] | None = None, board: Any = None,
-                     display_device: Any = None, display_serial: Any = None,
-                     clock: Callable[[], float] = time.monotonic,
-                     ticker: bool = True) -> Hardware:
+def open_pi_hardware(
+    config: Config,
+    *,
+    pin_factory: Any = None,
+    neopixel_class: Callable[..., Any] | None = None,
+    board: Any = None,
+    display_device: Any = None,
+    display_serial: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+    ticker: bool = True,
+) -> Hardware:
     """Open every device of the kit; on failure close what was opened and raise
     ``HardwareError``. The keyword arguments replace a vendor piece (tests, bench rigs)."""
     zone_map = ZoneMap.from_config(config.leds)
     opened: list[Any] = []
     try:
-        leds = PiLeds(zone_map.pixel_count, config.pins.led_data, config.leds.pixel_order,
-                      neopixel_class=neopixel_class, board=board)
+        leds = PiLeds(
+            zone_map.pixel_count,
+            config.pins.led_data,
+            config.leds.pixel_order,
+            neopixel_class=neopixel_class,
+            board=board,
+        )
         opened.append(leds)
-        display = (PiDisplay(display_device) if display_device is not None
-                   else open_display(config.display, serial=display_serial))
+        display = (
+            PiDisplay(display_device)
+            if display_device is not None
+            else open_display(config.display, serial=display_serial)
+        )
         opened.append(display)
         inputs = PiInputs(config, pin_factory=pin_factory, clock=clock, ticker=ticker)
     except BaseException:

@@ -110,8 +110,12 @@ class SimLeds:
 class SimDisplay:
     """Recording OLED: keeps a copy of each image shown (scenes may reuse their canvas)."""
 
-    def __init__(self, width: int = DISPLAY_WIDTH, height: int = DISPLAY_HEIGHT,
-                 history: int | None = DEFAULT_HISTORY) -> None:
+    def __init__(
+        self,
+        width: int = DISPLAY_WIDTH,
+        height: int = DISPLAY_HEIGHT,
+        history: int | None = DEFAULT_HISTORY,
+    ) -> None:
         self._width = width
         self._height = height
         self.images: deque[Image | None] = deque(maxlen=history)
@@ -158,16 +162,20 @@ def _check_button(button: str) -> None:
 class SimInputs:
     """Injected inputs. Events injected before ``start`` are delivered when it is called."""
 
-    def __init__(self, *, clock: Callable[[], float] | None = None,
-                 bounce_s: float = DEFAULT_BOUNCE_S, hold_s: float = DEFAULT_HOLD_S) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] | None = None,
+        bounce_s: float = DEFAULT_BOUNCE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+    ) -> None:
         self.clock = clock if clock is not None else SimClock()
         self._post: Callable[[InputEvent], None] | None = None
         self._pending: list[InputEvent] = []
         self._lock = threading.Lock()
         self.injected_count = 0
         self.closed = False
-        self.debouncer = Debouncer(self.inject, bounce_s=bounce_s, hold_s=hold_s,
-                                   clock=self.clock)
+        self.debouncer = Debouncer(self.inject, bounce_s=bounce_s, hold_s=hold_s, clock=self.clock)
 
     def start(self, post: Callable[[InputEvent], None]) -> None:
         with self._lock:
@@ -229,8 +237,9 @@ class SimInputs:
         self.clock.advance(seconds)
         self.debouncer.tick()
 
-    def tap(self, button: str, *, duration: float = 0.1, bounces: int = 0,
-            bounce_gap: float = 0.0005) -> None:
+    def tap(
+        self, button: str, *, duration: float = 0.1, bounces: int = 0, bounce_gap: float = 0.0005
+    ) -> None:
         """Press and release ``button`` with ``bounces`` extra edges of contact chatter."""
         for edge_pressed, gap in ((True, duration), (False, 0.05)):
             self.edge(button, edge_pressed)
@@ -252,19 +261,39 @@ class SimHardware(Hardware):
     display: SimDisplay
     inputs: SimInputs
 
-    def __init__(self, zone_map: ZoneMap | None = None, *,
-                 clock: Callable[[], float] | None = None, history: int | None = DEFAULT_HISTORY,
-                 bounce_s: float = DEFAULT_BOUNCE_S, hold_s: float = DEFAULT_HOLD_S) -> None:
+    def __init__(
+        self,
+        zone_map: ZoneMap | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        history: int | None = DEFAULT_HISTORY,
+        bounce_s: float = DEFAULT_BOUNCE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+    ) -> None:
         zone_map = zone_map if zone_map is not None else ZoneMap()
-        super().__init__(SimLeds(zone_map.pixel_count, history), SimDisplay(history=history),
-                         SimInputs(clock=clock, bounce_s=bounce_s, hold_s=hold_s), zone_map,
-                         backend="sim")
+        super().__init__(
+            SimLeds(zone_map.pixel_count, history),
+            SimDisplay(history=history),
+            SimInputs(clock=clock, bounce_s=bounce_s, hold_s=hold_s),
+            zone_map,
+            backend="sim",
+        )
 
     @classmethod
-    def from_config(cls, config: Config, *, clock: Callable[[], float] | None = None,
-                    history: int | None = DEFAULT_HISTORY) -> SimHardware:
-        return cls(ZoneMap.from_config(config.leds), clock=clock, history=history,
-                   bounce_s=config.inputs.bounce_ms / 1000, hold_s=config.inputs.hold_ms / 1000)
+    def from_config(
+        cls,
+        config: Config,
+        *,
+        clock: Callable[[], float] | None = None,
+        history: int | None = DEFAULT_HISTORY,
+    ) -> SimHardware:
+        return cls(
+            ZoneMap.from_config(config.leds),
+            clock=clock,
+            history=history,
+            bounce_s=config.inputs.bounce_ms / 1000,
+            hold_s=config.inputs.hold_ms / 1000,
+        )
 
     def show_zones(self, frame: ZoneFrame) -> list[Pixel]:
         pixels = self.zone_map.render(frame)
