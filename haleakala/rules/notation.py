@@ -139,6 +139,11 @@ def parse_decision(text: str, board: Board | None = None) -> int:
     if known is not None:
         return known
     t = " ".join(text.strip().split()).lower()
+    if t.startswith("-") and (t.endswith("*") or t[1:2] in ("0", "*")):
+        raise NotationError(
+            "the invocation disc cannot be taken back as an action; it returns when the "
+            "boat stops at its beach or with a Lava Priestess (R27)"
+        )
     m = _DISC.match(t.replace(" ", ""))
     if m:
         minus, value, beach, star = m.groups()
@@ -147,8 +152,6 @@ def parse_decision(text: str, board: Board | None = None) -> int:
             raise NotationError(f"there is no number disc {v} (discs are 1 to 5)")
         if b >= board.segments:
             raise NotationError(f"there is no beach {b} (beaches are 0 to {board.segments - 1})")
-        if minus and star:
-            raise NotationError("the invocation disc cannot be taken back (R27)")
         return (RETURN if minus else INVOKE if star else PLACE) + v * 10 + b
     if t == "boat":
         return BOAT

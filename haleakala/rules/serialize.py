@@ -18,10 +18,14 @@ from .notation import NotationError, code_table, parse_decision, text_table
 
 FORMAT = "haleakala-game"
 VERSION = 1
+# Queue steps and the range of each value: p player, s segment, o player or -1, c card,
+# r round.
 QUEUE_STEPS = {
-    "end": 0, "choose": 3, "act": 2, "priestess": 1, "discs_back": 1,
-    "refill": 0, "prescore": 1, "score": 1,
+    "end": "", "choose": "pso", "act": "pc", "priestess": "p", "discs_back": "s",
+    "refill": "", "prescore": "p", "score": "r",
 }  # fmt: skip
+CONTEXTS = {"turn": "", "shaman": "", "card": "so", "priestess": "k", "shell": "c",
+            "prescore": "", "over": ""}  # fmt: skip
 
 
 class SaveError(ValueError):
@@ -265,27 +269,31 @@ def from_dict(data: Any) -> Game:
         else:
             raise _fail(f"$.scoring_board.{code}", f"{state!r} is not a possible state")
 
+    ranges = {"p": (0, 1), "s": (0, n_seg - 1), "o": (-1, 1), "c": (0, n_cards - 1),
+              "k": (-1, n_cards - 1), "r": (1, 2)}  # fmt: skip
+
+    def values(items: Any, kinds: str, path: str) -> tuple:
+        if not isinstance(items, list) or len(items) != len(kinds):
+            raise _fail(path, f"expected {len(kinds)} values")
+        return tuple(
+            _int_in(v, *ranges[k], f"{path}[{j}]")
+            for j, (v, k) in enumerate(zip(items, kinds, strict=True))
+        )
+
     g.queue = []
     for i, step in enumerate(_get(data, "queue", list)):
         path = f"$.queue[{i}]"
         if not isinstance(step, list) or not step or step[0] not in QUEUE_STEPS:
             raise _fail(path, "not a known step")
-        if len(step) != QUEUE_STEPS[step[0]] + 1:
-            raise _fail(path, f"step {step[0]} takes {QUEUE_STEPS[step[0]]} values")
-        for j, v in enumerate(step[1:], 1):
-            _int_in(v, -1, max(n_cards, 2), f"{path}[{j}]")
-        g.queue.append(tuple(step))
-    context = _get(data, "context", list)
-    for j, v in enumerate(context):
-        _int_in(v, -1, max(n_cards, n_seg), f"$.context[{j}]")
-    g.context = tuple(context)
+        g.queue.append((step[0], *values(step[1:], QUEUE_STEPS[step[0]], path)))
+    g.context = values(_get(data, "context", list), CONTEXTS[PHASE_NAMES[g.phase]], "$.context")
     scorings = _get(data, "scorings", list)
     if len(scorings) > 2 or any(not isinstance(s, dict) for s in scorings):
         raise _fail("$.scorings", "at most two scoring records")
     g.scorings = scorings
     g.history = []
     codes = code_table(b)
-    for i, text in enumerate(data.get("history", [])):
+    for i, text in enumerate(_get(data, "history", list) if "history" in data else []):
         code = codes.get(text) if isinstance(text, str) else None
         if code is None:
             try:

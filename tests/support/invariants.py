@@ -16,9 +16,7 @@ def check_invariants(game: Game) -> None:
         places += pile
     for p in (0, 1):
         places += game.beach_cards[p] + game.shells[p]
-    expected = [
-        n for n, c in enumerate(deck.cards) if not (game.tactical and c.kind == "lava")
-    ]
+    expected = [n for n, c in enumerate(deck.cards) if not (game.tactical and c.kind == "lava")]
     assert sorted(places) == expected, "card conservation"
     for i, pile in enumerate(game.piles):
         assert all(deck.pile_of_card[c] == i for c in pile), "card in the wrong pile"

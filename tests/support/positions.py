@@ -14,10 +14,18 @@ RED, YELLOW = 0, 1
 
 def card_of(game: Game, code: str, exclude: set[int] | None = None) -> int:
     """Some card of this type, taken from wherever it is now (piles, slots, ...)."""
-    exclude = exclude or set()
-    for n, card in enumerate(game.deck.cards):
-        if card.code == code and n not in exclude and not in_hand(game, n):
+    exclude = set(exclude or ())
+    candidates = [
+        n
+        for n, card in enumerate(game.deck.cards)
+        if card.code == code and n not in exclude and not in_hand(game, n)
+    ]
+    # Prefer cards still in the piles or discard: taking one from a slot would empty it.
+    for n in candidates:
+        if n not in game.slots:
             return n
+    if candidates:
+        return candidates[0]
     raise LookupError(code)
 
 
