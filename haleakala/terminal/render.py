@@ -249,12 +249,14 @@ def prompt(game: Game, color: bool = False) -> str:
     return f"{paint(who, who, color)}: {what}"
 
 
-def wrap_words(words: list[str], width: int = 96, indent: str = "  ") -> list[str]:
+def wrap_words(words: list[str], width: int = 96, indent: str = "  ", hang: str = "") -> list[str]:
+    """Words (kept whole) in lines of at most ``width``; later lines indented by ``hang``
+    more than the first."""
     lines, line = [], indent
     for word in words:
         if len(line) + len(word) + 1 > width and line.strip():
             lines.append(line.rstrip())
-            line = indent
+            line = indent + hang
         line += word + " "
     if line.strip():
         lines.append(line.rstrip())
@@ -262,7 +264,8 @@ def wrap_words(words: list[str], width: int = 96, indent: str = "  ") -> list[st
 
 
 def legal_lines(game: Game) -> list[str]:
-    return wrap_words(["legal:", *game.legal_decisions()])
+    """``  legal: 1@0 1@1 ...`` wrapped, continuation lines aligned under the first decision."""
+    return wrap_words(["legal:", *game.legal_decisions()], hang=" " * 7)
 
 
 def describe_events(game: Game, events: list[tuple]) -> list[str]:

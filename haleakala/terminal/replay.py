@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,13 +26,22 @@ from .play import one_line_errors
 from .render import describe_result
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
 
 
 class Inconsistent(Exception):
-    """The log (or save) disagrees with the engine; the message says where and how."""
+    """The log (or save) disagrees with the engine; the message says where and how.
+
+    ``progress`` (the line, or the history index) tells how far the replay got, so that
+    of two candidate deals (see ``candidates``) the one that explains more is reported.
+    """
+
+    def __init__(self, message: str, progress: int | None = None) -> None:
+        super().__init__(message)
+        found = re.match(r"^(?:line |history\[)(\d+)", message)
+        self.progress = progress if progress is not None else int(found[1]) if found else 0
 
 
 class NotALog(Exception):
@@ -109,7 +119,8 @@ def candidates(variant: str, seed: int, start: str) -> list[Game]:
     return games
 
 
-def _game_from_setup(setup: dict) -> Game:
+def _games_from_setup(setup: dict) -> list[Game]:
+    """The candidate games whose deal matches the setup record (at least one, or raise)."""
     variant, seed, start = setup.get("variant"), setup.get("seed"), setup.get("start")
     if variant not in VARIANTS:
         raise Inconsistent(f"line 1: variant {_show(variant)} is not base or tactical")
@@ -118,11 +129,22 @@ def _game_from_setup(setup: dict) -> Game:
     if start not in PLAYERS:
         raise Inconsistent(f"line 1: start {_show(start)} is not red or yellow")
     games = candidates(variant, seed, start)
-    for game in games:
-        if difference(setup, setup_record(game)) is None:
-            return game
-    found = difference(setup, setup_record(games[0]))
-    raise Inconsistent(f"line 1: setup differs: {found}")
+    matching = [g for g in games if difference(setup, setup_record(g)) is None]
+    if not matching:
+        raise Inconsistent(f"line 1: setup differs: {difference(setup, setup_record(games[0]))}")
+    return matching
+
+
+def _first_success(attempts: list[Game], run: Callable[[Game], Game]) -> Game:
+    """Run ``run`` on each candidate; the first success wins, else the error that got
+    furthest (the first candidate on a tie) is raised."""
+    errors: list[Inconsistent] = []
+    for attempt in attempts:
+        try:
+            return run(attempt)
+        except Inconsistent as exc:
+            errors.append(exc)
+    raise max(errors, key=lambda exc: exc.progress)
 
 
 def _legal_difference(logged: Any, engine: list[str]) -> str:
@@ -175,26 +197,31 @@ def _check_action(game: Game, record: dict, n: int) -> list[dict]:
 def replay_log(lines: Iterable[str]) -> Game:
     """Check a game log line by line; return the finished game or raise ``Inconsistent``
     (with the line number) or ``NotALog``."""
-    game: Game | None = None
+    numbered = [(n, raw) for n, raw in enumerate(lines, 1) if raw.strip()]
+    if not numbered:
+        raise NotALog("it is empty")
+    n, first = numbered[0]
+    try:
+        setup = json.loads(first)
+    except json.JSONDecodeError as exc:
+        raise NotALog(f"line {n} is not JSON ({exc.msg})") from None
+    if not isinstance(setup, dict) or setup.get("type") != "setup":
+        raise NotALog(f"line {n} is not a setup record; a game log starts with one")
+    if n != 1:
+        raise NotALog("a game log starts with its setup record on line 1")
+    games = _games_from_setup(setup)
+    return _first_success(games, lambda game: _replay_records(game, numbered[1:]))
+
+
+def _replay_records(game: Game, numbered: list[tuple[int, str]]) -> Game:
     pending: list[dict] = []
-    n = 0
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
+    n = 1
+    for n, raw in numbered:
         try:
             record = json.loads(raw)
         except json.JSONDecodeError as exc:
-            if game is None:
-                raise NotALog(f"line {n} is not JSON ({exc.msg})") from None
             raise Inconsistent(f"line {n}: not a JSON record ({exc.msg})") from None
         kind = record.get("type") if isinstance(record, dict) else None
-        if game is None:
-            if kind != "setup":
-                raise NotALog(f"line {n} is not a setup record; a game log starts with one")
-            if n != 1:
-                raise NotALog("a game log starts with its setup record on line 1")
-            game = _game_from_setup(record)
-            continue
         if kind == "action":
             if pending:
                 raise Inconsistent(
@@ -204,10 +231,7 @@ def replay_log(lines: Iterable[str]) -> Game:
             pending = _check_action(game, record, n)
         elif kind in EVENT_TYPES:
             if not pending:
-                raise Inconsistent(
-                    f"line {n}: {_describe(record) if kind else 'a record'} that the engine "
-                    "did not produce here"
-                )
+                raise Inconsistent(f"line {n}: {_describe(record)} that the engine did not produce")
             expected = pending.pop(0)
             found = difference(record, expected)
             if found:
@@ -216,8 +240,6 @@ def replay_log(lines: Iterable[str]) -> Game:
             raise Inconsistent(f"line {n}: a second setup record")
         else:
             raise Inconsistent(f"line {n}: unknown record type {_show(kind)}")
-    if game is None:
-        raise NotALog("it is empty")
     if pending:
         raise Inconsistent(
             f"line {n + 1}: the log ends early: the engine produced {_describe(pending[0])}"
@@ -236,17 +258,11 @@ def replay_save(text: str) -> tuple[Game, Game]:
     except SaveError as exc:
         raise NotALog(f"not a valid saved game: {exc}") from None
     games = candidates(saved.variant, saved.seed, PLAYERS[saved.start])
-    # What is left of each pile is the bottom of the pile as dealt (cards leave from the top).
-    replayed = next(
-        (
-            g
-            for g in games
-            if all(
-                dealt[: len(left)] == left for dealt, left in zip(g.piles, saved.piles, strict=True)
-            )
-        ),
-        games[0],
-    )
+    replayed = _first_success(games, lambda game: _replay_history(game, saved))
+    return saved, replayed
+
+
+def _replay_history(replayed: Game, saved: Game) -> Game:
     for i, decision in enumerate(saved.history):
         reason = replayed.why_illegal(decision)
         if reason is not None:
@@ -259,9 +275,10 @@ def replay_save(text: str) -> tuple[Game, Game]:
         raise Inconsistent(
             f"the saved position is not where its history leads "
             f"(digest {saved.digest()}, replayed {replayed.digest()}): "
-            f"{(found or '').replace('the log has', 'the save has')}"
+            f"{(found or '').replace('the log has', 'the save has')}",
+            progress=len(saved.history) + 1,
         )
-    return saved, replayed
+    return replayed
 
 
 def _read(name: str) -> str:
