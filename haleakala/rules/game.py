@@ -388,12 +388,12 @@ class Game:
                         self.invocation[p] = beach
                     self._move_boat(v, d >= INVOKE, events)
                 else:  # 1a
-                    self.phase = MOVE_SHAMAN
+                    self._await(p, MOVE_SHAMAN, ())
             elif d < BOAT:  # 2: take a disc back
                 v, beach = divmod(d - RETURN, 10)
                 self.disc_at[p][v] = -1
                 self.totals[p][beach] -= v
-                self.phase = MOVE_SHAMAN
+                self._await(p, MOVE_SHAMAN, ())
             else:  # 3
                 self._move_boat(1, False, events)
         elif phase == MOVE_SHAMAN:
@@ -549,7 +549,7 @@ class Game:
                 self._score(step[1], events)
                 if step[1] == 2:
                     queue.clear()
-                    self.phase = OVER
+                    self._await(self.current, OVER, ())
                     events.append(("result", self.result()))
                     return
         # A turn always ends with an "end" step; reaching here means a decision is pending.
