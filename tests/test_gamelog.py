@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from haleakala.cli import main
 from haleakala.rules import Game
+from haleakala.terminal.gamelog import play_log
 from haleakala.terminal.replay import replay_log
 
 
@@ -84,6 +85,26 @@ def test_same_seed_same_log_byte_for_byte(capsys):
     other = play_json(capsys, "--seed", "13", "--legal")
     assert first == second
     assert first != other
+
+
+class Recorded:
+    """A 'bot' that makes the decisions of a log again, in order."""
+
+    name = "recorded"
+
+    def __init__(self, decisions: list[str]) -> None:
+        self.decisions = iter(decisions)
+
+    def decide(self, game: Game, budget: float | None = None) -> int:
+        return game.parse(next(self.decisions))
+
+
+def test_same_seed_and_decisions_give_the_same_log_byte_for_byte(capsys):
+    text = play_json(capsys, "--seed", "21", "--variant", "tactical", "--legal")
+    actions = [r["action"] for r in lines_of(text) if r["type"] == "action"]
+    recorded = Recorded(actions)
+    again = play_log(Game("tactical", 21), (recorded, recorded), legal=True)
+    assert "".join(line + "\n" for line in again) == text
 
 
 def test_legal_lists_are_the_engines_sorted_legal_decisions(capsys):

@@ -286,7 +286,7 @@ def describe_events(game: Game, events: list[tuple]) -> list[str]:
         elif kind == "boat":
             out.append(f"the boat sails from segment {event[1]} to {event[2]}")
         elif kind == "discs_back":
-            out.append(f"the discs on beach {event[1]} go back to their owners")
+            out.append(f"beach {event[1]} is cleared: its discs go back to their owners")
         elif kind == "invocation_back":
             out.append(f"{PLAYERS[event[1]]}'s invocation disc returns to the supply")
         elif kind == "buy":
