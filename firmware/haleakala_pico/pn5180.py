@@ -1,0 +1,280 @@
+# ruff: noqa: UP031
+# MicroPython: plain %-formatting, no f-strings.
+"""NXP PN5180 reading ISO 15693 tags (ICODE SLIX and kin): every tag of a stack of discs.
+
+The inventory follows NXP AN12650 ("Using the PN5180 without library", ISO/IEC 15693
+inventory) as the public PN5180 Arduino libraries implement it (ATrappmann/PN5180-Library
+and its multi-tag forks):
+
+1. LOAD_RF_CONFIG 0x0D/0x8D (ISO 15693, 26 kbit/s both ways), RF_ON, wait for TX_RFON_IRQ,
+   then 1 ms so the tags power up (ISO 15693-3 gives them 1 ms).
+2. Clear IRQ_STATUS; SYSTEM_CONFIG command Idle, then Transceive; SEND_DATA the inventory
+   request [flags 0x06 = 16 slots + inventory + high data rate, 0x01, mask length, mask].
+3. For each of the 16 slots: wait for the slot to end and read RX_STATUS. A collision (or a
+   garbled frame) marks the slot for a second look; a clean 10-byte answer
+   [flags, DSFID, UID least significant byte first] is a tag. Clearing TX_DATA_ENABLE in
+   TX_CONFIG (once: it stays cleared until the next LOAD_RF_CONFIG) makes every following
+   SEND_DATA send just an EOF, which opens the next slot.
+4. Every colliding slot is polled again with the slot's 4 bits appended to the mask (tags
+   answer in the slot given by the 4 UID bits after the mask), until no collision is left.
+5. RF_OFF. Only one beach's field is on at a time, so a disc lying near the edge of a beach
+   is not read by the neighbouring reader.
+
+A beach that was empty at the last scan is first probed with a 1-slot inventory: silence
+means still empty (about 3 ms instead of about 18 ms). Any answer, even a clean one, is
+followed by the full 16-slot inventory, because a strong tag can drown a weak one in a
+single slot.
+"""
+
+from haleakala_pico import compat
+from haleakala_pico.reader import (
+    BADRESP,
+    NOCHIP,
+    TIMEOUT,
+    Reader,
+    ReaderFault,
+    uid_hex,
+    wait_pin,
+)
+
+# Host interface commands (PN5180 data sheet, host interface command list).
+WRITE_REGISTER = 0x00
+WRITE_REGISTER_OR_MASK = 0x01
+WRITE_REGISTER_AND_MASK = 0x02
+READ_REGISTER = 0x04
+READ_EEPROM = 0x07
+SEND_DATA = 0x09
+READ_DATA = 0x0A
+LOAD_RF_CONFIG = 0x11
+RF_ON = 0x16
+RF_OFF = 0x17
+
+# Registers.
+SYSTEM_CONFIG = 0x00
+IRQ_STATUS = 0x02
+IRQ_CLEAR = 0x03
+RX_STATUS = 0x13
+TX_CONFIG = 0x18
+
+# IRQ_STATUS bits.
+RX_IRQ = 1 << 0
+TX_IRQ = 1 << 1
+TX_RFON_IRQ = 1 << 9
+RX_SOF_DET_IRQ = 1 << 14
+GENERAL_ERROR_IRQ = 1 << 17
+ALL_IRQ = 0x000FFFFF
+
+# RX_STATUS fields.
+RX_LENGTH = 0x1FF
+RX_INTEGRITY_ERROR = 1 << 16
+RX_PROTOCOL_ERROR = 1 << 17
+RX_COLLISION = 1 << 18
+RX_BAD = RX_INTEGRITY_ERROR | RX_PROTOCOL_ERROR | RX_COLLISION
+
+PRODUCT_VERSION = 0x10       # EEPROM address of the 2-byte product version
+ISO15693_TX = 0x0D           # RF configuration: ISO 15693 ASK100 26 kbit/s
+ISO15693_RX = 0x8D
+INVENTORY_16_SLOTS = 0x06    # request flags: inventory, high data rate, 16 slots
+INVENTORY_1_SLOT = 0x26      # same with the Nb_slots flag: 1 slot
+CMD_INVENTORY = 0x01
+EOF_ONLY = 0xFFFFFB3F        # TX_CONFIG AND-mask: no data, no SOF, just EOF
+
+BUSY_TIMEOUT_US = 20000      # longest host command (LOAD_RF_CONFIG) is well under 1 ms
+RESET_TIMEOUT_US = 50000
+RF_ON_TIMEOUT_US = 10000
+TAG_POWER_UP_US = 1000
+TX_TIMEOUT_US = 5000         # the longest request (with mask) takes about 2.5 ms on air
+SOF_WAIT_US = 400            # t1 (320.9 us) + start of SOF + margin: silence = empty slot
+RX_TIMEOUT_US = 8000         # a 12-byte answer takes 3.6 ms on air
+MAX_ROUNDS = 16              # collision re-polls before declaring the field unreadable
+MAX_ANSWER = 64
+
+
+def _le32(value):
+    return bytes((value & 0xFF, (value >> 8) & 0xFF, (value >> 16) & 0xFF, (value >> 24) & 0xFF))
+
+
+class PN5180(Reader):
+    kind = "pn5180"
+
+    def __init__(self, spi, cs, busy, rst, probe_empty=True):
+        self._spi = spi
+        self._cs = cs
+        self._busy = busy
+        self._rst = rst
+        self._probe_empty = probe_empty
+        self._was_empty = True
+        self.version = None
+
+    # ------------------------------------------------------------------ host interface
+
+    def _send(self, frame):
+        wait_pin(self._busy, 0, BUSY_TIMEOUT_US, "BUSY stuck high")
+        self._cs.value(0)
+        try:
+            self._spi.write(frame)
+        finally:
+            self._cs.value(1)
+
+    def _receive(self, count):
+        wait_pin(self._busy, 0, BUSY_TIMEOUT_US, "BUSY stuck high")
+        buf = bytearray(count)
+        self._cs.value(0)
+        try:
+            self._spi.readinto(buf, 0xFF)
+        finally:
+            self._cs.value(1)
+        return buf
+
+    def read_register(self, reg):
+        self._send(bytes((READ_REGISTER, reg)))
+        b = self._receive(4)
+        value = b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)
+        if value == 0xFFFFFFFF:
+            raise ReaderFault(NOCHIP, "register %02X reads all ones" % reg)
+        return value
+
+    def write_register(self, reg, value):
+        self._send(bytes((WRITE_REGISTER, reg)) + _le32(value))
+
+    def and_register(self, reg, mask):
+        self._send(bytes((WRITE_REGISTER_AND_MASK, reg)) + _le32(mask))
+
+    def or_register(self, reg, mask):
+        self._send(bytes((WRITE_REGISTER_OR_MASK, reg)) + _le32(mask))
+
+    def read_eeprom(self, address, count):
+        self._send(bytes((READ_EEPROM, address, count)))
+        return self._receive(count)
+
+    # ------------------------------------------------------------------ Reader interface
+
+    def init(self):
+        self._cs.value(1)
+        self._rst.value(0)
+        compat.sleep_ms(1)
+        self._rst.value(1)
+        compat.sleep_ms(3)
+        wait_pin(self._busy, 0, RESET_TIMEOUT_US, "BUSY stuck high after reset")
+        version = self.read_eeprom(PRODUCT_VERSION, 2)
+        if version[0] == version[1] and version[0] in (0x00, 0xFF):
+            raise ReaderFault(NOCHIP, "no PN5180 answers (version %02X%02X)"
+                              % (version[1], version[0]))
+        self.version = "%d.%d" % (version[1], version[0])
+        self._send(bytes((RF_OFF, 0x00)))
+        self._was_empty = True
+
+    def inventory(self):
+        done = False
+        try:
+            self._field_on()
+            if self._probe_empty and self._was_empty and not self._anyone_answers():
+                found = []
+            else:
+                found = self._inventory_all()
+            done = True
+        finally:
+            try:
+                self._send(bytes((RF_OFF, 0x00)))
+            except ReaderFault:
+                if done:
+                    raise
+        self._was_empty = not found
+        return found
+
+    # ------------------------------------------------------------------ ISO 15693
+
+    def _field_on(self):
+        self._send(bytes((LOAD_RF_CONFIG, ISO15693_TX, ISO15693_RX)))
+        self._send(bytes((RF_ON, 0x00)))
+        start = compat.ticks_us()
+        while not self.read_register(IRQ_STATUS) & TX_RFON_IRQ:
+            if compat.ticks_diff(compat.ticks_us(), start) > RF_ON_TIMEOUT_US:
+                raise ReaderFault(TIMEOUT, "RF field did not switch on")
+        self.write_register(IRQ_CLEAR, TX_RFON_IRQ)
+        compat.sleep_us(TAG_POWER_UP_US)
+
+    def _transmit(self, data):
+        self.write_register(IRQ_CLEAR, ALL_IRQ)
+        self.and_register(SYSTEM_CONFIG, 0xFFFFFFF8)   # Idle / StopCom
+        self.or_register(SYSTEM_CONFIG, 0x00000003)    # Transceive
+        self._send(bytes((SEND_DATA, 0x00)) + bytes(data))
+
+    def _slot_result(self):
+        """Wait for the current slot to end: its RX_STATUS, or 0 for silence."""
+        start = compat.ticks_us()
+        tx_end = None
+        while True:
+            irq = self.read_register(IRQ_STATUS)
+            if irq & GENERAL_ERROR_IRQ:
+                raise ReaderFault(BADRESP, "PN5180 general error (IRQ %05X)" % irq)
+            if irq & RX_IRQ:
+                return self.read_register(RX_STATUS)
+            now = compat.ticks_us()
+            if not irq & TX_IRQ:
+                if compat.ticks_diff(now, start) > TX_TIMEOUT_US:
+                    raise ReaderFault(TIMEOUT, "RF transmission did not end")
+                continue
+            if tx_end is None:
+                tx_end = now
+                continue
+            waited = compat.ticks_diff(now, tx_end)
+            if irq & RX_SOF_DET_IRQ:
+                if waited > RX_TIMEOUT_US:
+                    return RX_PROTOCOL_ERROR    # an answer began and never ended: garbled
+            elif waited > SOF_WAIT_US:
+                return 0
+
+    def _anyone_answers(self):
+        self._transmit((INVENTORY_1_SLOT, CMD_INVENTORY, 0))
+        status = self._slot_result()
+        return bool(status & (RX_BAD | RX_LENGTH))
+
+    def _inventory_all(self):
+        found = []
+        pending = []
+        self._poll(0, 0, found, pending)
+        rounds = 1
+        while pending:
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise ReaderFault(BADRESP, "collisions do not resolve")
+            mask, mask_bits = pending.pop(0)
+            self._send(bytes((RF_OFF, 0x00)))   # field cycle: restores TX_CONFIG, resets tags
+            self._field_on()
+            self._poll(mask, mask_bits, found, pending)
+        return found
+
+    def _poll(self, mask, mask_bits, found, pending):
+        request = bytearray((INVENTORY_16_SLOTS, CMD_INVENTORY, mask_bits))
+        for i in range((mask_bits + 7) // 8):
+            request.append((mask >> (8 * i)) & 0xFF)
+        self._transmit(request)
+        for slot in range(16):
+            if slot == 1:
+                self.and_register(TX_CONFIG, EOF_ONLY)   # stays so until the next field-on
+            if slot:
+                self._transmit(b"")
+            status = self._slot_result()
+            if status & RX_BAD:
+                if mask_bits + 4 > 64:
+                    raise ReaderFault(BADRESP, "collision with a full 64-bit mask")
+                pending.append((mask | (slot << mask_bits), mask_bits + 4))
+            elif status & RX_LENGTH:
+                uid = self._read_answer(status & RX_LENGTH)
+                if uid not in found:
+                    found.append(uid)
+
+    def _read_answer(self, length):
+        if length > MAX_ANSWER:
+            raise ReaderFault(BADRESP, "answer of %d bytes" % length)
+        self._send(bytes((READ_DATA, 0x00)))
+        data = self._receive(length)
+        if length != 10:
+            raise ReaderFault(BADRESP, "inventory answer of %d bytes, not 10" % length)
+        if data[0] & 0x01:
+            raise ReaderFault(BADRESP, "tag reports error %02X" % data[1])
+        uid = bytes(reversed(data[2:10]))
+        if uid[0] != 0xE0:
+            raise ReaderFault(BADRESP, "UID %s is not ISO 15693" % uid_hex(uid))
+        return uid_hex(uid)

@@ -1,0 +1,216 @@
+"""The scan loop: one beach reader after another, debounced, full snapshots out.
+
+A disc sliding onto a beach, or a tag at the edge of a field, may be read in one scan and
+missed in the next. So a tag only counts as arrived (or gone) once ``debounce_scans``
+consecutive scans of its beach agree, and a tag seen in every other scan never toggles.
+
+The Pi is told everything every time: each ``snap`` frame carries all six beaches, sent at
+once when a beach's debounced contents change and at least every ``snapshot_period_ms``
+anyway. A reader that faults makes its beach unknown (``?``), never empty, and is retried
+every ``retry_ms`` without slowing the scans of the other beaches.
+"""
+
+from haleakala_pico import compat
+from haleakala_pico.protocol import Encoder
+from haleakala_pico.reader import ERROR, SPI, ReaderFault
+
+
+class BeachDebouncer:
+    """Debounced contents of one beach: unknown until ``scans`` scans have been seen."""
+
+    def __init__(self, scans):
+        if scans < 1:
+            raise ValueError("debounce needs at least 1 scan")
+        self.scans = scans
+        self.reset()
+
+    def reset(self):
+        """Forget everything (start, or the reader faulted): unknown again."""
+        self.stable = set()
+        self._streak = {}
+        self._seen_scans = 0
+
+    def known(self):
+        return self._seen_scans >= self.scans
+
+    def pending(self):
+        """Some tag's presence is in doubt (seen differently by the last scans)."""
+        return bool(self._streak)
+
+    def contents(self):
+        """Sorted UIDs on the beach, or None while unknown."""
+        if not self.known():
+            return None
+        return sorted(self.stable)
+
+    def update(self, seen):
+        """Feed one scan's UIDs; True when ``contents()`` changed."""
+        was_known = self.known()
+        changed = False
+        seen = set(seen)
+        for uid in seen | self.stable | set(self._streak):
+            present = uid in seen
+            if present == (uid in self.stable):
+                self._streak.pop(uid, None)
+                continue
+            streak = self._streak.get(uid, 0) + 1
+            if streak >= self.scans:
+                if present:
+                    self.stable.add(uid)
+                else:
+                    self.stable.discard(uid)
+                self._streak.pop(uid, None)
+                changed = True
+            else:
+                self._streak[uid] = streak
+        if self._seen_scans < self.scans:
+            self._seen_scans += 1
+        if not self.known():
+            return False
+        return changed or not was_known
+
+
+def describe_fault(exc):
+    """(kind, detail) for anything a reader raised."""
+    if isinstance(exc, ReaderFault):
+        return exc.kind, exc.detail
+    if isinstance(exc, OSError):
+        return SPI, "OSError " + str(exc)
+    return ERROR, type(exc).__name__ + " " + str(exc)
+
+
+class Scanner:
+    """Owns the readers, their debouncers and the frame encoder; ``step`` scans one beach."""
+
+    def __init__(self, readers, emit, debounce_scans=2, snapshot_period_ms=100,
+                 heartbeat_period_ms=1000, hello_period_ms=5000, retry_ms=1000,
+                 firmware="?", boot=None, clock_ms=None):
+        self.readers = list(readers)
+        self.emit = emit
+        self.debounce_scans = debounce_scans
+        self.snapshot_period_ms = snapshot_period_ms
+        self.heartbeat_period_ms = heartbeat_period_ms
+        self.hello_period_ms = hello_period_ms
+        self.retry_ms = retry_ms
+        self.firmware = firmware
+        self.beaches = [BeachDebouncer(debounce_scans) for _ in self.readers]
+        self.faults = [None] * len(self.readers)
+        self.round_ms = 0
+        self.uptime_ms = 0
+        self._clock = clock_ms if clock_ms is not None else compat.ticks_ms
+        self.encoder = Encoder(compat.boot_id() if boot is None else boot)
+        self._retry_at = [0] * len(self.readers)
+        self._next = 0
+        self._confirming = False
+        self._now = self._clock()
+        self._last_snap = self._last_hb = self._last_hello = self._round_start = self._now
+
+    # ------------------------------------------------------------------ output
+
+    def _say(self, line):
+        self.emit(line)
+
+    def hello(self):
+        kinds = [r.kind for r in self.readers]
+        self._say(self.encoder.hello(self.firmware, kinds, self.debounce_scans,
+                                     self.snapshot_period_ms))
+        self._last_hello = self._now
+
+    def snapshot(self):
+        self._say(self.encoder.snap([b.contents() for b in self.beaches]))
+        self._last_snap = self._now
+
+    def heartbeat(self):
+        faulted = len([f for f in self.faults if f is not None])
+        self._say(self.encoder.hb(self.uptime_ms // 1000, self.round_ms, faulted))
+        self._last_hb = self._now
+
+    # ------------------------------------------------------------------ life cycle
+
+    def _tick(self):
+        now = self._clock()
+        self.uptime_ms += max(0, compat.ticks_diff(now, self._now))
+        self._now = now
+        return now
+
+    def start(self):
+        """Say hello, bring every reader up (faults reported), send the first snapshot."""
+        self._tick()
+        self.hello()
+        for i in range(len(self.readers)):
+            self._bring_up(i)
+        self._tick()
+        self.snapshot()
+        self._last_hb = self._round_start = self._now
+
+    def _bring_up(self, i):
+        try:
+            self.readers[i].init()
+        except Exception as exc:  # any failure is a fault report, never a crash
+            self._fault(i, exc)
+            return False
+        return True
+
+    def _fault(self, i, exc):
+        kind, detail = describe_fault(exc)
+        self.beaches[i].reset()
+        self.faults[i] = (kind, detail)
+        self._retry_at[i] = compat.ticks_add(self._clock(), self.retry_ms)
+        self._say(self.encoder.fault(i, kind, detail))
+
+    def step(self):
+        """Scan the next beach, then send whatever is due.
+
+        A beach whose scan disagreed with its debounced contents is scanned once more
+        straight away: the confirming scan then costs one reader's time, not a whole round.
+        """
+        i = self._next
+        if i == 0 and not self._confirming:
+            now = self._tick()
+            self.round_ms = compat.ticks_diff(now, self._round_start)
+            self._round_start = now
+        changed = self._scan(i)
+        if not self._confirming and self.faults[i] is None and self.beaches[i].pending():
+            self._confirming = True
+        else:
+            self._confirming = False
+            self._next = (i + 1) % len(self.readers)
+        now = self._tick()
+        if changed or compat.ticks_diff(now, self._last_snap) >= self.snapshot_period_ms:
+            self.snapshot()
+        if compat.ticks_diff(now, self._last_hb) >= self.heartbeat_period_ms:
+            self.heartbeat()
+        if compat.ticks_diff(now, self._last_hello) >= self.hello_period_ms:
+            self.hello()
+
+    def _scan(self, i):
+        """Scan beach ``i``; True when what the Pi should know about it changed."""
+        beach = self.beaches[i]
+        if self.faults[i] is not None:
+            if compat.ticks_diff(self._clock(), self._retry_at[i]) < 0:
+                return False
+            if not self._bring_up(i):
+                return False
+        try:
+            seen = self.readers[i].inventory()
+        except Exception as exc:  # a reader fault must not stop the others
+            was_known = beach.known()
+            self._fault(i, exc)
+            return was_known
+        if self.faults[i] is not None:
+            self.faults[i] = None
+            self._say(self.encoder.fault(i, "ok", "recovered"))
+        return beach.update(seen)
+
+    def crash(self, exc):
+        """Last words before a reboot: a ``fault`` frame for reader -1 (the firmware)."""
+        self._say(self.encoder.fault(-1, "crash", describe_fault(exc)[1]))
+
+    def run(self, idle=None, steps=None):
+        """Scan forever (or ``steps`` beaches); ``idle`` runs after each step (watchdog)."""
+        done = 0
+        while steps is None or done < steps:
+            self.step()
+            if idle is not None:
+                idle()
+            done += 1

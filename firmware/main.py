@@ -1,0 +1,52 @@
+"""Entry point on the Pico: scan the six beaches for ever, stream frames over USB serial.
+
+Copy ``main.py`` and ``haleakala_pico/`` to the Pico (``mpremote cp -r haleakala_pico :``,
+``mpremote cp main.py :``); it starts at power-up. Frames go to the USB serial port that the
+REPL also uses: the host ignores every line that is not a frame, and never writes to the
+Pico (a stray Ctrl-C would stop the scan loop).
+"""
+
+import sys
+
+from haleakala_pico import FIRMWARE_VERSION, compat
+from haleakala_pico import config as default_config
+from haleakala_pico.board import build_readers
+from haleakala_pico.scanner import Scanner
+
+
+def write_line(line):
+    sys.stdout.write(line)
+
+
+def main(cfg=None, emit=write_line, steps=None):
+    """Build the readers, say hello, scan. ``steps`` bounds the loop (tests)."""
+    import machine
+
+    cfg = default_config if cfg is None else cfg
+    scanner = Scanner(build_readers(cfg), emit, debounce_scans=cfg.DEBOUNCE_SCANS,
+                      snapshot_period_ms=cfg.SNAPSHOT_PERIOD_MS,
+                      heartbeat_period_ms=cfg.HEARTBEAT_PERIOD_MS,
+                      hello_period_ms=cfg.HELLO_PERIOD_MS, retry_ms=cfg.FAULT_RETRY_MS,
+                      firmware=FIRMWARE_VERSION)
+    led = machine.Pin(cfg.STATUS_LED, machine.Pin.OUT)
+    watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
+
+    def idle():
+        if watchdog is not None:
+            watchdog.feed()
+        if scanner._next == 0:
+            led.toggle()
+
+    scanner.start()
+    try:
+        scanner.run(idle=idle, steps=steps)
+    except Exception as exc:
+        # Tell the Pi why it is about to go quiet, then start over.
+        scanner.crash(exc)
+        compat.sleep_ms(1000)
+        machine.reset()
+    return scanner
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+"""``haleakala bench rfid``: how fast the host reads frames, and how long a disc takes from
+landing on a beach to reaching the controller.
+
+``frames_per_s`` is measured: the host parser on a full six-beach snapshot frame.
+
+``scan_to_event_ms`` is simulated on a virtual clock, because no Pico is attached to CI:
+the real firmware scanner (firmware/haleakala_pico/scanner.py, imported from the source
+tree) drives six simulated readers whose scan times follow the timing model below (see
+firmware/PROTOCOL.md, "Reader timing"), its frames cross a USB model and are fed to the real
+host ``RfidSession``; the host's own processing time is measured and added. Discs are
+placed, lifted and moved at random on a board of 12 tagged discs, and the time from each
+change to the matching ``BeachContents`` event is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from haleakala.hal.events import BEACHES, BeachContents, Disc
+from haleakala.hal.rfid import protocol
+from haleakala.hal.rfid.driver import RfidSession
+
+USB_LATENCY_US = 1000
+"""USB full speed polls the CDC endpoint once per 1 ms frame."""
+
+
+# ----------------------------------------------------------------------------- timing model
+
+
+class PN5180Timing:
+    """Scan time of one PN5180 in MicroPython on an RP2040 (µs), ISO 15693 high data rate.
+
+    VCD→tag 1-of-4 coding: 302 µs per byte; tag→VCD: 37.76 µs per bit; t1 = 320.9 µs.
+    One host-interface SPI frame (BUSY handshake, chip select, 2..8 bytes at 2 MHz, Python
+    overhead) ≈ 60 µs.
+    """
+
+    spi = 60
+    field_on = 3 * 60 + 300 + 1000       # LOAD_RF_CONFIG, RF_ON, IRQ poll; 1 ms tag power-up
+    field_off = 60
+    request = 5 * 302 + 113              # flags, cmd, mask length, CRC + SOF/EOF
+    transmit_setup = 4 * 60              # IRQ clear, Idle, Transceive, SEND_DATA
+    silent_slot = 38 + 400 + 2 * 60      # EOF, SOF wait, last IRQ poll
+    answered_slot = 321 + 57 + 96 * 38 + 38 + 6 * 60   # t1, answer, RX_STATUS + READ_DATA
+    next_slot = 4 * 60                   # transmit setup for the EOF
+
+    def scan(self, uids: list[int], was_empty: bool) -> int:
+        total = self.field_on + self.field_off
+        if was_empty:
+            total += self.transmit_setup + self.request + (
+                self.answered_slot if uids else self.silent_slot)
+            if not uids:
+                return total
+        pending: list[tuple[int, int]] = [(0, 0)]
+        first = True
+        while pending:
+            mask, bits = pending.pop(0)
+            if not first:
+                total += self.field_off + self.field_on
+            first = False
+            total += self.spi + self.transmit_setup + self.request + 15 * self.next_slot
+            for slot in range(16):
+                here = [u for u in uids if u & ((1 << bits) - 1) == mask
+                        and (u >> bits) & 0xF == slot]
+                total += self.answered_slot if here else self.silent_slot
+                if len(here) > 1:
+                    pending.append((mask | (slot << bits), bits + 4))
+        return total
+
+
+class MFRC522Timing:
+    """Scan time of one MFRC522 (µs), ISO 14443A 106 kbit/s, 7-byte UID (two cascade
+    levels); one register access over SPI in MicroPython ≈ 40 µs."""
+
+    reg = 40
+    setup = 7 * 40                       # Idle, IRQ clear, flush, FIFO, framing, command, start
+    result = 4 * 40                      # ErrorReg, FIFOLevel, Control, FIFO read
+    timeout = 2000                       # TReload: 80 × 25 µs
+
+    def scan(self, uids: list[int], was_empty: bool) -> int:
+        wupa = self.setup + 2 * self.reg + 70
+        if not uids:
+            return wupa + self.timeout + self.reg
+        total = wupa + 90 + 190 + self.result                    # FDT, ATQA
+        for _level in range(2):
+            total += self.setup + 190 + 90 + 470 + self.result   # ANTICOLLISION
+            total += self.setup + 850 + 90 + 280 + self.result   # SELECT
+        total += self.setup + 380 + self.timeout                 # HLT A: no answer
+        return total
+
+
+# ----------------------------------------------------------------------------- simulation
+
+
+class VirtualClock:
+    def __init__(self) -> None:
+        self.us = 0
+
+    def ticks_ms(self) -> int:
+        return (self.us // 1000) & ((1 << 30) - 1)
+
+
+class SimBoard:
+    """Which tagged disc lies on which beach (None: in a player's hand)."""
+
+    def __init__(self, uids: list[str]) -> None:
+        self.where: dict[str, int | None] = dict.fromkeys(uids)
+
+    def on(self, beach: int) -> list[str]:
+        return sorted(u for u, b in self.where.items() if b == beach)
+
+
+class TimedReader:
+    """A firmware ``Reader`` whose inventory reads the board and advances the clock."""
+
+    def __init__(self, kind: str, beach: int, board: SimBoard, clock: VirtualClock) -> None:
+        self.kind = kind
+        self.beach = beach
+        self.board = board
+        self.clock = clock
+        self.model = PN5180Timing() if kind == "pn5180" else MFRC522Timing()
+        self.was_empty = True
+
+    def init(self) -> None:
+        self.clock.us += 10_000
+
+    def inventory(self) -> list[str]:
+        uids = self.board.on(self.beach)
+        self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty)
+        self.was_empty = not uids
+        return uids
+
+
+def _firmware_scanner() -> ModuleType:
+    root = Path(__file__).resolve().parents[3] / "firmware"
+    if not (root / "haleakala_pico" / "scanner.py").exists():
+        raise FileNotFoundError("firmware/haleakala_pico not found: run the bench from a "
+                                "source checkout of haleakala")
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return importlib.import_module("haleakala_pico.scanner")
+
+
+def _tag(rng: random.Random) -> str:
+    return "E0040150" + f"{rng.getrandbits(32):08X}"
+
+
+def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
+             debounce: int = 2) -> dict[str, Any]:
+    """Run the firmware scanner and the host session on a virtual clock; latencies in ms."""
+    scanner_module = _firmware_scanner()
+    rng = random.Random(seed)
+    discs = [Disc(c, v) for c in ("red", "yellow") for v in range(6)]
+    uids = [_tag(rng) for _ in discs]
+    tag_map = dict(zip(uids, discs, strict=True))
+    board = SimBoard(uids)
+    clock = VirtualClock()
+    readers = [TimedReader(reader, b, board, clock) for b in range(BEACHES)]
+    lines: list[tuple[int, str]] = []
+    scanner = scanner_module.Scanner(
+        readers, lambda line: lines.append((clock.us, line)), debounce_scans=debounce,
+        firmware="bench", boot=0x0BE4C400, clock_ms=clock.ticks_ms)
+    session = RfidSession(tag_map, warn_unknown=False)
+    session.opened("bench", 0.0)
+    scanner.start()
+    arrivals: list[float] = []
+    departures: list[float] = []
+    host_us: list[float] = []
+    rounds: list[int] = []
+    missed = 0
+    step_started = [0]
+
+    def run_until(deadline_us: int, want: tuple[int, Disc, bool] | None) -> int | None:
+        """Step the scanner; time (µs) of the event showing ``want`` (beach, disc, present)."""
+        while clock.us < deadline_us:
+            step_started[0] = clock.us
+            scanner.step()
+            if scanner.round_ms:
+                rounds.append(scanner.round_ms)
+            for emitted_at, line in lines:
+                start = time.perf_counter()
+                events = session.feed(line.encode(), emitted_at / 1e6)
+                spent = (time.perf_counter() - start) * 1e6
+                host_us.append(spent)
+                for event in events:
+                    if (want is not None and isinstance(event, BeachContents)
+                            and event.beach == want[0] and (want[1] in event.discs) == want[2]):
+                        lines.clear()
+                        return int(emitted_at + USB_LATENCY_US + spent)
+            lines.clear()
+        return None
+
+    run_until(clock.us + 1_000_000, None)          # settle
+    for _ in range(changes):
+        run_until(clock.us + rng.randint(20_000, 300_000), None)
+        uid = rng.choice(uids)
+        disc = tag_map[uid]
+        old = board.where[uid]
+        if old is None:
+            new: int | None = rng.randrange(BEACHES)
+        elif rng.random() < 0.5:
+            new = None
+        else:
+            new = rng.choice([b for b in range(BEACHES) if b != old])
+        # The disc lands at a random moment of the scan that just ended (no scan started
+        # since, so applying it now is the same), and the clock for it starts then.
+        changed_at = step_started[0] + rng.random() * (clock.us - step_started[0])
+        board.where[uid] = new
+        want = (new, disc, True) if new is not None else (old, disc, False)
+        assert want[0] is not None
+        seen = run_until(int(changed_at) + 2_000_000, (want[0], disc, want[2]))
+        if seen is None:
+            missed += 1
+            continue
+        (arrivals if new is not None else departures).append((seen - changed_at) / 1000)
+    arrivals.sort()
+    return {
+        "reader": reader, "debounce": debounce, "changes": changes, "missed": missed,
+        "arrival_mean_ms": statistics.fmean(arrivals),
+        "arrival_p95_ms": arrivals[int(0.95 * (len(arrivals) - 1))],
+        "arrival_max_ms": arrivals[-1],
+        "departure_mean_ms": statistics.fmean(departures) if departures else 0.0,
+        "round_ms": statistics.fmean(rounds) if rounds else 0.0,
+        "host_us_per_frame": statistics.fmean(host_us),
+    }
+
+
+def parse_throughput(seconds: float = 0.5) -> float:
+    """Frames per second through ``protocol.parse``: a snapshot of 12 tags on 6 beaches."""
+    rng = random.Random(7)
+    beaches = tuple(tuple(sorted(_tag(rng) for _ in range(2))) for _ in range(BEACHES))
+    line = protocol.encode(protocol.Snapshot("0BE4C400", 123456, beaches))
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            protocol.parse(line)
+        count += 200
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+# ----------------------------------------------------------------------------- command
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--changes", type=int, default=300,
+                        help="disc placements/removals simulated (default 300)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reader", choices=("pn5180", "mfrc522"), default="pn5180",
+                        help="reader chip under all six beaches (default pn5180)")
+    parser.add_argument("--debounce", type=int, default=2,
+                        help="consecutive agreeing scans before a tag counts (default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    changes = getattr(args, "changes", 300)
+    seed = getattr(args, "seed", 1)
+    reader = getattr(args, "reader", "pn5180")
+    debounce = getattr(args, "debounce", 2)
+    fps = parse_throughput()
+    print(f"frames_per_s: {fps:.0f}")
+    print(f"parse_ms_per_frame: {1000 / fps:.4f}")
+    try:
+        result = simulate(changes, seed, reader, debounce)
+    except FileNotFoundError as exc:
+        print(f"scan_to_event_ms: unavailable ({exc})")
+        return 1
+    print(f"scan_to_event_ms: {result['arrival_mean_ms']:.0f}")
+    print(f"scan_to_event_p95_ms: {result['arrival_p95_ms']:.0f}")
+    print(f"scan_to_event_max_ms: {result['arrival_max_ms']:.0f}")
+    print(f"lift_to_event_ms: {result['departure_mean_ms']:.0f}")
+    print(f"scan_round_ms: {result['round_ms']:.0f}")
+    print(f"host_us_per_frame: {result['host_us_per_frame']:.0f}")
+    print(f"model: {reader} x{BEACHES}, debounce {debounce}, {changes} changes, "
+          f"seed {seed}, missed {result['missed']}")
+    return 0

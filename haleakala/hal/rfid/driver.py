@@ -1,0 +1,546 @@
+"""The RFID Pico over USB serial: full snapshots in, ``BeachContents`` changes out.
+
+Two layers. ``RfidSession`` is pure (bytes and the time go in, events come out) so that
+every fault the link can suffer is replayed in tests without a thread or a port.
+``RfidDriver`` owns the serial port in a daemon thread: it finds the Pico, reads, and when
+the Pico disappears it keeps looking (backing off to ``retry_max_s``) without ever raising.
+
+Why nothing the link does can invent a disc move:
+
+* every frame carries a CRC; anything that fails a check is dropped and counted by kind;
+* every snapshot is complete, so a lost frame costs nothing and the next one repairs all;
+* frames carry the firmware run's boot id and a sequence number: within a run the number
+  must grow (a gap is fine, a step back or a repeat is dropped as stale/duplicate), and a
+  new boot id (the Pico restarted) begins a new run whose first frame is believed;
+* a beach whose reader cannot tell (``?``) keeps its last contents instead of looking empty;
+* events are posted only for a beach whose discs differ from the last posted contents, and
+  those contents survive reconnections, so a reconnect re-posts nothing that did not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from haleakala.hal.events import BEACHES, BeachContents, Disc, InputEvent, LinkHealth
+from haleakala.hal.rfid import protocol
+from haleakala.hal.rfid.protocol import (
+    FAULT_CRASH,
+    FAULT_OK,
+    FIRMWARE_READER,
+    GARBAGE,
+    MAX_LINE,
+    SEQ_MODULO,
+    SYNC,
+    TRUNCATED,
+    Fault,
+    FrameError,
+    Heartbeat,
+    Hello,
+    Snapshot,
+)
+
+log = logging.getLogger("haleakala.rfid")
+
+UDEV_LINKS = ("haleakala-pico", "haleakala-rfid")
+"""Stable names a udev rule gives the Pico (systemd/): tried first by ``port = "auto"``."""
+BY_ID_PATTERNS = ("serial/by-id/*MicroPython*", "serial/by-id/*Pico*")
+
+RETRY_MIN_S = 0.05
+"""First retry after losing the Pico; doubles up to ``retry_max_s`` while it stays away."""
+
+BeachUids = tuple[frozenset[str] | None, ...]
+"""Raw tag UIDs per beach as the Pico last reported them (None: that reader cannot tell)."""
+
+COUNTERS = ("frames", "snapshots", "garbage", "truncated", "crc", "malformed", "stale",
+            "duplicate", "ignored", "seq_gaps", "resyncs", "connects", "disconnects",
+            "firmware_crashes", "post_errors", "driver_errors")
+
+
+def normalise_uid(uid: str) -> str:
+    """Tag UIDs compare as upper-case hex without separators: ``e0:04:01`` == ``E00401``."""
+    return "".join(ch for ch in uid if ch not in ":- ").upper()
+
+
+def normalise_tag_map(tag_map: Mapping[str, Disc | str]) -> dict[str, Disc]:
+    """UID -> Disc from a config-style map whose values may be disc names ("red3", "yellow*")."""
+    result: dict[str, Disc] = {}
+    for uid, disc in tag_map.items():
+        result[normalise_uid(uid)] = disc if isinstance(disc, Disc) else Disc.parse(disc)
+    return result
+
+
+def uid_in(uids: frozenset[str] | None, uid: str) -> bool:
+    return uids is not None and uid in uids
+
+
+def find_pico_port(port: str = "auto", dev_root: str = "/dev") -> str | None:
+    """The serial device to open: ``port`` itself unless it is "auto", then the udev link,
+    then a USB serial device whose by-id name says MicroPython or Pico; None if none is there.
+    """
+    if port != "auto":
+        return port
+    for name in UDEV_LINKS:
+        path = os.path.join(dev_root, name)
+        if os.path.exists(path):
+            return path
+    for pattern in BY_ID_PATTERNS:
+        matches = sorted(glob.glob(os.path.join(dev_root, pattern)))
+        if matches:
+            return matches[0]
+    return None
+
+
+def _where(port: str, dev_root: str = "/dev") -> str:
+    if port != "auto":
+        return port
+    return ", ".join([os.path.join(dev_root, n) for n in UDEV_LINKS]
+                     + [os.path.join(dev_root, p) for p in BY_ID_PATTERNS])
+
+
+class RfidSession:
+    """The protocol state machine: bytes in, events out. No thread, no port, no clock.
+
+    Every method takes ``now`` (seconds, monotonic) and returns the events to post, in order.
+    """
+
+    def __init__(self, tag_map: Mapping[str, Disc | str], *, stale_after_s: float = 1.0,
+                 warn_unknown: bool = True) -> None:
+        self.tag_map = normalise_tag_map(tag_map)
+        self.stale_after_s = stale_after_s
+        self.warn_unknown = warn_unknown
+        self.counts: dict[str, int] = dict.fromkeys(COUNTERS, 0)
+        self.port: str | None = None
+        self.hello: Hello | None = None
+        self.round_ms: int | None = None
+        self.raw: BeachUids = (None,) * BEACHES
+        self.published: list[frozenset[Disc] | None] = [None] * BEACHES
+        self.reader_faults: dict[int, tuple[str, str]] = {}
+        self.unknown_tags: set[str] = set()
+        self.ambiguous_tags: set[str] = set()
+        self.last_crash: str | None = None
+        self._buffer = bytearray()
+        self._boot: str | None = None
+        self._seq: int | None = None
+        self._retired: deque[str] = deque(maxlen=16)
+        self._link = "searching"
+        self._down_detail = "looking for the RFID Pico"
+        self._opened_at: float | None = None
+        self._last_frame_at: float | None = None
+        self._posted_health: tuple[bool, str] | None = None
+
+    # ------------------------------------------------------------------ connection
+
+    def opened(self, port: str, now: float) -> list[InputEvent]:
+        """The port is open: expect frames (sequence tracking restarts, contents are kept)."""
+        self.port = port
+        self._link = "open"
+        self._buffer.clear()
+        self._seq = None
+        self._opened_at = now
+        self._last_frame_at = None
+        self.counts["connects"] += 1
+        return self._health_events(now)
+
+    def closed(self, detail: str, now: float) -> list[InputEvent]:
+        """No port (not found, or lost): ``detail`` says which, for the OLED."""
+        if self._link == "open":
+            self.counts["disconnects"] += 1
+        self._link = "down"
+        self._down_detail = detail
+        self._buffer.clear()
+        return self._health_events(now)
+
+    def tick(self, now: float) -> list[InputEvent]:
+        """Time passed without data: notice a silent Pico."""
+        return self._health_events(now)
+
+    # ------------------------------------------------------------------ bytes
+
+    def feed(self, data: bytes, now: float) -> list[InputEvent]:
+        """Bytes from the port; returns the events they cause."""
+        events: list[InputEvent] = []
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while True:
+            newline = buffer.find(b"\n", start)
+            if newline < 0:
+                break
+            self._line(bytes(buffer[start:newline]), now, events)
+            start = newline + 1
+        if start:
+            del buffer[:start]
+        if len(buffer) > MAX_LINE:
+            self._overflow()
+        events += self._health_events(now)
+        return events
+
+    def _overflow(self) -> None:
+        """A line longer than any frame: noise. Keep only a frame that may be starting."""
+        buffer = self._buffer
+        self.counts[GARBAGE] += 1
+        sync = buffer.rfind(SYNC)
+        if sync > 0 and len(buffer) - sync <= MAX_LINE:
+            del buffer[:sync]
+        else:
+            del buffer[:len(buffer) - (len(SYNC) - 1)]
+
+    def _line(self, line: bytes, now: float, events: list[InputEvent]) -> None:
+        line = line.rstrip(b"\r")
+        if not line.strip():
+            return
+        sync = line.rfind(SYNC)
+        if sync < 0:
+            self.counts[GARBAGE] += 1
+            return
+        if sync > 0:
+            self.counts[TRUNCATED if SYNC in line[:sync] else GARBAGE] += 1
+            line = line[sync:]
+        try:
+            frame = protocol.parse(line)
+        except FrameError as exc:
+            self.counts[exc.kind] += 1
+            return
+        if not self._in_sequence(frame.boot, frame.seq):
+            return
+        self.counts["frames"] += 1
+        self._last_frame_at = now
+        if isinstance(frame, Snapshot):
+            self._snapshot(frame, events)
+        elif isinstance(frame, Hello):
+            self.hello = frame
+        elif isinstance(frame, Heartbeat):
+            self.round_ms = frame.round_ms
+        elif isinstance(frame, Fault):
+            self._fault(frame)
+        else:
+            self.counts["ignored"] += 1
+
+    def _in_sequence(self, boot: str, seq: int) -> bool:
+        if boot != self._boot:
+            if boot in self._retired:
+                self.counts["stale"] += 1
+                return False
+            if self._boot is not None:
+                self._retired.append(self._boot)
+                self.counts["resyncs"] += 1
+                log.info("RFID Pico restarted (run %s -> %s)", self._boot, boot)
+            self._boot = boot
+            self._seq = seq
+            self.reader_faults.clear()
+            self.hello = None
+            return True
+        if self._seq is None:
+            self._seq = seq
+            return True
+        ahead = (seq - self._seq) % SEQ_MODULO
+        if ahead == 0:
+            self.counts["duplicate"] += 1
+            return False
+        if ahead >= SEQ_MODULO // 2:
+            self.counts["stale"] += 1
+            return False
+        self.counts["seq_gaps"] += ahead - 1
+        self._seq = seq
+        return True
+
+    # ------------------------------------------------------------------ frames
+
+    def _fault(self, frame: Fault) -> None:
+        if frame.reader == FIRMWARE_READER:
+            self.counts["firmware_crashes"] += frame.fault == FAULT_CRASH
+            self.last_crash = frame.detail
+            log.error("RFID Pico firmware %s: %s", frame.fault, frame.detail)
+        elif frame.fault == FAULT_OK:
+            if self.reader_faults.pop(frame.reader, None):
+                log.info("beach %d reader recovered", frame.reader)
+        else:
+            if self.reader_faults.get(frame.reader) != (frame.fault, frame.detail):
+                log.warning("beach %d reader fault: %s (%s)", frame.reader, frame.fault,
+                            frame.detail)
+            self.reader_faults[frame.reader] = (frame.fault, frame.detail)
+
+    def _snapshot(self, frame: Snapshot, events: list[InputEvent]) -> None:
+        self.counts["snapshots"] += 1
+        raw = tuple(None if b is None else frozenset(b) for b in frame.beaches)
+        before, self.raw = self.raw, raw
+        where: dict[str, list[int]] = {}
+        for beach, uids in enumerate(raw):
+            if uids is None:
+                continue
+            if beach in self.reader_faults:   # the "ok" frame was lost; the beach reads again
+                del self.reader_faults[beach]
+            for uid in uids:
+                where.setdefault(uid, []).append(beach)
+        contents: list[set[Disc] | None] = [None if u is None else set() for u in raw]
+        for uid, beaches in where.items():
+            disc = self.tag_map.get(uid)
+            if disc is None:
+                if uid not in self.unknown_tags:
+                    self.unknown_tags.add(uid)
+                    if self.warn_unknown:
+                        log.warning("unknown tag %s on beach %d: not in [tags] (run "
+                                    "'haleakala tags enroll')", uid, beaches[0])
+                continue
+            if len(beaches) > 1:
+                beaches = self._resolve_ambiguous(uid, disc, beaches, before)
+            for beach in beaches:
+                target = contents[beach]
+                if target is not None:
+                    target.add(disc)
+        seen = {d for c in contents if c is not None for d in c}
+        updates: dict[int, frozenset[Disc]] = {}
+        for beach in range(BEACHES):
+            found = contents[beach]
+            old = self.published[beach]
+            if found is not None:
+                updates[beach] = frozenset(found)
+            elif old is not None and old & seen:
+                # Unknown beach: it cannot still hold a disc that is now seen elsewhere.
+                updates[beach] = old - seen
+        # Beaches that only lost discs first, so a disc moved between two beaches within one
+        # snapshot is never posted on both at once.
+        losing = [b for b, d in updates.items() if d < (self.published[b] or frozenset())]
+        for beach in losing + [b for b in updates if b not in losing]:
+            self._publish(beach, updates[beach], events)
+
+    def _resolve_ambiguous(self, uid: str, disc: Disc, beaches: list[int],
+                           before: BeachUids) -> list[int]:
+        """One tag reported on several beaches. Usually a move: the new beach confirmed the
+        arrival before the old one confirmed the departure, so the one beach that has just
+        started reporting it wins, and it stays there while the old beach catches up.
+        Otherwise (two new beaches at once) it stays where it was posted, or nowhere until
+        the readers agree."""
+        fresh = [b for b in beaches if not uid_in(before[b], uid)]
+        if len(fresh) == 1:
+            return fresh
+        had = [b for b in beaches if disc in (self.published[b] or ())]
+        if len(had) == 1:
+            return had
+        if uid not in self.ambiguous_tags:
+            self.ambiguous_tags.add(uid)
+            log.warning("tag %s (%s) is read on beaches %s at once", uid, disc.name,
+                        ", ".join(map(str, beaches)))
+        return []
+
+    def _publish(self, beach: int, discs: frozenset[Disc], events: list[InputEvent]) -> None:
+        if self.published[beach] != discs:
+            self.published[beach] = discs
+            events.append(BeachContents(beach, discs))
+
+    # ------------------------------------------------------------------ health
+
+    def link_state(self, now: float) -> tuple[str, bool, str]:
+        """(link, ok, detail): link is searching, down, connecting, stale or up."""
+        if self._link != "open":
+            return self._link, False, self._down_detail
+        if self._last_frame_at is None:
+            assert self._opened_at is not None
+            if now - self._opened_at <= self.stale_after_s:
+                return "connecting", False, f"RFID Pico on {self.port}: waiting for data"
+            return "stale", False, (f"RFID Pico on {self.port} sends nothing: is the "
+                                    "firmware running?")
+        if now - self._last_frame_at > self.stale_after_s:
+            return "stale", False, (f"RFID Pico on {self.port} went quiet (no frame for "
+                                    f"{self.stale_after_s:g} s)")
+        if self.reader_faults:
+            faults = "; ".join(f"beach {b} reader {kind} ({detail})" if detail else
+                               f"beach {b} reader {kind}"
+                               for b, (kind, detail) in sorted(self.reader_faults.items()))
+            return "up", False, faults
+        firmware = f" fw {self.hello.firmware}" if self.hello else ""
+        return "up", True, f"RFID Pico{firmware} on {self.port}"
+
+    def _health_events(self, now: float) -> list[InputEvent]:
+        link, ok, detail = self.link_state(now)
+        if link == "connecting":
+            return []
+        if self._posted_health == (ok, detail):
+            return []
+        self._posted_health = (ok, detail)
+        return [LinkHealth(ok, detail)]
+
+    def health(self, now: float) -> dict[str, Any]:
+        """Counters and state for the STATUS= line and ``haleakala status``."""
+        link, ok, detail = self.link_state(now)
+        age = None if self._last_frame_at is None else round(now - self._last_frame_at, 3)
+        return {
+            "link": link, "ok": ok, "detail": detail, "port": self.port,
+            "firmware": self.hello.firmware if self.hello else None,
+            "readers": list(self.hello.readers) if self.hello else None,
+            "boot": self._boot, "last_frame_age_s": age, "round_ms": self.round_ms,
+            **self.counts,
+            "reader_faults": {b: f"{k}: {d}" if d else k
+                              for b, (k, d) in sorted(self.reader_faults.items())},
+            "unknown_beaches": [b for b, u in enumerate(self.raw) if u is None],
+            "unknown_tags": sorted(self.unknown_tags),
+            "ambiguous_tags": sorted(self.ambiguous_tags),
+            "last_crash": self.last_crash,
+        }
+
+
+def format_health(health: Mapping[str, Any]) -> str:
+    """One line for systemd's STATUS=: ``rfid up, 1234 frames, dropped 0 crc ...``."""
+    dropped = [f"{health[k]} {k}" for k in
+               ("garbage", "truncated", "crc", "malformed", "stale", "duplicate") if health[k]]
+    text = f"rfid {health['link']}, {health['frames']} frames"
+    if dropped:
+        text += ", dropped " + " ".join(dropped)
+    if health["reader_faults"]:
+        text += ", faults: " + "; ".join(f"beach {b} {f}"
+                                         for b, f in health["reader_faults"].items())
+    if health["unknown_tags"]:
+        text += f", {len(health['unknown_tags'])} unknown tags"
+    return text
+
+
+class RfidDriver:
+    """The RFID kit as an input source: a thread reading the Pico, posting events.
+
+    ``post`` receives ``BeachContents`` (a beach's discs changed) and ``LinkHealth`` (the
+    link or a reader changed state); it is called from the driver's thread. ``on_uids``, if
+    given, receives the raw UIDs per beach after every snapshot (tag enrolment uses it).
+    Conforms to ``haleakala.hal.base.Inputs`` (``start(post)``, ``close()``).
+    """
+
+    def __init__(self, tag_map: Mapping[str, Disc | str], *, port: str = "auto",
+                 baud: int = 115200, post: Callable[[InputEvent], None] | None = None,
+                 on_uids: Callable[[BeachUids], None] | None = None,
+                 stale_after_s: float = 1.0, retry_max_s: float = 0.5,
+                 read_timeout_s: float = 0.05, dev_root: str = "/dev",
+                 warn_unknown: bool = True) -> None:
+        self.port = port
+        self.baud = baud
+        self.dev_root = dev_root
+        self.retry_max_s = retry_max_s
+        self.read_timeout_s = read_timeout_s
+        self._post = post
+        self._on_uids = on_uids
+        self._session = RfidSession(tag_map, stale_after_s=stale_after_s,
+                                    warn_unknown=warn_unknown)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_snapshots = 0
+
+    # ------------------------------------------------------------------ public
+
+    def start(self, post: Callable[[InputEvent], None] | None = None) -> None:
+        """Start the reading thread (once); ``post`` here overrides the constructor's."""
+        if post is not None:
+            self._post = post
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="haleakala-rfid", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the thread and close the port. Safe to call twice or before ``start``."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout)
+
+    close = stop
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def health(self) -> dict[str, Any]:
+        with self._lock:
+            return self._session.health(time.monotonic())
+
+    def published(self) -> tuple[frozenset[Disc] | None, ...]:
+        """The contents last posted per beach (None: not known yet)."""
+        with self._lock:
+            return tuple(self._session.published)
+
+    def __enter__(self) -> RfidDriver:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ thread
+
+    def _emit(self, events: Iterable[InputEvent]) -> None:
+        for event in events:
+            if self._post is None:
+                continue
+            try:
+                self._post(event)
+            except Exception:
+                with self._lock:
+                    self._session.counts["post_errors"] += 1
+                log.exception("posting %r failed", event)
+
+    def _call(self, method: Callable[..., list[InputEvent]], *args: Any) -> None:
+        with self._lock:
+            events = method(*args, time.monotonic())
+            snapshots = self._session.counts["snapshots"]
+            raw = self._session.raw
+        self._emit(events)
+        if self._on_uids is not None and snapshots != self._last_snapshots:
+            self._last_snapshots = snapshots
+            try:
+                self._on_uids(raw)
+            except Exception:
+                log.exception("on_uids callback failed")
+
+    def _run(self) -> None:
+        delay = RETRY_MIN_S
+        while not self._stop.is_set():
+            try:
+                had_link = self._connect_and_read()
+            except Exception:  # never let the thread die: log, count, try again
+                log.exception("RFID driver error")
+                with self._lock:
+                    self._session.counts["driver_errors"] += 1
+                had_link = False
+            if had_link:
+                delay = RETRY_MIN_S
+            if self._stop.wait(delay):
+                break
+            if not had_link:
+                delay = min(delay * 2, self.retry_max_s)
+
+    def _connect_and_read(self) -> bool:
+        """One connection: find, open, read until lost or stopped. True if it was open."""
+        import serial  # pyserial: a core dependency, imported when the kit is used
+
+        path = find_pico_port(self.port, self.dev_root)
+        if path is None:
+            self._call(self._session.closed,
+                       f"no RFID Pico found (looked for {_where(self.port, self.dev_root)})")
+            return False
+        try:
+            link = serial.Serial(path, self.baud, timeout=self.read_timeout_s, exclusive=True)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            self._call(self._session.closed, f"cannot open RFID Pico port {path}: {exc}")
+            return False
+        try:
+            link.reset_input_buffer()
+            self._call(self._session.opened, path)
+            while not self._stop.is_set():
+                data = link.read(link.in_waiting or 1)
+                if data:
+                    self._call(self._session.feed, data)
+                else:
+                    self._call(self._session.tick)
+        except (serial.SerialException, OSError) as exc:
+            self._call(self._session.closed, f"lost the RFID Pico on {path}: {exc}")
+        finally:
+            with contextlib.suppress(serial.SerialException, OSError):
+                link.close()
+        return True
