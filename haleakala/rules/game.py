@@ -96,7 +96,8 @@ class Game:
         self.tactical = variant == "tactical"
         self.seed = seed
         rng = random.Random(seed)  # R28: the only source of chance
-        self.start = PLAYERS.index(start) if start else rng.randrange(2)
+        coin = rng.randrange(2)  # drawn even when the start is given: same seed, same deal
+        self.start = PLAYERS.index(start) if start else coin
         b = self.board
         n_seg = b.segments
         self.current = self.start

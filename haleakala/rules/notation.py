@@ -156,8 +156,8 @@ def parse_decision(text: str, board: Board | None = None) -> int:
     if t == "boat":
         return BOAT
     if t.startswith(">"):
-        dest = t[1:].strip()
-        if dest == "stay":
+        dest = text.strip()[1:].strip()
+        if dest.lower() == "stay":
             return STAY
         space = board.parse_space(dest)
         if space is None or space >= board.land_spaces:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,22 +25,13 @@ from .play import one_line_errors
 from .render import describe_result
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
 
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
 
 
 class Inconsistent(Exception):
-    """The log (or save) disagrees with the engine; the message says where and how.
-
-    ``progress`` (the line, or the history index) tells how far the replay got, so that
-    of two candidate deals (see ``candidates``) the one that explains more is reported.
-    """
-
-    def __init__(self, message: str, progress: int | None = None) -> None:
-        super().__init__(message)
-        found = re.match(r"^(?:line |history\[)(\d+)", message)
-        self.progress = progress if progress is not None else int(found[1]) if found else 0
+    """The log (or save) disagrees with the engine; the message says where and how."""
 
 
 class NotALog(Exception):
@@ -104,23 +94,8 @@ def _describe(record: dict) -> str:
     return _show(record)
 
 
-def candidates(variant: str, seed: int, start: str) -> list[Game]:
-    """The games a (variant, seed, start) triple can name.
-
-    ``Game(variant, seed)`` draws the starting player from the seed before shuffling, and
-    ``Game(variant, seed, start)`` does not, so the same triple can stand for two deals
-    (reported to the rules owner). A game started without ``--start`` is tried first.
-    """
-    drawn = Game(variant, seed)
-    games = [drawn] if PLAYERS[drawn.start] == start else []
-    chosen = Game(variant, seed, start)
-    if not games or chosen.piles != drawn.piles or chosen.slots != drawn.slots:
-        games.append(chosen)
-    return games
-
-
-def _games_from_setup(setup: dict) -> list[Game]:
-    """The candidate games whose deal matches the setup record (at least one, or raise)."""
+def _game_from_setup(setup: dict) -> Game:
+    """The game the setup record names (variant, seed, start), checked against its deal."""
     variant, seed, start = setup.get("variant"), setup.get("seed"), setup.get("start")
     if variant not in VARIANTS:
         raise Inconsistent(f"line 1: variant {_show(variant)} is not base or tactical")
@@ -128,23 +103,11 @@ def _games_from_setup(setup: dict) -> list[Game]:
         raise Inconsistent(f"line 1: seed {_show(seed)} is not a whole number")
     if start not in PLAYERS:
         raise Inconsistent(f"line 1: start {_show(start)} is not red or yellow")
-    games = candidates(variant, seed, start)
-    matching = [g for g in games if difference(setup, setup_record(g)) is None]
-    if not matching:
-        raise Inconsistent(f"line 1: setup differs: {difference(setup, setup_record(games[0]))}")
-    return matching
-
-
-def _first_success(attempts: list[Game], run: Callable[[Game], Game]) -> Game:
-    """Run ``run`` on each candidate; the first success wins, else the error that got
-    furthest (the first candidate on a tie) is raised."""
-    errors: list[Inconsistent] = []
-    for attempt in attempts:
-        try:
-            return run(attempt)
-        except Inconsistent as exc:
-            errors.append(exc)
-    raise max(errors, key=lambda exc: exc.progress)
+    game = Game(variant, seed, start)
+    found = difference(setup, setup_record(game))
+    if found is not None:
+        raise Inconsistent(f"line 1: setup differs: {found}")
+    return game
 
 
 def _legal_difference(logged: Any, engine: list[str]) -> str:
@@ -209,8 +172,7 @@ def replay_log(lines: Iterable[str]) -> Game:
         raise NotALog(f"line {n} is not a setup record; a game log starts with one")
     if n != 1:
         raise NotALog("a game log starts with its setup record on line 1")
-    games = _games_from_setup(setup)
-    return _first_success(games, lambda game: _replay_records(game, numbered[1:]))
+    return _replay_records(_game_from_setup(setup), numbered[1:])
 
 
 def _replay_records(game: Game, numbered: list[tuple[int, str]]) -> Game:
@@ -257,8 +219,7 @@ def replay_save(text: str) -> tuple[Game, Game]:
         saved = Game.from_json(text)
     except SaveError as exc:
         raise NotALog(f"not a valid saved game: {exc}") from None
-    games = candidates(saved.variant, saved.seed, PLAYERS[saved.start])
-    replayed = _first_success(games, lambda game: _replay_history(game, saved))
+    replayed = _replay_history(Game(saved.variant, saved.seed, PLAYERS[saved.start]), saved)
     return saved, replayed
 
 
@@ -276,7 +237,6 @@ def _replay_history(replayed: Game, saved: Game) -> Game:
             f"the saved position is not where its history leads "
             f"(digest {saved.digest()}, replayed {replayed.digest()}): "
             f"{(found or '').replace('the log has', 'the save has')}",
-            progress=len(saved.history) + 1,
         )
     return replayed
 
