@@ -15,10 +15,16 @@ import sys
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
     "bench": "haleakala.bench",
+    "bom": "haleakala.kit.bom",
     "config": "haleakala.config_cli",
     "deck": "haleakala.terminal.deck",
+    "install": "haleakala.kit.install",
     "play": "haleakala.terminal.play",
+    "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
+    "selftest": "haleakala.kit.selftest",
+    "uninstall": "haleakala.kit.uninstall",
+    "wiring": "haleakala.kit.wiring",
 }
 
 
@@ -26,12 +32,19 @@ class UsageError(Exception):
     """Raised by a command for misuse: printed as one line, exit status 2."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse prints a usage block before its error; misuse here gets one line."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="haleakala",
         description="Haleakala Companion: rules engine, daemon, simulator and maker tools.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name, module in COMMANDS.items():
         try:
             importlib.import_module(module).register(sub)
