@@ -608,7 +608,8 @@ class Game:
         """Scores, winner and tie-break (R24) once the game is over, else None."""
         if self.phase != OVER:
             return None
-        totals = tuple(self.scorings[-1]["players"][c]["total"] for c in PLAYERS)
+        last = self.scorings[-1]["players"]
+        totals = (int(last["red"]["total"]), int(last["yellow"]["total"]))
         tiebreak = None
         if totals[0] != totals[1]:
             winner = 0 if totals[0] > totals[1] else 1
@@ -618,7 +619,7 @@ class Game:
                 winner, tiebreak = (0 if statues[0] > statues[1] else 1), "statues"
             else:
                 winner, tiebreak = 1 - self.start, "start"
-        return Result(totals, PLAYERS[winner], tiebreak, tuple(self.scorings))  # type: ignore[arg-type]
+        return Result(totals, PLAYERS[winner], tiebreak, tuple(self.scorings))
 
     # -- copies and identity ----------------------------------------------------------
 

@@ -293,14 +293,14 @@ def from_dict(data: Any) -> Game:
     g.scorings = scorings
     g.history = []
     codes = code_table(b)
-    for i, text in enumerate(_get(data, "history", list) if "history" in data else []):
-        code = codes.get(text) if isinstance(text, str) else None
-        if code is None:
+    for i, entry in enumerate(_get(data, "history", list) if "history" in data else []):
+        decision = codes.get(entry) if isinstance(entry, str) else None
+        if decision is None:
             try:
-                code = parse_decision(str(text), b)
+                decision = parse_decision(str(entry), b)
             except NotationError as exc:
                 raise _fail(f"$.history[{i}]", str(exc)) from None
-        g.history.append(code)
+        g.history.append(decision)
     if g.phase != PHASE_NAMES.index("over") and not g.legal_actions():
         raise _fail("$.phase", f"{g.phase_name} has no legal decision in this position")
     if g.phase == PHASE_NAMES.index("over") and len(g.scorings) != 2:
