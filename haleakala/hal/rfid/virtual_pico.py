@@ -19,6 +19,7 @@ import random
 import threading
 import time
 import tty
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -65,6 +66,9 @@ class VirtualPico:
         self._slave_path: str | None = None
         self.link: Path | None = None
         self.frames_sent = 0
+        self.dropped_writes = 0
+        self.recent: deque[bytes] = deque(maxlen=64)
+        """The last frames made, for tests that replay old frames."""
 
     # ------------------------------------------------------------------ the board
 
@@ -144,7 +148,9 @@ class VirtualPico:
         with self._lock:
             frame = cls(self.boot, self._seq, *fields)  # type: ignore[call-arg]
             self._seq = (self._seq + 1) % SEQ_MODULO
-            return encode(frame)
+            data = encode(frame)
+            self.recent.append(data)
+            return data
 
     def hello_frame(self) -> bytes:
         return self._frame(Hello, self.firmware, self.readers, self.debounce_scans,
@@ -232,8 +238,11 @@ class VirtualPico:
             try:
                 written = os.write(master, data)
             except (BlockingIOError, OSError):
+                self.dropped_writes += 1
                 return False
             self.frames_sent += 1
+            if written != len(data):
+                self.dropped_writes += 1
             return written == len(data)
 
     def start(self, link: str | os.PathLike[str] | None = None) -> str:
