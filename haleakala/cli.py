@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
     "selftest": "haleakala.kit.selftest",
+    "tags": "haleakala.tags_cli",
     "uninstall": "haleakala.kit.uninstall",
     "wiring": "haleakala.kit.wiring",
 }
