@@ -1,0 +1,171 @@
+"""``haleakala bom``: the bill of materials (hw/bom.csv → hw/BOM.md) and the board overlay
+notes (the config's zone map → hw/OVERLAY.md).
+
+The CSV is the one place parts are edited; the Markdown is generated so that the table a maker
+reads and the data a test checks are the same. ``--check`` regenerates in memory and exits 1
+naming the files that differ from what is committed.
+
+CSV columns: ``kit`` (``both``, ``buttons``, ``rfid``, or ``option`` for an alternative that
+replaces a counted row), ``part``, ``quantity``, ``typical price (EUR)`` (per piece), ``note``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from haleakala.cli import UsageError
+from haleakala.kit.common import REPO_ROOT, default_config_for_docs, write_if_changed
+from haleakala.kit.overlay import overlay_markdown
+
+COLUMNS = ("kit", "part", "quantity", "typical price (EUR)", "note")
+KITS = ("both", "buttons", "rfid", "option")
+DEFAULT_HW_DIR = REPO_ROOT / "hw"
+CSV_NAME = "bom.csv"
+BOM_NAME = "BOM.md"
+OVERLAY_NAME = "OVERLAY.md"
+
+
+class BomError(ValueError):
+    """A malformed BOM row: names the line and the column."""
+
+
+@dataclass(frozen=True)
+class BomRow:
+    kit: str
+    part: str
+    quantity: int
+    price_eur: float
+    note: str
+
+    @property
+    def total_eur(self) -> float:
+        return self.quantity * self.price_eur
+
+    def counts_for(self, kit: str) -> bool:
+        """Whether this row is bought for ``kit`` ("buttons" or "rfid"); options never are."""
+        return self.kit in ("both", kit)
+
+
+def parse_bom(text: str, source: str = CSV_NAME) -> list[BomRow]:
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        raise BomError(f"{source}: header is {reader.fieldnames}, expected {', '.join(COLUMNS)}")
+    rows = []
+    for line, raw in enumerate(reader, start=2):
+        where = f"{source} line {line}"
+        if None in raw or any(v is None for v in raw.values()):
+            raise BomError(f"{where}: expected {len(COLUMNS)} columns")
+        if raw["kit"] not in KITS:
+            raise BomError(f"{where}: kit {raw['kit']!r} is not one of {', '.join(KITS)}")
+        if not raw["part"].strip():
+            raise BomError(f"{where}: part is empty")
+        try:
+            quantity = int(raw["quantity"])
+            price = float(raw["typical price (EUR)"])
+        except ValueError:
+            raise BomError(f"{where}: quantity must be an integer and price a number") from None
+        if quantity < 1 or price < 0:
+            raise BomError(f"{where}: quantity must be at least 1 and price not negative")
+        rows.append(BomRow(raw["kit"], raw["part"], quantity, price, raw["note"]))
+    return rows
+
+
+def kit_total(rows: list[BomRow], kit: str) -> float:
+    return sum(r.total_eur for r in rows if r.counts_for(kit))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def bom_markdown(rows: list[BomRow]) -> str:
+    lines = [
+        "# Bill of materials",
+        "",
+        f"<!-- Generated from hw/{CSV_NAME} by `haleakala bom`: edit the CSV, not this file. -->",
+        "",
+        "Two kits share the Pi, the LED rings, the OLED and the encoder; they differ in how the",
+        "discs on the six beaches are sensed. *Kit* says who needs a row: **both**, **buttons**",
+        "(one button per beach), **rfid** (a tag in every disc, read by a Pico), or *option*",
+        "(an alternative to a counted row, not in the totals). Prices are typical single-unit",
+        "prices in euros; the totals count the Raspberry Pi 4.",
+        "",
+        "| Kit | Part | Qty | Each (EUR) | Total (EUR) | Note |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        kit = f"*{r.kit}*" if r.kit == "option" else f"**{r.kit}**"
+        lines.append(
+            f"| {kit} | {_cell(r.part)} | {r.quantity} | {r.price_eur:.2f} | "
+            f"{r.total_eur:.2f} | {_cell(r.note)} |"
+        )
+    lines += [
+        "",
+        f"- **Buttons kit total: {kit_total(rows, 'buttons'):.2f} EUR**",
+        f"- **RFID kit total: {kit_total(rows, 'rfid'):.2f} EUR**",
+        "",
+        "Size the supply with `haleakala power` (≈ 60 mA per pixel at full white; the daemon",
+        "caps the chain at `leds.current_limit_ma`). Wiring: [wiring/PINS.md](../wiring/PINS.md)",
+        "and [wiring/haleakala.svg](../wiring/haleakala.svg). Where each ring goes and which",
+        "pixel lights which zone: [OVERLAY.md](OVERLAY.md).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def generate(hw_dir: Path, config_path: str | None) -> dict[Path, bytes]:
+    """Every file this command owns, as bytes, keyed by path."""
+    csv_path = hw_dir / CSV_NAME
+    if not csv_path.is_file():
+        raise UsageError(f"{csv_path} does not exist: point --hw at the repository's hw/")
+    try:
+        rows = parse_bom(csv_path.read_text(encoding="utf-8"), str(csv_path))
+    except BomError as exc:
+        raise UsageError(str(exc)) from None
+    config, _label = default_config_for_docs(config_path)
+    return {
+        hw_dir / BOM_NAME: bom_markdown(rows).encode(),
+        hw_dir / OVERLAY_NAME: overlay_markdown(config).encode(),
+    }
+
+
+def stale(files: dict[Path, bytes]) -> list[Path]:
+    return [p for p, data in files.items() if not p.is_file() or p.read_bytes() != data]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bom",
+        help="regenerate hw/BOM.md (from hw/bom.csv) and hw/OVERLAY.md (from the zone map)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--config", metavar="PATH", default=None, help="config (default: the default kit)"
+    )
+    parser.add_argument(
+        "--hw", metavar="DIR", type=Path, default=DEFAULT_HW_DIR, help="the hw/ directory"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 naming stale files"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    files = generate(args.hw, args.config)
+    if args.check:
+        out_of_date = stale(files)
+        for path in out_of_date:
+            print(f"stale: {path} (run 'haleakala bom' and commit it)", file=sys.stderr)
+        if not out_of_date:
+            print(f"up to date: {', '.join(str(p) for p in files)}")
+        return 1 if out_of_date else 0
+    for path, data in files.items():
+        print(f"{'wrote' if write_if_changed(path, data) else 'unchanged'}: {path}")
+    return 0

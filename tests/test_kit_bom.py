@@ -1,0 +1,132 @@
+"""hw/bom.csv → hw/BOM.md, and the zone map → hw/OVERLAY.md: generated, checked, complete."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from haleakala import config as cfg
+from haleakala.cli import main
+from haleakala.kit import bom
+from haleakala.kit.overlay import overlay_markdown
+
+REPO = Path(__file__).resolve().parent.parent
+HW = REPO / "hw"
+
+
+@pytest.fixture
+def rows():
+    return bom.parse_bom((HW / "bom.csv").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def hw_copy(tmp_path):
+    target = tmp_path / "hw"
+    target.mkdir()
+    for name in ("bom.csv", "BOM.md", "OVERLAY.md"):
+        shutil.copy(HW / name, target / name)
+    return target
+
+
+def test_committed_bom_and_overlay_match_their_sources(capsys):
+    assert main(["bom", "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+def test_bom_markdown_has_one_table_row_per_csv_row_with_its_figures(rows):
+    text = (HW / "BOM.md").read_text(encoding="utf-8")
+    table = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(table) == len(rows) + 1  # + header
+    for line, row in zip(table[1:], rows, strict=True):
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        assert cells[1] == row.part.replace("|", "\\|")
+        assert int(cells[2]) == row.quantity
+        assert float(cells[3]) == pytest.approx(row.price_eur)
+        assert float(cells[4]) == pytest.approx(row.quantity * row.price_eur)
+    assert f"Buttons kit total: {bom.kit_total(rows, 'buttons'):.2f} EUR" in text
+    assert f"RFID kit total: {bom.kit_total(rows, 'rfid'):.2f} EUR" in text
+
+
+def _one(rows, kit, *words):
+    found = [r for r in rows if r.kit == kit and all(w.lower() in r.part.lower() for w in words)]
+    assert len(found) == 1, (kit, words, found)
+    return found[0]
+
+
+def test_bom_lists_every_part_both_kits_need(rows):
+    assert _one(rows, "both", "Raspberry Pi 4").quantity == 1
+    for model in ("Zero 2 W", "Pi 3", "Pi 5"):
+        _one(rows, "option", "Raspberry Pi", model)
+    assert _one(rows, "both", "ring", "WS2812B").quantity == 6
+    assert "12 x" in _one(rows, "both", "ring").part
+    _one(rows, "both", "74AHCT125")
+    assert "330–470 Ω" in _one(rows, "both", "Resistor").part
+    _one(rows, "both", "1000 µF")
+    _one(rows, "both", "5 V power supply")
+    oled = _one(rows, "both", "OLED")
+    assert "SSD1306" in oled.part and "SH1106" in oled.part and "I2C" in oled.part
+    _one(rows, "both", "encoder", "push")
+    _one(rows, "both", "button", "back")
+    assert _one(rows, "buttons", "button", "beach").quantity == 6
+    _one(rows, "rfid", "Pico")
+    assert _one(rows, "rfid", "PN5180").quantity == 6
+    assert _one(rows, "rfid", "ISO 15693", "tags").quantity == 12
+    assert _one(rows, "option", "MFRC522", "module").quantity == 6
+    assert _one(rows, "option", "NTAG").quantity == 12
+    assert any("wire" in r.part.lower() for r in rows)
+    assert any("connector" in r.part.lower() for r in rows)
+
+
+def test_options_are_not_counted_in_kit_totals(rows):
+    counted = sum(r.total_eur for r in rows if r.kit in ("both", "buttons"))
+    assert bom.kit_total(rows, "buttons") == pytest.approx(counted)
+    assert all(not r.counts_for("buttons") for r in rows if r.kit in ("option", "rfid"))
+
+
+def test_editing_the_csv_makes_check_name_bom_md(hw_copy, capsys):
+    csv_path = hw_copy / "bom.csv"
+    csv_path.write_text(
+        csv_path.read_text(encoding="utf-8").replace("15.00", "17.00"), encoding="utf-8"
+    )
+    assert main(["bom", "--hw", str(hw_copy), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert f"stale: {hw_copy / 'BOM.md'}" in err
+    assert "OVERLAY.md" not in err
+    assert main(["bom", "--hw", str(hw_copy)]) == 0
+    assert "| 17.00 |" in (hw_copy / "BOM.md").read_text(encoding="utf-8")
+    assert main(["bom", "--hw", str(hw_copy), "--check"]) == 0
+
+
+def test_malformed_csv_row_is_one_line_naming_the_line(hw_copy, capsys):
+    csv_path = hw_copy / "bom.csv"
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2].replace("option", "spare", 1)
+    csv_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["bom", "--hw", str(hw_copy), "--check"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "bom.csv line 3: kit 'spare' is not one of both, buttons, rfid, option" in err[0]
+
+
+def test_overlay_follows_the_zone_map_and_ring_order():
+    leds = replace(
+        cfg.Config().leds,
+        ring_order=(5, 4, 3, 2, 1, 0),
+        zones={"water": (0,), "beach": (1, 2, 3), "crater": (11,)},
+    )
+    text = overlay_markdown(replace(cfg.Config(), leds=leds))
+    assert "| 1 | 5 | 0–11 |" in text  # ring 1 on the wire sits under segment 5
+    assert "| 6 | 0 | 60–71 |" in text
+    assert "| 3 | beach |" in text
+    assert "| 11 | crater |" in text
+    assert "| 4 | – | nothing (stays dark) |" in text
+    assert "Zones with no pixel (never shown): grassland, forest, mountain, slot_a, slot_b." in text
+    # segment 0 is the last ring: its crater is chain pixel 60 + 11
+    assert "| 0 | 60 | 61, 62, 63 | – | – | – | 71 | – | – |" in text
+
+
+def test_overlay_on_disk_is_the_default_zone_map():
+    assert (HW / "OVERLAY.md").read_text(encoding="utf-8") == overlay_markdown(cfg.Config())

@@ -1,0 +1,152 @@
+"""``haleakala power``: per-ring and total current from pixels, brightness and the limit, the
+supply the kit needs, and a warning (exit 1) when the configured supply is too small."""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from haleakala import config as cfg
+from haleakala.cli import main
+from haleakala.hal.base import ZoneMap
+from haleakala.kit import power
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def no_system_config(tmp_path, monkeypatch):
+    monkeypatch.delenv(cfg.ENV_PATH, raising=False)
+    monkeypatch.setattr(cfg, "DEFAULT_PATH", tmp_path / "etc" / "config.toml")
+
+
+def with_leds(config: cfg.Config, **changes) -> cfg.Config:
+    return replace(config, leds=replace(config.leds, **changes))
+
+
+def test_default_kit_budget_figures():
+    b = power.budget(cfg.Config())
+    assert b.pixels == 72
+    assert b.worst_ma == pytest.approx(72 * 60)
+    assert [r.worst_ma for r in b.rings] == [pytest.approx(720)] * 6
+    # brightness 0.3: each channel 255 -> round(76.5) = 76, i.e. 76/255 x 60 mA per pixel
+    assert b.at_brightness_ma == pytest.approx(72 * 3 * 76 * 20 / 255)
+    assert b.led_max_ma == b.at_brightness_ma  # 1288 mA < the 1800 mA limit
+    assert not b.limit_bites
+    assert b.peak_ma == pytest.approx(1300 + 25 + 72 * 3 * 76 * 20 / 255)
+    assert b.recommended_supply_ma == 3000
+    assert b.warnings() == []
+
+
+def test_limit_caps_the_chain_when_brightness_alone_would_exceed_it():
+    b = power.budget(with_leds(cfg.Config(), brightness=1.0, current_limit_ma=1800))
+    assert b.at_brightness_ma == pytest.approx(4320)
+    assert b.limit_bites
+    assert 1700 < b.led_max_ma <= 1800
+
+
+def test_expected_maximum_is_what_the_daemon_renders_for_an_all_white_frame():
+    config = with_leds(cfg.Config(), brightness=0.8, current_limit_ma=1500)
+    zone_map = ZoneMap.from_config(config.leds)
+    frame = {(s, z): (255, 255, 255) for s in range(6) for z in zone_map.zones}
+    sent = zone_map.render(frame)
+    assert power.budget(config).led_max_ma == pytest.approx(power.estimate_current_ma(sent))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ppr=st.integers(1, 60),
+    brightness=st.floats(0, 1),
+    limit=st.floats(50, 20000),
+)
+def test_expected_maximum_never_exceeds_the_limit_or_brightness_worst_case(ppr, brightness, limit):
+    config = replace(
+        cfg.Config(),
+        leds=replace(
+            cfg.Config().leds,
+            pixels_per_ring=ppr,
+            zones={},
+            brightness=brightness,
+            current_limit_ma=limit,
+            supply_ma=max(limit, 1),
+        ),
+    )
+    b = power.budget(config)
+    assert b.worst_ma == pytest.approx(ppr * 6 * 60)
+    assert b.led_max_ma <= min(limit, b.at_brightness_ma) + 1e-6
+    assert b.at_brightness_ma <= b.worst_ma + 1e-6
+    assert b.recommended_supply_ma >= b.needed_ma
+    assert b.recommended_supply_ma % 500 == 0
+
+
+def test_power_command_prints_figures_and_ok(capsys):
+    assert main(["power"]) == 0
+    out = capsys.readouterr().out
+    assert "ring 6 (segment 5): 12 pixels, worst 720 mA, at brightness 0.3: 215 mA" in out
+    assert "leds_worst_case_ma: 4320" in out
+    assert "leds_expected_max_ma: 1288" in out
+    assert "pi_budget_ma: 1300" in out
+    assert "peak_ma: 2613" in out
+    assert "supply_needed_ma: 2874" in out
+    assert "OK: the 3 A supply covers the peak with 15% headroom" in out
+
+
+def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
+    path = tmp_path / "small.toml"
+    path.write_text("[leds]\nbrightness = 1.0\ncurrent_limit_ma = 1800\nsupply_ma = 2000\n")
+    assert main(["power", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    warning = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1
+    assert "leds.supply_ma = 2000" in warning[0]
+    peak = int(re.search(r"^peak_ma: (\d+)$", out, re.M).group(1))
+    assert 3100 < peak <= 1300 + 25 + 1800
+    assert f"smaller than the {peak} mA peak" in warning[0]
+    assert "at least 3.5 A" in warning[0]
+
+
+def test_rfid_kit_on_a_3_amp_supply_warns_about_headroom(tmp_path, capsys):
+    path = tmp_path / "rfid.toml"
+    path.write_text('kit = "rfid"\n')
+    assert main(["power", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "rfid_ma: 300" in out
+    assert "warning: the 3 A supply (leds.supply_ma = 3000) leaves 3% headroom" in out
+
+
+def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[leds]\nbrightness = 2\n")
+    assert main(["power", "--config", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "leds.brightness" in err[0] and "config check" in err[0]
+
+
+def _bom_supply_amps() -> float:
+    rows = list(csv.DictReader((REPO / "hw" / "bom.csv").open(encoding="utf-8")))
+    (supply,) = [r for r in rows if r["part"].startswith("5 V power supply")]
+    return float(re.search(r"(\d+(?:\.\d+)?) A", supply["part"]).group(1))
+
+
+@pytest.mark.parametrize("model", cfg.MODELS)
+@pytest.mark.parametrize("kit", cfg.KITS)
+def test_bom_supply_covers_every_pi_and_kit_at_default_led_settings(model, kit):
+    amps = _bom_supply_amps()
+    config = with_leds(replace(cfg.Config(), model=model, kit=kit), supply_ma=amps * 1000)
+    assert power.budget(config).warnings() == []
+
+
+@pytest.mark.parametrize("model", ["zero2w", "pi3", "pi4"])
+def test_three_amps_is_enough_for_the_buttons_kit_on_the_smaller_pis(model):
+    """The BOM note says so; a Pi 5 or the RFID kit needs more."""
+    config = replace(cfg.Config(), model=model)
+    assert power.budget(config).recommended_supply_ma <= 3000
+    assert power.budget(replace(config, model="pi5")).recommended_supply_ma > 3000
+    assert math.isclose(power.budget(config).supply_ma, 3000)
