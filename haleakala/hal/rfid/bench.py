@@ -268,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     seed = getattr(args, "seed", 1)
     reader = getattr(args, "reader", "pn5180")
     debounce = getattr(args, "debounce", 2)
-    fps = parse_throughput()
+    fps = parse_throughput(getattr(args, "seconds", None) or 0.5)
     print(f"frames_per_s: {fps:.0f}")
     print(f"parse_ms_per_frame: {1000 / fps:.4f}")
     try:

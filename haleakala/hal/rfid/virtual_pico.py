@@ -20,8 +20,9 @@ import threading
 import time
 import tty
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from haleakala.hal.events import BEACHES
 from haleakala.hal.rfid.protocol import (
@@ -144,9 +145,9 @@ class VirtualPico:
     def boot(self) -> str:
         return f"{self._boot:08X}"
 
-    def _frame(self, cls: type[Frame], *fields: object) -> bytes:
+    def _frame(self, make: Callable[..., Frame], *fields: Any) -> bytes:
         with self._lock:
-            frame = cls(self.boot, self._seq, *fields)  # type: ignore[call-arg]
+            frame = make(self.boot, self._seq, *fields)
             self._seq = (self._seq + 1) % SEQ_MODULO
             data = encode(frame)
             self.recent.append(data)
