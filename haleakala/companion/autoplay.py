@@ -1,0 +1,121 @@
+"""A scripted player that plays both colours *through the physical inputs*.
+
+For tests, benchmarks and demos: ``next_events(companion)`` looks at what the companion
+shows and returns the input events a person would make next (press a beach button, turn
+the encoder to an option, press select; on the RFID kit put a disc on a beach or take
+discs back as the OLED asks). Its choice of decision is a pure function of the position
+(seed + the decisions so far), so a game interrupted by a power cut and resumed is played
+on exactly as an uninterrupted one, and ``reference_game`` computes that result without a
+daemon.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from haleakala.hal.events import INVOCATION, BeachContents, ButtonPressed, Disc, EncoderTurned
+from haleakala.rules import PLAYERS, Game
+from haleakala.rules.notation import BOAT, INVOKE, RETURN
+
+from . import ui as U
+from .board import beach_discs
+
+if TYPE_CHECKING:
+    from .controller import Companion
+
+
+def choose(game: Game, seed: int) -> int:
+    """The scripted player's decision here: uniformly random, seeded by the position."""
+    legal = game.legal_actions()
+    rng = random.Random(hash((seed, *game.history)))  # int hashes are not salted
+    return legal[rng.randrange(len(legal))]
+
+
+def reference_game(variant: str, seed: int, start: str | None, policy_seed: int) -> Game:
+    """The game the scripted player plays when nothing interrupts it."""
+    game = Game(variant, seed, start)
+    while not game.is_terminal():
+        game.apply(choose(game, policy_seed))
+    return game
+
+
+def _to_option(chooser: U.Chooser, value: Any) -> list[Any]:
+    index = next((i for i, o in enumerate(chooser.options) if o.value == value), None)
+    if index is None:
+        return []
+    events: list[Any] = []
+    if index != chooser.cursor:
+        events.append(EncoderTurned(index - chooser.cursor))
+    events.append(ButtonPressed("select"))
+    return events
+
+
+class AutoPlayer:
+    """Plays both colours (or the human colour in solo mode) with the seeded policy."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def next_events(self, companion: Companion) -> list[Any]:
+        """What to do next; [] only when the game is over."""
+        if companion.game.is_terminal():
+            return []
+        return self._next(companion) or [ButtonPressed("back")]
+
+    def _next(self, companion: Companion) -> list[Any]:
+        game = companion.game
+        if game.is_terminal():
+            return []
+        shown = companion.shown
+        if shown is not None and shown.kind in (U.MENU, U.CONFIRM_NEW, U.SCORES):
+            return [ButtonPressed("back")]
+        rfid = companion.kit == "rfid"
+        expected = beach_discs(game)
+        if rfid and tuple(companion.sensed) != expected:
+            return [
+                BeachContents(b, expected[b])
+                for b in range(len(expected))
+                if companion.sensed[b] != expected[b]
+            ]
+        if companion.pending is not None:
+            return [ButtonPressed("select")]
+        chooser = companion.chooser
+        if chooser is not None and chooser.kind == U.PROPOSAL:
+            d = chooser.options[0].value
+            if rfid and d < BOAT:
+                return [self._disc_change(game, expected, d)]
+            return [ButtonPressed("select")]
+        d = choose(game, self.seed)
+        if d < BOAT:
+            if rfid:
+                events = [self._disc_change(game, expected, d)]
+                beach = d % 10
+                if (
+                    d < INVOKE
+                    and beach == game.boat
+                    and d + INVOKE in game.legal_actions()
+                    and companion.settle_s > 0
+                ):
+                    events.append(ButtonPressed("select"))  # no invocation disc this time
+                return events
+            if chooser is not None and chooser.kind == U.BEACH and chooser.subject == d % 10:
+                return _to_option(chooser, d)
+            return [ButtonPressed(f"beach{d % 10}")]
+        if chooser is None:
+            return [ButtonPressed("select")]  # opens the boat chooser
+        return _to_option(chooser, d)
+
+    @staticmethod
+    def _disc_change(game: Game, expected: tuple, d: int) -> BeachContents:
+        colour = PLAYERS[game.decider]
+        beach = d % 10
+        value = (d % 100) // 10
+        discs = set(expected[beach])
+        if d >= RETURN:
+            discs.discard(Disc(colour, value))
+        else:
+            discs.add(Disc(colour, value))
+            if d >= INVOKE:
+                discs.add(Disc(colour, INVOCATION))
+        return BeachContents(beach, frozenset(discs))

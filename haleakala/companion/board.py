@@ -1,0 +1,138 @@
+"""What should physically lie where on the island, and how to get from one layout to another.
+
+The rules engine knows where every piece *is*; players move the wooden pieces by hand. This
+module turns a game position into the expected physical layout (discs per beach, boat,
+shamans, statues, lava) and the difference between two layouts into instructions a player
+can follow ("take red 3 off beach 2", "move the boat back to 5"). The controller compares
+the expected layout with what the RFID readers sense, and shows the instructions after
+every decision and after an undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from haleakala.hal.events import INVOCATION, Disc
+from haleakala.rules import PLAYERS, Game
+
+Beaches = tuple[frozenset[Disc], ...]
+
+
+@dataclass(frozen=True)
+class PhysicalBoard:
+    """The pieces a player can see: ``beaches[b]`` holds the discs lying on beach ``b``;
+    ``shamans`` and ``statues`` use the notation's space names (``1B`` is a hut)."""
+
+    beaches: Beaches
+    boat: int
+    shamans: tuple[str, str]
+    statues: tuple[tuple[str, str], ...]  # (space, colour), sorted by space
+    lava: tuple[int, ...]
+
+    def discs_on(self, beach: int) -> frozenset[Disc]:
+        return self.beaches[beach]
+
+
+def beach_discs(game: Game) -> Beaches:
+    """The discs the game has on each beach, number discs and invocation discs."""
+    beaches: list[set[Disc]] = [set() for _ in range(game.board.segments)]
+    for p, colour in enumerate(PLAYERS):
+        at = game.disc_at[p]
+        for v in game.board.discs:
+            if at[v] >= 0:
+                beaches[at[v]].add(Disc(colour, v))
+        if game.invocation[p] >= 0:
+            beaches[game.invocation[p]].add(Disc(colour, INVOCATION))
+    return tuple(frozenset(b) for b in beaches)
+
+
+def physical_board(game: Game) -> PhysicalBoard:
+    b = game.board
+    statues = tuple(
+        (b.space_name(space), PLAYERS[owner])
+        for space, owner in enumerate(game.statue_owner)
+        if owner >= 0
+    )
+    return PhysicalBoard(
+        beaches=beach_discs(game),
+        boat=game.boat,
+        shamans=(b.space_name(game.shaman[0]), b.space_name(game.shaman[1])),
+        statues=statues,
+        lava=tuple(game.lava),
+    )
+
+
+def disc_words(disc: Disc) -> str:
+    """``red 3``, ``yellow invocation disc``: how the OLED names a disc."""
+    if disc.value == INVOCATION:
+        return f"{disc.colour} invocation disc"
+    return f"{disc.colour} {disc.value}"
+
+
+def join_words(items: Iterable[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def disc_list(discs: Iterable[Disc]) -> str:
+    """``red 1, red 3 and yellow 2``, in a stable order."""
+    return join_words(disc_words(d) for d in sorted(discs))
+
+
+def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
+    """How to turn the discs of ``have`` into ``want``: moves first, then removals, then
+    placements, one line per beach."""
+    lines: list[str] = []
+    extra = {b: set(have[b] - want[b]) for b in range(len(want))}
+    missing = {b: set(want[b] - have[b]) for b in range(len(want))}
+    for src in range(len(want)):
+        for disc in sorted(extra[src]):
+            dst = next((b for b in range(len(want)) if disc in missing[b]), None)
+            if dst is not None:
+                lines.append(f"move {disc_words(disc)} from beach {src} to beach {dst}")
+                extra[src].discard(disc)
+                missing[dst].discard(disc)
+    for b in range(len(want)):
+        if extra[b]:
+            lines.append(f"take {disc_list(extra[b])} off beach {b}")
+    for b in range(len(want)):
+        if missing[b]:
+            lines.append(f"put {disc_list(missing[b])} on beach {b}")
+    return lines
+
+
+def instructions(
+    before: PhysicalBoard, after: PhysicalBoard, *, back: bool = False, discs: bool = True
+) -> list[str]:
+    """Board instructions for going from ``before`` to ``after``.
+
+    ``back`` words them as a reversal (undo: "move the boat back to 5"); ``discs=False``
+    leaves the discs out (the RFID kit senses them and prompts separately).
+    """
+    again = " back" if back else ""
+    lines: list[str] = []
+    if discs:
+        lines += disc_instructions(before.beaches, after.beaches)
+    if before.boat != after.boat:
+        lines.append(f"move the boat{again} to {after.boat}")
+    for p, colour in enumerate(PLAYERS):
+        if before.shamans[p] != after.shamans[p]:
+            lines.append(f"{colour} shaman{again} to {after.shamans[p]}")
+    old, new = set(before.statues), set(after.statues)
+    for space, colour in sorted(old - new):
+        lines.append(f"take the {colour} statue off {space}")
+    for space, colour in sorted(new - old):
+        lines.append(f"put a {colour} statue on {space}")
+    if any(before.lava) and not any(after.lava):
+        lines.append("lava: clear all craters")
+        return lines
+    for crater, (was, now) in enumerate(zip(before.lava, after.lava, strict=True)):
+        if now > was:
+            n = now - was
+            lines.append(f"lava: {n} more on crater {crater}")
+        elif now < was:
+            lines.append(f"lava: crater {crater} down to {now}")
+    return lines

@@ -1,0 +1,75 @@
+"""``haleakala run``: the companion daemon (see ``daemon``).
+
+Registering the command imports nothing heavy: the daemon's modules load only when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run the companion daemon (the Pi under the island, or simulated)",
+        description=(
+            "Run the companion: read the board, referee the game, drive the LEDs and the OLED, "
+            "keep a journal so that a power cut loses nothing. Under systemd it notifies "
+            "READY/STATUS/WATCHDOG; SIGTERM ends it cleanly."
+        ),
+    )
+    p.add_argument(
+        "--hardware",
+        choices=("sim", "pi"),
+        default=None,
+        help="hardware backend (default: $HALEAKALA_HARDWARE, the config, then auto-detect)",
+    )
+    p.add_argument("--headless", action="store_true", help="sim backend without a window")
+    p.add_argument(
+        "--config", default=None, help="config file (default: /etc/haleakala/config.toml)"
+    )
+    p.add_argument("--state-dir", default=None, help="journal directory (default: the config's)")
+    p.add_argument(
+        "--variant",
+        choices=("base", "tactical"),
+        default=None,
+        help="variant of a new game (default: the config's)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="deal of the first new game (default: random)"
+    )
+    p.add_argument(
+        "--start",
+        choices=("red", "yellow"),
+        default=None,
+        help="starting player of the first new game (default: from the seed)",
+    )
+    p.add_argument(
+        "--solo",
+        choices=("red", "yellow"),
+        default=None,
+        help="the companion plays this colour itself",
+    )
+    p.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=20,
+        metavar="N",
+        help="write a snapshot every N decisions (default: 20)",
+    )
+    p.add_argument(
+        "--autoplay",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="(tests, demos; sim only) a scripted player plays both colours "
+        "through the simulated inputs; exit when the game is over",
+    )
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .daemon import main
+
+    return main(args)

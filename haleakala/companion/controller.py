@@ -1,0 +1,1142 @@
+"""The controller: physical events in, rules decisions out, and a board that must agree.
+
+One thread owns the game. Hardware events arrive on a ``queue.Queue`` (the HAL's ``post``
+callback is ``Companion.post``); ``pump`` / the daemon's loop hands them to ``handle`` one at
+a time, which never raises: a bug is logged and shown, and the game is only replaced by a
+new position once the rules accepted the decision.
+
+How decisions are made:
+- RFID kit: every ``BeachContents`` snapshot is compared with the discs the game has on
+  that beach. One of the player's discs added = a placement (``3@2``; with the invocation
+  disc next to the boat as well = ``3@2*``), one removed = a return (``-3@2``). Anything
+  else is a disagreement: the beach flashes, the OLED says why in the rules' words
+  (``Game.why_illegal``) and how to fix it, and nothing changes until the board matches.
+  When the game itself moves discs (back to the supply after a distribution, an undo, a
+  new game) the board must first match again ("take your discs back from beach 3").
+- Buttons kit: press a beach's button, turn the encoder through the discs that may be
+  placed there (and "take back"), press select.
+- Every other decision (shaman destination, card, Lava Priestess, shell, pre-scoring
+  purchase, moving the boat) is a chooser: the encoder cycles the legal options (the LEDs
+  show the one under the cursor), select confirms. A decision with a single legal option
+  is shown and applies itself after ``auto_s`` seconds (select applies it at once).
+- Long press on back: undo the last decision of a player (with the automatic decisions
+  after it), with board instructions to reverse it. Back at a turn start: the menu.
+
+Durability: the new position is shown first (instant feedback), then the decision is
+appended to the journal and fsynced, and only then acknowledged in the log
+("ack decision 12 red 3@2 digest …"); if the journal cannot be written the position is
+rolled back and the OLED says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from haleakala.hal.events import (
+    BEACHES,
+    INVOCATION,
+    BeachContents,
+    ButtonHeld,
+    ButtonPressed,
+    Disc,
+    EncoderTurned,
+    LinkHealth,
+)
+from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
+from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.game import (
+    CHOOSE_CARD,
+    MOVE_SHAMAN,
+    OVER,
+    PRESCORE,
+    PRIESTESS,
+    SHELL,
+    TURN,
+)
+from haleakala.rules.notation import (
+    BOAT,
+    BUY,
+    INVOKE,
+    KEEP,
+    LAVA,
+    LAVA_NONE,
+    PASS,
+    RETURN,
+    SHAMAN,
+    STAY,
+    TAKE,
+    place,
+    withdraw,
+)
+
+from . import oled, scenes
+from . import ui as U
+from .board import (
+    PhysicalBoard,
+    beach_discs,
+    disc_instructions,
+    disc_list,
+    disc_words,
+    instructions,
+    physical_board,
+)
+from .journal import JournalError, replay
+
+if TYPE_CHECKING:
+    from haleakala.config import Config
+    from haleakala.hal.base import Hardware
+
+    from .journal import Journal
+
+log = logging.getLogger("haleakala.companion")
+
+AUTO_S = 2.0
+"""A forced decision (one legal option) applies itself after this long."""
+SETTLE_S = 0.8
+"""RFID: a disc placed next to the boat waits this long for the invocation disc."""
+MESSAGE_S = 3.0
+ERUPTION_S = 3.0
+BAND_WORDS = {"G": "grassland", "F": "forest", "M": "mountain", "B": "hut"}
+PHASE_WORDS = {
+    MOVE_SHAMAN: "move the shaman (turn the knob, press to confirm)",
+    CHOOSE_CARD: "take a card (turn the knob, press to take)",
+    PRIESTESS: "use the Lava Priestess (turn the knob, press to confirm)",
+    SHELL: "buy with the shell or keep it (turn the knob, press)",
+    PRESCORE: "buy before the scoring or pass (turn the knob, press)",
+    OVER: "nothing: the game is over",
+}
+PHASE_TITLES = {
+    MOVE_SHAMAN: "MOVE SHAMAN",
+    CHOOSE_CARD: "TAKE A CARD",
+    PRIESTESS: "LAVA PRIESTESS",
+    SHELL: "SHELL: BUY?",
+    PRESCORE: "BEFORE SCORING",
+}
+MAX_CONSECUTIVE_ERRORS = 20
+
+
+def _seed() -> int:
+    return int.from_bytes(os.urandom(4), "big") >> 1
+
+
+class Companion:
+    """The game on the island: hardware events in, decisions, LED frames and OLED images out.
+
+    ``game`` starts a given position (tests, scenarios); otherwise the journal's game is
+    resumed, or a new game of ``variant`` (default: the config's) is started with ``seed``.
+    ``solo`` names the colour the companion plays itself with the ``bot``.
+    """
+
+    def __init__(
+        self,
+        hardware: Hardware,
+        config: Config,
+        *,
+        journal: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        variant: str | None = None,
+        solo: str | None = None,
+        game: Game | None = None,
+        seed: int | None = None,
+        start: str | None = None,
+        bot: str = "greedy",
+        auto_s: float = AUTO_S,
+        settle_s: float = SETTLE_S,
+    ) -> None:
+        if solo is not None and solo not in PLAYERS:
+            raise ValueError(f"solo colour {solo!r}: choose red or yellow")
+        self.hardware = hardware
+        self.config = config
+        self.kit = config.kit
+        self.clock = clock
+        self.journal = journal
+        self.variant = variant or config.variant
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}: choose base or tactical")
+        self.solo = solo
+        self.bot_name = bot
+        self._bot: Any = None
+        self.auto_s = auto_s
+        self.settle_s = settle_s
+        self.events: queue.Queue[Any] = queue.Queue()
+        self._seeds = random.Random(seed) if seed is not None else None
+        self.errors = 0
+        self.consecutive_errors = 0
+        self.handled = 0
+        self.acknowledged = 0
+        self.notes: tuple[str, ...] = ()
+        # UI state
+        self.chooser: U.Chooser | None = None
+        self.overlay: U.Chooser | None = None
+        self.mismatch: U.Mismatch | None = None
+        self.message: U.Message | None = None
+        self.instructions: tuple[str, ...] = ()
+        self.eruption: U.Eruption | None = None
+        self.auto_at: float | None = None
+        self.pending: tuple[int, float] | None = None  # RFID placement waiting to settle
+        self.must_match: str | None = None  # headline while the game waits for the board
+        self.link_ok, self.link_detail = True, ""
+        self._proposal: tuple[int, int] | None = None  # (ply, decision) of the solo bot
+        self._unacked: tuple[str, Any] | None = None
+        self._last_frame: dict | None = None
+        self._last_screen: oled.Screen | None = None
+        self._last_image: bytes | None = None
+        self.frames_sent = 0
+        self.images_sent = 0
+        self.closed = False
+        self._digest_of: Game | None = None
+        self.rendered_at = 0.0  # perf_counter() when the last frame went to the HAL
+        self._digest = ""
+
+        resumed = None
+        if game is None and journal is not None:
+            resumed = journal.recover()
+            self.notes = tuple(journal.notes[-2:])
+        if resumed is not None:
+            self.game = resumed
+            self.sources = list(journal.sources) if journal else []
+            log.info(
+                "resumed game %s (%s, seed %d) at decision %d, digest %s",
+                journal.game_id if journal else "-",
+                resumed.variant,
+                resumed.seed,
+                len(resumed.history),
+                resumed.digest(),
+            )
+        else:
+            if game is None:
+                game = Game(self.variant, seed if seed is not None else _seed(), start)
+                if self._seeds is not None:
+                    self._seeds.random()  # the first seed was used by this game
+            self.game = game
+            self.sources = ["player"] * len(game.history)
+            if journal is not None:
+                journal.start(game)
+            log.info(
+                "new game %s (%s, seed %d, %s starts), digest %s",
+                journal.game_id if journal else "-",
+                game.variant,
+                game.seed,
+                PLAYERS[game.start],
+                game.digest(),
+            )
+        self.sensed: list[frozenset[Any]] = list(beach_discs(self.game))
+        self._refresh()
+
+    # ------------------------------------------------------------------ public API
+
+    def post(self, event: Any) -> None:
+        """Queue an input event (any thread): the HAL's ``post`` callback."""
+        self.events.put(event)
+
+    def start(self) -> None:
+        """Start the hardware inputs (posting to this controller) and draw the first frame."""
+        self.hardware.inputs.start(self.post)
+        self.render()
+
+    def pump(self, timeout: float | None = 0.0) -> int:
+        """Handle every queued event and due timer; wait up to ``timeout`` for the first
+        event (None: until one arrives). Returns how many events were handled."""
+        count = 0
+        try:
+            event = self.events.get(timeout=timeout) if timeout != 0 else self.events.get_nowait()
+        except queue.Empty:
+            self.tick()
+            return 0
+        while True:
+            self.handle(event)
+            count += 1
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                break
+        self.tick()
+        return count
+
+    def handle(self, event: Any) -> None:
+        """Handle one input event; never raises (errors are logged and shown)."""
+        self.handled += 1
+        try:
+            self._dispatch(event)
+            self.consecutive_errors = 0
+        except Exception as exc:
+            self._internal_error(f"handling {event!r}", exc)
+        self._finish()
+
+    def tick(self) -> None:
+        """Let time pass: timers that are due (forced decisions, settling discs, messages,
+        animations). The daemon calls it when ``next_deadline`` comes."""
+        try:
+            self._timers(self.clock())
+        except Exception as exc:
+            self._internal_error("running timers", exc)
+        self._finish()
+
+    def next_deadline(self) -> float | None:
+        """Clock time of the next timer or animation step; None: only events matter."""
+        now = self.clock()
+        state = self.ui_state(now)
+        deadlines = [scenes.next_change(self.game, state, now)]
+        if self.auto_at is not None and self._auto_ready():
+            deadlines.append(self.auto_at)
+        if self.pending is not None:
+            deadlines.append(self.pending[1])
+        if self.message is not None and self.message.until > now:
+            deadlines.append(self.message.until)
+        if self.eruption is not None and self.eruption.until > now:
+            deadlines.append(self.eruption.until)
+        found = [d for d in deadlines if d is not None]
+        return min(found) if found else None
+
+    def expected_board(self) -> PhysicalBoard:
+        """What should physically lie where: discs per beach, boat, shamans, statues, lava."""
+        return physical_board(self.game)
+
+    def sensed_board(self) -> tuple[frozenset[Any], ...]:
+        """The discs the RFID readers last reported per beach (the game's, until told)."""
+        return tuple(self.sensed)
+
+    @property
+    def shown(self) -> U.Chooser | None:
+        """The chooser on the OLED (a menu or scores over the decision), if any."""
+        return self.overlay or self.chooser
+
+    @property
+    def prompt(self) -> list[str]:
+        """The OLED's current content as text lines (title first)."""
+        now = self.clock()
+        return oled.screen(self.game, self.ui_state(now), now).text()
+
+    def status(self) -> str:
+        """One line for systemd's STATUS= and the log."""
+        g = self.game
+        if g.is_terminal():
+            result = g.result()
+            assert result is not None
+            text = f"game over: {result.winner} wins {result.scores[0]}-{result.scores[1]}"
+        else:
+            text = f"round {g.round}, {g.to_move} to {g.phase_name}"
+        text += f", decision {len(g.history)}, digest {self.digest()}"
+        if self.must_match or self.mismatch is not None:
+            text += ", waiting for the board"
+        if not self.link_ok:
+            text += f", RFID: {self.link_detail or 'down'}"
+        if self.errors:
+            text += f", {self.errors} errors"
+        return text
+
+    def digest(self) -> str:
+        """The game's digest, computed once per position."""
+        if self._digest_of is not self.game:
+            self._digest_of, self._digest = self.game, self.game.digest()
+        return self._digest
+
+    def healthy(self) -> bool:
+        """For the watchdog: the loop runs and is not stuck failing on every event."""
+        return not self.closed and self.consecutive_errors < MAX_CONSECUTIVE_ERRORS
+
+    def ui_state(self, now: float | None = None) -> U.UiState:
+        now = self.clock() if now is None else now
+        return U.UiState(
+            kit=self.kit,
+            chooser=self.shown,
+            mismatch=self.mismatch,
+            message=self.message if self.message and self.message.until > now else None,
+            instructions=self.instructions,
+            eruption=self.eruption if self.eruption and self.eruption.until > now else None,
+            auto_at=self.auto_at if self._auto_ready() else None,
+            solo=self.solo,
+            proposal=self._proposal[1] if self._proposal else None,
+            pending_beach=self.pending[0] % 10 if self.pending else None,
+            link_ok=self.link_ok,
+            link_detail=self.link_detail,
+            notes=self.notes,
+        )
+
+    def render(self) -> None:
+        """Hand the LED frame and the OLED image to the HAL, each only when it changed."""
+        now = self.clock()
+        state = self.ui_state(now)
+        frame = scenes.led_frame(self.game, state, now)
+        if frame != self._last_frame:
+            self.hardware.show_zones(frame)
+            self._last_frame = frame
+            self.frames_sent += 1
+        shown = oled.screen(self.game, state, now)
+        if shown != self._last_screen:
+            image = oled.draw(shown)
+            data = image.tobytes()
+            if data != self._last_image:
+                self.hardware.display.show(image)
+                self._last_image = data
+                self.images_sent += 1
+            self._last_screen = shown
+        self.rendered_at = time.perf_counter()
+
+    def say_bye(self) -> None:
+        """Shutdown: LEDs off, "bye" on the OLED (the panel keeps it)."""
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.hardware.inputs.close()
+        with contextlib.suppress(Exception):
+            self.hardware.leds.off()
+        with contextlib.suppress(Exception):
+            self.hardware.display.show(oled.bye_image())
+        if self.journal is not None:
+            self.journal.close()
+
+    # -- things the menu, the simulator and tests may call --------------------------
+
+    def undo(self) -> bool:
+        """Take back the last decision of a player (and the automatic ones after it)."""
+        game = self.game
+        players = [i for i, s in enumerate(self.sources) if s == "player"]
+        if not game.history or not players:
+            self._show("NOTHING TO UNDO", "No decision of yours to take back yet.")
+            return False
+        keep = players[-1]
+        count = len(game.history) - keep
+        target = replay(game.variant, game.seed, PLAYERS[game.start], game.history[:keep])
+        texts = [game.format(d) for d in game.history[keep:]]
+        self._unacked = ("undo", (game, list(self.sources), count))
+        before = physical_board(game)
+        self.game = target
+        self.sources = self.sources[:keep]
+        self._reset_ui()
+        self.instructions = tuple(
+            instructions(before, physical_board(target), back=True, discs=self.kit != "rfid")
+        )
+        self._show("UNDONE", "Took back " + ", ".join(texts), refusal=False)
+        self._board_changed_by_game("UNDO: FIX THE BOARD")
+        self._refresh()
+        return True
+
+    def new_game(self, variant: str | None = None, seed: int | None = None) -> None:
+        """Start a new game (the current one is kept as a game log if it had decisions)."""
+        variant = variant or self.variant
+        old = self.game
+        if self.journal is not None and old.history and self.journal.archived is None:
+            try:
+                path = self.journal.archive(old)
+                log.info("kept the previous game as %s", path)
+            except OSError as exc:
+                log.error("could not keep the previous game's log: %s", exc)
+        if seed is None:
+            seed = self._seeds.randrange(2**31) if self._seeds is not None else _seed()
+        game = Game(variant, seed)
+        if self.journal is not None:
+            self.journal.start(game)
+        self.game = game
+        self.sources = []
+        self.variant = variant
+        self._proposal = None
+        self._reset_ui()
+        self.instructions = ()
+        self.notes = ()
+        log.info(
+            "new game %s (%s, seed %d, %s starts), digest %s",
+            self.journal.game_id if self.journal else "-",
+            variant,
+            seed,
+            PLAYERS[game.start],
+            game.digest(),
+        )
+        self._board_changed_by_game("NEW GAME: CLEAR THE BOARD")
+        self._refresh()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _dispatch(self, event: Any) -> None:
+        if isinstance(event, BeachContents):
+            self._on_beach(event)
+        elif isinstance(event, ButtonPressed):
+            self._on_press(event.button)
+        elif isinstance(event, ButtonHeld):
+            if event.button == "back":
+                self.overlay = None
+                self.undo()
+            else:  # a long press of any other button is still a press
+                self._on_press(event.button)
+        elif isinstance(event, EncoderTurned):
+            self._on_turn(event.steps)
+        elif isinstance(event, LinkHealth):
+            if (event.ok, event.detail) != (self.link_ok, self.link_detail):
+                level = logging.INFO if event.ok else logging.WARNING
+                log.log(level, "RFID link %s: %s", "up" if event.ok else "down", event.detail)
+            self.link_ok, self.link_detail = bool(event.ok), str(event.detail)
+        else:
+            log.warning("ignored an input event of unknown kind: %r", event)
+
+    def _finish(self) -> None:
+        """After an event or a timer: draw, then make the change durable, then tidy up."""
+        try:
+            self.render()
+        except Exception as exc:
+            self._internal_error("drawing", exc)
+        if self._unacked is not None:
+            self._acknowledge()
+        if self.journal is not None:
+            self._housekeeping()
+
+    def _internal_error(self, what: str, exc: Exception) -> None:
+        self.errors += 1
+        self.consecutive_errors += 1
+        log.exception("internal error while %s (the game is unchanged)", what)
+        with contextlib.suppress(Exception):
+            self._show("SORRY", f"Internal error ({exc.__class__.__name__}); logged. Go on.")
+
+    # ------------------------------------------------------------------ timers
+
+    def _auto_ready(self) -> bool:
+        return self.overlay is None and self.mismatch is None and not self.must_match
+
+    def _timers(self, now: float) -> None:
+        if self.message is not None and self.message.until <= now:
+            self.message = None
+        if self.eruption is not None and self.eruption.until <= now:
+            self.eruption = None
+        if self.pending is not None and self.pending[1] <= now:
+            self._reconcile(settled=True)
+        if self.auto_at is not None and now >= self.auto_at and self._auto_ready():
+            legal = self.game.legal_actions()
+            if len(legal) == 1:
+                self._decide(legal[0], "auto")
+
+    # ------------------------------------------------------------------ buttons
+
+    def _on_press(self, button: str) -> None:
+        if button == "back":
+            self._on_back()
+        elif button == "select":
+            self._on_select()
+        elif isinstance(button, str) and button.startswith("beach"):
+            self._on_beach_button(button)
+        else:
+            log.warning("unknown button %r pressed", button)
+            self._show("UNKNOWN BUTTON", f"{button!r} is not a button of this kit.")
+
+    def _on_back(self) -> None:
+        if self.overlay is not None:
+            if self.overlay.kind == U.CONFIRM_NEW:
+                self._open_menu()
+            else:
+                self._close_overlay()
+        elif (
+            self.chooser is not None
+            and self.chooser.kind in (U.BEACH, U.BOAT)
+            and (self.chooser.cancellable)
+        ):
+            self.chooser = None
+            self._refresh()
+        else:
+            self._open_menu()
+
+    def _on_select(self) -> None:
+        if self.overlay is not None:
+            self._select_overlay()
+            return
+        if self.pending is not None:  # placed next to the boat: no invocation disc, go on
+            self._reconcile(settled=True)
+            return
+        if self.mismatch is not None or self.must_match:
+            self._show("FIX THE BOARD", "First make the board match (see the beaches flashing).")
+            return
+        game = self.game
+        chooser = self.chooser
+        if chooser is not None and chooser.current is not None:
+            value = chooser.current.value
+            if chooser.kind == U.PROPOSAL:
+                if value < BOAT and self.kit == "rfid":
+                    self._show(
+                        "COMPANION'S TURN",
+                        chooser.current.detail + " - the readers will see it.",
+                    )
+                    return
+                self._decide(value, "bot")
+            elif value == "cancel":
+                self.chooser = None
+                self._refresh()
+            else:
+                self._decide(value, "player")
+            return
+        if game.phase == OVER:
+            records = game.scorings
+            if records:
+                self._open_scores(records[-1], "FINAL SCORES")
+            return
+        if game.phase == TURN:
+            if BOAT in game.legal_actions():
+                dest = (game.boat + 1) % game.board.segments
+                self.chooser = U.Chooser(
+                    U.BOAT,
+                    f"{PLAYERS[game.decider].upper()}: MOVE BOAT?",
+                    (U.Option(f"yes, boat to {dest}", BOAT), U.Option("no", "cancel")),
+                )
+            else:
+                self._show("NOT NOW", game.why_illegal(BOAT) or "", refusal=True)
+
+    def _on_beach_button(self, button: str) -> None:
+        suffix = button[len("beach") :]
+        if not suffix.isdigit() or not 0 <= int(suffix) < BEACHES:
+            log.warning("button %r names no beach", button)
+            self._show("NO SUCH BEACH", f"{button!r}: beaches are 0 to {BEACHES - 1}.")
+            return
+        beach = int(suffix)
+        if self.kit == "rfid":
+            self._show("RFID KIT", "The readers see the discs: just put the disc down.")
+            return
+        self.overlay = None
+        game = self.game
+        if game.phase != TURN:
+            self._show("NOT NOW", f"{PLAYERS[game.decider]} must first {PHASE_WORDS[game.phase]}.")
+            return
+        if self._bots_turn():
+            self._show("COMPANION'S TURN", "Do what the companion says, then press select.")
+            return
+        chooser = self.chooser
+        if chooser is not None and chooser.kind == U.BEACH and chooser.subject == beach:
+            self.chooser = chooser.moved(1)  # pressing again cycles, for kits without a knob
+            return
+        options = self._beach_options(beach)
+        if not options:
+            self.chooser = None
+            self._show(
+                f"NOT ON BEACH {beach}",
+                self._why_not_beach(beach),
+                refusal=True,
+                beaches=(beach,),
+            )
+            return
+        self.chooser = U.Chooser(
+            U.BEACH, f"{PLAYERS[game.decider].upper()}: BEACH {beach}", tuple(options), 0, beach
+        )
+
+    def _beach_options(self, beach: int) -> list[U.Option]:
+        game = self.game
+        placements, invocations, returns = [], [], []
+        for d in game.legal_actions():
+            if d >= BOAT or d % 10 != beach:
+                continue
+            v = (d % 100) // 10
+            if d < INVOKE:
+                placements.append(U.Option(f"place {v}", d))
+            elif d < RETURN:
+                invocations.append(U.Option(f"place {v} + invocation", d))
+            else:
+                returns.append(U.Option(f"take back {v}", d))
+        return placements + invocations + returns
+
+    def _why_not_beach(self, beach: int) -> str:
+        game = self.game
+        p = game.decider
+        supply = [v for v in game.board.discs if game.disc_at[p][v] < 0]
+        if supply:
+            return game.why_illegal(place(supply[0], beach)) or "no disc may go there now"
+        mine = [v for v in game.board.discs if game.disc_at[p][v] == beach]
+        if mine:
+            return game.why_illegal(withdraw(mine[0], beach)) or "no disc may leave it now"
+        return f"all {PLAYERS[p]}'s discs are on the island and none on beach {beach}"
+
+    def _on_turn(self, steps: Any) -> None:
+        if not isinstance(steps, int) or isinstance(steps, bool):
+            log.warning("encoder event with steps %r ignored", steps)
+            return
+        if self.overlay is not None:
+            self.overlay = self.overlay.moved(steps)
+        elif self.chooser is not None:
+            self.chooser = self.chooser.moved(steps)
+
+    # ------------------------------------------------------------------ menus
+
+    def _menu_options(self) -> tuple[U.Option, ...]:
+        options = [U.Option("resume", "resume")]
+        players = [i for i, s in enumerate(self.sources) if s == "player"]
+        if players:
+            d = self.game.history[players[-1]]
+            options.append(U.Option(f"undo {self.game.format(d)}", "undo"))
+        options.append(U.Option(f"new game ({self.variant})", "new"))
+        options.append(U.Option(f"variant: {self.variant}", "variant"))
+        options.append(U.Option(f"companion plays: {self.solo or 'nobody'}", "solo"))
+        if self.game.scorings:
+            options.append(U.Option("scores", "scores"))
+        return tuple(options)
+
+    def _open_menu(self, cursor: int = 0) -> None:
+        options = self._menu_options()
+        self.overlay = U.Chooser(U.MENU, "MENU", options, cursor % len(options))
+
+    def _open_scores(self, record: dict, title: str) -> None:
+        self.overlay = U.Chooser(U.SCORES, title, (U.Option("page", "page"),) * 4, 0, record)
+
+    def _close_overlay(self) -> None:
+        self.overlay = None
+        if self.auto_at is not None and self.auto_at < self.clock():
+            self.auto_at = self.clock() + self.auto_s  # the countdown starts again
+
+    def _select_overlay(self) -> None:
+        overlay = self.overlay
+        assert overlay is not None
+        if overlay.kind == U.SCORES:
+            self._close_overlay()
+            return
+        value = overlay.current.value if overlay.current else None
+        if overlay.kind == U.CONFIRM_NEW:
+            if value == "yes":
+                self.overlay = None
+                self.new_game()
+            else:
+                self._open_menu()
+            return
+        if value == "resume":
+            self._close_overlay()
+        elif value == "undo":
+            self.overlay = None
+            self.undo()
+        elif value == "new":
+            self.overlay = U.Chooser(
+                U.CONFIRM_NEW,
+                f"NEW {self.variant.upper()} GAME?",
+                (U.Option("no, go back", "no"), U.Option("yes, start it", "yes")),
+            )
+        elif value == "variant":
+            self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
+            self._open_menu(overlay.cursor)
+        elif value == "solo":
+            cycle = [None, *PLAYERS]
+            self.solo = cycle[(cycle.index(self.solo) + 1) % len(cycle)]
+            self._proposal = None
+            self._open_menu(overlay.cursor)
+            self._refresh()
+        elif value == "scores" and self.game.scorings:
+            self._open_scores(self.game.scorings[-1], f"SCORING {len(self.game.scorings)}")
+
+    # ------------------------------------------------------------------ RFID board
+
+    def _on_beach(self, event: BeachContents) -> None:
+        beach = event.beach
+        if isinstance(beach, bool) or not isinstance(beach, int) or not 0 <= beach < BEACHES:
+            log.warning("beach contents for beach %r ignored: beaches are 0..5", beach)
+            self._show("NO SUCH BEACH", f"The readers reported beach {beach!r}; ignored.")
+            return
+        if self.kit != "rfid":
+            log.info("beach contents ignored: the %s kit has no readers", self.kit)
+            return
+        try:
+            discs = frozenset(event.discs)
+        except TypeError:
+            discs = frozenset({"?"})
+        self.sensed[beach] = discs
+        if self.overlay is not None and self.overlay.kind != U.CONFIRM_NEW:
+            self.overlay = None  # a hand on the board: the board matters now
+        self._reconcile()
+
+    def _board_changed_by_game(self, headline: str) -> None:
+        """The game moved discs (or was replaced): on the RFID kit the players must now make
+        the board match before any disc on it means a decision again."""
+        if self.kit != "rfid":
+            return
+        self.pending = None
+        if tuple(self.sensed) != beach_discs(self.game):
+            self.must_match = headline
+        self._reconcile()
+
+    def _reconcile(self, settled: bool = False) -> None:
+        expected = beach_discs(self.game)
+        sensed = tuple(self.sensed)
+        self.pending = None
+        if sensed == expected:
+            self.mismatch = None
+            if self.must_match:
+                self.must_match = None
+                self._refresh()
+            return
+        diff = [
+            (b, sensed[b] - expected[b], expected[b] - sensed[b])
+            for b in range(len(expected))
+            if sensed[b] != expected[b]
+        ]
+        beaches = tuple(b for b, _, _ in diff)
+        fixes = tuple(disc_instructions(sensed, expected))
+        strange = self._strange_pieces(diff)
+        if strange is not None:
+            self.mismatch = U.Mismatch(beaches, strange[0], strange[1], fixes)
+            return
+        if self.must_match:
+            self.mismatch = U.Mismatch(beaches, self.must_match, "", fixes, refusal=False)
+            return
+        inferred = self._infer(diff)
+        if inferred is None:
+            self.mismatch = U.Mismatch(beaches, *self._classify(diff), fixes)
+            return
+        d, colour = inferred
+        game = self.game
+        if colour != PLAYERS[game.decider] or game.phase != TURN:
+            self.mismatch = U.Mismatch(beaches, *self._not_now(colour), fixes)
+            return
+        if self._bots_turn():
+            proposal = self._proposal[1] if self._proposal else None
+            if d != proposal:
+                detail = describe(game, proposal) if proposal is not None else "wait"
+                self.mismatch = U.Mismatch(
+                    beaches, "COMPANION'S TURN", f"The companion plays: {detail}.", fixes
+                )
+                return
+        why = game.why_illegal(d)
+        if why is not None:
+            self.mismatch = U.Mismatch(beaches, _headline(why), why, fixes)
+            return
+        if (
+            not settled
+            and self.settle_s > 0
+            and d < INVOKE
+            and d % 10 == game.boat
+            and (d + INVOKE) in game.legal_actions()  # the invocation disc may follow
+        ):
+            self.mismatch = None
+            self.pending = (d, self.clock() + self.settle_s)
+            return
+        self.mismatch = None
+        self._decide(d, "bot" if self._bots_turn() else "player")
+
+    @staticmethod
+    def _strange_pieces(diff: list) -> tuple[str, str] | None:
+        for beach, added, _ in diff:
+            for piece in added:
+                if not isinstance(piece, Disc):
+                    return (
+                        "UNKNOWN TAG",
+                        f"Beach {beach} holds a tag that is no disc of this kit: take it off "
+                        "(or enrol it: haleakala tags enroll).",
+                    )
+        return None
+
+    def _infer(self, diff: list) -> tuple[int, str] | None:
+        """The single decision a board change means, with the colour of its discs."""
+        if len(diff) != 1:
+            return None
+        beach, added, removed = diff[0]
+        if added and removed:
+            return None
+        if len(added) == 1 and not removed:
+            (disc,) = added
+            if disc.value == INVOCATION:
+                return None
+            return place(disc.value, beach), disc.colour
+        if len(added) == 2 and not removed:
+            a, b = sorted(added, key=lambda d: d.value)
+            if a.value == INVOCATION and b.value != INVOCATION and a.colour == b.colour:
+                return place(b.value, beach, invoke=True), b.colour
+            return None
+        if len(removed) == 1 and not added:
+            (disc,) = removed
+            if disc.value == INVOCATION:
+                return None
+            return withdraw(disc.value, beach), disc.colour
+        return None
+
+    def _not_now(self, colour: str) -> tuple[str, str]:
+        game = self.game
+        if game.phase == OVER:
+            return "GAME OVER", "The game is over: put the discs away (back: menu)."
+        whose = PLAYERS[game.decider]
+        if colour != whose:
+            if self._bots_turn():
+                return "COMPANION'S TURN", f"It is the companion's ({whose}) turn, not {colour}'s."
+            return "OUT OF TURN", f"It is {whose}'s turn, not {colour}'s."
+        return "NOT NOW", f"{whose} must first {PHASE_WORDS[game.phase]}."
+
+    def _classify(self, diff: list) -> tuple[str, str]:
+        """Headline and reason for a board change that is no single decision."""
+        game = self.game
+        added = [(b, d) for b, a, _ in diff for d in a]
+        removed = [(b, d) for b, _, r in diff for d in r]
+        for b, disc in added:
+            if disc.value == INVOCATION and not game.tactical:
+                return "NO INVOCATION", (
+                    f"There are no invocation discs in the base game: take it off beach {b}."
+                )
+        moved = [(src, dst, d) for src, d in removed for dst, e in added if d == e]
+        if moved:
+            src, dst, disc = moved[0]
+            return "WRONG BEACH", f"{disc_words(disc)} is on beach {src} in the game, not {dst}."
+        seen_twice = [
+            (b, d)
+            for b, d in added
+            if any(d in beach and i != b for i, beach in enumerate(self.sensed))
+        ]
+        if seen_twice:
+            b, disc = seen_twice[0]
+            return "SEEN TWICE", f"{disc_words(disc)} is read on two beaches (one is beach {b})."
+        if len(diff) == 1 and len(added) == 1 and added[0][1].value == INVOCATION:
+            b, disc = added[0]
+            d = place(1, b, invoke=True)
+            why = game.why_illegal(d) if game.phase == TURN else None
+            if why and "R7" not in why and "already" not in why:
+                return "WRONG BEACH" if "R26" in why else "NOT ALLOWED", why
+            return "INVOCATION", "Put a number disc with your invocation disc (same beach)."
+        if len(added) + len(removed) > 1:
+            colours = {d.colour for _, d in added + removed}
+            return "TWO DISCS AT ONCE", (
+                "One disc per turn: "
+                + disc_list(d for _, d in added + removed)
+                + (" moved" if len(colours) == 1 else " changed")
+                + " together."
+            )
+        return "BOARD DIFFERS", "The board does not match the game."
+
+    # ------------------------------------------------------------------ decisions
+
+    def _bots_turn(self) -> bool:
+        return self.solo is not None and self.game.to_move == self.solo
+
+    def _decide(self, d: int, by: str) -> None:
+        """Apply a decision (on a copy: the game changes only if the rules accept it)."""
+        before = self.game
+        trial = before.clone()
+        try:
+            events = trial.apply(d)
+        except IllegalDecision as exc:
+            self._show("NOT ALLOWED", str(exc), refusal=True)
+            return
+        self._unacked = ("decision", (before, by))
+        self.game = trial
+        self.sources.append(by)
+        self._after_decision(before, events, d)
+
+    def _after_decision(self, before: Game, events: list[tuple], d: int) -> None:
+        now = self.clock()
+        self._reset_ui()
+        self.instructions = tuple(
+            instructions(
+                physical_board(before), physical_board(self.game), discs=self.kit != "rfid"
+            )
+        )
+        for event in events:
+            kind = event[0]
+            if kind == "eruption":
+                destroyed = tuple(
+                    s for s in (before.board.parse_space(n) for n in event[2]) if s is not None
+                )
+                lava = tuple(before.lava)
+                self.eruption = U.Eruption(now, now + ERUPTION_S, lava, destroyed)
+            elif kind == "scoring":
+                record = event[1]
+                if record.get("round") != 2:
+                    self._open_scores(record, f"SCORING {record.get('round', '')}")
+        if self.game.phase == OVER and self.game.scorings:
+            self._open_scores(self.game.scorings[-1], "FINAL SCORES")
+        self._board_changed_by_game("TAKE DISCS BACK")
+        self._refresh()
+
+    def _reset_ui(self) -> None:
+        self.chooser = None
+        self.overlay = None
+        self.mismatch = None
+        self.message = None
+        self.pending = None
+        self.auto_at = None
+
+    def _refresh(self) -> None:
+        """Rebuild the decision chooser for the current phase (after any game change)."""
+        game = self.game
+        self.auto_at = None
+        if game.phase == OVER:
+            self.chooser = None
+            return
+        legal = game.legal_actions()
+        if self._bots_turn():
+            ply = len(game.history)
+            if self._proposal is None or self._proposal[0] != ply:
+                self._proposal = (ply, self._bot_decision())
+            d = self._proposal[1]
+            self.chooser = U.Chooser(
+                U.PROPOSAL,
+                f"COMPANION ({PLAYERS[game.decider]})",
+                (U.Option(game.format(d), d, describe(game, d)),),
+                cancellable=False,
+            )
+            return
+        if game.phase == TURN:
+            if self.chooser is not None and self.chooser.kind not in (U.BEACH, U.BOAT):
+                self.chooser = None
+            if legal == [BOAT]:
+                self.chooser = U.Chooser(
+                    U.BOAT,
+                    f"{PLAYERS[game.decider].upper()}: MOVE BOAT",
+                    (U.Option(f"boat to {(game.boat + 1) % game.board.segments}", BOAT),),
+                    cancellable=False,
+                )
+                self.auto_at = self.clock() + self.auto_s
+            return
+        options = self._decision_options(legal)
+        self.chooser = U.Chooser(
+            U.DECISION,
+            f"{PLAYERS[game.decider].upper()}: {PHASE_TITLES[game.phase]}",
+            tuple(options),
+            cancellable=False,
+        )
+        if len(legal) == 1:
+            self.auto_at = self.clock() + self.auto_s
+
+    def _decision_options(self, legal: list[int]) -> list[U.Option]:
+        game = self.game
+        b = game.board
+        first, rest = [], []
+        for d in legal:
+            if d == STAY:
+                here = b.space_name(game.shaman[game.decider])
+                first.append(U.Option(f"stay on {here}", d))
+            elif SHAMAN <= d < TAKE:
+                name = b.space_name(d - SHAMAN)
+                rest.append(U.Option(f"{name} {BAND_WORDS[name[1]]}", d))
+            elif TAKE <= d < LAVA_NONE:
+                slot = d - TAKE
+                card = game.deck.cards[game.slots[slot]]
+                rest.append(U.Option(f"{b.slot_name(slot)} {card.name}", d))
+            elif d == LAVA_NONE:
+                first.append(U.Option("no lava to move", d))
+            elif LAVA <= d < BUY:
+                rest.append(U.Option(game.format(d).replace(">", " to "), d))
+            elif BUY <= d < KEEP:
+                name, cost = game.deck.board_items[BOARD_ITEMS[d - BUY]]
+                rest.append(U.Option(f"buy {name} ({cost})", d))
+            elif d == KEEP:
+                first.append(U.Option("keep the shell", d))
+            elif d == PASS:
+                first.append(U.Option("buy nothing", d))
+            else:
+                rest.append(U.Option(game.format(d), d))
+        return first + rest
+
+    def _bot_decision(self) -> int:
+        if self._bot is None:
+            from haleakala.ai import make_bot
+
+            self._bot = make_bot(self.bot_name, seed=self.game.seed)
+        d = self._bot.decide(self.game.clone())
+        if d not in self.game.legal_actions():  # never trust a bot with the game
+            log.error("bot %s proposed illegal %r; the first legal one is used", self.bot_name, d)
+            d = self.game.legal_actions()[0]
+        return d
+
+    # ------------------------------------------------------------------ durability
+
+    def _acknowledge(self) -> None:
+        kind, data = self._unacked  # type: ignore[misc]
+        self._unacked = None
+        game = self.game
+        if kind == "decision":
+            before, by = data
+            digest = self.digest()
+            try:
+                if self.journal is not None:
+                    self.journal.append_decision(game, by, digest)
+            except JournalError as exc:
+                text = game.format(game.history[-1])
+                log.error("decision %s not saved, rolled back: %s", text, exc)
+                self.game = before
+                self.sources.pop()
+                self._reset_ui()
+                self._refresh()
+                self._show("NOT SAVED", f"The decision could not be saved ({exc}). Try again.")
+                self.render()
+                return
+            self.acknowledged += 1
+            log.info(
+                "ack decision %d %s %s by %s digest %s",
+                len(game.history),
+                PLAYERS[before.decider],
+                game.format(game.history[-1]),
+                by,
+                digest,
+            )
+        else:
+            before, sources, count = data
+            try:
+                if self.journal is not None:
+                    self.journal.append_undo(game, count)
+            except JournalError as exc:
+                log.error("undo not saved, rolled back: %s", exc)
+                self.game, self.sources = before, sources
+                self._reset_ui()
+                self._refresh()
+                self._show("NOT SAVED", f"The undo could not be saved ({exc}).")
+                self.render()
+                return
+            log.info(
+                "ack undo %d to decision %d digest %s", count, len(game.history), game.digest()
+            )
+
+    def _housekeeping(self) -> None:
+        journal = self.journal
+        assert journal is not None
+        try:
+            if journal.snapshot_due:
+                journal.write_snapshot(self.game)
+            if self.game.is_terminal() and journal.archived is None:
+                path = journal.archive(self.game)
+                log.info("game over; game log kept as %s", path)
+        except OSError as exc:
+            log.error("snapshot or game log not written: %s", exc)
+
+    # ------------------------------------------------------------------ messages
+
+    def _show(
+        self, title: str, text: str, *, refusal: bool = True, beaches: tuple[int, ...] = ()
+    ) -> None:
+        self.message = U.Message(
+            title, text, refusal=refusal, beaches=beaches, until=self.clock() + MESSAGE_S
+        )
+        if refusal:
+            log.info("refused: %s: %s", title, text)
+
+
+def _headline(why: str) -> str:
+    if "R7" in why:
+        return "SUM RULE"
+    if "R26" in why and "beach next to the boat" in why:
+        return "WRONG BEACH"
+    if "already on beach" in why:
+        return "DISC ALREADY OUT"
+    if "is not on beach" in why:
+        return "WRONG BEACH"
+    if "R6" in why:
+        return "NOT YET"
+    return "NOT ALLOWED"
+
+
+def describe(game: Game, d: int) -> str:
+    """A decision in words, as the companion tells players to carry it out."""
+    b = game.board
+    colour = PLAYERS[game.decider]
+    if d < INVOKE:
+        return f"put {colour} {d // 10} on beach {d % 10}"
+    if d < RETURN:
+        v, beach = divmod(d - INVOKE, 10)
+        return f"put {colour} {v} and the invocation disc on beach {beach}"
+    if d < BOAT:
+        v, beach = divmod(d - RETURN, 10)
+        return f"take {colour} {v} off beach {beach}"
+    if d == BOAT:
+        return f"move the boat to {(game.boat + 1) % b.segments}"
+    if d == STAY:
+        return f"the {colour} shaman stays"
+    if SHAMAN <= d < TAKE:
+        return f"{colour} shaman to {b.space_name(d - SHAMAN)}"
+    if TAKE <= d < LAVA_NONE:
+        card = game.deck.cards[game.slots[d - TAKE]]
+        return f"{colour} takes {b.slot_name(d - TAKE)} ({card.name})"
+    if d == LAVA_NONE:
+        return "no lava to move"
+    if LAVA <= d < BUY:
+        return "move lava " + game.format(d).replace("lava ", "from crater ").replace(">", " to ")
+    if BUY <= d < KEEP:
+        return f"{colour} buys {game.deck.board_items[BOARD_ITEMS[d - BUY]][0]}"
+    return f"{colour}: {game.format(d)}"

@@ -1,0 +1,293 @@
+"""``haleakala run``: the daemon's main loop, systemd notification and shutdown.
+
+One loop in the main thread: block on the event queue with a timeout equal to the next
+deadline (a timer of the controller, an animation step, the next watchdog ping), handle
+what arrived, tell systemd how things are. Nothing polls: an idle island costs no CPU.
+
+systemd (``Type=notify``): ``READY=1`` once the first frame is shown, ``STATUS=`` whenever
+the one-line status changes, ``WATCHDOG=1`` every half ``WATCHDOG_USEC`` — sent from this
+loop after ``Companion.healthy()``, never from a side thread, so a hung loop is restarted.
+The datagrams are written to ``$NOTIFY_SOCKET`` directly (a few lines, no dependency).
+
+SIGTERM / SIGINT: the loop ends, the LEDs go dark, the OLED says "bye", exit 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("haleakala.daemon")
+
+EXIT_OK = 0
+EXIT_FAILURE = 1  # hardware or state directory unusable: systemd may retry
+EXIT_CONFIG = 2  # the config has mistakes: retrying will not help
+
+_STOP = object()
+
+
+class Notifier:
+    """sd_notify without libsystemd: one datagram per message to ``$NOTIFY_SOCKET``."""
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        env = os.environ if env is None else env
+        address = env.get("NOTIFY_SOCKET", "")
+        self.address: str | None = None
+        self.sock: socket.socket | None = None
+        if address:
+            if address.startswith("@"):  # abstract namespace
+                address = "\0" + address[1:]
+            self.address = address
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+        self.watchdog_s: float | None = None
+        usec, pid = env.get("WATCHDOG_USEC"), env.get("WATCHDOG_PID")
+        if usec and usec.isdigit() and int(usec) > 0 and (not pid or pid == str(os.getpid())):
+            self.watchdog_s = int(usec) / 1e6
+
+    def notify(self, message: str) -> bool:
+        if self.sock is None or self.address is None:
+            return False
+        try:
+            self.sock.sendto(message.encode(), self.address)
+            return True
+        except OSError as exc:
+            log.warning("sd_notify %r failed: %s", message.split("=")[0], exc)
+            return False
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Plain lines on stdout: journald adds the time stamp and the unit name."""
+    logging.basicConfig(
+        stream=sys.stdout,
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(levelname)s %(name)s: %(message)s",
+        force=True,
+    )
+
+
+class Daemon:
+    """The running companion: hardware, journal, controller and the loop around them."""
+
+    def __init__(
+        self,
+        companion: Any,
+        *,
+        notifier: Notifier | None = None,
+        autoplayer: Any = None,
+        extra_inputs: list[Any] | None = None,
+    ) -> None:
+        self.companion = companion
+        self.notifier = notifier or Notifier({})
+        self.autoplayer = autoplayer
+        self.extra_inputs = extra_inputs or []
+        self.stopping = False
+        self._status = ""
+        self.exit_code = EXIT_OK
+
+    # -- signals ---------------------------------------------------------------------
+
+    def install_signal_handlers(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_signal)
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        self.stopping = True
+        # The handler interrupts the main thread, perhaps inside the queue's own lock:
+        # post the wake-up from a fresh thread, which simply waits for that lock.
+        threading.Thread(target=self.companion.post, args=(_STOP,), daemon=True).start()
+        log.info("signal %d: shutting down", signum)
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.companion.post(_STOP)
+
+    # -- the loop --------------------------------------------------------------------
+
+    def ready(self) -> None:
+        self.notifier.notify("READY=1\nSTATUS=" + self.companion.status())
+        log.info("ready: %s", self.companion.status())
+
+    def run(self) -> int:
+        companion = self.companion
+        clock = companion.clock
+        watchdog = self.notifier.watchdog_s
+        next_ping = clock() if watchdog else None
+        while not self.stopping:
+            fed = False
+            if self.autoplayer is not None and companion.events.empty():
+                if companion.game.is_terminal():
+                    log.info("autoplay: game over, %s", companion.status())
+                    break
+                for event in self.autoplayer.next_events(companion):
+                    companion.post(event)
+                    fed = True
+            now = clock()
+            if next_ping is not None and now >= next_ping:
+                if companion.healthy():
+                    self.notifier.notify("WATCHDOG=1")
+                else:
+                    log.error("health check failed: no watchdog ping (systemd will restart)")
+                next_ping = now + (watchdog or 1.0) / 2
+            deadlines = [d for d in (companion.next_deadline(), next_ping) if d is not None]
+            timeout = 0.0 if fed else (max(0.0, min(deadlines) - now) if deadlines else None)
+            try:
+                event = (
+                    companion.events.get(timeout=timeout)
+                    if timeout != 0
+                    else (companion.events.get_nowait())
+                )
+            except queue.Empty:
+                event = None
+            while event is not None:
+                if event is _STOP:
+                    self.stopping = True
+                    break
+                companion.handle(event)
+                try:
+                    event = companion.events.get_nowait()
+                except queue.Empty:
+                    event = None
+            due = companion.next_deadline()
+            if due is not None and clock() >= due:
+                companion.tick()
+            status = companion.status()
+            if status != self._status:
+                self._status = status
+                self.notifier.notify("STATUS=" + status)
+        return self.exit_code
+
+    def shutdown(self) -> None:
+        self.notifier.notify("STOPPING=1")
+        for source in self.extra_inputs:
+            try:
+                source.close()
+            except Exception:  # a device that will not close must not stop the shutdown
+                log.exception("closing %r", source)
+        self.companion.say_bye()
+        log.info("bye")
+        self.notifier.close()
+
+
+# --------------------------------------------------------------------------- start-up
+
+
+def main(args: Any) -> int:
+    """``haleakala run``: load the config, open the hardware, resume the game, loop."""
+    setup_logging(getattr(args, "log_level", "INFO"))
+    from haleakala.config import ConfigError, load
+
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        log.error("bad config, not starting (%d problems):", len(exc.problems))
+        for problem in exc.problems:
+            log.error("  %s", problem)
+        print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except OSError as exc:
+        log.error("cannot read the config: %s", exc)
+        print(f"haleakala run: cannot read the config: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if config.note:
+        log.info("%s", config.note)
+    from haleakala.hal.factory import BackendError, choose_backend
+
+    try:
+        backend = choose_backend(config, getattr(args, "hardware", None))
+    except BackendError as exc:
+        log.error("%s", exc)
+        return EXIT_CONFIG
+    autoplay = getattr(args, "autoplay", None)
+    if autoplay is not None and backend != "sim":
+        log.error("--autoplay drives simulated inputs: use it with --hardware sim")
+        return EXIT_CONFIG
+    state_dir = Path(getattr(args, "state_dir", None) or config.state_dir)
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        probe = state_dir / ".writable"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        log.error(
+            "state directory %s is not writable (%s): give the daemon's user a writable "
+            "directory (systemd: StateDirectory=haleakala) or pass --state-dir",
+            state_dir,
+            exc,
+        )
+        return EXIT_FAILURE
+
+    if backend == "sim":
+        from haleakala.hal.sim import SimHardware
+
+        if not getattr(args, "headless", False):
+            log.info("the daemon opens no window: 'haleakala sim' shows one; running headless")
+        hardware = SimHardware.from_config(config, clock=time.monotonic, history=4)
+    else:
+        from haleakala.hal.pi import HardwareError, open_pi_hardware
+
+        try:
+            hardware = open_pi_hardware(config)
+        except HardwareError as exc:
+            log.error("%s", exc)
+            return EXIT_FAILURE
+
+    from .controller import Companion
+    from .journal import Journal, JournalError
+
+    journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
+    try:
+        companion = Companion(
+            hardware,
+            config,
+            journal=journal,
+            variant=getattr(args, "variant", None),
+            solo=getattr(args, "solo", None),
+            seed=getattr(args, "seed", None),
+            start=getattr(args, "start", None),
+        )
+    except JournalError as exc:
+        log.error("%s", exc)
+        hardware.close()
+        return EXIT_FAILURE
+
+    extra: list[Any] = []
+    if config.kit == "rfid" and backend == "pi":
+        extra.append(_start_rfid(config, companion))
+    autoplayer = None
+    if autoplay is not None:
+        from .autoplay import AutoPlayer
+
+        autoplayer = AutoPlayer(autoplay)
+    daemon = Daemon(companion, notifier=Notifier(), autoplayer=autoplayer, extra_inputs=extra)
+    daemon.install_signal_handlers()
+    companion.start()
+    daemon.ready()
+    try:
+        code = daemon.run()
+    finally:
+        daemon.shutdown()
+    return code
+
+
+def _start_rfid(config: Any, companion: Any) -> Any:
+    """The RFID kit's Pico driver, posting beach snapshots to the controller."""
+    from haleakala.hal.rfid.driver import RfidDriver
+
+    driver = RfidDriver(config.tags, port=config.rfid.port, baud=config.rfid.baud)
+    driver.start(companion.post)
+    log.info("RFID driver started (port %s)", config.rfid.port)
+    return driver

@@ -1,0 +1,333 @@
+"""Game state → OLED screen (128×64, one bit per pixel), drawn with Pillow.
+
+Two steps, both pure: ``screen(game, ui, now)`` decides *what* to say as a small value
+(``Screen``: a title, text lines, card faces), and ``draw(screen)`` paints it. The
+controller compares screens before drawing, and images before sending, because a full
+frame costs ≥ 23 ms on the I2C bus. ``Screen.text()`` is the same content as plain lines,
+for the simulator, the tests and the log.
+
+Layout: an inverted title bar (10 px) and five text lines of 10 px; or two card faces side
+by side (icon, name, printed values, slot). The font is Pillow's built-in one at 9 px with
+anti-aliasing off; rendered lines are cached, so a redraw costs a few pastes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from haleakala.hal.base import DISPLAY_HEIGHT, DISPLAY_WIDTH
+from haleakala.rules import PLAYERS, Game
+from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
+from haleakala.rules.notation import BOAT, TAKE
+
+from . import ui as U
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+LINE_H = 10
+TITLE_H = 10
+BODY_LINES = 5
+WIDTH = DISPLAY_WIDTH
+HEIGHT = DISPLAY_HEIGHT
+
+SCORE_ROWS = (
+    ("statues", "statues"),
+    ("fish", "fish"),
+    ("pearls", "pearls"),
+    ("nautilus", "nautilus"),
+    ("butterflies", "butterfl."),
+    ("majority", "majority"),
+    ("segment", "segment"),
+    ("forest", "forest +"),
+    ("mountain", "mountain +"),
+    ("shells", "shells"),
+)
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """What is printed on a palm-tree card, as the OLED draws it."""
+
+    slot: str
+    code: str
+    name: str
+    kind: str
+    values: str
+
+    @classmethod
+    def of(cls, game: Game, slot: int) -> CardFace:
+        card = game.deck.cards[game.slots[slot]]
+        values = []
+        if card.baskets:
+            values.append(f"{card.baskets} basket{'s' if card.baskets > 1 else ''}")
+        if card.butterflies:
+            values.append(f"{card.butterflies} butterfl{'ies' if card.butterflies > 1 else 'y'}")
+        short = card.name.split(":")[0].split(",")[0]
+        return cls(game.board.slot_name(slot), card.code, short, card.kind, ", ".join(values))
+
+
+@dataclass(frozen=True)
+class Screen:
+    title: str
+    lines: tuple[str, ...] = ()
+    cards: tuple[CardFace, ...] = ()
+    selected: int | None = None  # the card under the cursor
+    alert: bool = False
+
+    def text(self) -> list[str]:
+        """The screen's content as plain text lines (title first)."""
+        out = [self.title]
+        for i, card in enumerate(self.cards):
+            mark = ">" if i == self.selected else " "
+            values = f" ({card.values})" if card.values else ""
+            out.append(f"{mark}{card.slot} {card.name}{values}")
+        out.extend(self.lines)
+        return out
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@lru_cache(maxsize=1)
+def _font():
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=9)
+    except (OSError, ImportError, TypeError, AttributeError):  # Pillow without FreeType
+        return ImageFont.load_default()
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str) -> int:
+    return int(_font().getlength(text))
+
+
+@lru_cache(maxsize=1024)
+def wrap(text: str, width: int = WIDTH - 2) -> tuple[str, ...]:
+    """Greedy word wrap to ``width`` pixels; a word too long for a line is cut."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line else word
+            if text_width(trial) <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            while text_width(word) > width:  # hard cut
+                cut = len(word)
+                while cut > 1 and text_width(word[:cut]) > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return tuple(lines)
+
+
+@lru_cache(maxsize=512)
+def _line_mask(text: str) -> Image:
+    """One rendered line as a 1-bit mask (cached: most lines come back often)."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw
+
+    width = max(1, min(WIDTH, text_width(text) + 1))
+    mask = PILImage.new("1", (width, LINE_H), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.fontmode = "1"
+    draw.text((0, -1), text, font=_font(), fill=1)
+    return mask
+
+
+# --------------------------------------------------------------------------- what to say
+
+
+def _colour_name(p: int) -> str:
+    return PLAYERS[p].upper()
+
+
+def _menu_lines(chooser: U.Chooser, rows: int = BODY_LINES) -> tuple[str, ...]:
+    options = chooser.options
+    if not options:
+        return ()
+    first = min(max(0, chooser.cursor - rows // 2), max(0, len(options) - rows))
+    out = []
+    for i in range(first, min(len(options), first + rows)):
+        mark = ">" if i == chooser.cursor else " "
+        out.append(f"{mark}{options[i].label}")
+    return tuple(out)
+
+
+def _fit(lines: list[str], rows: int = BODY_LINES) -> tuple[str, ...]:
+    wrapped: list[str] = []
+    for line in lines:
+        wrapped.extend(wrap(line))
+    if len(wrapped) > rows:
+        wrapped = [*wrapped[: rows - 1], wrapped[rows - 1].rstrip(".") + "…"]
+    return tuple(wrapped)
+
+
+def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
+    record = chooser.subject
+    red, yellow = record["players"]["red"], record["players"]["yellow"]
+    rows = [f"{'':10} {'red':>4} {'yel':>4}"]
+    for key, label in SCORE_ROWS:
+        a, b = red["points"].get(key, 0), yellow["points"].get(key, 0)
+        if a or b:
+            rows.append(f"{label:10} {a:>4} {b:>4}")
+    rows.append(f"{'total':10} {red['total']:>4} {yellow['total']:>4}")
+    page = chooser.cursor
+    per = BODY_LINES - 1
+    body = rows[1:]
+    pages = max(1, (len(body) + per - 1) // per)
+    page %= pages
+    chunk = body[page * per : page * per + per]
+    title = chooser.title + (f" {page + 1}/{pages}" if pages > 1 else "")
+    return Screen(title, (rows[0], *chunk))
+
+
+def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
+    legal = game.legal_actions()
+    lines = []
+    if ui.kit == "rfid":
+        lines.append("Place or take back a disc on a lit beach")
+    else:
+        lines.append("Press a lit beach's button to place or take back a disc")
+    if BOAT in legal:
+        lines.append("or press select: move the boat")
+    return lines
+
+
+def screen(game: Game, ui: U.UiState, now: float) -> Screen:
+    """What the OLED says at this moment."""
+    if ui.bye:
+        return Screen("HALEAKALA", ("", "      bye"))
+    chooser = ui.chooser
+    who = _colour_name(game.decider)
+    if chooser is not None and chooser.kind in (U.MENU, U.CONFIRM_NEW):
+        return Screen(chooser.title, _menu_lines(chooser))
+    if ui.mismatch is not None:
+        m = ui.mismatch
+        title = ("NOT ALLOWED: " if m.refusal else "") + m.headline
+        lines = [m.reason, *m.fixes] if m.reason else list(m.fixes)
+        return Screen(title.upper() if m.refusal else title, _fit(lines), alert=m.refusal)
+    if ui.message is not None and now < ui.message.until:
+        msg = ui.message
+        return Screen(msg.title, _fit([msg.text]), alert=msg.refusal)
+    if chooser is not None and chooser.kind == U.SCORES:
+        return _scores_screen(game, chooser)
+    if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
+        faces = tuple(CardFace.of(game, o.value - TAKE) for o in chooser.options if o.value >= TAKE)
+        title = f"{who}: TAKE A CARD" + (" (only one)" if len(faces) == 1 else "")
+        return Screen(title, cards=faces, selected=chooser.cursor)
+    if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT, U.PROPOSAL):
+        lines = list(_menu_lines(chooser, BODY_LINES - (1 if ui.auto_at else 0)))
+        if ui.auto_at is not None:
+            lines.append("only choice: goes on alone")
+        elif chooser.kind == U.PROPOSAL and chooser.options:
+            lines = [chooser.options[0].detail or chooser.options[0].label, "select when done"]
+            return Screen(chooser.title, _fit(lines))
+        return Screen(chooser.title, tuple(lines))
+    if game.phase == OVER:
+        result = game.result()
+        assert result is not None
+        red, yellow = result.scores
+        lines = [f"red {red}  yellow {yellow}", f"{result.winner} wins"]
+        if result.tiebreak:
+            lines.append(f"(tie broken by {result.tiebreak})")
+        lines.append("select: scores, back: menu")
+        return Screen("GAME OVER", _fit(lines))
+    title = f"{who} R{game.round}"
+    if ui.solo is not None and PLAYERS[game.decider] == ui.solo:
+        title += " (companion)"
+    if not ui.link_ok:
+        title += " RFID!"
+    lines: list[str] = []
+    if game.phase == TURN:
+        lines += _turn_lines(game, ui)
+    if ui.instructions:
+        lines += ["Board: " + "; ".join(ui.instructions)]
+    if not ui.link_ok and ui.link_detail:
+        lines.append(ui.link_detail)
+    lines += list(ui.notes)
+    return Screen(title, _fit(lines))
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _icon(draw, kind: str, code: str, x: int, y: int) -> None:
+    """A 16×16 pictogram of a card: drawn from primitives, no bitmap files to ship."""
+    if code == "statue":  # a moai: head, brow, long nose, body
+        draw.rectangle((x + 4, y + 1, x + 11, y + 15), outline=1)
+        draw.line((x + 4, y + 5, x + 11, y + 5), fill=1)
+        draw.line((x + 8, y + 5, x + 8, y + 10), fill=1)
+    elif code == "priestess":  # a figure under a flame
+        draw.ellipse((x + 6, y + 5, x + 10, y + 9), outline=1)
+        draw.polygon([(x + 4, y + 15), (x + 8, y + 9), (x + 12, y + 15)], outline=1)
+        draw.polygon([(x + 8, y), (x + 10, y + 4), (x + 6, y + 4)], fill=1)
+    elif kind == "shell":  # a scallop fan
+        draw.pieslice((x, y + 2, x + 15, y + 17), 180, 360, outline=1)
+        for dx in (4, 8, 12):
+            draw.line((x + 8, y + 10, x + dx - 1, y + 3), fill=1)
+    elif code.endswith("pearl"):
+        filled = "black" in code
+        draw.ellipse((x + 2, y + 2, x + 13, y + 13), outline=1, fill=1 if filled else 0)
+    elif code == "nautilus":  # a spiral
+        draw.arc((x + 1, y + 1, x + 15, y + 15), 0, 300, fill=1)
+        draw.arc((x + 4, y + 4, x + 12, y + 12), 90, 360, fill=1)
+        draw.arc((x + 7, y + 7, x + 10, y + 10), 0, 360, fill=1)
+    elif kind == "lava":  # a volcano
+        draw.polygon([(x, y + 15), (x + 6, y + 5), (x + 10, y + 5), (x + 15, y + 15)], outline=1)
+        draw.line((x + 8, y + 4, x + 8, y), fill=1)
+    else:  # a fish
+        draw.ellipse((x + 1, y + 4, x + 11, y + 12), outline=1)
+        draw.polygon([(x + 11, y + 8), (x + 15, y + 4), (x + 15, y + 12)], outline=1)
+        draw.point((x + 4, y + 7), fill=1)
+
+
+def _paste_line(canvas, text: str, x: int, y: int, fill: int = 1) -> None:
+    if text:
+        canvas.paste(fill, (x, y), _line_mask(text))
+
+
+@lru_cache(maxsize=256)
+def draw(s: Screen) -> Image:
+    """Paint a screen on a 128×64 mode "1" canvas (cached: callers must not modify it)."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw
+
+    canvas = PILImage.new("1", (WIDTH, HEIGHT), 0)
+    pen = ImageDraw.Draw(canvas)
+    pen.rectangle((0, 0, WIDTH - 1, TITLE_H - 1), fill=1)
+    title = s.title if text_width(s.title) <= WIDTH - 2 else wrap(s.title)[0]
+    _paste_line(canvas, title, 1, 0, fill=0)
+    if s.alert:  # notches on the bar: an alert reads at a glance
+        pen.rectangle((WIDTH - 4, 2, WIDTH - 2, TITLE_H - 3), fill=0)
+    if s.cards:
+        box_w = (WIDTH - 2) // 2
+        for i, card in enumerate(s.cards):
+            x0 = i * (box_w + 2)
+            box = (x0, TITLE_H + 1, x0 + box_w - 1, HEIGHT - 1)
+            pen.rectangle(box, outline=1)
+            if i == s.selected:
+                pen.rectangle((box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), outline=1)
+            _icon(pen, card.kind, card.code, x0 + 3, TITLE_H + 4)
+            _paste_line(canvas, card.slot, x0 + 22, TITLE_H + 4)
+            name = wrap(card.name, box_w - 6)
+            values = wrap(card.values, box_w - 6) if card.values else ()
+            for row, text in enumerate((*name, *values)[:3]):
+                _paste_line(canvas, text, x0 + 3, TITLE_H + 22 + row * LINE_H)
+        return canvas
+    for row, text in enumerate(s.lines[:BODY_LINES]):
+        _paste_line(canvas, text, 1, TITLE_H + 2 + row * LINE_H)
+    return canvas
+
+
+def bye_image() -> Image:
+    return draw(Screen("HALEAKALA", ("", "      bye")))

@@ -1,0 +1,228 @@
+"""Game state → LED zone frame: what the island's rings show.
+
+Pure: ``led_frame(game, ui, now)`` returns a ``ZoneFrame`` ((segment, zone) → colour) and
+``next_change(game, ui, now)`` says when the picture would change by itself (a blink, the
+end of an animation), so the daemon sleeps until then instead of polling. Brightness and
+the current limit are the HAL's job (``ZoneMap.render``); scenes speak in full colours.
+
+What the rings say:
+- water: the colour of the player who must decide (dim); the boat white.
+- beaches: where the player to move may place or take back a disc (dim in their colour);
+  the beach being chosen (buttons kit) bright; a beach that disagrees with the game flashes
+  white.
+- grassland / forest / mountain: statues dim in their owner's colour, shamans bright;
+  shaman candidates white, the one under the cursor blinking; statues the lava on their
+  crater would destroy at the next eruption blink lava-orange.
+- craters: lava glows brighter with each disc; the eruption flashes them and the burnt
+  spaces for a few seconds.
+- card slots: lit by card kind (statue white, priestess magenta, shell cyan, beach card
+  blue); the two cards on offer bright, the one under the cursor blinking.
+- game over: water and beaches in the winner's colour.
+"""
+
+from __future__ import annotations
+
+import math
+
+from haleakala.rules import Game
+from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
+from haleakala.rules.notation import LAVA, LAVA_NONE, SHAMAN, TAKE
+
+from . import ui as U
+
+Colour = tuple[int, int, int]
+
+PLAYER_COLOURS: tuple[Colour, Colour] = ((255, 0, 0), (255, 150, 0))
+BOAT_COLOUR: Colour = (255, 255, 255)
+CANDIDATE: Colour = (90, 90, 90)
+ALERT: Colour = (255, 255, 255)
+LAVA_GLOW: tuple[Colour, ...] = ((0, 0, 0), (70, 10, 0), (140, 20, 0), (210, 30, 0), (255, 50, 0))
+ERUPTION: Colour = (255, 80, 0)
+KIND_COLOURS: dict[str, Colour] = {
+    "statue": (200, 200, 200),
+    "priestess": (200, 0, 200),
+    "shell": (0, 200, 200),
+    "beach": (0, 60, 255),
+}
+BANDS = ("grassland", "forest", "mountain")
+
+FAST = 0.25  # s per half-period of a quick blink (cursor, alert)
+SLOW = 0.5  # s per half-period of a slow blink (statues about to burn)
+
+
+def scale(colour: Colour, factor: float) -> Colour:
+    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+
+
+def blink(now: float, half_period: float) -> bool:
+    """On or off, in phase with absolute time so that every blinking zone agrees."""
+    return math.floor(now / half_period) % 2 == 0
+
+
+def card_colour(game: Game, card: int) -> Colour:
+    kind = game.deck.cards[card]
+    if kind.kind == "action":
+        return KIND_COLOURS["priestess" if kind.code == "priestess" else "statue"]
+    return KIND_COLOURS.get(kind.kind, (40, 40, 40))
+
+
+def threatened_statues(game: Game) -> list[int]:
+    """Land spaces with a statue that the next eruption would destroy (R19)."""
+    out = []
+    for seg, count in enumerate(game.lava):
+        for band in range(min(count, 3)):  # mountain (k≥1), forest (k≥2), grassland (k≥3)
+            space = seg * 3 + 2 - band
+            if game.statue_owner[space] >= 0:
+                out.append(space)
+    return out
+
+
+def legal_beaches(game: Game) -> set[int]:
+    """Beaches where the player to move may place or take back a disc now."""
+    if game.phase != TURN:
+        return set()
+    out = set()
+    for d in game.legal_actions():
+        if d < 300:
+            out.add(d % 10)
+    return out
+
+
+def _cursor_value(ui: U.UiState):
+    chooser = ui.chooser
+    if chooser is None or chooser.kind not in (U.DECISION, U.PROPOSAL):
+        return None
+    option = chooser.current
+    return None if option is None else option.value
+
+
+def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
+    """The zone frame for this moment."""
+    if ui.bye:
+        return {}
+    b = game.board
+    frame: dict = {}
+    segments = range(b.segments)
+    fast_on = blink(now, FAST)
+    decider = game.decider
+    own = PLAYER_COLOURS[decider]
+
+    # Water: whose decision, and the boat.
+    over = game.phase == OVER
+    result = game.result() if over else None
+    water = PLAYER_COLOURS[("red", "yellow").index(result.winner)] if result else own
+    for seg in segments:
+        frame[seg, "water"] = scale(water, 0.5 if over else 0.12)
+    frame[game.boat, "water"] = BOAT_COLOUR
+
+    # Craters: lava.
+    for seg in segments:
+        count = min(game.lava[seg], len(LAVA_GLOW) - 1)
+        if count:
+            frame[seg, "crater"] = LAVA_GLOW[count]
+
+    # Card slots by kind.
+    offered: set[int] = set()
+    if game.phase == CHOOSE_CARD:
+        k = b.slots_per_segment
+        offered = {s for s in range(game.context[0] * k, game.context[0] * k + k)}
+    for slot, card in enumerate(game.slots):
+        if card < 0:
+            continue
+        zone = "slot_a" if slot % b.slots_per_segment == 0 else "slot_b"
+        bright = 1.0 if slot in offered else (0.15 if offered else 0.3)
+        frame[slot // b.slots_per_segment, zone] = scale(card_colour(game, card), bright)
+
+    # Land: statues, threatened statues, shamans.
+    slow_on = blink(now, SLOW)
+    threatened = set(threatened_statues(game))
+    for space, owner in enumerate(game.statue_owner):
+        if owner >= 0:
+            colour = scale(PLAYER_COLOURS[owner], 0.3)
+            if space in threatened and not slow_on:
+                colour = LAVA_GLOW[-1]
+            frame[space // 3, BANDS[space % 3]] = colour
+
+    # Beaches.
+    if over:
+        for seg in segments:
+            frame[seg, "beach"] = scale(water, 0.5)
+    elif game.phase == TURN:
+        for beach in legal_beaches(game):
+            frame[beach, "beach"] = scale(own, 0.3)
+
+    # The decision being chosen.
+    chooser = ui.chooser
+    value = _cursor_value(ui)
+    if game.phase == MOVE_SHAMAN and chooser is not None and chooser.kind in (U.DECISION,):
+        for option in chooser.options:
+            if isinstance(option.value, int) and option.value >= SHAMAN:
+                space = option.value - SHAMAN
+                frame[space // 3, BANDS[space % 3]] = CANDIDATE
+    for p in (0, 1):
+        space = game.shaman[p]
+        if space < b.land_spaces:
+            frame[space // 3, BANDS[space % 3]] = PLAYER_COLOURS[p]
+    if isinstance(value, int):
+        if SHAMAN <= value < TAKE:
+            space = value - SHAMAN
+            frame[space // 3, BANDS[space % 3]] = own if fast_on else CANDIDATE
+        elif TAKE <= value < LAVA_NONE:
+            slot = value - TAKE
+            zone = "slot_a" if slot % b.slots_per_segment == 0 else "slot_b"
+            if not fast_on:
+                frame[slot // b.slots_per_segment, zone] = (0, 0, 0)
+        elif LAVA <= value < LAVA + 2 * b.segments and game.phase == PRIESTESS:
+            src, ccw = divmod(value - LAVA, 2)
+            dst = (src + (-1 if ccw else 1)) % b.segments
+            frame[dst, "crater"] = LAVA_GLOW[2] if fast_on else (0, 0, 0)
+            frame[src, "crater"] = LAVA_GLOW[min(game.lava[src], 4)] if fast_on else own
+        elif value < 300 and chooser is not None and chooser.kind == U.PROPOSAL:
+            beach = value % 10
+            frame[beach, "beach"] = own if fast_on else (0, 0, 0)
+    if chooser is not None and chooser.kind == U.BEACH and chooser.subject is not None:
+        frame[chooser.subject, "beach"] = own
+
+    # Animations and alerts on top.
+    eruption = ui.eruption
+    if eruption is not None and now < eruption.until:
+        for seg, count in enumerate(eruption.lava):
+            if count:
+                frame[seg, "crater"] = ERUPTION if fast_on else LAVA_GLOW[1]
+        for space in eruption.destroyed:
+            frame[space // 3, BANDS[space % 3]] = ERUPTION if fast_on else (0, 0, 0)
+    alert = set()
+    if ui.mismatch is not None:
+        alert.update(ui.mismatch.beaches)
+    if ui.message is not None and now < ui.message.until:
+        alert.update(ui.message.beaches)
+    for beach in alert:
+        frame[beach, "beach"] = ALERT if fast_on else (0, 0, 0)
+    return {k: v for k, v in frame.items() if v != (0, 0, 0)}
+
+
+def next_change(game: Game, ui: U.UiState, now: float) -> float | None:
+    """When ``led_frame`` would next differ by itself (None: not until something happens)."""
+    if ui.bye:
+        return None
+    deadlines: list[float] = []
+    fast = (
+        ui.mismatch is not None
+        or (ui.message is not None and ui.message.beaches and now < ui.message.until)
+        or (ui.eruption is not None and now < ui.eruption.until)
+    )
+    value = _cursor_value(ui)
+    if isinstance(value, int) and (
+        SHAMAN <= value < LAVA_NONE + 1 + 2 * game.board.segments
+        or (ui.chooser is not None and ui.chooser.kind == U.PROPOSAL and value < 300)
+    ):
+        fast = True
+    if fast:
+        deadlines.append((math.floor(now / FAST) + 1) * FAST)
+    elif threatened_statues(game):
+        deadlines.append((math.floor(now / SLOW) + 1) * SLOW)
+    if ui.eruption is not None and now < ui.eruption.until:
+        deadlines.append(ui.eruption.until)
+    if ui.message is not None and now < ui.message.until:
+        deadlines.append(ui.message.until)
+    return min(deadlines) if deadlines else None
