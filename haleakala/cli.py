@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
+    "run": "haleakala.companion.cli",
     "tags": "haleakala.tags_cli",
     "wiring": "haleakala.kit.wiring",
 }
