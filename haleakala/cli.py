@@ -18,11 +18,14 @@ COMMANDS: dict[str, str] = {
     "bom": "haleakala.kit.bom",
     "config": "haleakala.config_cli",
     "deck": "haleakala.terminal.deck",
+    "install": "haleakala.kit.install",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
     "run": "haleakala.companion.cli",
+    "selftest": "haleakala.kit.selftest",
     "tags": "haleakala.tags_cli",
+    "uninstall": "haleakala.kit.uninstall",
     "wiring": "haleakala.kit.wiring",
 }
 

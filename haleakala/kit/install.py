@@ -1,0 +1,597 @@
+"""``haleakala install`` / ``haleakala uninstall``: the kit on Raspberry Pi OS Bookworm, in one
+idempotent command.
+
+What ``install`` makes true (each step checks first, so a second run says "nothing to do"):
+
+1. the Debian packages the venv builds on (``python3-lgpio`` comes from Debian, not pip);
+2. I2C and SPI on, in a marked block at the end of ``/boot/firmware/config.txt`` (plus the
+   fixed core clock the SPI LED driver needs on a Pi 3/4), and ``i2c-dev`` loaded at boot;
+3. the groups ``gpio spi i2c dialout`` and the service user ``haleakala`` in them;
+4. the venv ``/opt/haleakala/venv`` with ``--system-site-packages`` (Bookworm forbids system
+   pip) and this checkout installed into it with the ``[pi]`` extra;
+5. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` — never overwritten;
+6. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
+
+``uninstall`` undoes 2, 4 and 6 and keeps the config, the state and the user unless
+``--purge``; Debian packages and groups stay (other software may use them).
+
+``--root DIR`` installs into a sandbox: files are written under DIR, and every command
+(apt-get, useradd, usermod, python3 -m venv, pip, systemctl, udevadm) is recorded in
+``DIR/var/log/haleakala-install.log`` instead of being run. The sandbox runner also leaves
+the trace the real command would leave in the files the installer checks (a line in
+``etc/passwd``, a ``pyvenv.cfg``, the ``multi-user.target.wants`` link...), so a second run
+in the same sandbox sees the first one's work, exactly as on a Pi. ``--dry-run`` changes
+nothing anywhere and prints what would be done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from haleakala import config as cfg
+from haleakala.cli import UsageError
+from haleakala.kit.common import REPO_ROOT
+
+PREFIX = PurePosixPath("/opt/haleakala")
+VENV = PREFIX / "venv"
+CONFIG = PurePosixPath("/etc/haleakala/config.toml")
+STATE = PurePosixPath("/var/lib/haleakala")
+UNIT_NAME = "haleakala.service"
+UNIT_DIR = PurePosixPath("/etc/systemd/system")
+UDEV_DIR = PurePosixPath("/etc/udev/rules.d")
+MODULES_LOAD = PurePosixPath("/etc/modules-load.d/haleakala.conf")
+BOOT_CONFIGS = (PurePosixPath("/boot/firmware/config.txt"), PurePosixPath("/boot/config.txt"))
+DPKG_STATUS = PurePosixPath("/var/lib/dpkg/status")
+PASSWD = PurePosixPath("/etc/passwd")
+GROUP = PurePosixPath("/etc/group")
+DEVICE_MODEL = PurePosixPath("/proc/device-tree/model")
+LOG = PurePosixPath("/var/log/haleakala-install.log")
+SOURCE_STAMP = PREFIX / "installed-source.sha256"
+
+USER = "haleakala"
+GROUPS = ("gpio", "spi", "i2c", "dialout")
+APT_PACKAGES = ("python3-venv", "python3-dev", "python3-lgpio", "python3-pil", "i2c-tools")
+"""python3-lgpio: gpiozero's pin driver on Bookworm (all models, the only one on a Pi 5);
+python3-pil: Pillow without compiling it on a Zero; i2c-tools: i2cdetect for the OLED;
+python3-dev: headers for the pip packages that still build a C extension."""
+PI5_PIP = ("adafruit-blinka-raspberry-pi5-neopixel",)
+BLOCK_BEGIN = "# >>> haleakala: added by 'haleakala install', removed by 'haleakala uninstall'"
+BLOCK_END = "# <<< haleakala"
+CORE_CLOCK = {
+    "pi3": ("core_freq=250",),
+    "zero2w": ("core_freq=250",),
+    "pi4": ("core_freq=500", "core_freq_min=500"),
+}
+"""The SPI LED driver times WS2812 bits from the SPI clock, which follows the GPU core clock:
+it must not scale (rpi_ws281x's README). A Pi 5 drives the LEDs through PIO instead."""
+MODEL_NAMES = {
+    "Raspberry Pi 5": "pi5",
+    "Raspberry Pi 4": "pi4",
+    "Raspberry Pi 3": "pi3",
+    "Raspberry Pi Zero 2": "zero2w",
+}
+
+
+class InstallError(RuntimeError):
+    """A command failed: names it and its exit status."""
+
+
+# --------------------------------------------------------------------------- runners
+
+
+class SystemRunner:
+    """Runs commands for real (root is /)."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+
+    def run(self, argv: Sequence[str]) -> None:
+        self.say(f"$ {shlex.join(argv)}")
+        try:
+            subprocess.run(list(argv), check=True)
+        except FileNotFoundError:
+            raise InstallError(
+                f"{argv[0]} is not installed (needed for: {shlex.join(argv)})"
+            ) from None
+        except subprocess.CalledProcessError as exc:
+            raise InstallError(
+                f"'{shlex.join(argv)}' failed with exit status {exc.returncode}"
+            ) from None
+
+
+class SandboxRunner:
+    """Records commands instead of running them, and leaves their trace under the root."""
+
+    def __init__(self, root: Path, say: Callable[[str], None], version: str) -> None:
+        self.root = root
+        self.say = say
+        self.version = version
+        self.log = root / LOG.relative_to("/")
+
+    def p(self, path: PurePosixPath | str) -> Path:
+        return self.root / PurePosixPath(path).relative_to("/")
+
+    def run(self, argv: Sequence[str]) -> None:
+        self.say(f"$ {shlex.join(argv)}  (recorded)")
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("a", encoding="utf-8") as log:
+            log.write(shlex.join(argv) + "\n")
+        self._trace(list(argv))
+
+    def _append(self, path: PurePosixPath, text: str) -> None:
+        target = self.p(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("a", encoding="utf-8") as f:
+            f.write(text)
+
+    def _trace(self, argv: list[str]) -> None:
+        name = argv[0]
+        if name == "apt-get" and "install" in argv:
+            for package in (a for a in argv[argv.index("install") + 1 :] if a[0] != "-"):
+                self._append(DPKG_STATUS, f"Package: {package}\nStatus: install ok installed\n\n")
+        elif name == "groupadd":
+            self._append(GROUP, f"{argv[-1]}:x:{900 + len(read_groups(self.root))}:\n")
+        elif name == "useradd":
+            uid = 800 + len(read_users(self.root))
+            self._append(PASSWD, f"{argv[-1]}:x:{uid}:{uid}::{STATE}:/usr/sbin/nologin\n")
+            self._append(GROUP, f"{argv[-1]}:x:{uid}:\n")
+        elif name == "usermod":
+            groups = argv[argv.index("--groups") + 1].split(",")
+            edit_group_members(self.root, argv[-1], add=groups)
+        elif name == "userdel":
+            edit_group_members(self.root, argv[-1], remove_all=True)
+            _drop_lines(self.p(PASSWD), argv[-1])
+            _drop_lines(self.p(GROUP), argv[-1])
+        elif argv[1:3] == ["-m", "venv"]:
+            venv = self.p(argv[-1])
+            (venv / "bin").mkdir(parents=True, exist_ok=True)
+            (venv / "pyvenv.cfg").write_text("include-system-site-packages = true\n")
+        elif name.endswith("/bin/pip") and "install" in argv:
+            site = self.p(PurePosixPath(name).parent.parent) / "lib" / "python3" / "site-packages"
+            info = site / f"haleakala_companion-{self.version}.dist-info"
+            info.mkdir(parents=True, exist_ok=True)
+            (info / "METADATA").write_text(f"Name: haleakala-companion\nVersion: {self.version}\n")
+        elif name == "systemctl" and argv[1] in ("enable", "disable"):
+            link = self.p(UNIT_DIR / "multi-user.target.wants" / argv[-1])
+            if argv[1] == "enable":
+                link.parent.mkdir(parents=True, exist_ok=True)
+                if not link.is_symlink():
+                    link.symlink_to(UNIT_DIR / argv[-1])
+            elif link.is_symlink():
+                link.unlink()
+
+
+def _drop_lines(path: Path, name: str) -> None:
+    if path.is_file():
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        path.write_text("".join(line for line in lines if not line.startswith(f"{name}:")))
+
+
+# --------------------------------------------------------------------------- system state
+
+
+def read_groups(root: Path) -> dict[str, list[str]]:
+    path = root / GROUP.relative_to("/")
+    groups: dict[str, list[str]] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            parts = line.split(":")
+            if len(parts) >= 4:
+                groups[parts[0]] = [m for m in parts[3].split(",") if m]
+    return groups
+
+
+def read_users(root: Path) -> list[str]:
+    path = root / PASSWD.relative_to("/")
+    if not path.is_file():
+        return []
+    return [line.split(":", 1)[0] for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def edit_group_members(
+    root: Path, user: str, add: Iterable[str] = (), remove_all: bool = False
+) -> None:
+    path = root / GROUP.relative_to("/")
+    wanted = set(add)
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split(":")
+        if len(parts) >= 4:
+            members = [m for m in parts[3].split(",") if m and m != user]
+            if parts[0] in wanted and not remove_all:
+                members.append(user)
+            parts[3] = ",".join(members)
+        lines.append(":".join(parts))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def installed_packages(root: Path) -> set[str]:
+    path = root / DPKG_STATUS.relative_to("/")
+    if not path.is_file():
+        return set()
+    installed = set()
+    for stanza in path.read_text(encoding="utf-8", errors="replace").split("\n\n"):
+        name = re.search(r"^Package: (\S+)", stanza, re.M)
+        status = re.search(r"^Status: .* installed$", stanza, re.M)
+        if name and status:
+            installed.add(name.group(1))
+    return installed
+
+
+def wanted_by(unit_text: str) -> str:
+    match = re.search(r"^WantedBy=(\S+)", unit_text, re.M)
+    return match.group(1) if match else "multi-user.target"
+
+
+def source_version(source: Path) -> str:
+    """The version pip will install: the checkout's pyproject.toml, not the running code."""
+    try:
+        with (source / "pyproject.toml").open("rb") as f:
+            return str(tomllib.load(f)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+def source_digest(source: Path) -> str:
+    """What is installed into the venv: the package sources and the project file."""
+    digest = hashlib.sha256()
+    files = [*sorted((source / "haleakala").rglob("*")), source / "pyproject.toml"]
+    for path in files:
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(source)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def boot_block(model: str, led_data: int) -> str:
+    lines = [BLOCK_BEGIN, "[all]", "dtparam=i2c_arm=on", "dtparam=spi=on"]
+    if led_data == cfg.SPI_LED_GPIO:
+        lines += CORE_CLOCK.get(model, ())
+    return "\n".join([*lines, BLOCK_END]) + "\n"
+
+
+def strip_block(text: str) -> str:
+    pattern = re.compile(rf"\n?{re.escape(BLOCK_BEGIN)}\n.*?{re.escape(BLOCK_END)}\n?", re.S)
+    return pattern.sub("\n", text).rstrip("\n") + "\n" if BLOCK_BEGIN in text else text
+
+
+# --------------------------------------------------------------------------- the installer
+
+
+@dataclass
+class Installer:
+    root: Path
+    source: Path
+    dry_run: bool = False
+    say: Callable[[str], None] = print
+    changes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sandbox = self.root.resolve() != Path("/")
+        self.version = source_version(self.source)
+        self.runner: SystemRunner | SandboxRunner = (
+            SandboxRunner(self.root, self.say, self.version)
+            if self.sandbox
+            else SystemRunner(self.say)
+        )
+
+    # -- helpers
+
+    def p(self, path: PurePosixPath) -> Path:
+        return self.root / path.relative_to("/")
+
+    def change(self, text: str, action: Callable[[], None] | None = None) -> None:
+        self.changes.append(text)
+        if self.dry_run:
+            self.say(f"would: {text}")
+            return
+        if action is not None:
+            action()
+        self.say(f"+ {text}")
+
+    def command(self, text: str, *argvs: Sequence[str]) -> None:
+        def run() -> None:
+            for argv in argvs:
+                self.runner.run(argv)
+
+        self.changes.append(text)
+        if self.dry_run:
+            self.say(f"would: {text}")
+            for argv in argvs:
+                self.say(f"  $ {shlex.join(argv)}")
+            return
+        self.say(f"+ {text}")
+        run()
+
+    def write(self, path: PurePosixPath, data: bytes, what: str, mode: int = 0o644) -> bool:
+        target = self.p(path)
+        if target.is_file() and target.read_bytes() == data:
+            return False
+
+        def do() -> None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(target.name + ".haleakala-tmp")
+            tmp.write_bytes(data)
+            tmp.chmod(mode)
+            tmp.replace(target)
+
+        self.change(f"{'updated' if target.exists() else 'wrote'} {path} ({what})", do)
+        return True
+
+    def remove(self, path: PurePosixPath, what: str) -> bool:
+        target = self.p(path)
+        if not (target.exists() or target.is_symlink()):
+            return False
+
+        def do() -> None:
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            else:
+                target.unlink()
+
+        self.change(f"removed {path} ({what})", do)
+        return True
+
+    def kit_config(self) -> cfg.Config:
+        """The config in effect after install: the existing file, else the example."""
+        path = self.p(CONFIG)
+        if not path.is_file():
+            path = self.source / "hw" / "config.example.toml"
+        try:
+            return cfg.load(path)
+        except cfg.ConfigError as exc:
+            raise UsageError(
+                f"{path}: {exc.problems[0]}; fix it first (haleakala config check --config {path})"
+            ) from None
+
+    def boot_config(self) -> PurePosixPath | None:
+        return next((p for p in BOOT_CONFIGS if self.p(p).is_file()), None)
+
+    # -- install
+
+    def install(self) -> list[str]:
+        config = self.kit_config()
+        self.note_model(config)
+        self.apt()
+        self.enable_buses(config)
+        self.user_and_groups()
+        self.venv(config)
+        self.config_file()
+        self.udev_and_unit()
+        if not self.changes:
+            self.say("nothing to do: the kit is installed")
+        elif not self.dry_run:
+            self.say(
+                "installed. Reboot if I2C/SPI were just enabled, then: sudo -u haleakala "
+                f"{VENV}/bin/haleakala selftest --hardware pi; sudo systemctl start haleakala"
+            )
+        return self.changes
+
+    def note_model(self, config: cfg.Config) -> None:
+        path = self.p(DEVICE_MODEL)
+        if not path.is_file():
+            return
+        text = path.read_bytes().decode(errors="replace").strip("\0\n ")
+        model = next((m for prefix, m in MODEL_NAMES.items() if text.startswith(prefix)), None)
+        if model and model != config.model:
+            self.say(
+                f"note: this is a {text} but {CONFIG} says model = {config.model!r}: "
+                f'set model = "{model}" there'
+            )
+
+    def apt(self) -> None:
+        missing = [p for p in APT_PACKAGES if p not in installed_packages(self.root)]
+        if missing:
+            self.command(
+                f"apt packages {' '.join(missing)}",
+                ["apt-get", "update"],
+                ["apt-get", "install", "-y", "--no-install-recommends", *missing],
+            )
+
+    def enable_buses(self, config: cfg.Config) -> None:
+        boot = self.boot_config()
+        if boot is None:
+            self.say(
+                f"warning: no {BOOT_CONFIGS[0]} (not Raspberry Pi OS?): enable I2C and SPI "
+                "yourself (raspi-config, Interface Options)"
+            )
+        else:
+            text = self.p(boot).read_text(encoding="utf-8")
+            block = boot_block(config.model, config.pins.led_data)
+            base = strip_block(text)
+            wanted = base.rstrip("\n") + "\n\n" + block
+            if text != wanted:
+                self.write(boot, wanted.encode(), "I2C and SPI on; reboot to apply")
+        self.write(MODULES_LOAD, b"i2c-dev\n", "/dev/i2c-* for the OLED")
+
+    def user_and_groups(self) -> None:
+        groups = read_groups(self.root)
+        for group in GROUPS:
+            if group not in groups:
+                self.command(f"group {group}", ["groupadd", "--system", group])
+        if USER not in read_users(self.root):
+            self.command(
+                f"service user {USER}",
+                [
+                    "useradd", "--system", "--user-group", "--home-dir", str(STATE),
+                    "--no-create-home", "--shell", "/usr/sbin/nologin",
+                    "--comment", "Haleakala Companion", USER,
+                ],
+            )  # fmt: skip
+        groups = read_groups(self.root)
+        lacking = [g for g in GROUPS if USER not in groups.get(g, [])]
+        if lacking:
+            self.command(
+                f"{USER} in groups {' '.join(lacking)}",
+                ["usermod", "--append", "--groups", ",".join(lacking), USER],
+            )
+
+    def venv(self, config: cfg.Config) -> None:
+        pyvenv = self.p(VENV / "pyvenv.cfg")
+        system_site = pyvenv.is_file() and re.search(
+            r"include-system-site-packages\s*=\s*true", pyvenv.read_text(encoding="utf-8")
+        )
+        if not system_site:
+            self.command(
+                f"venv {VENV} (with system site packages, for Debian's lgpio)",
+                ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
+            )
+        digest = source_digest(self.source)
+        stamp = self.p(SOURCE_STAMP)
+        current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
+        if current != digest:
+            extras = PI5_PIP if config.model == "pi5" else ()
+            self.command(
+                f"haleakala-companion {self.version} from {self.source} into the venv",
+                [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[pi]", *extras],
+            )
+            self.write(SOURCE_STAMP, (digest + "\n").encode(), "what the venv was built from")
+        readme = self.source / "README.md"
+        if readme.is_file():
+            self.write(PREFIX / "README.md", readme.read_bytes(), "the unit's Documentation=")
+
+    def config_file(self) -> None:
+        if self.p(CONFIG).exists():
+            self.say(f"= kept {CONFIG} (never overwritten)")
+            return
+        example = self.source / "hw" / "config.example.toml"
+        self.write(CONFIG, example.read_bytes(), "from hw/config.example.toml: edit it")
+
+    def udev_and_unit(self) -> None:
+        rules = sorted((self.source / "systemd").glob("*.rules"))
+        changed = [
+            self.write(UDEV_DIR / rule.name, rule.read_bytes(), "udev rule") for rule in rules
+        ]
+        if any(changed):
+            self.command(
+                "udev rules reloaded",
+                ["udevadm", "control", "--reload-rules"],
+                ["udevadm", "trigger"],
+            )
+        unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
+        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit"):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"])
+        target = wanted_by(unit_text.decode())
+        link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
+        if not link.is_symlink():
+            self.command(f"{UNIT_NAME} enabled", ["systemctl", "enable", UNIT_NAME])
+
+    # -- uninstall
+
+    def uninstall(self, purge: bool = False) -> list[str]:
+        units = self.p(UNIT_DIR)
+        # Not glob("*.wants/NAME"): it skips a link whose target is already gone.
+        wants = [d / UNIT_NAME for d in units.glob("*.wants") if (d / UNIT_NAME).is_symlink()]
+        if wants:
+            self.command(
+                f"{UNIT_NAME} stopped and disabled", ["systemctl", "disable", "--now", UNIT_NAME]
+            )
+        if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit"):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"])
+        names = {r.name for r in (self.source / "systemd").glob("*.rules")}
+        if self.p(UDEV_DIR).is_dir():
+            names |= {r.name for r in self.p(UDEV_DIR).glob("99-haleakala-*.rules")}
+        removed = [self.remove(UDEV_DIR / name, "udev rule") for name in sorted(names)]
+        if any(removed):
+            self.command("udev rules reloaded", ["udevadm", "control", "--reload-rules"])
+        self.remove(MODULES_LOAD, "i2c-dev at boot")
+        boot = self.boot_config()
+        if boot is not None:
+            text = self.p(boot).read_text(encoding="utf-8")
+            if BLOCK_BEGIN in text:
+                self.write(boot, strip_block(text).encode(), "the haleakala block removed")
+        self.remove(PREFIX, "the venv")
+        if purge:
+            self.remove(CONFIG.parent, "the config")
+            self.remove(STATE, "the journal and saved games")
+            if USER in read_users(self.root):
+                self.command(f"user {USER} removed", ["userdel", USER])
+        else:
+            kept = [str(p) for p in (CONFIG, STATE) if self.p(p).exists()]
+            if USER in read_users(self.root):
+                kept.append(f"user {USER}")
+            if kept:
+                self.say(f"= kept {', '.join(kept)} (--purge deletes them)")
+        if not self.changes:
+            self.say("nothing to do: the kit is not installed")
+        return self.changes
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+def _installer(args: argparse.Namespace) -> Installer:
+    root = Path(args.root)
+    source = Path(args.source)
+    for need in ("pyproject.toml", "systemd/haleakala.service", "hw/config.example.toml"):
+        if not (source / need).is_file():
+            raise UsageError(
+                f"{source} has no {need}: run from a checkout of the repository, or give "
+                "--source DIR"
+            )
+    sandbox = root.resolve() != Path("/")
+    if sandbox and not root.is_dir():
+        raise UsageError(f"--root {root} is not a directory: create it first")
+    if not sandbox and not args.dry_run and hasattr(os, "geteuid") and os.geteuid() != 0:
+        raise UsageError(
+            f"{args.command} changes /etc, /opt and /boot: run it with sudo "
+            "(or --dry-run to see what it would do, or --root DIR to try it in a sandbox)"
+        )
+    return Installer(root=root, source=source, dry_run=args.dry_run)
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        default="/",
+        help="install into DIR and record commands instead of running them (default /)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="change nothing, print the plan")
+    parser.add_argument(
+        "--source",
+        metavar="DIR",
+        default=str(REPO_ROOT),
+        help="the repository checkout to install from (default: this one)",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "install",
+        help="install the kit on Raspberry Pi OS Bookworm (idempotent)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(parser)
+    parser.set_defaults(func=run_install)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    try:
+        _installer(args).install()
+    except InstallError as exc:
+        print(f"haleakala install: {exc}; fix it and run again (finished steps are kept)",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    try:
+        _installer(args).uninstall(purge=args.purge)
+    except InstallError as exc:
+        print(f"haleakala uninstall: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,274 @@
+"""``haleakala install`` / ``uninstall`` in a sandbox root: the expected files and command
+lines, a second run that changes nothing, a config that is never overwritten, and an
+uninstall that keeps config and state unless --purge."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from haleakala.cli import main
+from haleakala.kit import install
+
+REPO = Path(__file__).resolve().parent.parent
+BOOT_CONFIG = (
+    "# For more options and information see http://rptl.io/configtxt\n"
+    "#dtparam=i2c_arm=on\n#dtparam=i2s=on\n#dtparam=spi=on\n"
+    "dtparam=audio=on\ncamera_auto_detect=1\n\n[cm4]\notg_mode=1\n\n[all]\n"
+)
+UNIT = (
+    "[Unit]\nDescription=Haleakala Companion\n\n[Service]\nType=notify\n"
+    "ExecStart=/opt/haleakala/venv/bin/haleakala run --hardware pi\nUser=haleakala\n\n"
+    "[Install]\nWantedBy=multi-user.target\n"
+)
+RULE = 'SUBSYSTEM=="tty", ATTRS{idVendor}=="2e8a", GROUP="dialout", SYMLINK+="haleakala-pico"\n'
+
+
+@pytest.fixture
+def source(tmp_path):
+    """A checkout with fixture unit and udev rule (the real ones are tested separately)."""
+    src = tmp_path / "checkout"
+    (src / "systemd").mkdir(parents=True)
+    (src / "hw").mkdir()
+    (src / "haleakala").mkdir()
+    shutil.copy(REPO / "pyproject.toml", src / "pyproject.toml")
+    shutil.copy(REPO / "hw" / "config.example.toml", src / "hw" / "config.example.toml")
+    (src / "systemd" / "haleakala.service").write_text(UNIT)
+    (src / "systemd" / "99-haleakala-pico.rules").write_text(RULE)
+    (src / "haleakala" / "__init__.py").write_text('"""the package"""\n')
+    (src / "README.md").write_text("# Haleakala\n")
+    return src
+
+
+@pytest.fixture
+def root(tmp_path):
+    """A fresh Raspberry Pi OS Bookworm, as far as the installer looks."""
+    sandbox = tmp_path / "root"
+    (sandbox / "boot" / "firmware").mkdir(parents=True)
+    (sandbox / "boot" / "firmware" / "config.txt").write_text(BOOT_CONFIG)
+    (sandbox / "etc").mkdir()
+    (sandbox / "etc" / "group").write_text(
+        "root:x:0:\ndialout:x:20:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
+    )
+    (sandbox / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (sandbox / "var" / "lib" / "dpkg").mkdir(parents=True)
+    (sandbox / "var" / "lib" / "dpkg" / "status").write_text(
+        "Package: python3-venv\nStatus: install ok installed\n\n"
+        "Package: i2c-tools\nStatus: deinstall ok config-files\n\n"
+    )
+    return sandbox
+
+
+def snapshot(directory: Path) -> dict[str, bytes | str]:
+    """Every file (bytes) and link (target) under ``directory``."""
+    result: dict[str, bytes | str] = {}
+    for path in sorted(directory.rglob("*")):
+        key = str(path.relative_to(directory))
+        if path.is_symlink():
+            result[key] = f"-> {path.readlink()}"
+        elif path.is_file():
+            result[key] = path.read_bytes()
+    return result
+
+
+def run(command, root, source, *extra):
+    return main([command, "--root", str(root), "--source", str(source), *extra])
+
+
+def log_lines(root: Path) -> list[str]:
+    log = root / "var" / "log" / "haleakala-install.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_install_writes_unit_rules_config_and_records_the_commands(root, source, capsys):
+    assert run("install", root, source) == 0
+    assert (root / "etc/systemd/system/haleakala.service").read_text() == UNIT
+    assert (root / "etc/udev/rules.d/99-haleakala-pico.rules").read_text() == RULE
+    assert (root / "etc/haleakala/config.toml").read_bytes() == (
+        REPO / "hw" / "config.example.toml"
+    ).read_bytes()
+    assert (root / "etc/modules-load.d/haleakala.conf").read_text() == "i2c-dev\n"
+    link = root / "etc/systemd/system/multi-user.target.wants/haleakala.service"
+    assert link.is_symlink() and str(link.readlink()) == "/etc/systemd/system/haleakala.service"
+    boot = (root / "boot/firmware/config.txt").read_text()
+    assert boot.startswith(BOOT_CONFIG)
+    assert boot.endswith(
+        "[all]\ndtparam=i2c_arm=on\ndtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n"
+        "# <<< haleakala\n"
+    )
+    assert log_lines(root) == [
+        "apt-get update",
+        "apt-get install -y --no-install-recommends python3-dev python3-lgpio python3-pil "
+        "i2c-tools",
+        "useradd --system --user-group --home-dir /var/lib/haleakala --no-create-home "
+        "--shell /usr/sbin/nologin --comment 'Haleakala Companion' haleakala",
+        "usermod --append --groups gpio,spi,i2c,dialout haleakala",
+        "python3 -m venv --system-site-packages /opt/haleakala/venv",
+        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]'",
+        "udevadm control --reload-rules",
+        "udevadm trigger",
+        "systemctl daemon-reload",
+        "systemctl enable haleakala.service",
+    ]
+    out = capsys.readouterr().out
+    assert "+ wrote /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert "+ service user haleakala" in out
+
+
+def test_second_install_changes_nothing(root, source, capsys):
+    assert run("install", root, source) == 0
+    before = snapshot(root)
+    capsys.readouterr()
+    assert run("install", root, source) == 0
+    assert snapshot(root) == before
+    assert capsys.readouterr().out.splitlines() == [
+        "= kept /etc/haleakala/config.toml (never overwritten)",
+        "nothing to do: the kit is installed",
+    ]
+
+
+def test_existing_config_is_never_overwritten_and_decides_the_model(root, source, capsys):
+    config = root / "etc/haleakala/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('model = "pi5"\n# my kit\n')
+    assert run("install", root, source) == 0
+    assert config.read_text() == 'model = "pi5"\n# my kit\n'
+    assert (
+        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]' "
+        "adafruit-blinka-raspberry-pi5-neopixel" in log_lines(root)
+    )
+    assert "core_freq" not in (root / "boot/firmware/config.txt").read_text()
+    assert "= kept /etc/haleakala/config.toml (never overwritten)" in capsys.readouterr().out
+
+
+def test_a_broken_existing_config_stops_install_with_one_line(root, source, capsys):
+    config = root / "etc/haleakala/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('model = "pi9"\n')
+    assert run("install", root, source) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "model: 'pi9' is not one of" in err[0]
+    assert log_lines(root) == []
+
+
+def test_a_new_unit_or_new_code_redoes_only_its_own_step(root, source):
+    assert run("install", root, source) == 0
+    count = len(log_lines(root))
+    (source / "systemd" / "haleakala.service").write_text(UNIT.replace("notify", "simple"))
+    assert run("install", root, source) == 0
+    assert log_lines(root)[count:] == ["systemctl daemon-reload"]
+    (source / "haleakala" / "__init__.py").write_text('"""changed"""\n')
+    assert run("install", root, source) == 0
+    assert log_lines(root)[count + 1 :] == [
+        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]'"
+    ]
+
+
+def test_dry_run_changes_nothing_and_says_what_it_would_do(root, source, capsys):
+    before = snapshot(root)
+    assert run("install", root, source, "--dry-run") == 0
+    assert snapshot(root) == before
+    out = capsys.readouterr().out
+    assert "would: wrote /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert "  $ systemctl enable haleakala.service" in out
+
+
+def test_uninstall_keeps_config_and_user_and_restores_config_txt(root, source, capsys):
+    assert run("install", root, source) == 0
+    config = root / "etc/haleakala/config.toml"
+    config.write_text(config.read_text() + "# edited\n")
+    count = len(log_lines(root))
+    capsys.readouterr()
+    assert run("uninstall", root, source) == 0
+    assert log_lines(root)[count:] == [
+        "systemctl disable --now haleakala.service",
+        "systemctl daemon-reload",
+        "udevadm control --reload-rules",
+    ]
+    assert not (root / "etc/systemd/system/haleakala.service").exists()
+    assert not (root / "etc/udev/rules.d/99-haleakala-pico.rules").exists()
+    assert not (root / "opt/haleakala").exists()
+    assert (root / "boot/firmware/config.txt").read_text() == BOOT_CONFIG
+    assert config.read_text().endswith("# edited\n")
+    assert "haleakala" in (root / "etc/passwd").read_text()
+    out = capsys.readouterr().out
+    assert "= kept /etc/haleakala/config.toml, user haleakala (--purge deletes them)" in out
+    assert run("uninstall", root, source) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "nothing to do: the kit is not installed"
+
+
+def test_uninstall_purge_removes_config_state_and_user(root, source):
+    assert run("install", root, source) == 0
+    (root / "var/lib/haleakala").mkdir(parents=True)
+    (root / "var/lib/haleakala/journal").write_bytes(b"x")
+    assert run("uninstall", root, source, "--purge") == 0
+    assert not (root / "etc/haleakala").exists() and not (root / "var/lib/haleakala").exists()
+    assert log_lines(root)[-1] == "userdel haleakala"
+    assert "haleakala" not in (root / "etc/passwd").read_text()
+    assert "haleakala" not in (root / "etc/group").read_text()
+    assert run("install", root, source) == 0  # and it installs again from scratch
+    assert (root / "etc/haleakala/config.toml").exists()
+
+
+def test_missing_groups_are_created_first(root, source):
+    (root / "etc/group").write_text("root:x:0:\ngpio:x:997:\n")
+    assert run("install", root, source) == 0
+    lines = log_lines(root)
+    assert lines[2:5] == ["groupadd --system spi", "groupadd --system i2c",
+                          "groupadd --system dialout"]  # fmt: skip
+    assert all(line.endswith(":haleakala") for line in (root / "etc/group").read_text()
+               .splitlines() if line.split(":")[0] in install.GROUPS)  # fmt: skip
+
+
+def test_without_config_txt_it_warns_and_does_the_rest(root, source, capsys):
+    (root / "boot/firmware/config.txt").unlink()
+    assert run("install", root, source) == 0
+    out = capsys.readouterr().out
+    assert "warning: no /boot/firmware/config.txt (not Raspberry Pi OS?)" in out
+    assert (root / "etc/systemd/system/haleakala.service").exists()
+
+
+def test_a_pi_whose_model_differs_from_the_config_gets_a_note(root, source, capsys):
+    (root / "proc/device-tree").mkdir(parents=True)
+    (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    assert run("install", root, source) == 0
+    assert (
+        "note: this is a Raspberry Pi 5 Model B Rev 1.0 but /etc/haleakala/config.toml says "
+        "model = 'pi4': set model = \"pi5\" there" in capsys.readouterr().out
+    )
+
+
+@pytest.mark.skipif(
+    not (REPO / "systemd" / "haleakala.service").exists(), reason="systemd/ not written yet"
+)
+def test_the_repository_unit_and_rules_install(root):
+    assert run("install", root, REPO) == 0
+    for rule in (REPO / "systemd").glob("*.rules"):
+        assert (root / "etc/udev/rules.d" / rule.name).read_bytes() == rule.read_bytes()
+    unit = (REPO / "systemd" / "haleakala.service").read_text()
+    assert "/opt/haleakala/venv/bin/haleakala" in unit  # the venv this installer creates
+    target = install.wanted_by(unit)
+    assert (root / f"etc/systemd/system/{target}.wants/haleakala.service").is_symlink()
+    assert run("install", root, REPO) == 0
+    assert log_lines(root)[-1] == "systemctl enable haleakala.service"  # nothing new
+
+
+def test_real_install_without_root_is_refused(monkeypatch, source, capsys):
+    monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
+    assert main(["install", "--source", str(source)]) == 2
+    assert "run it with sudo" in capsys.readouterr().err
+
+
+def test_source_without_the_unit_is_refused(root, tmp_path, capsys):
+    assert run("install", root, tmp_path) == 2
+    assert "has no pyproject.toml: run from a checkout" in capsys.readouterr().err
+
+
+def test_a_failing_command_names_itself():
+    runner = install.SystemRunner(lambda _text: None)
+    with pytest.raises(install.InstallError, match=r"'false' failed with exit status 1"):
+        runner.run(["false"])
+    with pytest.raises(install.InstallError, match="no-such-tool-xyz is not installed"):
+        runner.run(["no-such-tool-xyz", "--version"])

@@ -1,0 +1,250 @@
+"""``haleakala selftest``: every part passes on the sim backend with --auto, and a missing or
+broken part is named in the report, with what to check, and the exit status is 1."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from haleakala import config as cfg
+from haleakala.cli import main
+from haleakala.hal import factory
+from haleakala.hal.base import ZoneMap
+from haleakala.hal.events import LinkHealth
+from haleakala.hal.sim import SimDisplay, SimHardware, SimLeds
+from haleakala.kit import selftest
+from haleakala.kit.selftest import ConsoleOperator, SelfTest, SimOperator
+
+
+@pytest.fixture(autouse=True)
+def no_system_config(tmp_path, monkeypatch):
+    monkeypatch.delenv(cfg.ENV_PATH, raising=False)
+    monkeypatch.delenv(factory.ENV_BACKEND, raising=False)
+    monkeypatch.setattr(cfg, "DEFAULT_PATH", tmp_path / "etc" / "config.toml")
+
+
+def run_selftest(hw: SimHardware, config: cfg.Config | None = None, operator=None):
+    config = config or cfg.Config()
+    test = SelfTest(config, hw, operator or SimOperator(hw), timeout_s=0.05, pause=lambda _s: None)
+    report = test.run()
+    hw.close()
+    return report
+
+
+def result(report, part):
+    (found,) = [r for r in report.results if r.part == part]
+    return found
+
+
+def test_every_part_passes_on_the_sim_backend(capsys):
+    assert main(["selftest", "--auto", "--hardware", "sim"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    passes = [line for line in lines if line.startswith("PASS")]
+    assert (
+        len(passes) == 1 + 6 + 1 + 4 + 6
+    )  # zone map, rings, OLED, select/back/encoder x2, beaches
+    assert not [line for line in lines if line.startswith("FAIL")]
+    assert lines[-1] == "18 of 18 parts pass"
+
+
+def test_rfid_kit_tests_the_link_and_every_beach_reader(tmp_path, capsys):
+    path = tmp_path / "rfid.toml"
+    path.write_text('kit = "rfid"\n')
+    assert main(["selftest", "--auto", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS  RFID link: seen" in out
+    assert all(f"PASS  beach {b} reader: seen" in out for b in range(6))
+    assert "beach 0 button" not in out
+
+
+def test_rings_show_their_segment_number_then_each_zone():
+    config = cfg.Config()
+    leds = replace(config.leds, ring_order=(2, 0, 1, 5, 4, 3), brightness=1.0)
+    config = replace(config, leds=leds)
+    hw = SimHardware(ZoneMap.from_config(leds), history=None)
+    run_selftest(hw, config)
+    frames = list(hw.leds.frames)
+    first_ring = frames[:9]  # count frame + 8 zones of ring 1 on the wire (segment 2)
+    lit = [{i for i, p in enumerate(f.pixels) if p != (0, 0, 0)} for f in first_ring]
+    assert lit[0] == {0, 1, 2}  # segment 2: three pixels from the ring's pixel 0
+    assert lit[1] == {0, 1} and first_ring[1].zones == {(2, "water"): selftest.ZONE_COLOUR["water"]}
+    assert lit[8] == {11}  # slot_b
+
+
+def test_encoder_that_never_answers_fails_naming_its_pins(capsys):
+    class DeadEncoder(SimHardware):
+        def turn(self, steps):  # the wires are off: nothing reaches the Pi
+            pass
+
+    report = run_selftest(DeadEncoder())
+    assert not report.ok
+    for direction in ("clockwise", "anticlockwise"):
+        failed = result(report, f"encoder {direction}")
+        assert not failed.ok
+        assert failed.detail == "no turn seen in 0.05 s"
+        assert "GPIO17 (header pin 11)" in failed.hint and "GPIO27 (header pin 13)" in failed.hint
+    assert [r.part for r in report.failed] == ["encoder clockwise", "encoder anticlockwise"]
+    assert report.lines()[-1] == (
+        "16 of 18 parts pass; failed: encoder clockwise, encoder anticlockwise"
+    )
+
+
+def test_encoder_wired_backwards_says_to_swap_clk_and_dt():
+    class Backwards(SimHardware):
+        def turn(self, steps):
+            super().turn(-steps)
+
+    report = run_selftest(Backwards())
+    failed = result(report, "encoder clockwise")
+    assert "turned anticlockwise instead: swap the CLK and DT wires" in failed.detail
+
+
+def test_display_that_raises_fails_with_the_i2c_checks():
+    class DeadOled(SimDisplay):
+        def show(self, image):
+            raise OSError("[Errno 121] Remote I/O error")
+
+    hw = SimHardware()
+    hw.display = DeadOled()
+    report = run_selftest(hw)
+    failed = result(report, "OLED")
+    assert failed.detail == "showing the test pattern failed: [Errno 121] Remote I/O error"
+    assert "'i2cdetect -y 1' should show 0x3c" in failed.hint
+    assert [r.part for r in report.failed] == ["OLED"]
+
+
+def test_display_showing_the_wrong_picture_fails():
+    class Garbled(SimDisplay):
+        def show(self, image):
+            super().show(image.transpose(0))  # mirrored: a wrong controller or orientation
+
+    hw = SimHardware()
+    hw.display = Garbled()
+    failed = result(run_selftest(hw), "OLED")
+    assert failed.detail == "the display shows something other than the test pattern"
+
+
+def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
+    class BrokenAfterRing3(SimLeds):
+        def record(self, pixels, zones):
+            super().record([p if i < 36 else (0, 0, 0) for i, p in enumerate(pixels)], zones)
+
+    hw = SimHardware()
+    hw.leds = BrokenAfterRing3(72)
+    report = run_selftest(hw)
+    assert [r.part for r in report.failed] == [
+        "LED ring 4 (under segment 3)",
+        "LED ring 5 (under segment 4)",
+        "LED ring 6 (under segment 5)",
+    ]
+    ring4 = result(report, "LED ring 4 (under segment 3)")
+    assert ring4.detail == "4 white pixel(s): chain pixels 36, 37, 38, 39 should light, saw nothing"
+    assert "ring 4's DIN wire from ring 3's DOUT" in ring4.hint
+
+
+def test_zone_map_missing_a_zone_is_named_and_the_command_exits_1(tmp_path, capsys):
+    path = tmp_path / "no_crater.toml"
+    text = cfg.to_toml(cfg.Config()).replace("crater = [7, 8]\n", "")
+    path.write_text(text)
+    assert main(["selftest", "--auto", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "FAIL  LED zone map: zone(s) crater have no pixels, so the game can never show them" in out
+    )
+    assert "PASS  LED ring 1 (under segment 0): 1 pixel(s), then 7 zones" in out
+    assert out.splitlines()[-1] == "17 of 18 parts pass; failed: LED zone map"
+
+
+def test_swapped_beach_buttons_are_reported_as_swapped():
+    hw = SimHardware()
+    tap = hw.inputs.tap
+    swap = {"beach2": "beach3", "beach3": "beach2"}
+    hw.inputs.tap = lambda button, **kw: tap(swap.get(button, button), **kw)
+    report = run_selftest(hw)
+    failed = result(report, "beach 2 button")
+    assert failed.detail == "no press seen in 0.05 s (saw instead: press beach3)"
+    assert "GPIO13 (header pin 33)" in failed.hint and "are two wires swapped?" in failed.hint
+    assert [r.part for r in report.failed] == ["beach 2 button", "beach 3 button"]
+
+
+def test_rfid_reader_answering_for_another_beach_names_both_chip_selects():
+    config = replace(cfg.Config(), kit="rfid")
+    hw = SimHardware()
+    place = hw.place
+    hw.place = lambda beach, discs: place({1: 2}.get(beach, beach), discs)
+    report = run_selftest(hw, config)
+    failed = result(report, "beach 1 reader")
+    assert failed.detail.startswith("the tag was read on beach 2 instead")
+    assert "(GP20 / GP21)" in failed.detail
+    assert "NSS to GP20" in failed.hint
+
+
+def test_rfid_link_down_fails_the_link_and_skips_the_readers():
+    config = replace(cfg.Config(), kit="rfid")
+    hw = SimHardware()
+    hw.inputs.link = lambda ok, detail="": hw.inject(LinkHealth(False, "no RFID Pico found"))
+    report = run_selftest(hw, config)
+    link = result(report, "RFID link")
+    assert link.detail == "the Pico did not answer (no RFID Pico found) in 0.05 s"
+    assert "data cable" in link.hint
+    assert all(
+        result(report, f"beach {b} reader").detail == "not tested: the RFID link is down"
+        for b in range(6)
+    )
+
+
+def test_a_person_answering_no_fails_that_ring_with_what_to_check():
+    hw = SimHardware()
+    answers = iter(["y", "y", "n", "", "yes", "y", "y"])
+    printed = []
+
+    class Person(ConsoleOperator):
+        def act(self, step):  # the person presses what is asked
+            SimOperator(hw).act(step)
+
+    person = Person(out=None, ask=lambda _q: next(answers))
+    person.say = printed.append
+    report = run_selftest(hw, operator=person)
+    failed = report.failed
+    assert [r.part for r in failed] == ["LED ring 3 (under segment 2)"]
+    assert failed[0].detail == "you answered no" and "leds.ring_order" in failed[0].hint
+    assert any(line.startswith("FAIL  LED ring 3") for line in printed)
+
+
+def test_no_answer_at_all_fails_visual_checks():
+    hw = SimHardware()
+
+    def closed(_question):
+        raise EOFError
+
+    class Person(ConsoleOperator):
+        def act(self, step):
+            SimOperator(hw).act(step)
+
+    report = run_selftest(hw, operator=Person(out=None, ask=closed))
+    assert result(report, "OLED").detail == "no answer (input closed)"
+
+
+def test_hardware_that_cannot_open_is_one_failed_part(monkeypatch, capsys):
+    def refuse(config, backend=None, **options):
+        raise RuntimeError("cannot open the OLED on I2C bus 1 at 0x3c: [Errno 2] No such file")
+
+    monkeypatch.setattr(factory, "open_hardware", refuse)
+    assert main(["selftest", "--auto", "--hardware", "sim"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  hardware: cannot open: cannot open the OLED on I2C bus 1" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--auto", "--hardware", "pi"], "--auto needs the sim backend"),
+        (["--hardware", "sim"], "the sim backend has nobody to press its buttons: add --auto"),
+        (["--auto", "--timeout", "0"], "--timeout 0 must be positive"),
+    ],
+)
+def test_misuse_is_a_one_line_error(argv, message, capsys):
+    assert main(["selftest", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
