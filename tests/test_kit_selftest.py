@@ -248,3 +248,29 @@ def test_misuse_is_a_one_line_error(argv, message, capsys):
     assert main(["selftest", *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_rfid_on_a_pi_counts_tags_that_are_not_enrolled_yet():
+    """Any tagged disc will do: raw UIDs from the Pico become TagsSeen for their beach, and a
+    reader passes on them even when the tag is in no [tags] map (no BeachContents at all)."""
+    source = selftest.RfidSource(replace(cfg.Config(), kit="rfid"))
+    posted = []
+    source._post = posted.append
+    source._uids((None, frozenset({"E0040150A1B2C3D4"}), frozenset(), None, None, None))
+    assert posted == [selftest.TagsSeen(1, frozenset({"E0040150A1B2C3D4"}))]
+
+    hw = SimHardware()
+    config = replace(cfg.Config(), kit="rfid")
+
+    class UnenrolledTags(SimOperator):
+        def act(self, step):
+            if step.action[0] == "place":
+                test.post(selftest.TagsSeen(step.action[1], frozenset({"E004AA"})))
+            else:
+                super().act(step)
+
+    test = SelfTest(config, hw, UnenrolledTags(hw), timeout_s=0.05)
+    report = test.run()
+    hw.close()
+    assert report.ok, report.lines()
+    assert result(report, "beach 5 reader").detail == "seen"
