@@ -51,6 +51,65 @@ def _to_option(chooser: U.Chooser, value: Any) -> list[Any]:
     return events
 
 
+def events_for(companion: Companion, d: int) -> list[Any]:
+    """The next inputs a person makes towards decision ``d`` (legal now): close a menu, put
+    the board right (RFID kit), press a beach button, turn the encoder to the option,
+    press select, or put a disc down. Call again until the decision has been made."""
+    game = companion.game
+    shown = companion.shown
+    if shown is not None and shown.kind in (U.MENU, U.CONFIRM_NEW, U.SCORES):
+        return [ButtonPressed("back")]
+    rfid = companion.kit == "rfid"
+    expected = beach_discs(game)
+    if rfid and tuple(companion.sensed) != expected:
+        return [
+            BeachContents(b, expected[b])
+            for b in range(len(expected))
+            if companion.sensed[b] != expected[b]
+        ]
+    if companion.pending is not None:
+        return [ButtonPressed("select")]
+    chooser = companion.chooser
+    if chooser is not None and chooser.kind == U.PROPOSAL:
+        proposal = chooser.options[0].value
+        if rfid and proposal < BOAT:
+            return [disc_change(game, expected, proposal)]
+        return [ButtonPressed("select")]
+    if d < BOAT:
+        if rfid:
+            events = [disc_change(game, expected, d)]
+            beach = d % 10
+            if (
+                d < INVOKE
+                and beach == game.boat
+                and d + INVOKE in game.legal_actions()
+                and companion.settle_s > 0
+            ):
+                events.append(ButtonPressed("select"))  # no invocation disc this time
+            return events
+        if chooser is not None and chooser.kind == U.BEACH and chooser.subject == d % 10:
+            return _to_option(chooser, d)
+        return [ButtonPressed(f"beach{d % 10}")]
+    if chooser is None:
+        return [ButtonPressed("select")]  # opens the boat chooser
+    return _to_option(chooser, d)
+
+
+def disc_change(game: Game, expected: tuple, d: int) -> BeachContents:
+    """The RFID snapshot of the beach after the player to move carries out ``d``."""
+    colour = PLAYERS[game.decider]
+    beach = d % 10
+    value = (d % 100) // 10
+    discs = set(expected[beach])
+    if d >= RETURN:
+        discs.discard(Disc(colour, value))
+    else:
+        discs.add(Disc(colour, value))
+        if d >= INVOKE:
+            discs.add(Disc(colour, INVOCATION))
+    return BeachContents(beach, frozenset(discs))
+
+
 class AutoPlayer:
     """Plays both colours (or the human colour in solo mode) with the seeded policy."""
 
@@ -61,61 +120,5 @@ class AutoPlayer:
         """What to do next; [] only when the game is over."""
         if companion.game.is_terminal():
             return []
-        return self._next(companion) or [ButtonPressed("back")]
-
-    def _next(self, companion: Companion) -> list[Any]:
-        game = companion.game
-        if game.is_terminal():
-            return []
-        shown = companion.shown
-        if shown is not None and shown.kind in (U.MENU, U.CONFIRM_NEW, U.SCORES):
-            return [ButtonPressed("back")]
-        rfid = companion.kit == "rfid"
-        expected = beach_discs(game)
-        if rfid and tuple(companion.sensed) != expected:
-            return [
-                BeachContents(b, expected[b])
-                for b in range(len(expected))
-                if companion.sensed[b] != expected[b]
-            ]
-        if companion.pending is not None:
-            return [ButtonPressed("select")]
-        chooser = companion.chooser
-        if chooser is not None and chooser.kind == U.PROPOSAL:
-            d = chooser.options[0].value
-            if rfid and d < BOAT:
-                return [self._disc_change(game, expected, d)]
-            return [ButtonPressed("select")]
-        d = choose(game, self.seed)
-        if d < BOAT:
-            if rfid:
-                events = [self._disc_change(game, expected, d)]
-                beach = d % 10
-                if (
-                    d < INVOKE
-                    and beach == game.boat
-                    and d + INVOKE in game.legal_actions()
-                    and companion.settle_s > 0
-                ):
-                    events.append(ButtonPressed("select"))  # no invocation disc this time
-                return events
-            if chooser is not None and chooser.kind == U.BEACH and chooser.subject == d % 10:
-                return _to_option(chooser, d)
-            return [ButtonPressed(f"beach{d % 10}")]
-        if chooser is None:
-            return [ButtonPressed("select")]  # opens the boat chooser
-        return _to_option(chooser, d)
-
-    @staticmethod
-    def _disc_change(game: Game, expected: tuple, d: int) -> BeachContents:
-        colour = PLAYERS[game.decider]
-        beach = d % 10
-        value = (d % 100) // 10
-        discs = set(expected[beach])
-        if d >= RETURN:
-            discs.discard(Disc(colour, value))
-        else:
-            discs.add(Disc(colour, value))
-            if d >= INVOKE:
-                discs.add(Disc(colour, INVOCATION))
-        return BeachContents(beach, frozenset(discs))
+        d = choose(companion.game, self.seed)
+        return events_for(companion, d) or [ButtonPressed("back")]

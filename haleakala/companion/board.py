@@ -64,7 +64,10 @@ def physical_board(game: Game) -> PhysicalBoard:
 
 
 def disc_words(disc: Disc) -> str:
-    """``red 3``, ``yellow invocation disc``: how the OLED names a disc."""
+    """``red 3``, ``yellow invocation disc``: how the OLED names a disc (and ``tag X`` for
+    something on a beach that is no disc of this kit)."""
+    if not isinstance(disc, Disc):
+        return f"tag {disc}"
     if disc.value == INVOCATION:
         return f"{disc.colour} invocation disc"
     return f"{disc.colour} {disc.value}"
@@ -77,9 +80,15 @@ def join_words(items: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _order(piece: object) -> tuple:
+    if isinstance(piece, Disc):
+        return (0, piece.colour, piece.value)
+    return (1, str(piece), 0)
+
+
 def disc_list(discs: Iterable[Disc]) -> str:
     """``red 1, red 3 and yellow 2``, in a stable order."""
-    return join_words(disc_words(d) for d in sorted(discs))
+    return join_words(disc_words(d) for d in sorted(discs, key=_order))
 
 
 def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
@@ -89,7 +98,7 @@ def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
     extra = {b: set(have[b] - want[b]) for b in range(len(want))}
     missing = {b: set(want[b] - have[b]) for b in range(len(want))}
     for src in range(len(want)):
-        for disc in sorted(extra[src]):
+        for disc in sorted(extra[src], key=_order):
             dst = next((b for b in range(len(want)) if disc in missing[b]), None)
             if dst is not None:
                 lines.append(f"move {disc_words(disc)} from beach {src} to beach {dst}")

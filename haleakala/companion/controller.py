@@ -37,6 +37,7 @@ import queue
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from haleakala.hal.events import (
@@ -181,7 +182,9 @@ class Companion:
         self.eruption: U.Eruption | None = None
         self.auto_at: float | None = None
         self.pending: tuple[int, float] | None = None  # RFID placement waiting to settle
-        self.must_match: str | None = None  # headline while the game waits for the board
+        self.hold: U.Mismatch | None = None
+        """RFID: the board must match the game before a change on it counts again (after the
+        game moved discs, or after a refusal); headline and reason of why."""
         self.link_ok, self.link_detail = True, ""
         self._proposal: tuple[int, int] | None = None  # (ply, decision) of the solo bot
         self._unacked: tuple[str, Any] | None = None
@@ -191,6 +194,7 @@ class Companion:
         self.frames_sent = 0
         self.images_sent = 0
         self.closed = False
+        self.scroll = 0
         self._digest_of: Game | None = None
         self.rendered_at = 0.0  # perf_counter() when the last frame went to the HAL
         self._digest = ""
@@ -279,6 +283,11 @@ class Companion:
             self._internal_error("running timers", exc)
         self._finish()
 
+    @property
+    def must_match(self) -> str | None:
+        """The headline while the game waits for the board to match (RFID kit)."""
+        return self.hold.headline if self.hold is not None else None
+
     def next_deadline(self) -> float | None:
         """Clock time of the next timer or animation step; None: only events matter."""
         now = self.clock()
@@ -324,7 +333,7 @@ class Companion:
         else:
             text = f"round {g.round}, {g.to_move} to {g.phase_name}"
         text += f", decision {len(g.history)}, digest {self.digest()}"
-        if self.must_match or self.mismatch is not None:
+        if self.hold is not None or self.mismatch is not None:
             text += ", waiting for the board"
         if not self.link_ok:
             text += f", RFID: {self.link_detail or 'down'}"
@@ -358,6 +367,7 @@ class Companion:
             link_ok=self.link_ok,
             link_detail=self.link_detail,
             notes=self.notes,
+            scroll=self.scroll,
         )
 
     def render(self) -> None:
@@ -454,6 +464,8 @@ class Companion:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, event: Any) -> None:
+        if not isinstance(event, EncoderTurned):
+            self.scroll = 0
         if isinstance(event, BeachContents):
             self._on_beach(event)
         elif isinstance(event, ButtonPressed):
@@ -495,7 +507,7 @@ class Companion:
     # ------------------------------------------------------------------ timers
 
     def _auto_ready(self) -> bool:
-        return self.overlay is None and self.mismatch is None and not self.must_match
+        return self.overlay is None and self.mismatch is None and self.hold is None
 
     def _timers(self, now: float) -> None:
         if self.message is not None and self.message.until <= now:
@@ -545,7 +557,7 @@ class Companion:
         if self.pending is not None:  # placed next to the boat: no invocation disc, go on
             self._reconcile(settled=True)
             return
-        if self.mismatch is not None or self.must_match:
+        if self.mismatch is not None or self.hold is not None:
             self._show("FIX THE BOARD", "First make the board match (see the beaches flashing).")
             return
         game = self.game
@@ -652,6 +664,10 @@ class Companion:
             self.overlay = self.overlay.moved(steps)
         elif self.chooser is not None:
             self.chooser = self.chooser.moved(steps)
+        else:  # a long text on the OLED scrolls (as far as there is text)
+            self.scroll = max(0, self.scroll + steps)
+            now = self.clock()
+            self.scroll = oled.screen(self.game, self.ui_state(now), now).offset
 
     # ------------------------------------------------------------------ menus
 
@@ -663,7 +679,7 @@ class Companion:
             options.append(U.Option(f"undo {self.game.format(d)}", "undo"))
         options.append(U.Option(f"new game ({self.variant})", "new"))
         options.append(U.Option(f"variant: {self.variant}", "variant"))
-        options.append(U.Option(f"companion plays: {self.solo or 'nobody'}", "solo"))
+        options.append(U.Option(f"solo: companion is {self.solo or 'off'}", "solo"))
         if self.game.scorings:
             options.append(U.Option("scores", "scores"))
         return tuple(options)
@@ -743,8 +759,9 @@ class Companion:
         if self.kit != "rfid":
             return
         self.pending = None
+        self.hold = None
         if tuple(self.sensed) != beach_discs(self.game):
-            self.must_match = headline
+            self.hold = U.Mismatch((), headline, "", (), refusal=False)
         self._reconcile()
 
     def _reconcile(self, settled: bool = False) -> None:
@@ -753,8 +770,8 @@ class Companion:
         self.pending = None
         if sensed == expected:
             self.mismatch = None
-            if self.must_match:
-                self.must_match = None
+            if self.hold is not None:
+                self.hold = None
                 self._refresh()
             return
         diff = [
@@ -764,34 +781,18 @@ class Companion:
         ]
         beaches = tuple(b for b, _, _ in diff)
         fixes = tuple(disc_instructions(sensed, expected))
-        strange = self._strange_pieces(diff)
-        if strange is not None:
-            self.mismatch = U.Mismatch(beaches, strange[0], strange[1], fixes)
+        verdict = self._judge(diff)
+        if isinstance(verdict, tuple):  # refused: why, and wait for the board
+            if self.hold is None or self.hold.refusal:
+                self._refuse(beaches, *verdict, fixes)
+            else:  # the game asked for a change first (discs back, undo, new game)
+                self.mismatch = replace(self.hold, beaches=beaches, fixes=fixes)
             return
-        if self.must_match:
-            self.mismatch = U.Mismatch(beaches, self.must_match, "", fixes, refusal=False)
+        if self.hold is not None:  # a legal-looking board on the way back counts for nothing
+            self.mismatch = replace(self.hold, beaches=beaches, fixes=fixes)
             return
-        inferred = self._infer(diff)
-        if inferred is None:
-            self.mismatch = U.Mismatch(beaches, *self._classify(diff), fixes)
-            return
-        d, colour = inferred
+        d = verdict
         game = self.game
-        if colour != PLAYERS[game.decider] or game.phase != TURN:
-            self.mismatch = U.Mismatch(beaches, *self._not_now(colour), fixes)
-            return
-        if self._bots_turn():
-            proposal = self._proposal[1] if self._proposal else None
-            if d != proposal:
-                detail = describe(game, proposal) if proposal is not None else "wait"
-                self.mismatch = U.Mismatch(
-                    beaches, "COMPANION'S TURN", f"The companion plays: {detail}.", fixes
-                )
-                return
-        why = game.why_illegal(d)
-        if why is not None:
-            self.mismatch = U.Mismatch(beaches, _headline(why), why, fixes)
-            return
         if (
             not settled
             and self.settle_s > 0
@@ -804,6 +805,35 @@ class Companion:
             return
         self.mismatch = None
         self._decide(d, "bot" if self._bots_turn() else "player")
+
+    def _judge(self, diff: list) -> int | tuple[str, str]:
+        """The legal decision a board change means, or (headline, reason) why it is none."""
+        strange = self._strange_pieces(diff)
+        if strange is not None:
+            return strange
+        inferred = self._infer(diff)
+        if inferred is None:
+            return self._classify(diff)
+        d, colour = inferred
+        game = self.game
+        if colour != PLAYERS[game.decider] or game.phase != TURN:
+            return self._not_now(colour)
+        if self._bots_turn():
+            proposal = self._proposal[1] if self._proposal else None
+            if d != proposal:
+                detail = describe(game, proposal) if proposal is not None else "wait"
+                return "COMPANION'S TURN", f"The companion plays: {detail}."
+        why = game.why_illegal(d)
+        if why is not None:
+            return _headline(why), why
+        return d
+
+    def _refuse(self, beaches: tuple[int, ...], headline: str, reason: str, fixes: tuple) -> None:
+        """A board change the game does not accept: say why, and wait until the board
+        matches the game again (an intermediate board on the way back means nothing)."""
+        self.mismatch = U.Mismatch(beaches, headline, reason, fixes)
+        self.hold = U.Mismatch((), headline, reason, ())
+        log.info("refused board change: %s: %s", headline, reason)
 
     @staticmethod
     def _strange_pieces(diff: list) -> tuple[str, str] | None:
@@ -1099,6 +1129,8 @@ class Companion:
 
 
 def _headline(why: str) -> str:
+    if "R25" in why:
+        return "NO INVOCATION"
     if "R7" in why:
         return "SUM RULE"
     if "R26" in why and "beach next to the boat" in why:

@@ -13,7 +13,8 @@ anti-aliasing off; rendered lines are cached, so a redraw costs a few pastes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -76,6 +77,7 @@ class Screen:
     cards: tuple[CardFace, ...] = ()
     selected: int | None = None  # the card under the cursor
     alert: bool = False
+    offset: int = 0  # first text line on the panel (long texts scroll)
 
     def text(self) -> list[str]:
         """The screen's content as plain text lines (title first)."""
@@ -101,9 +103,21 @@ def _font():
         return ImageFont.load_default()
 
 
+@lru_cache(maxsize=1)
+def _measure():
+    """A drawing context like the one lines are drawn with: without anti-aliasing the
+    font's advances differ from ``getlength``'s, so measure the way we draw."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw
+
+    pen = ImageDraw.Draw(PILImage.new("1", (1, 1)))
+    pen.fontmode = "1"
+    return pen
+
+
 @lru_cache(maxsize=4096)
 def text_width(text: str) -> int:
-    return int(_font().getlength(text))
+    return math.ceil(_measure().textlength(text, font=_font()))
 
 
 @lru_cache(maxsize=1024)
@@ -159,17 +173,30 @@ def _menu_lines(chooser: U.Chooser, rows: int = BODY_LINES) -> tuple[str, ...]:
     out = []
     for i in range(first, min(len(options), first + rows)):
         mark = ">" if i == chooser.cursor else " "
-        out.append(f"{mark}{options[i].label}")
+        out.append(clip(f"{mark}{options[i].label}"))
     return tuple(out)
 
 
-def _fit(lines: list[str], rows: int = BODY_LINES) -> tuple[str, ...]:
+def clip(text: str, width: int = WIDTH - 2) -> str:
+    """Cut a line that does not fit, with an ellipsis."""
+    if text_width(text) <= width:
+        return text
+    while text and text_width(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _fit(lines: list[str]) -> tuple[str, ...]:
+    """Every line wrapped to the panel's width (the panel shows five; the encoder scrolls)."""
     wrapped: list[str] = []
     for line in lines:
         wrapped.extend(wrap(line))
-    if len(wrapped) > rows:
-        wrapped = [*wrapped[: rows - 1], wrapped[rows - 1].rstrip(".") + "…"]
     return tuple(wrapped)
+
+
+def _scrolled(s: Screen, scroll: int) -> Screen:
+    offset = max(0, min(scroll, len(s.lines) - BODY_LINES))
+    return s if offset == s.offset else replace(s, offset=offset)
 
 
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
@@ -195,16 +222,20 @@ def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
     legal = game.legal_actions()
     lines = []
     if ui.kit == "rfid":
-        lines.append("Place or take back a disc on a lit beach")
+        lines.append("Put a disc on a lit beach or take one back")
     else:
-        lines.append("Press a lit beach's button to place or take back a disc")
+        lines.append("Press a lit beach's button")
     if BOAT in legal:
-        lines.append("or press select: move the boat")
+        lines.append("or select: move the boat")
     return lines
 
 
 def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     """What the OLED says at this moment."""
+    return _scrolled(_screen(game, ui, now), ui.scroll)
+
+
+def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if ui.bye:
         return Screen("HALEAKALA", ("", "      bye"))
     chooser = ui.chooser
@@ -213,12 +244,13 @@ def screen(game: Game, ui: U.UiState, now: float) -> Screen:
         return Screen(chooser.title, _menu_lines(chooser))
     if ui.mismatch is not None:
         m = ui.mismatch
-        title = ("NOT ALLOWED: " if m.refusal else "") + m.headline
-        lines = [m.reason, *m.fixes] if m.reason else list(m.fixes)
-        return Screen(title.upper() if m.refusal else title, _fit(lines), alert=m.refusal)
+        title = ("! " if m.refusal else "") + m.headline
+        lines = [*m.fixes, m.reason] if m.reason else list(m.fixes)  # what to do, then why
+        return Screen(title, _fit(lines), alert=m.refusal)
     if ui.message is not None and now < ui.message.until:
         msg = ui.message
-        return Screen(msg.title, _fit([msg.text]), alert=msg.refusal)
+        title = ("! " if msg.refusal else "") + msg.title
+        return Screen(title, _fit([msg.text]), alert=msg.refusal)
     if chooser is not None and chooser.kind == U.SCORES:
         return _scores_screen(game, chooser)
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
@@ -248,10 +280,10 @@ def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if not ui.link_ok:
         title += " RFID!"
     lines: list[str] = []
+    if ui.instructions:  # what to move on the board comes first: it is what players miss
+        lines += [f"* {line}" for line in ui.instructions]
     if game.phase == TURN:
         lines += _turn_lines(game, ui)
-    if ui.instructions:
-        lines += ["Board: " + "; ".join(ui.instructions)]
     if not ui.link_ok and ui.link_detail:
         lines.append(ui.link_detail)
     lines += list(ui.notes)
@@ -305,7 +337,7 @@ def draw(s: Screen) -> Image:
     canvas = PILImage.new("1", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(canvas)
     pen.rectangle((0, 0, WIDTH - 1, TITLE_H - 1), fill=1)
-    title = s.title if text_width(s.title) <= WIDTH - 2 else wrap(s.title)[0]
+    title = clip(s.title)
     _paste_line(canvas, title, 1, 0, fill=0)
     if s.alert:  # notches on the bar: an alert reads at a glance
         pen.rectangle((WIDTH - 4, 2, WIDTH - 2, TITLE_H - 3), fill=0)
@@ -324,8 +356,17 @@ def draw(s: Screen) -> Image:
             for row, text in enumerate((*name, *values)[:3]):
                 _paste_line(canvas, text, x0 + 3, TITLE_H + 22 + row * LINE_H)
         return canvas
-    for row, text in enumerate(s.lines[:BODY_LINES]):
+    shown = s.lines[s.offset : s.offset + BODY_LINES]
+    for row, text in enumerate(shown):
         _paste_line(canvas, text, 1, TITLE_H + 2 + row * LINE_H)
+    if s.offset > 0:  # more above: a notch at the top right
+        pen.polygon(
+            [(WIDTH - 5, TITLE_H + 5), (WIDTH - 1, TITLE_H + 5), (WIDTH - 3, TITLE_H + 2)], fill=1
+        )
+    if s.offset + BODY_LINES < len(s.lines):  # more below: turn the knob
+        pen.polygon(
+            [(WIDTH - 5, HEIGHT - 5), (WIDTH - 1, HEIGHT - 5), (WIDTH - 3, HEIGHT - 2)], fill=1
+        )
     return canvas
 
 

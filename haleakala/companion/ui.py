@@ -106,4 +106,5 @@ class UiState:
     link_ok: bool = True
     link_detail: str = ""
     notes: tuple[str, ...] = field(default=())  # start-up notes (journal repairs)
+    scroll: int = 0  # text screens longer than the panel scroll with the encoder
     bye: bool = False
