@@ -6,8 +6,12 @@ and asserts on what the game did and on what the players would see (OLED text, L
 
 from __future__ import annotations
 
+from support.companion_rig import Rig
+from support.invariants import check_invariants
+
 from haleakala.companion import scenes
 from haleakala.companion import ui as U
+from haleakala.hal.base import estimate_current_ma
 from haleakala.hal.events import (
     BeachContents,
     ButtonHeld,
@@ -16,12 +20,9 @@ from haleakala.hal.events import (
     EncoderTurned,
     LinkHealth,
 )
-from haleakala.hal.base import estimate_current_ma
 from haleakala.rules import Game
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, PRESCORE, TURN
 from haleakala.rules.notation import BOAT, SHAMAN
-from support.companion_rig import Rig
-from support.invariants import check_invariants
 
 RED = scenes.PLAYER_COLOURS[0]
 
@@ -98,13 +99,12 @@ def test_shaman_destinations_cycle_on_the_leds_and_select_confirms():
 
 def test_the_card_choice_shows_both_faces_and_takes_the_one_under_the_cursor():
     rig = Rig("buttons")
-    rig.play_until(
-        lambda g: g.phase == CHOOSE_CARD and len(g.legal_actions()) == 2, policy_seed=4
-    )
+    rig.play_until(lambda g: g.phase == CHOOSE_CARD and len(g.legal_actions()) == 2, policy_seed=4)
     game = rig.game
     seg = game.context[0]
-    names = [game.deck.cards[game.slots[seg * 2 + i]].name.split(":")[0].split(",")[0]
-             for i in (0, 1)]
+    names = [
+        game.deck.cards[game.slots[seg * 2 + i]].name.split(":")[0].split(",")[0] for i in (0, 1)
+    ]
     text = rig.text()
     assert "TAKE A CARD" in text
     assert f">{seg}a {names[0]}" in text and f" {seg}b {names[1]}" in text
@@ -115,8 +115,7 @@ def test_the_card_choice_shows_both_faces_and_takes_the_one_under_the_cursor():
 
 def test_a_forced_decision_is_shown_then_applies_itself_after_the_timeout():
     rig = Rig("buttons")
-    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1,
-                   policy_seed=2)
+    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1, policy_seed=2)
     before = len(rig.game.history)
     assert "only choice" in rig.text() and ">buy nothing" in rig.text()
     rig.advance(rig.c.auto_s - 0.1)
@@ -129,8 +128,7 @@ def test_a_forced_decision_is_shown_then_applies_itself_after_the_timeout():
 
 def test_select_applies_a_forced_decision_at_once_and_the_menu_pauses_it():
     rig = Rig("buttons")
-    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1,
-                   policy_seed=2)
+    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1, policy_seed=2)
     before = len(rig.game.history)
     rig.press("back")  # the menu is open: the countdown waits
     rig.advance(10)
@@ -157,8 +155,7 @@ def test_undo_takes_back_the_last_decision_and_says_how_to_reverse_it_on_the_boa
 
 def test_undo_takes_back_automatic_decisions_together_with_the_players_one():
     rig = Rig("buttons")
-    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1,
-                   policy_seed=2)
+    rig.play_until(lambda g: g.phase == PRESCORE and len(g.legal_actions()) == 1, policy_seed=2)
     rig.advance(rig.c.auto_s)  # "pass" by the timer
     assert rig.c.sources[-1] == "auto"
     last_player = max(i for i, s in enumerate(rig.c.sources) if s == "player")
@@ -292,8 +289,9 @@ def refused(rig: Rig, event, headline: str, fix: str) -> None:
 
 def test_refusal_out_of_turn_names_whose_turn_it_is_and_fixing_the_board_resumes():
     rig = Rig("rfid")
-    refused(rig, BeachContents(2, frozenset({yellow(3)})), "OUT OF TURN",
-            "take yellow 3 off beach 2")
+    refused(
+        rig, BeachContents(2, frozenset({yellow(3)})), "OUT OF TURN", "take yellow 3 off beach 2"
+    )
     assert "It is red's turn, not yellow's." in rig.text()
     rig.send(BeachContents(2, frozenset()))
     assert rig.c.mismatch is None and rig.text().startswith("RED R1")
@@ -305,8 +303,12 @@ def test_refusal_sum_rule_gives_both_totals():
     rig = Rig("rfid")
     rig.carry_out("2@4")
     rig.carry_out(">stay")
-    refused(rig, BeachContents(4, frozenset({red(2), yellow(2)})), "SUM RULE",
-            "take yellow 2 off beach 4")
+    refused(
+        rig,
+        BeachContents(4, frozenset({red(2), yellow(2)})),
+        "SUM RULE",
+        "take yellow 2 off beach 4",
+    )
     assert "yellow would have 2 against red 2 on beach 4" in rig.text().replace("\n", " ")
     rig.send(BeachContents(4, frozenset({red(2)})))
     assert rig.c.mismatch is None
@@ -319,20 +321,29 @@ def test_refusal_wrong_beach_for_a_moved_disc_and_for_the_invocation_disc():
     rig.carry_out("1@5")
     rig.carry_out(">stay")
     rig.send(BeachContents(2, frozenset({red(2)})))  # red 2 seen on beach 2 ...
-    refused(rig, BeachContents(4, frozenset()), "WRONG BEACH",
-            "move red 2 from beach 2 to beach 4")  # ... and gone from 4: a move
+    refused(
+        rig, BeachContents(4, frozenset()), "WRONG BEACH", "move red 2 from beach 2 to beach 4"
+    )  # ... and gone from 4: a move
     assert "red 2 is on beach 4 in the game, not 2" in rig.text().replace("\n", " ")
     rig.send(BeachContents(2, frozenset()), BeachContents(4, frozenset({red(2)})))
     assert rig.c.mismatch is None
-    refused(rig, BeachContents(3, frozenset({red(3), Disc("red", 0)})), "WRONG BEACH",
-            "take red invocation disc and red 3 off beach 3")
+    refused(
+        rig,
+        BeachContents(3, frozenset({red(3), Disc("red", 0)})),
+        "WRONG BEACH",
+        "take red invocation disc and red 3 off beach 3",
+    )
     assert "R26" in rig.text()
 
 
 def test_refusal_two_discs_at_once_waits_for_the_board_to_match_again():
     rig = Rig("rfid")
-    refused(rig, BeachContents(1, frozenset({red(1), red(2)})), "TWO DISCS AT ONCE",
-            "take red 1 and red 2 off beach 1")
+    refused(
+        rig,
+        BeachContents(1, frozenset({red(1), red(2)})),
+        "TWO DISCS AT ONCE",
+        "take red 1 and red 2 off beach 1",
+    )
     rig.send(BeachContents(1, frozenset({red(2)})))  # on the way back: means nothing yet
     assert rig.game.history == [] and rig.text().startswith("! TWO DISCS AT ONCE")
     assert "take red 2 off beach 1" in rig.text()
@@ -367,8 +378,12 @@ def test_refusal_unknown_tag_and_invocation_disc_in_the_base_game():
     rig = Rig("rfid")
     refused(rig, BeachContents(3, frozenset({"04A1B2C3"})), "UNKNOWN TAG", "tags enroll")
     rig.send(BeachContents(3, frozenset()))
-    refused(rig, BeachContents(1, frozenset({Disc("red", 0), red(5)})), "NO INVOCATION",
-            "take red invocation disc and red 5 off beach 1")
+    refused(
+        rig,
+        BeachContents(1, frozenset({Disc("red", 0), red(5)})),
+        "NO INVOCATION",
+        "take red invocation disc and red 5 off beach 1",
+    )
 
 
 # --------------------------------------------------------------------------- bad input

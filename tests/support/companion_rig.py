@@ -14,14 +14,33 @@ class Rig:
     """``rig.c`` is the controller; ``rig.hw`` the recording hardware; ``rig.clock`` moves
     only when told."""
 
-    def __init__(self, kit: str = "buttons", variant: str = "base", *, seed: int = 3,
-                 start: str | None = "red", game=None, journal=None, solo=None,
-                 history: int | None = 50, **options) -> None:
+    def __init__(
+        self,
+        kit: str = "buttons",
+        variant: str = "base",
+        *,
+        seed: int = 3,
+        start: str | None = "red",
+        game=None,
+        journal=None,
+        solo=None,
+        history: int | None = 50,
+        **options,
+    ) -> None:
         self.clock = SimClock(100.0)
         self.config = replace(Config(), kit=kit, variant=variant)
         self.hw = SimHardware.from_config(self.config, clock=self.clock, history=history)
-        self.c = Companion(self.hw, self.config, clock=self.clock, journal=journal, seed=seed,
-                           start=start, game=game, solo=solo, **options)
+        self.c = Companion(
+            self.hw,
+            self.config,
+            clock=self.clock,
+            journal=journal,
+            seed=seed,
+            start=start,
+            game=game,
+            solo=solo,
+            **options,
+        )
         self.c.start()
 
     @property
