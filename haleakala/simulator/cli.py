@@ -1,0 +1,262 @@
+"""``haleakala sim``: the desktop simulator, the scenario runner, and the no-display demo.
+
+    haleakala sim                                   the window (resumes the last game)
+    haleakala sim --kit rfid --variant tactical     a new game on the RFID kit
+    haleakala sim --headless --scenario FILE...     run scenarios, exit 0/1 with a diff
+    haleakala sim --scenario FILE                   watch a scenario play in the window
+    haleakala sim --screenshot out.png [--decisions 80]   save the window as a PNG
+
+Where no window can open (no DISPLAY/WAYLAND_DISPLAY, no pygame, SDL refuses), it says so
+and plays a demo game in the terminal instead, so plain ``haleakala`` always shows something.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from haleakala.cli import UsageError
+from haleakala.rules import PLAYERS, VARIANTS
+
+from .xvfb import has_display
+
+KITS = ("buttons", "rfid")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "sim",
+        help="desktop simulator window; scenarios with --headless --scenario",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--headless",
+        action="store_true",
+        help="no window: run --scenario files, or a demo game in the terminal",
+    )
+    p.add_argument("--scenario", nargs="+", metavar="FILE", help="scenario file(s) (TOML)")
+    p.add_argument("--screenshot", metavar="PNG", help="save the window as a PNG and exit")
+    p.add_argument("--kit", choices=KITS, default=None, help="buttons (default) or rfid")
+    p.add_argument("--variant", choices=VARIANTS, default=None, help="base or tactical")
+    p.add_argument("--seed", type=int, default=None, help="deal of a new game")
+    p.add_argument("--start", choices=PLAYERS, default=None, help="who starts a new game")
+    p.add_argument(
+        "--state-dir",
+        default=None,
+        metavar="DIR",
+        help="journal of the simulated kit (default: ~/.local/state/haleakala/sim)",
+    )
+    p.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="let bots make N decisions through the inputs first",
+    )
+    p.add_argument("--autoplay", action="store_true", help="bots play both seats in the window")
+    p.add_argument("--seconds", type=float, default=None, help="close the window after this long")
+    p.add_argument(
+        "--delay",
+        type=float,
+        default=None,
+        metavar="S",
+        help="pause between decisions of the terminal demo",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
+    p.set_defaults(func=run)
+
+
+def default_state_dir(kit: str) -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(Path.home(), ".local", "state")
+    return Path(base) / "haleakala" / f"sim-{kit}"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.decisions < 0:
+        raise UsageError(f"--decisions must be 0 or more, not {args.decisions}")
+    if args.scenario:
+        given = [f"--{n}" for n in ("kit", "variant", "seed", "start") if getattr(args, n)]
+        if given or args.decisions or args.autoplay:
+            extra = given + (["--decisions"] if args.decisions else [])
+            extra += ["--autoplay"] if args.autoplay else []
+            raise UsageError(
+                f"a scenario sets its own kit, variant, seed and inputs; drop {', '.join(extra)}"
+            )
+    if args.headless:
+        if args.scenario:
+            return run_scenarios(args.scenario, quiet=args.quiet)
+        if args.screenshot:
+            return window(args, offscreen=True)
+        return demo(args, reason=None)
+    reason = window_unavailable()
+    if reason is not None:
+        if args.screenshot:
+            print(f"haleakala sim: {reason}; drawing the window offscreen", file=sys.stderr)
+            return window(args, offscreen=True)
+        if args.scenario:
+            print(f"haleakala sim: {reason}; running the scenarios headless", file=sys.stderr)
+            return run_scenarios(args.scenario, quiet=args.quiet)
+        return demo(args, reason=reason)
+    return window(args, offscreen=False)
+
+
+def window_unavailable() -> str | None:
+    """Why no window can open here (None: it can)."""
+    if not has_display():
+        return "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        return "pygame is not installed (pip install 'haleakala-companion[sim]')"
+    return None
+
+
+def run_scenarios(paths: list[str], *, quiet: bool = False) -> int:
+    from .scenario import run_scenario
+    from .scenario_format import ScenarioError, load_scenario
+
+    scenarios = []
+    for path in paths:
+        try:
+            scenarios.append(load_scenario(path))
+        except ScenarioError as exc:
+            raise UsageError(str(exc)) from None
+    failed = 0
+    for scenario in scenarios:
+        outcome = run_scenario(scenario)
+        if not outcome.passed:
+            failed += 1
+        if not outcome.passed or not quiet:
+            print(outcome.report(), flush=True)
+    if len(scenarios) > 1:
+        print(f"{len(scenarios) - failed} of {len(scenarios)} scenarios passed")
+    return 1 if failed else 0
+
+
+def demo(args: argparse.Namespace, reason: str | None) -> int:
+    from .demo import play_demo
+
+    if reason is not None:
+        print(
+            f"haleakala sim: {reason}: playing a demo game in the terminal instead "
+            "(the window needs a desktop; scenarios: haleakala sim --headless --scenario FILE)",
+            file=sys.stderr,
+        )
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    delay = args.delay
+    if delay is not None and not 0 <= delay < 60:
+        raise UsageError(f"--delay must be 0 to 60 seconds, not {delay}")
+    return play_demo(
+        seed=seed, variant=args.variant or "base", kit=args.kit or "buttons", delay=delay
+    )
+
+
+def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
+    from .session import SimSession
+
+    kit = args.kit or "buttons"
+    state_dir = args.state_dir
+    if state_dir is None and not temporary:
+        state_dir = default_state_dir(kit)
+    new = args.seed is not None or args.start is not None or args.variant is not None
+    seed = args.seed
+    if new and seed is None:
+        seed = random.SystemRandom().randrange(10**6)
+    return SimSession(
+        kit=kit,
+        variant=args.variant,
+        seed=seed if new else None,
+        start=args.start,
+        state_dir=state_dir,
+    )
+
+
+def window(args: argparse.Namespace, *, offscreen: bool) -> int:
+    if offscreen:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+    except ImportError as exc:
+        raise UsageError(
+            f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
+        ) from None
+    from .window import SimWindow
+
+    try:
+        pygame.display.init()
+        screen = pygame.display.set_mode((1280, 800))
+    except pygame.error as exc:
+        if offscreen:
+            raise
+        return demo(args, reason=f"SDL cannot open a window ({exc})")
+    pygame.display.set_caption("Haleakala Companion — simulator")
+    scenario = None
+    if args.scenario:
+        from .scenario_format import ScenarioError, load_scenario
+
+        if len(args.scenario) > 1:
+            raise UsageError("the window plays one scenario at a time")
+        try:
+            scenario = load_scenario(args.scenario[0])
+        except ScenarioError as exc:
+            raise UsageError(str(exc)) from None
+    if scenario is not None:
+        return _watch_scenario(scenario, screen, args)
+    session = make_session(args, temporary=args.screenshot is not None)
+    try:
+        win = SimWindow(session, screen=screen)
+        for _ in range(args.decisions):
+            if session.bot_step() is None:
+                break
+        session.autoplay = args.autoplay
+        if args.screenshot:
+            win.step([])
+            win.save(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+            return 0
+        session.note("h: help · the encoder is ←/→ and Enter · back is Backspace")
+        return win.run(seconds=args.seconds)
+    finally:
+        session.close()
+        pygame.display.quit()
+
+
+def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int:
+    """Play a scenario in the window, a few frames per step, then leave it on screen."""
+    import pygame
+
+    from .scenario import open_session, run_scenario
+    from .window import SimWindow
+
+    session = open_session(scenario)
+    win = SimWindow(session, screen=screen)
+
+    def on_step(_session: Any, step: Any) -> None:
+        for event in pygame.event.get():
+            win.handle(event)
+        win.draw()
+        pygame.display.flip()
+        if not args.screenshot:
+            time.sleep(0.05)
+
+    try:
+        outcome = run_scenario(scenario, session=session, on_step=on_step)
+        print(outcome.report())
+        session.note(("passed: " if outcome.passed else "FAILED: ") + scenario.name)
+        if args.screenshot:
+            win.save(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+        else:
+            session.clock.go_live()  # from here on the kit is yours to play
+            win.run(seconds=args.seconds)
+        return 0 if outcome.passed else 1
+    finally:
+        session.close()
+        pygame.display.quit()

@@ -1,0 +1,228 @@
+"""Where everything sits in the 1280×800 window: pure geometry, no pygame.
+
+The island is seen from above, segment 0 at the top and numbered clockwise like the rules
+(R1). Each segment is a 60° wedge cut into concentric bands, outside in: the sea where the
+palm-tree cards lie (the two card slots), the water (the boat), the beach (the number
+discs), grassland, forest, mountain and the crater (lava). Keeping this pure means the hit
+tests (which beach did the click land on?) and the LED positions are tested without a
+display, and the window, the screenshot checks and the tests agree on every coordinate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 1280, 800
+SEGMENTS = 6
+CENTRE = (376.0, 400.0)
+
+# Band edges (outer radius, inner radius) in pixels from the island's centre.
+BANDS: dict[str, tuple[float, float]] = {
+    "sea": (372.0, 300.0),
+    "water": (300.0, 256.0),
+    "beach": (256.0, 204.0),
+    "grassland": (204.0, 156.0),
+    "forest": (156.0, 112.0),
+    "mountain": (112.0, 72.0),
+    "crater": (72.0, 30.0),
+}
+LAND_BANDS = ("grassland", "forest", "mountain")
+"""Land band of a shaman space ``segment * 3 + k`` (the rules' numbering)."""
+
+CARD_SIZE = (74, 50)
+CARD_RADIUS = 336.0
+CARD_SPREAD_DEG = 13.0
+"""Slot a sits this many degrees anticlockwise of the segment's centre line, slot b clockwise."""
+
+DISC_RADIUS = 11
+DISC_ROWS = (244.0, 218.0)
+DISC_COLUMNS_DEG = (9.0, 16.5, 24.0)
+BEACH_BUTTON = (244.0, 0.0)
+"""(radius, degrees off the centre line) of a beach's button in the buttons kit."""
+HUT = (216.0, 0.0)
+
+# The right-hand panel.
+PANEL_X = 752
+OLED_SCALE = 4
+OLED_RECT = (760, 14, 128 * OLED_SCALE, 64 * OLED_SCALE)
+ENCODER_CENTRE = (838, 352)
+ENCODER_RADIUS = 42
+TURN_LEFT_RECT = (770, 404, 56, 30)
+TURN_RIGHT_RECT = (850, 404, 56, 30)
+BACK_CENTRE = (960, 352)
+BACK_RADIUS = 26
+STATUS_RECT = (1016, 290, 256, 150)
+TRAY_RECTS = {"red": (760, 456, 252, 150), "yellow": (1020, 456, 252, 150)}
+LOG_RECT = (760, 616, 512, 176)
+
+
+def centre_angle(segment: int) -> float:
+    """Screen angle (degrees, clockwise from +x) of a segment's centre line; 0 is at the top."""
+    return -90.0 + 360.0 / SEGMENTS * segment
+
+
+def polar(radius: float, degrees: float) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return CENTRE[0] + radius * math.cos(a), CENTRE[1] + radius * math.sin(a)
+
+
+def at(segment: int, radius: float, offset_deg: float = 0.0) -> tuple[int, int]:
+    """Pixel position ``radius`` from the centre, ``offset_deg`` clockwise of the centre line."""
+    x, y = polar(radius, centre_angle(segment) + offset_deg)
+    return round(x), round(y)
+
+
+def band_mid(band: str) -> float:
+    outer, inner = BANDS[band]
+    return (outer + inner) / 2
+
+
+def wedge(segment: int, band: str, steps: int = 12) -> list[tuple[float, float]]:
+    """Outline of one band of one segment, as a polygon (for drawing and glow masks)."""
+    outer, inner = BANDS[band]
+    start = centre_angle(segment) - 180.0 / SEGMENTS
+    span = 360.0 / SEGMENTS
+    ring = [polar(outer, start + span * i / steps) for i in range(steps + 1)]
+    ring += [polar(inner, start + span * (steps - i) / steps) for i in range(steps + 1)]
+    return ring
+
+
+def locate(x: float, y: float) -> tuple[int, str] | None:
+    """(segment, band) under a window position, or None off the island."""
+    dx, dy = x - CENTRE[0], y - CENTRE[1]
+    r = math.hypot(dx, dy)
+    for band, (outer, inner) in BANDS.items():
+        if inner <= r < outer:
+            angle = (math.degrees(math.atan2(dy, dx)) + 90.0 + 180.0 / SEGMENTS) % 360.0
+            return int(angle // (360.0 / SEGMENTS)) % SEGMENTS, band
+    return None
+
+
+def beach_at(x: float, y: float) -> int | None:
+    """The beach (segment) under a click, counting its water too: the beach is a thin band
+    and a player aiming at it should not miss by a few pixels."""
+    spot = locate(x, y)
+    if spot is None or spot[1] not in ("beach", "water"):
+        return None
+    return spot[0]
+
+
+def card_rect(slot: int) -> tuple[int, int, int, int]:
+    """Rectangle of card slot ``slot`` (segment * 2 + 0 for a, 1 for b), upright."""
+    segment, side = divmod(slot, 2)
+    cx, cy = at(segment, CARD_RADIUS, -CARD_SPREAD_DEG if side == 0 else CARD_SPREAD_DEG)
+    w, h = CARD_SIZE
+    return cx - w // 2, cy - h // 2, w, h
+
+
+def disc_position(segment: int, colour: str, index: int) -> tuple[int, int]:
+    """Where the ``index``-th disc of ``colour`` lies on a beach: red anticlockwise of the
+    button, yellow clockwise, two rows of three."""
+    row, column = divmod(index, len(DISC_COLUMNS_DEG))
+    radius = DISC_ROWS[row % len(DISC_ROWS)]
+    offset = DISC_COLUMNS_DEG[column]
+    return at(segment, radius, -offset if colour == "red" else offset)
+
+
+def space_position(space: int, who: str) -> tuple[int, int]:
+    """Spot of a statue (``who="statue"``) or a shaman (``"red"``/``"yellow"``) on a shaman
+    space: land ``segment * 3 + k``, or the hut beach ``18 + segment``."""
+    if space >= SEGMENTS * 3:
+        segment = space - SEGMENTS * 3
+        spread = {"statue": 0.0, "red": -4.5, "yellow": 4.5}[who]
+        return at(segment, HUT[0], spread)
+    segment, k = divmod(space, 3)
+    radius = band_mid(LAND_BANDS[k])
+    # An arc of 10 px from the centre line at any radius.
+    step = math.degrees(11.0 / radius) * (1.6 if k == 2 else 1.0)
+    offset = {"statue": -step * 1.3, "red": step * 0.6, "yellow": step * 1.9}[who]
+    return at(segment, radius, offset)
+
+
+def boat_position(segment: int) -> tuple[int, int]:
+    return at(segment, band_mid("water"))
+
+
+def lava_position(segment: int, index: int) -> tuple[int, int]:
+    """Lava disc ``index`` (0..3) on a crater: a small fan around the centre line."""
+    offsets = (-9.0, 9.0, -22.0, 22.0)
+    return at(segment, band_mid("crater") + 2, offsets[index % 4])
+
+
+ZONE_BANDS = {
+    "water": "water",
+    "beach": "beach",
+    "grassland": "grassland",
+    "forest": "forest",
+    "mountain": "mountain",
+    "crater": "crater",
+}
+
+
+def led_position(segment: int, zone: str, index: int, count: int) -> tuple[int, int]:
+    """Where pixel ``index`` of ``count`` of a zone's LEDs shows through the board.
+
+    Band zones: along the anticlockwise border of the wedge, 13 px apart, so they never hide
+    under the pieces in the middle. Card slots: a row just above (inside) the card.
+    """
+    if zone in ("slot_a", "slot_b"):
+        x, y, w, _ = card_rect(segment * 2 + (0 if zone == "slot_a" else 1))
+        spacing = 12
+        first = x + w / 2 - spacing * (count - 1) / 2
+        return round(first + spacing * index), y - 7
+    band = ZONE_BANDS[zone]
+    outer, inner = BANDS[band]
+    radius = (outer + inner) / 2
+    if count > 1 and outer - inner >= 40:  # deep bands: a short radial row
+        radius = outer - 11 - (outer - inner - 22) * index / (count - 1)
+        arc = 9.0
+    else:
+        arc = 9.0 + 13.0 * index
+    offset = -180.0 / SEGMENTS + math.degrees(arc / radius)
+    return at(segment, radius, offset)
+
+
+@dataclass(frozen=True)
+class Button:
+    """A clickable control of the panel."""
+
+    name: str
+    kind: str  # "circle" or "rect"
+    shape: tuple[int, ...]
+
+    def contains(self, x: float, y: float) -> bool:
+        if self.kind == "circle":
+            cx, cy, r = self.shape
+            return math.hypot(x - cx, y - cy) <= r
+        rx, ry, rw, rh = self.shape
+        return rx <= x < rx + rw and ry <= y < ry + rh
+
+
+PANEL_BUTTONS = (
+    Button("select", "circle", (*ENCODER_CENTRE, ENCODER_RADIUS)),
+    Button("turn-", "rect", TURN_LEFT_RECT),
+    Button("turn+", "rect", TURN_RIGHT_RECT),
+    Button("back", "circle", (*BACK_CENTRE, BACK_RADIUS)),
+)
+
+
+def panel_button_at(x: float, y: float) -> str | None:
+    for button in PANEL_BUTTONS:
+        if button.contains(x, y):
+            return button.name
+    return None
+
+
+def tray_position(colour: str, value: int) -> tuple[int, int]:
+    """Spot of a disc in its player's tray (RFID kit): 1..5 then the invocation disc (0)."""
+    x, y, _, _ = TRAY_RECTS[colour]
+    column = 5 if value == 0 else value - 1
+    return x + 22 + column * 40, y + 44
+
+
+def tray_at(x: float, y: float) -> str | None:
+    for colour, (rx, ry, rw, rh) in TRAY_RECTS.items():
+        if rx <= x < rx + rw and ry <= y < ry + rh:
+            return colour
+    return None

@@ -1,0 +1,73 @@
+"""A private virtual X display (Xvfb) for the benchmark and the window tests.
+
+CI machines have no screen; the window must still be opened for real (the X11 video
+driver, real flips) to measure it and to test it. Xvfb is a Debian package (``xvfb``); when
+it is missing, callers fall back to SDL's offscreen driver and say so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def xvfb_path() -> str | None:
+    return shutil.which("Xvfb")
+
+
+def _free_display(start: int = 90) -> int:
+    for number in range(start, start + 200):
+        if (
+            not Path(f"/tmp/.X{number}-lock").exists()
+            and not Path(f"/tmp/.X11-unix/X{number}").exists()
+        ):
+            return number
+    raise RuntimeError("no free X display number between :90 and :289")
+
+
+@contextlib.contextmanager
+def virtual_display(width: int = 1280, height: int = 800) -> Iterator[str]:
+    """Start ``Xvfb :N`` (a free N), yield ``":N"``, stop it afterwards.
+
+    Raises RuntimeError naming the cause when Xvfb is absent or does not come up.
+    """
+    binary = xvfb_path()
+    if binary is None:
+        raise RuntimeError("Xvfb is not installed (Debian: apt-get install xvfb)")
+    number = _free_display()
+    proc = subprocess.Popen(
+        [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        socket = Path(f"/tmp/.X11-unix/X{number}")
+        deadline = time.monotonic() + 10.0
+        while not socket.exists():
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+                raise RuntimeError(f"Xvfb :{number} exited at start: {err.strip()[-200:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Xvfb :{number} did not come up within 10 s")
+            time.sleep(0.02)
+        yield f":{number}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def has_display(env: dict[str, str] | None = None) -> bool:
+    """Is there a screen to open a window on? (Linux: DISPLAY or WAYLAND_DISPLAY.)"""
+    env = dict(os.environ) if env is None else env
+    if os.name != "posix" or os.uname().sysname == "Darwin":
+        return True  # Windows and macOS always have a desktop session when run by a user
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
