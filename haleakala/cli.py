@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "replay": "haleakala.terminal.replay",
     "run": "haleakala.companion.cli",
     "selftest": "haleakala.kit.selftest",
+    "sim": "haleakala.simulator.cli",
     "tags": "haleakala.tags_cli",
     "uninstall": "haleakala.kit.uninstall",
     "wiring": "haleakala.kit.wiring",
