@@ -274,3 +274,81 @@ def test_rfid_on_a_pi_counts_tags_that_are_not_enrolled_yet():
     hw.close()
     assert report.ok, report.lines()
     assert result(report, "beach 5 reader").detail == "seen"
+
+
+def test_selftest_on_the_pi_backend_through_the_vendor_mocks():
+    """The same steps on ``open_pi_hardware``: gpiozero's MockFactory pins are driven as a
+    person would press and turn, the NeoPixel and luma dummy receive the frames."""
+    mock = pytest.importorskip("gpiozero.pins.mock")
+    luma_device = pytest.importorskip("luma.core.device")
+    from haleakala.hal.pi import open_pi_hardware
+    from haleakala.hal.sim import SimClock
+
+    class NeoPixel:
+        def __init__(self, pin, n, *, brightness, auto_write, pixel_order):
+            self.buffer = [(0, 0, 0)] * n
+            self.shown = []
+
+        def __setitem__(self, index, value):
+            self.buffer[index] = value
+
+        def fill(self, colour):
+            self.buffer = [colour] * len(self.buffer)
+
+        def show(self):
+            self.shown.append(list(self.buffer))
+
+        def deinit(self):
+            pass
+
+    class Board:
+        board_id = "RASPBERRY_PI_4B"
+        D10 = "pin-D10"
+
+    made = []
+    factory = mock.MockFactory()
+    clock = SimClock()
+    config = cfg.Config()
+    hw = open_pi_hardware(
+        config,
+        pin_factory=factory,
+        neopixel_class=lambda *a, **k: made.append(NeoPixel(*a, **k)) or made[-1],
+        board=Board,
+        display_device=luma_device.dummy(mode="1"),
+        clock=clock,
+        ticker=False,
+    )
+    gpio = {"select": 22, "back": 23, **{f"beach{b}": config.pins.beach(b) for b in range(6)}}
+
+    class Person(ConsoleOperator):
+        def act(self, step):
+            if step.action[0] == "press":
+                pin = factory.pin(gpio[step.action[1]])
+                pin.drive_low()
+                clock.advance(0.05)
+                pin.drive_high()
+            elif step.action[0] == "turn":
+                a, b = factory.pin(17), factory.pin(27)
+                cw = [(0, 1), (0, 0), (1, 0), (1, 1)]
+                for la, lb in cw if step.action[1] > 0 else [(b, a) for a, b in cw]:
+                    a.drive_high() if la else a.drive_low()
+                    b.drive_high() if lb else b.drive_low()
+
+        def confirm(self, check):
+            if check.image is not None:  # what the panel shows while the person looks
+                seen.append(hw.display.device.image.tobytes() == check.image.tobytes())
+            return super().confirm(check)
+
+    seen = []
+    person = Person(out=None, ask=lambda _q: "y")
+    person.say = lambda _text: None
+    try:
+        report = SelfTest(config, hw, person, timeout_s=0.2, pause=lambda _s: None).run()
+        count_frame = made[0].shown[0]
+        assert [i for i, p in enumerate(count_frame) if p != (0, 0, 0)] == [0]  # ring 1: 1 px
+        assert seen == [True]  # the test pattern reached the luma device
+    finally:
+        hw.close()
+        factory.close()
+    assert report.ok, report.lines()
+    assert len(report.results) == 18
