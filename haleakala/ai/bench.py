@@ -1,0 +1,186 @@
+"""``haleakala bench ai``: the search bot's win rates against the simple bots, and how
+long it thinks per decision.
+
+Each pairing (search bot vs random, vs greedy) plays ``--games`` games per variant. Game
+``i`` uses engine seed ``i``; the search bot plays red in even games and yellow in odd
+ones, and the starting player alternates every two games, so every colour/start
+combination is played equally often (the board is not symmetric: the jetty sits next to
+red's hut). Games run in ``--jobs`` worker processes. Think times are wall-clock seconds
+per decision where the bot had a choice (forced decisions return at once and are left
+out of the mean). Win rates carry a 95 % Wilson score interval.
+
+The last lines are ``name: value`` figures for scripts: ``winrate_vs_random``,
+``winrate_vs_greedy`` (both variants pooled, at the budget used) and ``think_s_max``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass
+
+from ..rules import PLAYERS, VARIANTS, Game
+from . import make_bot
+from .ismcts import DEFAULT_BUDGET, SearchBot
+
+OPPONENTS = ("random", "greedy")
+DEFAULT_GAMES = 50  # per pairing and variant: 100 per pairing with both variants pooled
+DEFAULT_JOBS = 2
+# The rules let a game go on for ever (a player may place and take back discs without
+# moving the boat); random games take ~400 decisions, so a game still running after this
+# many is stopped and counted as not won by the search bot.
+MAX_DECISIONS = 5000
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for z = 1.96); (0, 1) for no games."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1.0 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Match:
+    opponent: str
+    variant: str
+    index: int
+    budget: float
+
+    @property
+    def bot_player(self) -> int:
+        return self.index % 2
+
+    @property
+    def start(self) -> str:
+        return PLAYERS[(self.index // 2) % 2]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    opponent: str
+    variant: str
+    won: bool
+    finished: bool
+    margin: int
+    think_total: float
+    think_count: int
+    think_max: float
+
+
+def play(match: Match) -> Outcome:
+    """One complete game of the search bot against a simple bot."""
+    game = Game(match.variant, match.index, start=match.start)
+    me = match.bot_player
+    bot = SearchBot(seed=match.index)
+    opponent = make_bot(match.opponent, seed=10_000 + match.index)
+    clock = time.perf_counter
+    total, count, longest = 0.0, 0, 0.0
+    while not game.is_terminal() and len(game.history) < MAX_DECISIONS:
+        if game.decider == me:
+            forced = len(game.legal_actions()) == 1
+            began = clock()
+            decision = bot.decide(game, match.budget)
+            spent = clock() - began
+            if not forced:
+                total += spent
+                count += 1
+                longest = max(longest, spent)
+        else:
+            decision = opponent.decide(game)
+        game.apply(decision)
+    result = game.result()
+    if result is None:
+        return Outcome(match.opponent, match.variant, False, False, 0, total, count, longest)
+    margin = result.scores[me] - result.scores[1 - me]
+    won = result.winner == PLAYERS[me]
+    return Outcome(match.opponent, match.variant, won, True, margin, total, count, longest)
+
+
+def _check(args: argparse.Namespace) -> tuple[int, float, int]:
+    from ..cli import UsageError
+
+    games = DEFAULT_GAMES if args.games is None else args.games
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    jobs = DEFAULT_JOBS if getattr(args, "jobs", None) is None else args.jobs
+    if games < 1:
+        raise UsageError(f"--games must be at least 1 (games per pairing and variant), got {games}")
+    if not budget > 0:
+        raise UsageError(f"--budget must be a positive number of seconds, got {budget}")
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 worker process, got {jobs}")
+    return games, budget, jobs
+
+
+def run(args: argparse.Namespace) -> int:
+    games, budget, jobs = _check(args)
+    matches = [
+        Match(opponent, variant, i, budget)
+        for opponent in OPPONENTS
+        for variant in VARIANTS
+        for i in range(games)
+    ]
+    print(
+        f"search bot (ISMCTS) vs {' and '.join(OPPONENTS)}: {games} games per pairing and "
+        f"variant, {budget:g} s per decision, {jobs} worker process(es)"
+    )
+    began = time.perf_counter()
+    outcomes: list[Outcome] = []
+    if jobs == 1:
+        for match in matches:
+            outcomes.append(play(match))
+            _progress(len(outcomes), len(matches))
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            for outcome in pool.imap_unordered(play, matches):
+                outcomes.append(outcome)
+                _progress(len(outcomes), len(matches))
+    elapsed = time.perf_counter() - began
+
+    header = (
+        f"{'pairing':<14} {'variant':<8} {'games':>5} {'wins':>5} {'winrate':>7} "
+        f"{'95% CI':>15} {'margin':>6} {'think_mean_s':>12} {'think_max_s':>11}"
+    )
+    print(header)
+    pooled: dict[str, float] = {}
+    for opponent in OPPONENTS:
+        for variant in (*VARIANTS, "both"):
+            rows = [
+                o for o in outcomes if o.opponent == opponent and variant in (o.variant, "both")
+            ]
+            wins = sum(o.won for o in rows)
+            lo, hi = wilson(wins, len(rows))
+            count = sum(o.think_count for o in rows)
+            mean = sum(o.think_total for o in rows) / count if count else 0.0
+            longest = max((o.think_max for o in rows), default=0.0)
+            finished = [o for o in rows if o.finished]
+            margin = sum(o.margin for o in finished) / max(len(finished), 1)
+            print(
+                f"{'ai-vs-' + opponent:<14} {variant:<8} {len(rows):>5} {wins:>5} "
+                f"{wins / len(rows):>7.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {margin:>+6.1f} "
+                f"{mean:>12.4f} {longest:>11.4f}"
+            )
+            if variant == "both":
+                pooled[opponent] = wins / len(rows)
+    count = sum(o.think_count for o in outcomes)
+    print(f"games: {len(outcomes)}")
+    print(f"unfinished_games: {sum(not o.finished for o in outcomes)}")
+    print(f"elapsed_s: {elapsed:.1f}")
+    print(f"budget_s: {budget:g}")
+    print(f"think_s_mean: {sum(o.think_total for o in outcomes) / max(count, 1):.4f}")
+    print(f"winrate_vs_random: {pooled['random']:.3f}")
+    print(f"winrate_vs_greedy: {pooled['greedy']:.3f}")
+    print(f"think_s_max: {max(o.think_max for o in outcomes):.4f}")
+    return 0
+
+
+def _progress(done: int, total: int) -> None:
+    """A line on stderr every 5 % of the games, so a long run shows it is alive."""
+    if done == total or done % max(1, total // 20) == 0:
+        print(f"{done}/{total} games", file=sys.stderr, flush=True)

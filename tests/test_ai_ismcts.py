@@ -1,0 +1,218 @@
+"""The search bot (ISMCTS): legal, blind to the hidden pile order, on time, reproducible.
+
+Iteration budgets keep these tests fast and deterministic; strength is measured by
+``haleakala bench ai``, not here.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from haleakala.ai import ismcts, make_bot
+from haleakala.ai.ismcts import SearchBot, determinize, public_digest, round_totals
+from haleakala.ai.simple import RandomBot
+from haleakala.rules import VARIANTS, Game
+from haleakala.rules.scoring import score_round
+
+
+def play_randomly(game: Game, decisions: int, rng: random.Random) -> Game:
+    while not game.is_terminal() and len(game.history) < decisions:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def positions_with_a_choice(count: int, seed: int = 0) -> list[Game]:
+    """Positions with more than one legal decision, from random games of both variants,
+    early and late (some in round 2), each with at least one pile of two or more cards."""
+    rng = random.Random(seed)
+    found: list[Game] = []
+    index = 0
+    while len(found) < count:
+        game = Game(VARIANTS[index % 2], seed=1000 + index)
+        play_randomly(game, rng.randrange(5, 260), rng)
+        while not game.is_terminal() and len(game.legal_actions()) == 1:
+            game.apply(game.legal_actions()[0])
+        index += 1
+        if not game.is_terminal() and any(len(pile) >= 2 for pile in game.piles):
+            found.append(game)
+    return found
+
+
+def with_pile_order_permuted(game: Game, k: int) -> Game:
+    """The same public position with another true order of every pile (and another seed,
+    which would give the order away)."""
+    other = game.clone()
+    rng = random.Random(k)
+    while other.piles == game.piles:
+        for pile in other.piles:
+            rng.shuffle(pile)
+    other.seed = 10**6 + k
+    other._legal = None
+    return other
+
+
+POSITIONS = positions_with_a_choice(6)
+
+
+def test_make_bot_ai_builds_the_search_bot():
+    bot = make_bot("ai", seed=5, iterations=3)
+    assert isinstance(bot, SearchBot)
+    game = POSITIONS[0]
+    assert bot.decide(game) in game.legal_actions()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_bot_only_proposes_legal_decisions_over_complete_games(variant):
+    for seed in range(10):
+        game = Game(variant, seed=seed, start=("red", "yellow")[seed % 2])
+        bots = [SearchBot(seed=seed, iterations=8), RandomBot(seed=seed)]
+        if seed % 3 == 0:
+            bots.reverse()
+        while not game.is_terminal():
+            decision = bots[game.decider].decide(game)
+            assert game.why_illegal(decision) is None, (seed, game.format(decision))
+            game.apply(decision)
+        assert game.result() is not None
+
+
+def test_determinize_keeps_every_pile_composition_and_every_public_fact():
+    reshuffled = 0
+    for game in POSITIONS:
+        before = game.digest()
+        for k in range(4):
+            world = determinize(game, random.Random(k))
+            assert [sorted(p) for p in world.piles] == [sorted(p) for p in game.piles]
+            assert public_digest(world) == public_digest(game)
+            assert world.legal_actions() == game.legal_actions()
+            reshuffled += world.piles != game.piles
+        assert game.digest() == before, "determinize must not touch the real game"
+    assert reshuffled >= len(POSITIONS) * 3, "the hidden order should really be re-drawn"
+
+
+def test_determinize_depends_on_the_public_composition_only():
+    for game in POSITIONS:
+        other = with_pile_order_permuted(game, 1)
+        assert other.piles != game.piles
+        assert (
+            determinize(other, random.Random(9)).piles == determinize(game, random.Random(9)).piles
+        )
+
+
+def test_public_digest_ignores_the_pile_order_but_not_the_composition():
+    game = POSITIONS[0]
+    assert public_digest(with_pile_order_permuted(game, 2)) == public_digest(game)
+    moved = game.clone()
+    source = next(p for p in moved.piles if p)
+    target = next(p for p in moved.piles if p is not source)
+    target.append(source.pop())
+    assert public_digest(moved) != public_digest(game)
+
+
+def test_decision_does_not_depend_on_the_true_hidden_pile_order():
+    for game in POSITIONS:
+        bot = SearchBot(seed=3, iterations=60)
+        reference = bot.search(game)
+        decision = SearchBot(seed=3, iterations=60).decide(game)
+        for k in range(3):
+            shuffled = with_pile_order_permuted(game, k)
+            # Not only the decision: every visit count and mean reward of the root.
+            assert SearchBot(seed=3, iterations=60).search(shuffled) == reference
+            assert SearchBot(seed=3, iterations=60).decide(shuffled) == decision
+
+
+def test_a_bot_that_peeked_at_the_true_order_would_be_caught(monkeypatch):
+    """The check above has teeth: searching the true order changes what the search sees."""
+    monkeypatch.setattr(ismcts, "determinize", lambda game, rng: game.clone())
+    changed = 0
+    for game in POSITIONS:
+        reference = SearchBot(seed=3, iterations=60).search(game)
+        for k in range(3):
+            shuffled = with_pile_order_permuted(game, k)
+            changed += SearchBot(seed=3, iterations=60).search(shuffled) != reference
+    assert changed > 0
+
+
+def test_same_seed_and_iteration_budget_give_the_same_decisions():
+    first, second = SearchBot(seed=11, iterations=40), SearchBot(seed=11, iterations=40)
+    for game in POSITIONS + POSITIONS:  # the second pass starts from a used generator
+        assert first.decide(game) == second.decide(game)
+
+
+def test_think_time_stays_within_the_budget_plus_one_iteration():
+    budget = 0.05
+    bot = SearchBot(seed=2)
+    for game in POSITIONS:
+        began = time.perf_counter()
+        decision = bot.decide(game, budget)
+        spent = time.perf_counter() - began
+        assert decision in game.legal_actions()
+        assert bot.last_iterations > 1
+        assert budget <= spent <= 1.1 * budget + bot.last_slowest_iteration
+
+
+def test_budget_given_at_construction_is_used():
+    bot = SearchBot(seed=2, budget=0.02)
+    began = time.perf_counter()
+    bot.decide(POSITIONS[1])
+    spent = time.perf_counter() - began
+    assert 0.02 <= spent <= 1.1 * 0.02 + bot.last_slowest_iteration
+
+
+def test_single_legal_decision_is_returned_without_searching():
+    rng = random.Random(4)
+    game = Game("base", seed=4)
+    while len(game.legal_actions()) != 1:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    bot = SearchBot(seed=1, budget=30.0)
+    began = time.perf_counter()
+    assert bot.decide(game) == game.legal_actions()[0]
+    assert time.perf_counter() - began < 1.0
+    assert bot.last_iterations == 0
+
+
+def test_deciding_in_a_finished_game_is_refused():
+    game = play_randomly(Game("tactical", seed=2), 10**6, random.Random(2))
+    with pytest.raises(ValueError, match="game is over"):
+        SearchBot(iterations=5).decide(game)
+
+
+def test_bad_budgets_are_refused():
+    with pytest.raises(ValueError, match="iterations"):
+        SearchBot(iterations=0)
+    with pytest.raises(ValueError, match="budget"):
+        SearchBot(budget=-1.0)
+
+
+def test_leaf_scoring_agrees_with_the_rules_scoring():
+    """``round_totals`` is a fast copy of ``score_round``: they must never disagree."""
+    owned = round_two = 0
+    for seed in range(30):
+        game = Game(VARIANTS[seed % 2], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_terminal():
+            record = score_round(game, game.round)["players"]
+            assert round_totals(game) == (record["red"]["total"], record["yellow"]["total"])
+            owned += any(0 <= o <= 1 for o in game.board_owner[:5])
+            round_two += game.round == 2
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    assert owned > 100 and round_two > 100, "the check must cover scoring cards and round 2"
+
+
+def test_search_bot_beats_the_random_bot():
+    """Rewards are seen from the right player's side (a flipped sign loses every game)."""
+    wins = 0
+    for seed in range(4):
+        game = Game(VARIANTS[seed % 2], seed=seed, start=("red", "yellow")[seed // 2])
+        me = seed % 2
+        bots = [RandomBot(seed=seed), RandomBot(seed=seed)]
+        bots[me] = SearchBot(seed=seed, iterations=40)
+        while not game.is_terminal():
+            game.apply(bots[game.decider].decide(game))
+        wins += game.result().winner == ("red", "yellow")[me]
+    assert wins == 4
