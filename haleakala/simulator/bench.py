@@ -1,0 +1,113 @@
+"""``haleakala bench sim``: frames per second of the simulator window at 1280×800.
+
+The window is opened for real on an X display (a private Xvfb when DISPLAY is unset and
+Xvfb is installed; otherwise SDL's offscreen driver, which the output says) while bots
+play a game through the inputs, so LED frames, OLED images and pieces keep changing. The
+loop runs uncapped (the window itself caps at 60) to show the headroom.
+
+Figures:
+- ``fps``: the window's own loop with a bot decision in *every* frame (made through the
+  inputs by the real companion), so LEDs, OLED, pieces and panel all change and every frame
+  is recomposed and pushed whole: the busiest the window ever gets. Target: ≥ 60.
+- ``frame_ms_p50`` / ``frame_ms_p99`` of that loop.
+- ``fps_redraw_only``: everything recomposed and pushed, no game work (the drawing cost).
+- ``idle_frame_ms_p50``: a frame where nothing changed (the usual case at a real table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import time
+from collections.abc import Iterator
+
+from .xvfb import virtual_display, xvfb_path
+
+WIDTH, HEIGHT = 1280, 800
+
+
+@contextlib.contextmanager
+def _display() -> Iterator[str]:
+    """Where the window opens, described for the output."""
+    if os.environ.get("DISPLAY"):
+        yield f"X display {os.environ['DISPLAY']}"
+        return
+    if xvfb_path() is not None:
+        with virtual_display(WIDTH, HEIGHT) as name:
+            os.environ["DISPLAY"] = name
+            os.environ["SDL_VIDEODRIVER"] = "x11"
+            try:
+                yield f"Xvfb {name} (started by the benchmark)"
+            finally:
+                os.environ.pop("DISPLAY", None)
+                os.environ.pop("SDL_VIDEODRIVER", None)
+        return
+    os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    yield "SDL offscreen driver (no DISPLAY and no Xvfb: frames are not pushed to a screen)"
+
+
+def _measure(window, seconds: float, mode: str) -> tuple[int, list[float]]:
+    import pygame
+
+    session = window.session
+    times: list[float] = []
+    end = time.perf_counter() + seconds
+    while True:
+        start = time.perf_counter()
+        if start >= end:
+            break
+        if mode == "decisions":
+            if session.game.is_terminal():
+                session.companion.new_game(seed=len(times))
+            session.bot_step()
+            window.step()
+        elif mode == "redraw":
+            window._signature = None  # recompose everything
+            window.draw()
+            pygame.display.flip()
+            pygame.event.pump()
+        else:
+            window.step()
+        times.append(time.perf_counter() - start)
+    return len(times), times
+
+
+def run(args: argparse.Namespace) -> int:
+    seconds = args.seconds or 5.0
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    with _display() as where:
+        import pygame
+
+        from .session import SimSession
+        from .window import SimWindow
+
+        pygame.display.init()
+        screen = pygame.display.set_mode((WIDTH, HEIGHT))
+        session = SimSession(kit="buttons", variant="base", seed=1, journal_sync=False)
+        try:
+            window = SimWindow(session, screen=screen)
+            for _ in range(30):  # warm the caches (fonts, glows) before measuring
+                session.bot_step()
+                window.step()
+            print(f"display: {where}, {WIDTH}x{HEIGHT}, driver {pygame.display.get_driver()}")
+            start_decisions = len(session.game.history)
+            frames, times = _measure(window, seconds, "decisions")
+            decisions = len(session.game.history) - start_decisions
+            short = max(1.0, seconds / 3)
+            redraws, _ = _measure(window, short, "redraw")
+            _, idle = _measure(window, short, "idle")
+        finally:
+            session.close()
+            pygame.display.quit()
+    ms = sorted(t * 1000 for t in times)
+    print(f"fps: {frames / seconds:.1f}")
+    print(f"frame_ms_p50: {statistics.median(ms):.2f}")
+    print(f"frame_ms_p99: {ms[min(len(ms) - 1, int(len(ms) * 0.99))]:.2f}")
+    print(f"fps_redraw_only: {redraws / short:.1f}")
+    print(f"idle_frame_ms_p50: {statistics.median(idle) * 1000:.3f}")
+    print(f"decisions: {decisions} (one per frame, bots through the inputs)")
+    with contextlib.suppress(OSError):
+        print(f"load_average_1min: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return 0

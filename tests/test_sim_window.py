@@ -1,0 +1,215 @@
+"""The real simulator window under Xvfb: injected mouse and keys play decisions; the screenshot
+shows the LEDs, the OLED and the disc that was placed."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from haleakala.simulator import layout as L
+from haleakala.simulator.xvfb import virtual_display, xvfb_path
+
+pytestmark = pytest.mark.xvfb
+
+pygame = pytest.importorskip("pygame", reason="the window needs pygame (the sim extra)")
+
+
+@pytest.fixture(scope="module")
+def x_display():
+    if xvfb_path() is None:
+        pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb; ./test installs it)")
+    saved = {k: os.environ.get(k) for k in ("DISPLAY", "SDL_VIDEODRIVER")}
+    with virtual_display(L.WIDTH, L.HEIGHT) as name:
+        os.environ["DISPLAY"] = name
+        os.environ["SDL_VIDEODRIVER"] = "x11"
+        try:
+            yield name
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+
+@pytest.fixture
+def window(x_display, tmp_path):
+    from haleakala.simulator.session import SimSession
+    from haleakala.simulator.window import SimWindow
+
+    pygame.display.init()
+    screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
+    session = SimSession(kit="buttons", seed=1, start="red", state_dir=tmp_path / "state")
+    win = SimWindow(session, screen=screen)
+    win.step()
+    yield win
+    session.close()
+    pygame.display.quit()
+
+
+def frames(win, seconds: float = 0.08) -> None:
+    """Run the window's loop for a moment (the debouncer needs its 20 ms lockout to pass)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        win.step()
+        time.sleep(0.005)
+
+
+def click(win, pos) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    frames(win)
+
+
+def key(win, k) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode=""))
+    frames(win)
+
+
+def wheel(win, steps: int) -> None:
+    for _ in range(abs(steps)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1 if steps > 0 else -1))
+    frames(win)
+
+
+def test_window_plays_decisions_from_mouse_and_keys_and_shows_them(window, tmp_path):
+    assert pygame.display.get_driver() == "x11"
+    session = window.session
+    knob = L.ENCODER_CENTRE
+    # Red: beach 2's button, the encoder to "place 3", push the knob: 3@2.
+    click(window, L.at(2, *L.BEACH_BUTTON))
+    assert session.prompt[0] == "RED: BEACH 2"
+    wheel(window, 2)
+    click(window, knob)
+    # The shaman stays (the first option): push the knob.
+    click(window, knob)
+    # Yellow with the keyboard: 5 = beach 4's button, → once = place 2, Enter; Enter (stay).
+    key(window, pygame.K_5)
+    key(window, pygame.K_RIGHT)
+    key(window, pygame.K_RETURN)
+    key(window, pygame.K_RETURN)
+    game = session.game
+    assert [game.format(d) for d in game.history] == ["3@2", ">stay", "2@4", ">stay"]
+    assert session.table.beaches[2] == {"red3"} and session.table.beaches[4] == {"yellow2"}
+
+    path = tmp_path / "window.png"
+    window.save(str(path))
+    from PIL import Image
+
+    shot = Image.open(path).convert("RGB")
+    assert shot.size == (1280, 800)
+    # The OLED area shows lit pixels (the prompt), not a blank panel.
+    x, y, w, h = L.OLED_RECT
+    oled = shot.crop((x, y, x + w, y + h))
+    lit = sum(oled.convert("L").histogram()[1:])
+    assert lit > 2000
+    # Every LED dot's core is the very pixel handed to the sim LED chain (zone map applied);
+    # the beaches red may use now are lit.
+    sent = session.hw.leds.last.pixels
+    zone_map = session.hw.zone_map
+    for segment in range(6):
+        for zone in ("beach", "water", "slot_a"):
+            indices = zone_map.pixels_of(segment, zone)
+            for j, index in enumerate(indices):
+                pos = L.led_position(segment, zone, j, len(indices))
+                assert shot.getpixel(pos) == sent[index], (segment, zone, j)
+    beach0 = [sent[i] for i in zone_map.pixels_of(0, "beach")]
+    assert all(r > 0 and g == 0 for r, g, _ in beach0), beach0
+    # The placed disc lies on beach 2, red; yellow's 2 on beach 4 (sampled above the digit).
+    x, y = L.disc_position(2, "red", 0)
+    r, g, b = shot.getpixel((x, y - 8))
+    assert r > 180 and g < 90 and b < 90
+    x, y = L.disc_position(4, "yellow", 0)
+    r, g, b = shot.getpixel((x, y - 8))
+    assert r > 200 and g > 160 and b < 80
+    # Where no disc lies (beach 3), the sand shows.
+    x, y = L.disc_position(3, "red", 0)
+    r, g, b = shot.getpixel((x, y - 8))
+    assert not (r > 180 and g < 90 and b < 90)
+
+
+def test_holding_back_undoes_and_help_overlay_toggles(window):
+    session = window.session
+    key(window, pygame.K_3)  # beach 2
+    key(window, pygame.K_RETURN)  # place 1
+    assert len(session.game.history) == 1
+    # Back held past the hold time (0.8 s) through the real debouncer: undo.
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    frames(window, 0.95)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    frames(window)
+    assert session.game.history == []
+    assert session.prompt[0] == "UNDONE"
+    before = window.screen.get_at((40, 40))
+    key(window, pygame.K_h)
+    assert window.show_help
+    after = window.screen.get_at((40, 40))
+    assert sum(after[:3]) < sum(before[:3])  # the overlay darkens the island
+    key(window, pygame.K_ESCAPE)
+    assert not window.show_help
+
+
+def test_rfid_window_drag_a_tagged_disc_onto_a_beach(x_display, tmp_path):
+    """RFID kit: the disc dragged from the tray is a tag on the virtual Pico, read by the real
+    driver over a pty; the companion takes it as the placement."""
+    from haleakala.simulator.session import SimSession
+    from haleakala.simulator.window import SimWindow
+
+    pygame.display.init()
+    screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
+    session = SimSession(kit="rfid", seed=1, start="red", state_dir=tmp_path / "state")
+    try:
+        assert session.link is not None and session.link.transport == "pty"
+        win = SimWindow(session, screen=screen)
+        win.step()
+        start, drop = L.tray_position("red", 3), L.at(2, *L.BEACH_BUTTON)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=drop, rel=(0, 0), buttons=(1, 0, 0))
+        )
+        frames(win)
+        assert win.drag is not None and win.drag[0] == "red3"
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=drop, button=1))
+        frames(win)
+        game = session.game
+        assert [game.format(d) for d in game.history] == ["3@2"]
+        assert session.companion.sensed_board()[2] == session.companion.expected_board().beaches[2]
+        # Dragging yellow's disc now is out of turn: refused, the game unchanged.
+        click(win, L.ENCODER_CENTRE)  # red's shaman stays
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=L.tray_position("red", 1), button=1)
+        )
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=L.at(4, *L.BEACH_BUTTON), button=1)
+        )
+        frames(win)
+        assert len(session.game.history) == 2
+        assert "OUT OF TURN" in " ".join(session.prompt)
+    finally:
+        session.close()
+        pygame.display.quit()
+
+
+def test_sim_command_opens_the_window_on_the_display_and_saves_a_screenshot(x_display, tmp_path):
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    out = tmp_path / "sim.png"
+    env = dict(os.environ, DISPLAY=x_display, XDG_STATE_HOME=str(tmp_path))
+    env.pop("SDL_VIDEODRIVER", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "haleakala", "sim", "--screenshot", str(out), "--kit", "rfid",
+         "--variant", "tactical", "--seed", "11", "--decisions", "40"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-800:]
+    assert "drawing the window offscreen" not in result.stderr  # a real window was opened
+    with Image.open(out) as image:
+        assert image.size == (1280, 800)
+        tray = image.convert("RGB").crop(L.TRAY_RECTS["red"])
+        assert tray.getcolors(100000) and len(tray.getcolors(100000)) > 20
