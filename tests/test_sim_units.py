@@ -62,7 +62,8 @@ def test_panel_controls_and_cards_do_not_overlap_the_island_or_each_other():
     assert L.locate(*L.ENCODER_CENTRE) is None
     for slot in range(12):
         x, y, w, h = L.card_rect(slot)
-        assert 0 <= x and x + w <= L.PANEL_X and 0 <= y and y + h <= L.HEIGHT
+        assert x >= 0 and y >= 0
+        assert x + w <= L.PANEL_X and y + h <= L.HEIGHT
         assert L.locate(x + w / 2, y + h / 2) in (None, (slot // 2, "sea"))
     assert L.tray_at(*L.tray_position("yellow", 0)) == "yellow"
 

@@ -211,5 +211,6 @@ def test_sim_command_opens_the_window_on_the_display_and_saves_a_screenshot(x_di
     assert "drawing the window offscreen" not in result.stderr  # a real window was opened
     with Image.open(out) as image:
         assert image.size == (1280, 800)
-        tray = image.convert("RGB").crop(L.TRAY_RECTS["red"])
+        x, y, w, h = L.TRAY_RECTS["red"]
+        tray = image.convert("RGB").crop((x, y, x + w, y + h))
         assert tray.getcolors(100000) and len(tray.getcolors(100000)) > 20
