@@ -110,6 +110,7 @@ def window_unavailable() -> str | None:
     """Why no window can open here (None: it can)."""
     if not has_display():
         return "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame  # noqa: F401
     except ImportError:

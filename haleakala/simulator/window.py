@@ -72,14 +72,14 @@ GLOW = 0.45
 
 HELP = (
     ("Encoder", ""),
-    ("← / → , mouse wheel", "turn the encoder (also the arrows under the knob)"),
+    ("Left / Right arrow, mouse wheel", "turn the encoder (or click turn - / turn +)"),
     ("Enter / Space, click the knob", "select (encoder push)"),
     ("Backspace, click BACK", "back; hold it 0.8 s: undo"),
     ("Buttons kit", ""),
-    ("1 … 6, click a beach", "press the button of beach 0 … 5"),
+    ("1-6, click a beach", "press the button of beach 0-5"),
     ("RFID kit", ""),
     ("drag a disc", "from a tray onto a beach, between beaches, or back to its tray"),
-    ("Tab, then 1 … 6 / 0", "take the next disc from the trays; lay it on beach 0 … 5 / put back"),
+    ("Tab, then 1-6 or 0", "take the next free disc in hand; lay it on beach 0-5, or 0: back"),
     ("Table", ""),
     ("m", "misplace mode: each instructed move puts one piece in the wrong place"),
     ("f", "fix the table: every piece where the companion expects it"),
@@ -158,11 +158,12 @@ class SimWindow:
         self._glows: dict[tuple, pygame.Surface] = {}
         self._dots: dict[tuple[int, int, int], pygame.Surface] = {}
         self._oled_surface: pygame.Surface | None = None
-        self._oled_count = -1
+        self._oled_count: tuple = ()
         self._signature: tuple | None = None
         self._drawn_leds: Any = None
         self._overlaid = False
         self.show_help = False
+        self._help: pygame.Surface | None = None
         self.running = True
         self.pressed: dict[str, str] = {}  # input source ("mouse", key name) → button held
         self.pressed_at: dict[str, float] = {}
@@ -266,7 +267,7 @@ class SimWindow:
     def _signature_now(self) -> tuple:
         hw = self.session.hw
         return (
-            hw.leds.show_count,
+            (id(hw.leds), hw.leds.show_count),
             hw.display.show_count,
             hw.display.clear_count,
             self.session.changes,
@@ -457,7 +458,7 @@ class SimWindow:
 
     def _draw_oled(self, scene: pygame.Surface) -> None:
         display = self.session.hw.display
-        count = display.show_count + display.clear_count
+        count = (id(display), display.show_count, display.clear_count)  # new after a power cut
         if count != self._oled_count:
             self._oled_count = count
             image = display.last
@@ -557,21 +558,26 @@ class SimWindow:
                     row += 16
 
     def _draw_help(self) -> None:
-        overlay = pygame.Surface((L.WIDTH, L.HEIGHT), pygame.SRCALPHA)
-        overlay.fill((0, 0, 0, 190))
-        self.screen.blit(overlay, (0, 0))
-        x, y = 180, 90
-        self.screen.blit(self.fonts.render("Keys and mouse", 32, TEXT, True), (x, y))
-        y += 44
-        for key, what in HELP:
-            if not what:
-                y += 8
-                self.screen.blit(self.fonts.render(key, 22, (250, 210, 120), True), (x, y))
-                y += 26
-                continue
-            self.screen.blit(self.fonts.render(key, 21, TEXT), (x + 16, y))
-            self.screen.blit(self.fonts.render(what, 21, DIM), (x + 330, y))
-            y += 24
+        if self._help is None:
+            overlay = pygame.Surface((L.WIDTH, L.HEIGHT), pygame.SRCALPHA)
+            overlay.fill((0, 0, 0, 150))
+            box = pygame.Rect(150, 70, 980, 40 + 26 * len(HELP) + 30)
+            pygame.draw.rect(overlay, (18, 20, 26, 245), box, border_radius=12)
+            pygame.draw.rect(overlay, (90, 96, 110, 255), box, 2, border_radius=12)
+            x, y = box.x + 30, box.y + 18
+            overlay.blit(self.fonts.render("Keys and mouse", 32, TEXT, True), (x, y))
+            y += 42
+            for key, what in HELP:
+                if not what:
+                    y += 6
+                    overlay.blit(self.fonts.render(key, 22, (250, 210, 120), True), (x, y))
+                    y += 24
+                    continue
+                overlay.blit(self.fonts.render(key, 21, TEXT), (x + 16, y))
+                overlay.blit(self.fonts.render(what, 21, DIM), (x + 330, y))
+                y += 23
+            self._help = overlay
+        self.screen.blit(self._help, (0, 0))
 
     # ------------------------------------------------------------------ input
 
