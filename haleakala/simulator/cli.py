@@ -22,6 +22,7 @@ from typing import Any
 
 from haleakala.cli import UsageError
 from haleakala.rules import PLAYERS, VARIANTS
+from haleakala.terminal.play import one_line_errors
 
 from .xvfb import has_display
 
@@ -29,11 +30,13 @@ KITS = ("buttons", "rfid")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "sim",
-        help="desktop simulator window; scenarios with --headless --scenario",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = one_line_errors(
+        subparsers.add_parser(
+            "sim",
+            help="desktop simulator window; scenarios with --headless --scenario",
+            description=__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
     )
     p.add_argument(
         "--headless",
@@ -50,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--state-dir",
         default=None,
         metavar="DIR",
-        help="journal of the simulated kit (default: ~/.local/state/haleakala/sim)",
+        help="journal of the simulated kit (default: ~/.local/state/haleakala/sim-KIT)",
     )
     p.add_argument(
         "--decisions",

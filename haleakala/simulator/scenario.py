@@ -309,8 +309,11 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
                 for zone in zones:
                     got = _zone_colour(session, segment, zone)
                     if not any(matches(got, alt) for alt in spec):
+                        label = f"{segment}.{zone}"
+                        if key != label:
+                            label += f" (of {key})"
                         problems.append(
-                            f"LED {segment}.{zone} ({key}): expected "
+                            f"LED {label}: expected "
                             f"{' or '.join(_spec_text(a) for a in spec)}, "
                             f"got {describe(got)}"
                         )

@@ -106,13 +106,19 @@ class Scenario:
 
 
 def _show(value: Any) -> str:
+    """A value as it reads in the file (TOML inline syntax)."""
     if isinstance(value, str):
-        return repr(value)
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
+        return "{ " + ", ".join(f"{_bare(k)} = {_show(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
         return "[" + ", ".join(_show(v) for v in value) + "]"
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _bare(key: Any) -> str:
+    text = str(key)
+    return text if text.replace("_", "").replace("-", "").isalnum() else _show(text)
 
 
 def load_scenario(path: str | Path) -> Scenario:
