@@ -195,7 +195,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
 
     try:
         pygame.display.init()
-        screen = pygame.display.set_mode((1280, 800))
+        screen = pygame.display.set_mode((1280, 800), _fit_flags(pygame))
     except pygame.error as exc:
         if offscreen:
             raise
@@ -225,11 +225,23 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
             win.save(args.screenshot)
             print(f"screenshot: {args.screenshot}")
             return 0
-        session.note("h: help · the encoder is ←/→ and Enter · back is Backspace")
+        session.note("h: help · encoder: Left/Right arrows and Enter · back: Backspace")
         return win.run(seconds=args.seconds)
     finally:
         session.close()
         pygame.display.quit()
+
+
+def _fit_flags(pygame: Any) -> int:
+    """On a desktop smaller than the window (a 1366×768 laptop), let SDL scale it down: the
+    drawing and the mouse keep the 1280×800 coordinates."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return 0
+    if sizes and all(w < 1280 or h < 800 for w, h in sizes):
+        return pygame.SCALED | pygame.RESIZABLE
+    return 0
 
 
 def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int:

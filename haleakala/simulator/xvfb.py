@@ -11,9 +11,11 @@ import contextlib
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 
 def xvfb_path() -> str | None:
@@ -30,31 +32,56 @@ def _free_display(start: int = 90) -> int:
     raise RuntimeError("no free X display number between :90 and :289")
 
 
+def _start(binary: str, number: int, width: int, height: int) -> subprocess.Popen | str:
+    """Start Xvfb on ``:number``; the process once it listens, or why it did not."""
+    # Its chatter goes to a file, not a pipe: a pipe nobody reads could fill and stall it.
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        return _wait_up(proc, number, log)
+
+
+def _wait_up(proc: subprocess.Popen, number: int, log: IO[bytes]) -> subprocess.Popen | str:
+    socket = Path(f"/tmp/.X11-unix/X{number}")
+    deadline = time.monotonic() + 10.0
+    while not socket.exists():
+        if proc.poll() is not None:
+            log.seek(0)
+            err = log.read().decode(errors="replace")
+            return f"Xvfb :{number} exited at start: {err.strip()[-200:]}"
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            return f"Xvfb :{number} did not come up within 10 s"
+        time.sleep(0.02)
+    return proc
+
+
 @contextlib.contextmanager
 def virtual_display(width: int = 1280, height: int = 800) -> Iterator[str]:
     """Start ``Xvfb :N`` (a free N), yield ``":N"``, stop it afterwards.
 
-    Raises RuntimeError naming the cause when Xvfb is absent or does not come up.
+    Parallel test workers may pick the same free number at the same moment: the loser's
+    Xvfb exits at once and the next number is tried. Raises RuntimeError naming the cause
+    when Xvfb is absent or never comes up.
     """
     binary = xvfb_path()
     if binary is None:
         raise RuntimeError("Xvfb is not installed (Debian: apt-get install xvfb)")
-    number = _free_display()
-    proc = subprocess.Popen(
-        [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    started: subprocess.Popen | str = "no attempt"
+    number = _free_display(90 + os.getpid() % 50)
+    for _ in range(5):
+        started = _start(binary, number, width, height)
+        if not isinstance(started, str):
+            break
+        number = _free_display(number + 1)
+    if isinstance(started, str):
+        raise RuntimeError(started)
+    proc = started
     try:
-        socket = Path(f"/tmp/.X11-unix/X{number}")
-        deadline = time.monotonic() + 10.0
-        while not socket.exists():
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                raise RuntimeError(f"Xvfb :{number} exited at start: {err.strip()[-200:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"Xvfb :{number} did not come up within 10 s")
-            time.sleep(0.02)
         yield f":{number}"
     finally:
         proc.terminate()
