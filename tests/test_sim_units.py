@@ -121,3 +121,20 @@ def test_table_differences_name_the_piece_and_both_places():
     have = want.copy()
     have.put("red3", 4)
     assert have.differences(want) == ["red3 belongs on beach 2, lies on beach 4"]
+
+
+def test_misplace_never_touches_the_disc_the_player_already_moved():
+    """The move that made the decision is done; only the instructions that follow it (the
+    shaman, the boat...) may go astray. Regression: a returned disc was put back."""
+    before = Table()
+    before.beaches[3].add("red3")
+    before.shamans = {"red": 19, "yellow": 22}
+    after = before.copy()
+    after.put("red3", None)  # -3@3, and the shaman moves on
+    after.shamans["red"] = 4
+    for seed in range(30):
+        table = before.copy()
+        table.put("red3", None)  # the player took the disc back: that was the decision
+        notes = apply_change(table, before, after, misplace=random.Random(seed))
+        assert table.beach_of("red3") is None
+        assert notes == ["red shaman misplaced on 2F"]

@@ -176,19 +176,24 @@ def apply_change(
     With ``misplace`` (a seeded RNG) one moved piece goes astray. Returns what was
     misplaced, in words (empty when everything went where instructed).
     """
+    # Only what changed *and* is not already so on the table: a disc the player has just
+    # laid (the move that made the decision) needs no instruction, and cannot go astray.
     moves: list[tuple[str, Any]] = []
     for disc in sorted(before.on_island() | after.on_island()):
-        if before.beach_of(disc) != after.beach_of(disc):
+        target = after.beach_of(disc)
+        if before.beach_of(disc) != target and table.beach_of(disc) != target:
             moves.append(("disc", disc))
-    if before.boat != after.boat:
+    if before.boat != after.boat and table.boat != after.boat:
         moves.append(("boat", None))
     for colour in sorted(set(before.shamans) | set(after.shamans)):
-        if before.shamans.get(colour) != after.shamans.get(colour):
+        space = after.shamans.get(colour)
+        if before.shamans.get(colour) != space and table.shamans.get(colour) != space:
             moves.append(("shaman", colour))
     for space in sorted(set(before.statues) | set(after.statues)):
-        if before.statues.get(space) != after.statues.get(space):
+        owner = after.statues.get(space)
+        if before.statues.get(space) != owner and table.statues.get(space) != owner:
             moves.append(("statue", space))
-    if before.lava != after.lava:
+    if before.lava != after.lava and table.lava != after.lava:
         moves.append(("lava", None))
     astray = misplace.randrange(len(moves)) if (misplace is not None and moves) else -1
     notes: list[str] = []

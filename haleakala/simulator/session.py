@@ -346,7 +346,8 @@ class SimSession:
         self._observe()
         if self.autoplay and self.clock() >= self._next_auto:
             self._next_auto = self.clock() + self.autoplay_interval
-            if not self.game.is_terminal():
+            # Not while a disc laid next to the boat is still settling (RFID kit).
+            if not self.game.is_terminal() and self.companion.pending is None:
                 self.bot_step()
 
     def advance(self, seconds: float) -> None:
@@ -445,17 +446,19 @@ class SimSession:
         d = self.bot(colour, name, seed).decide(game.clone())
         text = game.format(d)
         try:
-            self.perform(d)
+            self.perform(d, block=self._scripted_time())
         except PerformError as exc:
             self.note(f"bot: {exc}")
             return None
         return text
 
-    def perform(self, d: int) -> list[str]:
+    def perform(self, d: int, *, block: bool = True) -> list[str]:
         """Make decision ``d`` with the physical inputs a player would use; return them.
 
         Raises ``PerformError`` (with the inputs tried and what the OLED said) when the
-        companion did not make exactly that decision.
+        companion did not make exactly that decision. ``block=False`` (the window, on real
+        time): a disc laid next to the boat is left to settle by itself (0.8 s) instead of
+        freezing the window while it does.
         """
         c = self.companion
         before = len(c.game.history)
@@ -476,6 +479,8 @@ class SimSession:
                     self.place(beach, discs)
                     done.append(f"put {'+'.join(discs)} on beach {beach}")
                     if c.pending is not None:  # a disc next to the boat waits to settle
+                        if not block:
+                            return done
                         self._wait_for(lambda: c.pending is None, done)
             else:
                 self.press(f"beach{beach}")
