@@ -244,6 +244,8 @@ class Companion:
         """Start the hardware inputs (posting to this controller) and draw the first frame."""
         self.hardware.inputs.start(self.post)
         self.render()
+        if self.journal is not None:  # e.g. a game that ended just before a power cut
+            self._housekeeping()
 
     def pump(self, timeout: float | None = 0.0) -> int:
         """Handle every queued event and due timer; wait up to ``timeout`` for the first

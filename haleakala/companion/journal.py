@@ -259,6 +259,8 @@ class Journal:
                 )
         self.record_count = len(records)
         self.sources = sources
+        kept = self.games_dir / f"{self.game_id}.jsonl"
+        self.archived = kept if kept.exists() else None
         self.since_snapshot = self.record_count - (start if loaded else 1)
         return game
 
