@@ -73,6 +73,15 @@ def test_pressing_the_same_beach_again_cycles_and_back_cancels():
     assert rig.c.shown is None and rig.game.history == []
 
 
+def test_a_burst_of_ten_edges_within_5_ms_is_one_press():
+    rig = Rig("buttons")
+    rig.hw.inputs.tap("beach3", bounces=9, bounce_gap=0.0005)  # 10 edges in 4.5 ms
+    rig.c.pump()
+    assert rig.c.shown.kind == U.BEACH and rig.c.shown.subject == 3
+    assert rig.c.shown.cursor == 0  # a second press would have cycled to "place 2"
+    assert rig.c.handled == 1
+
+
 def test_shaman_destinations_cycle_on_the_leds_and_select_confirms():
     rig = Rig("buttons")
     rig.carry_out("3@2")

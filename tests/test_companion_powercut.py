@@ -3,7 +3,9 @@
 50 seeded games (both variants, both kits) are played by real ``haleakala run --hardware sim
 --headless`` processes, driven by the scripted player (``--autoplay``: it carries out its
 decisions through the simulated buttons, encoder and RFID snapshots). Each game is killed 2
-or 3 times at a random moment and restarted on the same state directory. After each restart
+or 3 times and restarted on the same state directory: at a random point of the game (just
+after a randomly chosen decision was acknowledged, plus up to 10 ms, so possibly in the middle
+of the next decision's journal write) or, one time in five, during start-up and recovery. After each restart
 the resumed position must be the last one the daemon acknowledged before it died (its
 "ack decision N … digest D" log line, written only after the journal's fsync); the one
 exception allowed is a decision already durable but killed before its acknowledgement
@@ -58,12 +60,17 @@ def daemon(state: Path, config: Path, seed: int, variant: str, every: int, log: 
     return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env), out
 
 
-def wait_for_start(log: Path, process, timeout: float = 20.0) -> None:
+def wait_for_decision(log: Path, process, target: int, timeout: float = 60.0) -> None:
+    """Until the daemon has acknowledged decision ``target`` (or ended)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        if START.search(log.read_text()):
-            return
-        time.sleep(0.02)
+    seen = ""
+    with open(log) as f:
+        while time.monotonic() < deadline and process.poll() is None:
+            seen += f.read()
+            plies = [int(m.group(1)) for m in ACK.finditer(seen[-4000:])]
+            if plies and max(plies) >= target:
+                return
+            time.sleep(0.005)
 
 
 def journal_digest_at(state: Path, ply: int) -> str | None:
@@ -84,17 +91,19 @@ def play_with_power_cuts(seed: int, tmp: Path) -> Outcome:
     state = tmp / f"game{seed}"
     acked = (0, Game(variant, seed).digest())  # (decisions, digest) last acknowledged
     kills = rng.choice((2, 3))
+    length = len(reference_game(variant, seed, None, seed).history)
+    targets = sorted(rng.sample(range(1, length - 1), kills))  # where the power goes
     for run in range(kills + 1):
         log = tmp / f"game{seed}-run{run}.log"
         process, out = daemon(state, config, seed, variant, every, log)
         try:
             killed = False
             if run < kills:
-                if rng.random() < 0.25:  # during start-up or recovery
+                if rng.random() < 0.2:  # during start-up or recovery
                     time.sleep(rng.uniform(0.05, 0.4))
-                else:  # during play: some time after the game was started or resumed
-                    wait_for_start(log, process)
-                    time.sleep(rng.uniform(0.0, 1.0))
+                else:  # during play, at a random decision (and a random moment after it)
+                    wait_for_decision(log, process, targets[run])
+                    time.sleep(rng.uniform(0.0, 0.01))
                 if process.poll() is None:
                     process.send_signal(signal.SIGKILL)
                     outcome.kills += 1

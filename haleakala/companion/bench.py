@@ -8,7 +8,8 @@ Figures (``name: value`` lines):
   for the events that made a decision: the frame is shown first, then the decision is made
   durable, then acknowledged.
 - ``idle_cpu_percent``: CPU of a real ``haleakala run --hardware sim --headless`` process
-  over ``--seconds`` (10) s at a turn start, from /proc/PID/stat.
+  (10 s watchdog, as under systemd) over ``--seconds`` (10) s at a turn start, from
+  /proc/PID/schedstat.
 - ``startup_to_ready_s``: spawning that process until it sends READY=1 to our own
   ``$NOTIFY_SOCKET`` (median of 3).
 - ``rss_mb``: its resident memory after the idle period.
@@ -88,9 +89,13 @@ def measure_latency(events: int, state_dir: Path) -> dict[str, float]:
 
 
 def _proc_cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """CPU time of a process: /proc/PID/schedstat (nanoseconds) or /proc/PID/stat (ticks)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime
+        return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _proc_rss_mb(pid: int) -> float:
@@ -101,13 +106,13 @@ def _proc_rss_mb(pid: int) -> float:
 
 
 def spawn_daemon(tmp: Path, name: str, timeout: float = 10.0):
-    """Start ``haleakala run --hardware sim --headless``; return (process, seconds to READY)."""
+    """Start ``haleakala run --hardware sim --headless`` as systemd would (notify socket,
+    10 s watchdog); return (process, seconds until READY=1, the socket)."""
     sock_path = tmp / f"{name}.sock"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(sock_path))
     sock.settimeout(timeout)
-    env = dict(os.environ, NOTIFY_SOCKET=str(sock_path))
-    env.pop("WATCHDOG_USEC", None)
+    env = dict(os.environ, NOTIFY_SOCKET=str(sock_path), WATCHDOG_USEC="10000000")
     config = tmp / "config.toml"
     if not config.exists():
         config.write_text("# built-in defaults\n")
@@ -119,12 +124,11 @@ def spawn_daemon(tmp: Path, name: str, timeout: float = 10.0):
         while True:
             message = sock.recv(4096).decode()
             if "READY=1" in message.split("\n"):
-                return process, time.perf_counter() - start
+                return process, time.perf_counter() - start, sock
     except TimeoutError:
         process.kill()
-        raise RuntimeError(f"the daemon sent no READY=1 within {timeout} s") from None
-    finally:
         sock.close()
+        raise RuntimeError(f"the daemon sent no READY=1 within {timeout} s") from None
 
 
 def stop_daemon(process: subprocess.Popen) -> int:
@@ -135,10 +139,11 @@ def stop_daemon(process: subprocess.Popen) -> int:
 def measure_process(seconds: float, tmp: Path) -> dict[str, float]:
     readies = []
     for i in range(2):
-        process, ready = spawn_daemon(tmp, f"start{i}")
+        process, ready, sock = spawn_daemon(tmp, f"start{i}")
         readies.append(ready)
         stop_daemon(process)
-    process, ready = spawn_daemon(tmp, "idle")
+        sock.close()
+    process, ready, sock = spawn_daemon(tmp, "idle")
     readies.append(ready)
     try:
         time.sleep(0.5)  # let start-up work settle
@@ -148,6 +153,7 @@ def measure_process(seconds: float, tmp: Path) -> dict[str, float]:
         rss = _proc_rss_mb(process.pid)
     finally:
         stop_daemon(process)
+        sock.close()
     return {
         "idle_cpu_percent": cpu / seconds * 100,
         "startup_to_ready_s": statistics.median(readies),
@@ -174,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         "decision_to_durable_p99_ms",
     ):
         print(f"{name}: {figures[name]:.3f}")
-    print(f"idle_cpu_percent: {figures['idle_cpu_percent']:.2f}")
+    print(f"idle_cpu_percent: {figures['idle_cpu_percent']:.3f}")
     print(f"startup_to_ready_s: {figures['startup_to_ready_s']:.3f}")
     print(f"rss_mb: {figures['rss_mb']:.1f}")
     return 0
