@@ -28,6 +28,8 @@ from . import ui as U
 if TYPE_CHECKING:
     from PIL.Image import Image
 
+COLUMNS = (92, 126)
+"""Right edges of a table's number columns (a score breakdown: label, red, yellow)."""
 LINE_H = 10
 TITLE_H = 10
 BODY_LINES = 5
@@ -39,11 +41,11 @@ SCORE_ROWS = (
     ("fish", "fish"),
     ("pearls", "pearls"),
     ("nautilus", "nautilus"),
-    ("butterflies", "butterfl."),
+    ("butterflies", "butterflies"),
     ("majority", "majority"),
     ("segment", "segment"),
-    ("forest", "forest +"),
-    ("mountain", "mountain +"),
+    ("forest", "forest card"),
+    ("mountain", "mountain card"),
     ("shells", "shells"),
 )
 
@@ -86,7 +88,7 @@ class Screen:
             mark = ">" if i == self.selected else " "
             values = f" ({card.values})" if card.values else ""
             out.append(f"{mark}{card.slot} {card.name}{values}")
-        out.extend(self.lines)
+        out.extend(line.replace("\t", "  ") for line in self.lines)
         return out
 
 
@@ -202,12 +204,12 @@ def _scrolled(s: Screen, scroll: int) -> Screen:
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     record = chooser.subject
     red, yellow = record["players"]["red"], record["players"]["yellow"]
-    rows = [f"{'':10} {'red':>4} {'yel':>4}"]
+    rows = ["\tred\tyellow"]  # tab-separated columns, right-aligned at COLUMNS
     for key, label in SCORE_ROWS:
         a, b = red["points"].get(key, 0), yellow["points"].get(key, 0)
         if a or b:
-            rows.append(f"{label:10} {a:>4} {b:>4}")
-    rows.append(f"{'total':10} {red['total']:>4} {yellow['total']:>4}")
+            rows.append(f"{label}\t{a}\t{b}")
+    rows.append(f"total\t{red['total']}\t{yellow['total']}")
     page = chooser.cursor
     per = BODY_LINES - 1
     body = rows[1:]
@@ -260,7 +262,7 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT, U.PROPOSAL):
         lines = list(_menu_lines(chooser, BODY_LINES - (1 if ui.auto_at else 0)))
         if ui.auto_at is not None:
-            lines.append("only choice: goes on alone")
+            lines.append("only choice - goes on")
         elif chooser.kind == U.PROPOSAL and chooser.options:
             lines = [chooser.options[0].detail or chooser.options[0].label, "select when done"]
             return Screen(chooser.title, _fit(lines))
@@ -324,6 +326,12 @@ def _icon(draw, kind: str, code: str, x: int, y: int) -> None:
 
 
 def _paste_line(canvas, text: str, x: int, y: int, fill: int = 1) -> None:
+    if "\t" in text:  # a table row: first cell at x, the others right-aligned in columns
+        first, *cells = text.split("\t")
+        _paste_line(canvas, first, x, y, fill)
+        for right, cell in zip(COLUMNS, cells, strict=False):
+            _paste_line(canvas, cell, right - text_width(cell), y, fill)
+        return
     if text:
         canvas.paste(fill, (x, y), _line_mask(text))
 
