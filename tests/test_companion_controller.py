@@ -9,7 +9,7 @@ from __future__ import annotations
 from support.companion_rig import Rig
 from support.invariants import check_invariants
 
-from haleakala.companion import scenes
+from haleakala.companion import controller, scenes
 from haleakala.companion import ui as U
 from haleakala.hal.base import estimate_current_ma
 from haleakala.hal.events import (
@@ -229,6 +229,7 @@ def test_rfid_a_disc_put_on_a_beach_is_a_placement_and_taking_it_off_a_return():
     rig.carry_out("1@4")
     rig.carry_out(">stay")
     rig.send(BeachContents(2, frozenset()))
+    rig.advance(rig.c.settle_s)  # a lifted disc might be on its way to another beach
     assert rig.game.format(rig.game.history[-1]) == "-3@2"
     assert rig.c.mismatch is None
 
@@ -333,7 +334,9 @@ def test_refusal_wrong_beach_for_a_moved_disc_and_for_the_invocation_disc():
     refused(
         rig, BeachContents(4, frozenset()), "WRONG BEACH", "move red 2 from beach 2 to beach 4"
     )  # ... and gone from 4: a move
-    assert "red 2 is on beach 4 in the game, not 2" in rig.text().replace("\n", " ")
+    assert "red 2 moved from beach 4 to beach 2: a turn places one disc or takes one back" in (
+        rig.text()
+    )
     rig.send(BeachContents(2, frozenset()), BeachContents(4, frozenset({red(2)})))
     assert rig.c.mismatch is None
     refused(
@@ -571,3 +574,143 @@ def test_shaman_cursor_value_is_a_decision_code():
     rig = Rig("buttons")
     rig.carry_out("3@2")
     assert all(o.value >= SHAMAN or o.label.startswith("stay") for o in rig.c.shown.options)
+
+
+# --------------------------------------------------------------------------- settling (RFID)
+
+
+def red_three_on_beach_two() -> Rig:
+    """Red 3 lies on beach 2 and it is red's turn again: taking it back is legal."""
+    rig = Rig("rfid")
+    for text in ("3@2", ">stay", "1@5", ">stay"):
+        rig.carry_out(text)
+    assert rig.game.why_illegal("-3@2") is None
+    return rig
+
+
+MOVED = "red 3 moved from beach 2 to beach 4: a turn places one disc or takes one back"
+
+
+def test_rfid_a_disc_moved_between_beaches_in_one_snapshot_is_refused_not_taken_back():
+    rig = red_three_on_beach_two()
+    # The driver posts one snapshot as one event per beach, the beach that lost a disc first.
+    rig.hw.inject(BeachContents(2, frozenset()))
+    rig.hw.inject(BeachContents(4, frozenset({red(3)})))
+    rig.c.pump()
+    assert len(rig.game.history) == 4 and rig.game.to_move == "red"
+    text = rig.text()
+    assert text.startswith("! WRONG BEACH") and MOVED in text
+    assert "move red 3 from beach 4 to beach 2" in text
+    assert set(rig.c.mismatch.beaches) == {2, 4}
+    rig.advance(rig.c.settle_s * 3)  # time does not turn the move into a decision
+    assert len(rig.game.history) == 4
+    rig.send(BeachContents(4, frozenset()), BeachContents(2, frozenset({red(3)})))
+    assert rig.c.mismatch is None and rig.c.hold is None and len(rig.game.history) == 4
+
+
+def test_rfid_a_disc_lifted_then_laid_on_another_beach_a_moment_later_is_a_move():
+    rig = red_three_on_beach_two()
+    rig.send(BeachContents(2, frozenset()))  # lifted: perhaps a return, perhaps on its way
+    assert len(rig.game.history) == 4 and rig.c.pending is not None
+    rig.advance(rig.c.settle_s / 2)
+    rig.send(BeachContents(4, frozenset({red(3)})))
+    assert len(rig.game.history) == 4 and rig.c.pending is None
+    assert MOVED in rig.text()
+
+
+def test_rfid_a_disc_taken_back_is_a_return_once_it_settled_or_at_once_on_select():
+    rig = red_three_on_beach_two()
+    rig.send(BeachContents(2, frozenset()))
+    rig.advance(rig.c.settle_s - 0.05)
+    assert len(rig.game.history) == 4
+    rig.advance(0.05)
+    assert rig.game.format(rig.game.history[-1]) == "-3@2"
+
+    quick = red_three_on_beach_two()
+    quick.send(BeachContents(2, frozenset()), ButtonPressed("select"))
+    assert quick.game.format(quick.game.history[-1]) == "-3@2"
+
+
+def test_rfid_two_discs_laid_on_two_beaches_in_one_snapshot_are_refused_together():
+    rig = Rig("rfid")
+    rig.hw.inject(BeachContents(1, frozenset({red(1)})))
+    rig.hw.inject(BeachContents(3, frozenset({red(2)})))
+    rig.c.pump()
+    assert rig.game.history == []
+    assert rig.text().startswith("! TWO DISCS AT ONCE")
+
+
+def test_rfid_the_first_scoring_stays_on_the_oled_while_the_beaches_are_handled():
+    rig = Rig("rfid")
+    rig.play_until(lambda g: len(g.scorings) == 1, policy_seed=3)
+    assert rig.c.shown.kind == U.SCORES and rig.text().startswith("SCORING 1")
+    expected = rig.c.expected_board().beaches
+    for beach in range(6):  # the readers report every beach (players tidying up)
+        rig.send(BeachContents(beach, expected[beach]))
+    assert rig.c.shown.kind == U.SCORES and rig.text().startswith("SCORING 1")
+    mover = rig.game.to_move
+    other = "yellow" if mover == "red" else "red"
+    loose = next(v for v in range(1, 6) if rig.game.disc_at[1 - rig.game.decider][v] < 0)
+    rig.send(BeachContents(5, expected[5] | {Disc(other, loose)}))  # out of turn: refused
+    assert rig.text().startswith("! OUT OF TURN")
+    rig.send(BeachContents(5, expected[5]))
+    assert rig.c.shown.kind == U.SCORES and rig.text().startswith("SCORING 1")
+    rig.advance(30)
+    assert rig.text().startswith("SCORING 1")
+    rig.press("select")
+    assert rig.c.overlay is None and not rig.text().startswith("SCORING")
+
+
+def test_a_score_page_left_alone_closes_after_a_generous_timeout():
+    rig = Rig("buttons")
+    rig.play_until(lambda g: len(g.scorings) == 1, policy_seed=3)
+    assert rig.c.shown.kind == U.SCORES
+    rig.advance(60)
+    assert rig.c.shown.kind == U.SCORES
+    rig.advance(controller.SCORES_S)
+    assert rig.c.overlay is None
+
+
+# --------------------------------------------------------------------------- stale screens
+
+
+def test_a_new_press_replaces_a_refusal_on_the_oled_at_once():
+    rig = Rig("buttons")
+    rig.press("select")  # R6: the boat cannot move yet
+    assert rig.text().startswith("! NOT NOW")
+    rig.press("beach2")
+    assert rig.text().startswith("RED: BEACH 2"), rig.text()
+    rig.press("beach9")  # refused again ...
+    assert "NO SUCH BEACH" in rig.text()
+    rig.send(EncoderTurned(1))  # ... and the knob moves the open chooser: the refusal goes
+    assert rig.text().startswith("RED: BEACH 2") and ">place 2" in rig.text()
+
+
+def test_the_knob_still_scrolls_a_long_refusal_when_nothing_else_is_open():
+    rig = Rig("buttons")
+    rig.c._show("NOT NOW", "word " * 80)
+    first = rig.c.prompt
+    rig.send(EncoderTurned(1))
+    assert rig.c.prompt[0] == first[0] and rig.c.scroll == 1
+
+
+def test_the_oled_title_keeps_every_pixel_of_its_first_letter():
+    from PIL import Image, ImageDraw
+
+    from haleakala.companion import oled
+
+    for title in ("YELLOW R1", "X MARKS", "WRONG BEACH", "jig"):
+        image = oled.draw(oled.Screen(title))
+        bar = [
+            (x, y)
+            for y in range(oled.TITLE_H)
+            for x in range(oled.WIDTH)
+            if not image.getpixel((x, y))
+        ]
+        free = Image.new("1", (200, 20), 0)
+        pen = ImageDraw.Draw(free)
+        pen.fontmode = "1"
+        pen.text((20, 5), title, font=oled._font(), fill=1)
+        ink = sum(1 for y in range(20) for x in range(200) if free.getpixel((x, y)))
+        assert len(bar) == ink, f"{title}: {ink - len(bar)} pixels of the title lost"
+        assert min(x for x, _ in bar) >= 2, f"{title}: the first letter touches the edge"

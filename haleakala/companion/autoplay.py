@@ -59,6 +59,8 @@ def events_for(companion: Companion, d: int) -> list[Any]:
     shown = companion.shown
     if shown is not None and shown.kind in (U.MENU, U.CONFIRM_NEW, U.SCORES):
         return [ButtonPressed("back")]
+    if companion.pending is not None:  # a disc laid or lifted settles: confirm it now
+        return [ButtonPressed("select")]
     rfid = companion.kit == "rfid"
     expected = beach_discs(game)
     if rfid and tuple(companion.sensed) != expected:
@@ -67,8 +69,6 @@ def events_for(companion: Companion, d: int) -> list[Any]:
             for b in range(len(expected))
             if companion.sensed[b] != expected[b]
         ]
-    if companion.pending is not None:
-        return [ButtonPressed("select")]
     chooser = companion.chooser
     if chooser is not None and chooser.kind == U.PROPOSAL:
         proposal = chooser.options[0].value

@@ -101,8 +101,11 @@ log = logging.getLogger("haleakala.companion")
 AUTO_S = 2.0
 """A forced decision (one legal option) applies itself after this long."""
 SETTLE_S = 0.8
-"""RFID: a disc placed next to the boat waits this long for the invocation disc."""
+"""RFID: a disc placed next to the boat waits this long for the invocation disc, and a disc
+taken off a beach this long in case it is on its way to another beach (a move, refused)."""
 MESSAGE_S = 3.0
+SCORES_S = 120.0
+"""A score page stays until select (or back) dismisses it, or this long."""
 ERUPTION_S = 3.0
 BAND_WORDS = {"G": "grassland", "F": "forest", "M": "mountain", "B": "hut"}
 PHASE_WORDS = {
@@ -181,7 +184,9 @@ class Companion:
         self.instructions: tuple[str, ...] = ()
         self.eruption: U.Eruption | None = None
         self.auto_at: float | None = None
-        self.pending: tuple[int, float] | None = None  # RFID placement waiting to settle
+        self.pending: tuple[int, float] | None = None  # RFID decision waiting to settle
+        self._board_dirty = False  # RFID: beach reports not yet compared with the game
+        self.overlay_until: float | None = None  # a score page closes itself then
         self.hold: U.Mismatch | None = None
         """RFID: the board must match the game before a change on it counts again (after the
         game moved discs, or after a refusal); headline and reason of why."""
@@ -267,10 +272,16 @@ class Companion:
         return count
 
     def handle(self, event: Any) -> None:
-        """Handle one input event; never raises (errors are logged and shown)."""
+        """Handle one input event; never raises (errors are logged and shown).
+
+        Beach reports are only recorded here; the whole sensed board is compared with the
+        game once no further event is queued (the driver posts one snapshot as one report
+        per beach), or before an event of another kind is handled."""
         self.handled += 1
         try:
             self._dispatch(event)
+            if self._board_dirty and self.events.empty():
+                self._settle_board()
             self.consecutive_errors = 0
         except Exception as exc:
             self._internal_error(f"handling {event!r}", exc)
@@ -280,6 +291,8 @@ class Companion:
         """Let time pass: timers that are due (forced decisions, settling discs, messages,
         animations). The daemon calls it when ``next_deadline`` comes."""
         try:
+            if self._board_dirty:
+                self._settle_board()
             self._timers(self.clock())
         except Exception as exc:
             self._internal_error("running timers", exc)
@@ -303,6 +316,8 @@ class Companion:
             deadlines.append(self.message.until)
         if self.eruption is not None and self.eruption.until > now:
             deadlines.append(self.eruption.until)
+        if self._scores_expire() is not None:
+            deadlines.append(self._scores_expire())
         found = [d for d in deadlines if d is not None]
         return min(found) if found else None
 
@@ -466,8 +481,14 @@ class Companion:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, event: Any) -> None:
+        if not isinstance(event, BeachContents) and self._board_dirty:
+            self._settle_board()  # the board as it was before this event happened
         if not isinstance(event, EncoderTurned):
             self.scroll = 0
+        if isinstance(event, ButtonPressed | ButtonHeld) or (
+            isinstance(event, EncoderTurned) and self.shown is not None
+        ):
+            self.message = None  # a new action: an old refusal must not hide its result
         if isinstance(event, BeachContents):
             self._on_beach(event)
         elif isinstance(event, ButtonPressed):
@@ -516,6 +537,9 @@ class Companion:
             self.message = None
         if self.eruption is not None and self.eruption.until <= now:
             self.eruption = None
+        expire = self._scores_expire()
+        if expire is not None and expire <= now:
+            self._close_overlay()
         if self.pending is not None and self.pending[1] <= now:
             self._reconcile(settled=True)
         if self.auto_at is not None and now >= self.auto_at and self._auto_ready():
@@ -692,9 +716,17 @@ class Companion:
 
     def _open_scores(self, record: dict, title: str) -> None:
         self.overlay = U.Chooser(U.SCORES, title, (U.Option("page", "page"),) * 4, 0, record)
+        self.overlay_until = self.clock() + SCORES_S
+
+    def _scores_expire(self) -> float | None:
+        """When the score page on the OLED closes by itself (None: no score page)."""
+        if self.overlay is not None and self.overlay.kind == U.SCORES:
+            return self.overlay_until
+        return None
 
     def _close_overlay(self) -> None:
         self.overlay = None
+        self.overlay_until = None
         if self.auto_at is not None and self.auto_at < self.clock():
             self.auto_at = self.clock() + self.auto_s  # the countdown starts again
 
@@ -751,8 +783,12 @@ class Companion:
         except TypeError:
             discs = frozenset({"?"})
         self.sensed[beach] = discs
-        if self.overlay is not None and self.overlay.kind != U.CONFIRM_NEW:
-            self.overlay = None  # a hand on the board: the board matters now
+        if self.overlay is not None and self.overlay.kind == U.MENU:
+            self._close_overlay()  # a hand on the board: the board matters now
+        self._board_dirty = True  # compared once the snapshot's other beaches are in
+
+    def _settle_board(self) -> None:
+        self._board_dirty = False
         self._reconcile()
 
     def _board_changed_by_game(self, headline: str) -> None:
@@ -798,9 +834,14 @@ class Companion:
         if (
             not settled
             and self.settle_s > 0
-            and d < INVOKE
-            and d % 10 == game.boat
-            and (d + INVOKE) in game.legal_actions()  # the invocation disc may follow
+            and (
+                (RETURN <= d < BOAT)  # lifted: perhaps on its way to another beach
+                or (
+                    d < INVOKE
+                    and d % 10 == game.boat
+                    and (d + INVOKE) in game.legal_actions()  # the invocation disc may follow
+                )
+            )
         ):
             self.mismatch = None
             self.pending = (d, self.clock() + self.settle_s)
@@ -897,7 +938,14 @@ class Companion:
         moved = [(src, dst, d) for src, d in removed for dst, e in added if d == e]
         if moved:
             src, dst, disc = moved[0]
-            return "WRONG BEACH", f"{disc_words(disc)} is on beach {src} in the game, not {dst}."
+            if game.phase == TURN and disc.colour == PLAYERS[game.decider]:
+                why = "a turn places one disc or takes one back"
+            else:
+                why = f"it belongs on beach {src}"
+            return (
+                "WRONG BEACH",
+                f"{disc_words(disc)} moved from beach {src} to beach {dst}: {why}.",
+            )
         seen_twice = [
             (b, d)
             for b, d in added
@@ -970,6 +1018,7 @@ class Companion:
     def _reset_ui(self) -> None:
         self.chooser = None
         self.overlay = None
+        self.overlay_until = None
         self.mismatch = None
         self.message = None
         self.pending = None

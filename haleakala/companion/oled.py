@@ -32,6 +32,8 @@ COLUMNS = (92, 126)
 """Right edges of a table's number columns (a score breakdown: label, red, yellow)."""
 LINE_H = 10
 TITLE_H = 10
+TITLE_X = 3
+"""Where the title's text starts on the bar: no letter may touch the panel's edge."""
 BODY_LINES = 5
 WIDTH = DISPLAY_WIDTH
 HEIGHT = DISPLAY_HEIGHT
@@ -147,17 +149,21 @@ def wrap(text: str, width: int = WIDTH - 2) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=512)
-def _line_mask(text: str) -> Image:
-    """One rendered line as a 1-bit mask (cached: most lines come back often)."""
+def _line_mask(text: str) -> tuple[Image, int]:
+    """One rendered line as a 1-bit mask, and where the mask starts relative to the text's
+    origin (≤ 0: glyphs like Y and x reach left of their origin; cutting the mask at the
+    origin lost their first column). Cached: most lines come back often."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
-    width = max(1, min(WIDTH, text_width(text) + 1))
+    left, _, right, _ = _measure().textbbox((0, 0), text, font=_font())
+    left = min(0, left)
+    width = max(1, min(WIDTH + 2, max(text_width(text), right) - left + 1))
     mask = PILImage.new("1", (width, LINE_H), 0)
     draw = ImageDraw.Draw(mask)
     draw.fontmode = "1"
-    draw.text((0, -1), text, font=_font(), fill=1)
-    return mask
+    draw.text((-left, -1), text, font=_font(), fill=1)
+    return mask, left
 
 
 # --------------------------------------------------------------------------- what to say
@@ -244,7 +250,9 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     who = _colour_name(game.decider)
     if chooser is not None and chooser.kind in (U.MENU, U.CONFIRM_NEW):
         return Screen(chooser.title, _menu_lines(chooser))
-    if ui.mismatch is not None:
+    scores = chooser is not None and chooser.kind == U.SCORES
+    if ui.mismatch is not None and (ui.mismatch.refusal or not scores):
+        # The beaches the game asked to clear flash on the LEDs; a score page comes first.
         m = ui.mismatch
         title = ("! " if m.refusal else "") + m.headline
         lines = [*m.fixes, m.reason] if m.reason else list(m.fixes)  # what to do, then why
@@ -253,7 +261,8 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         msg = ui.message
         title = ("! " if msg.refusal else "") + msg.title
         return Screen(title, _fit([msg.text]), alert=msg.refusal)
-    if chooser is not None and chooser.kind == U.SCORES:
+    if scores:
+        assert chooser is not None
         return _scores_screen(game, chooser)
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
         faces = tuple(CardFace.of(game, o.value - TAKE) for o in chooser.options if o.value >= TAKE)
@@ -333,7 +342,8 @@ def _paste_line(canvas, text: str, x: int, y: int, fill: int = 1) -> None:
             _paste_line(canvas, cell, right - text_width(cell), y, fill)
         return
     if text:
-        canvas.paste(fill, (x, y), _line_mask(text))
+        mask, left = _line_mask(text)
+        canvas.paste(fill, (max(0, x + left), y), mask)
 
 
 @lru_cache(maxsize=256)
@@ -345,8 +355,9 @@ def draw(s: Screen) -> Image:
     canvas = PILImage.new("1", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(canvas)
     pen.rectangle((0, 0, WIDTH - 1, TITLE_H - 1), fill=1)
-    title = clip(s.title)
-    _paste_line(canvas, title, 1, 0, fill=0)
+    notch = 6 if s.alert else 0
+    title = clip(s.title, WIDTH - TITLE_X - 2 - notch)
+    _paste_line(canvas, title, TITLE_X, 0, fill=0)
     if s.alert:  # notches on the bar: an alert reads at a glance
         pen.rectangle((WIDTH - 4, 2, WIDTH - 2, TITLE_H - 3), fill=0)
     if s.cards:

@@ -457,8 +457,8 @@ class SimSession:
 
         Raises ``PerformError`` (with the inputs tried and what the OLED said) when the
         companion did not make exactly that decision. ``block=False`` (the window, on real
-        time): a disc laid next to the boat is left to settle by itself (0.8 s) instead of
-        freezing the window while it does.
+        time): a disc lifted, or laid next to the boat, is left to settle by itself (0.8 s)
+        instead of freezing the window while it does.
         """
         c = self.companion
         before = len(c.game.history)
@@ -478,10 +478,12 @@ class SimSession:
                     discs = [f"{colour}{value}"] + ([f"{colour}*"] if d >= INVOKE else [])
                     self.place(beach, discs)
                     done.append(f"put {'+'.join(discs)} on beach {beach}")
-                    if c.pending is not None:  # a disc next to the boat waits to settle
-                        if not block:
-                            return done
-                        self._wait_for(lambda: c.pending is None, done)
+                # A disc lifted (it may be on its way elsewhere) or laid next to the boat
+                # (the invocation disc may follow) settles for a moment.
+                if c.pending is not None:
+                    if not block:
+                        return done
+                    self._wait_for(lambda: c.pending is None, done)
             else:
                 self.press(f"beach{beach}")
                 done.append(f"press beach{beach}")

@@ -180,8 +180,7 @@ scoring and at the end, and the winner, are the rules engine's own (same bots, s
         "to the first scoring (the eruption, then the scores on the OLED)",
         play_bot={"until": "scoring", "bot": bot},
     )
-    shown = {"oled": "SCORING 1"} if kit == "buttons" else {}  # RFID: tidying closes it
-    w.step(expect={**facts(after_first), **shown})
+    w.step(expect={**facts(after_first), "oled": "SCORING 1"})  # until select, on both kits
     end = player.play("end")
     w.step("to the end", play_bot={"until": "end", "bot": bot})
     colour = end.winner or "red"
