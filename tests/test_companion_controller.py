@@ -512,12 +512,13 @@ def test_every_frame_is_current_limited_by_the_zone_map():
 
 
 def test_solo_the_companion_proposes_and_a_press_carries_it_out_on_the_buttons_kit():
-    rig = Rig("buttons", solo="yellow")
+    rig = Rig("buttons", solo="yellow", strength="easy")
     rig.carry_out("3@2")
     rig.carry_out(">stay")
     assert rig.game.to_move == "yellow"
+    rig.await_bot()
     proposal = rig.c.shown
-    assert proposal.kind == U.PROPOSAL and "COMPANION (yellow)" in rig.text()
+    assert proposal.kind == U.PROPOSAL and "COMPANION (YELLOW)" in rig.text()
     d = proposal.options[0].value
     rig.press("beach0")  # a player's beach button is not the companion's move
     assert "COMPANION'S TURN" in rig.text() and len(rig.game.history) == 2
@@ -526,9 +527,10 @@ def test_solo_the_companion_proposes_and_a_press_carries_it_out_on_the_buttons_k
 
 
 def test_solo_on_rfid_only_the_proposed_disc_is_accepted():
-    rig = Rig("rfid", solo="yellow")
+    rig = Rig("rfid", solo="yellow", strength="easy")
     rig.carry_out("3@2")
     rig.carry_out(">stay")
+    rig.await_bot()
     d = rig.c.shown.options[0].value
     assert d < BOAT  # the greedy bot places a disc first
     beach = (d % 10 + 1) % 6

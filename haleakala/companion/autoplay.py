@@ -7,6 +7,11 @@ discs back as the OLED asks). Its choice of decision is a pure function of the p
 (seed + the decisions so far), so a game interrupted by a power cut and resumed is played
 on exactly as an uninterrupted one, and ``reference_game`` computes that result without a
 daemon.
+
+In solo mode it plays the human's colour and, on the companion's turn, does what the
+companion says (lays its disc, moves its shaman and presses select); while the companion
+thinks it does nothing. With the easy (greedy) bot, whose seed is the position's, the whole
+solo game is again a pure function of the seeds (``reference_game(..., solo=...)``).
 """
 
 from __future__ import annotations
@@ -32,11 +37,25 @@ def choose(game: Game, seed: int) -> int:
     return legal[rng.randrange(len(legal))]
 
 
-def reference_game(variant: str, seed: int, start: str | None, policy_seed: int) -> Game:
-    """The game the scripted player plays when nothing interrupts it."""
+def reference_game(
+    variant: str,
+    seed: int,
+    start: str | None,
+    policy_seed: int,
+    solo: str | None = None,
+    bot: Any = None,
+) -> Game:
+    """The game the scripted player plays when nothing interrupts it (in solo mode against
+    ``bot(strength, seed)``, by default the easy one, seeded as the companion seeds it)."""
+    from .solo import bot_seed, make_solo_bot
+
+    factory = bot or make_solo_bot
     game = Game(variant, seed, start)
     while not game.is_terminal():
-        game.apply(choose(game, policy_seed))
+        if solo is not None and game.to_move == solo:
+            game.apply(factory("easy", bot_seed(game)).decide(game.clone()))
+        else:
+            game.apply(choose(game, policy_seed))
     return game
 
 
@@ -71,6 +90,8 @@ def events_for(companion: Companion, d: int) -> list[Any]:
         ]
     chooser = companion.chooser
     if chooser is not None and chooser.kind == U.PROPOSAL:
+        if not chooser.options:
+            return []  # the companion thinks: its answer arrives as an event
         proposal = chooser.options[0].value
         if rfid and proposal < BOAT:
             return [disc_change(game, expected, proposal)]
@@ -117,8 +138,10 @@ class AutoPlayer:
         self.seed = seed
 
     def next_events(self, companion: Companion) -> list[Any]:
-        """What to do next; [] only when the game is over."""
+        """What to do next; [] when the game is over or the companion is thinking."""
         if companion.game.is_terminal():
+            return []
+        if companion.thinking and companion.shown is companion.chooser:
             return []
         d = choose(companion.game, self.seed)
         return events_for(companion, d) or [ButtonPressed("back")]

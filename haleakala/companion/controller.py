@@ -21,6 +21,12 @@ How decisions are made:
   is shown and applies itself after ``auto_s`` seconds (select applies it at once).
 - Long press on back: undo the last decision of a player (with the automatic decisions
   after it), with board instructions to reverse it. Back at a turn start: the menu.
+- Solo mode (``solo``): on the companion's turn its bot thinks on a worker thread
+  (``solo.BotThinker``; the answer comes back as a ``BotDecided`` event) while the island
+  stays live. Its decision is then shown on the LEDs and in words on the OLED; the players
+  carry it out (a disc: the readers see it, or select on the buttons kit; the shaman or the
+  boat: move it, then select); a decision with no piece to move goes on by itself after
+  ``solo_show_s``. It is journaled like any other (``by: "bot"``).
 
 Durability: the new position is shown first (instant feedback), then the decision is
 appended to the journal and fsynced, and only then acknowledged in the log
@@ -89,6 +95,16 @@ from .board import (
     physical_board,
 )
 from .journal import JournalError, replay
+from .solo import (
+    DEFAULT_STRENGTH,
+    STRENGTHS,
+    BotDecided,
+    BotFactory,
+    BotThinker,
+    bot_seed,
+    needs_hands,
+    proposal_words,
+)
 
 if TYPE_CHECKING:
     from haleakala.config import Config
@@ -124,6 +140,10 @@ PHASE_TITLES = {
     PRESCORE: "BEFORE SCORING",
 }
 MAX_CONSECUTIVE_ERRORS = 20
+SOLO_SHOW_S = 2.5
+"""Solo: a decision of the companion with no piece to move is shown this long, then made."""
+THINK_LIMIT_S = 30.0
+"""Solo: a bot that has not answered after this long is replaced by the greedy one (once)."""
 
 
 def _seed() -> int:
@@ -135,7 +155,9 @@ class Companion:
 
     ``game`` starts a given position (tests, scenarios); otherwise the journal's game is
     resumed, or a new game of ``variant`` (default: the config's) is started with ``seed``.
-    ``solo`` names the colour the companion plays itself with the ``bot``.
+    ``solo`` names the colour the companion plays itself ("off": nobody; None: as the
+    journal's game had it), ``strength`` how well (``solo.STRENGTHS``; None: as before, else
+    normal). ``bot_factory(strength, seed)`` replaces the bots (tests).
     """
 
     def __init__(
@@ -150,12 +172,17 @@ class Companion:
         game: Game | None = None,
         seed: int | None = None,
         start: str | None = None,
-        bot: str = "greedy",
+        strength: str | None = None,
+        bot_factory: BotFactory | None = None,
         auto_s: float = AUTO_S,
         settle_s: float = SETTLE_S,
+        solo_show_s: float = SOLO_SHOW_S,
+        think_limit_s: float = THINK_LIMIT_S,
     ) -> None:
-        if solo is not None and solo not in PLAYERS:
-            raise ValueError(f"solo colour {solo!r}: choose red or yellow")
+        if solo is not None and solo not in (*PLAYERS, "off"):
+            raise ValueError(f"solo colour {solo!r}: choose red, yellow or off")
+        if strength is not None and strength not in STRENGTHS:
+            raise ValueError(f"solo strength {strength!r}: choose {', '.join(STRENGTHS)}")
         self.hardware = hardware
         self.config = config
         self.kit = config.kit
@@ -164,9 +191,16 @@ class Companion:
         self.variant = variant or config.variant
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}: choose base or tactical")
-        self.solo = solo
-        self.bot_name = bot
-        self._bot: Any = None
+        self.solo: str | None = None if solo in (None, "off") else solo
+        self.strength = strength or DEFAULT_STRENGTH
+        self.solo_show_s = solo_show_s
+        self.think_limit_s = think_limit_s
+        self._thinker: BotThinker | None = None
+        self._bot_factory = bot_factory
+        self._requests = 0
+        self._thinking: tuple[int, int] | None = None  # tag of the question the bot is on
+        self._think_since = 0.0
+        self.bot_at: float | None = None  # the companion's decision makes itself then
         self.auto_s = auto_s
         self.settle_s = settle_s
         self.events: queue.Queue[Any] = queue.Queue()
@@ -211,6 +245,8 @@ class Companion:
         if resumed is not None:
             self.game = resumed
             self.sources = list(journal.sources) if journal else []
+            if journal is not None:
+                self._resume_solo(journal, solo, strength)
             log.info(
                 "resumed game %s (%s, seed %d) at decision %d, digest %s",
                 journal.game_id if journal else "-",
@@ -227,7 +263,7 @@ class Companion:
             self.game = game
             self.sources = ["player"] * len(game.history)
             if journal is not None:
-                journal.start(game)
+                journal.start(game, **self._solo_settings())
             log.info(
                 "new game %s (%s, seed %d, %s starts), digest %s",
                 journal.game_id if journal else "-",
@@ -310,6 +346,10 @@ class Companion:
         deadlines = [scenes.next_change(self.game, state, now)]
         if self.auto_at is not None and self._auto_ready():
             deadlines.append(self.auto_at)
+        if self.bot_at is not None and self._auto_ready():
+            deadlines.append(self.bot_at)
+        if self._thinking is not None:
+            deadlines.append(self._think_since + self.think_limit_s)
         if self.pending is not None:
             deadlines.append(self.pending[1])
         if self.message is not None and self.message.until > now:
@@ -350,6 +390,10 @@ class Companion:
         else:
             text = f"round {g.round}, {g.to_move} to {g.phase_name}"
         text += f", decision {len(g.history)}, digest {self.digest()}"
+        if self.solo is not None:
+            text += f", companion plays {self.solo} ({self.strength})"
+            if self.thinking:
+                text += ", thinking"
         if self.hold is not None or self.mismatch is not None:
             text += ", waiting for the board"
         if not self.link_ok:
@@ -380,6 +424,8 @@ class Companion:
             auto_at=self.auto_at if self._auto_ready() else None,
             solo=self.solo,
             proposal=self._proposal[1] if self._proposal else None,
+            thinking=self.thinking and self._bots_turn(),
+            bot_at=self.bot_at if self._auto_ready() else None,
             pending_beach=self.pending[0] % 10 if self.pending else None,
             link_ok=self.link_ok,
             link_detail=self.link_detail,
@@ -410,6 +456,7 @@ class Companion:
     def say_bye(self) -> None:
         """Shutdown: LEDs off, "bye" on the OLED (the panel keeps it)."""
         self.closed = True
+        self.stop_bot()
         with contextlib.suppress(Exception):
             self.hardware.inputs.close()
         with contextlib.suppress(Exception):
@@ -432,6 +479,7 @@ class Companion:
         count = len(game.history) - keep
         target = replay(game.variant, game.seed, PLAYERS[game.start], game.history[:keep])
         texts = [game.format(d) for d in game.history[keep:]]
+        self._forget_bot()
         self._unacked = ("undo", (game, list(self.sources), count))
         before = physical_board(game)
         self.game = target
@@ -459,11 +507,11 @@ class Companion:
             seed = self._seeds.randrange(2**31) if self._seeds is not None else _seed()
         game = Game(variant, seed)
         if self.journal is not None:
-            self.journal.start(game)
+            self.journal.start(game, **self._solo_settings())
         self.game = game
         self.sources = []
         self.variant = variant
-        self._proposal = None
+        self._forget_bot()
         self._reset_ui()
         self.instructions = ()
         self.notes = ()
@@ -501,6 +549,8 @@ class Companion:
                 self._on_press(event.button)
         elif isinstance(event, EncoderTurned):
             self._on_turn(event.steps)
+        elif isinstance(event, BotDecided):
+            self._on_bot_decided(event)
         elif isinstance(event, LinkHealth):
             if (event.ok, event.detail) != (self.link_ok, self.link_detail):
                 level = logging.INFO if event.ok else logging.WARNING
@@ -546,6 +596,7 @@ class Companion:
             legal = self.game.legal_actions()
             if len(legal) == 1:
                 self._decide(legal[0], "auto")
+        self._bot_timers(now)
 
     # ------------------------------------------------------------------ buttons
 
@@ -588,13 +639,16 @@ class Companion:
             return
         game = self.game
         chooser = self.chooser
+        if chooser is not None and chooser.kind == U.PROPOSAL and chooser.current is None:
+            self._show("THINKING", "The companion is still thinking: a moment.", refusal=False)
+            return
         if chooser is not None and chooser.current is not None:
             value = chooser.current.value
             if chooser.kind == U.PROPOSAL:
-                if value < BOAT and self.kit == "rfid":
+                if needs_hands(value, self.kit) == "board":
                     self._show(
                         "COMPANION'S TURN",
-                        chooser.current.detail + " - the readers will see it.",
+                        describe(game, value) + ": the readers will see it.",
                     )
                     return
                 self._decide(value, "bot")
@@ -705,7 +759,10 @@ class Companion:
             options.append(U.Option(f"undo {self.game.format(d)}", "undo"))
         options.append(U.Option(f"new game ({self.variant})", "new"))
         options.append(U.Option(f"variant: {self.variant}", "variant"))
-        options.append(U.Option(f"solo: companion is {self.solo or 'off'}", "solo"))
+        options.append(
+            U.Option(f"solo: companion {self.solo}" if self.solo else "solo: off", "solo")
+        )
+        options.append(U.Option(f"strength: {self.strength}", "strength"))
         if self.game.scorings:
             options.append(U.Option("scores", "scores"))
         return tuple(options)
@@ -729,6 +786,8 @@ class Companion:
         self.overlay_until = None
         if self.auto_at is not None and self.auto_at < self.clock():
             self.auto_at = self.clock() + self.auto_s  # the countdown starts again
+        if self.bot_at is not None and self.bot_at < self.clock():
+            self.bot_at = self.clock() + self.solo_show_s
 
     def _select_overlay(self) -> None:
         overlay = self.overlay
@@ -758,10 +817,16 @@ class Companion:
         elif value == "variant":
             self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
             self._open_menu(overlay.cursor)
-        elif value == "solo":
-            cycle = [None, *PLAYERS]
-            self.solo = cycle[(cycle.index(self.solo) + 1) % len(cycle)]
-            self._proposal = None
+        elif value in ("solo", "strength"):
+            if value == "solo":
+                seats = [None, *PLAYERS]
+                self.solo = seats[(seats.index(self.solo) + 1) % len(seats)]
+            else:
+                names = list(STRENGTHS)
+                self.strength = names[(names.index(self.strength) + 1) % len(names)]
+            log.info("solo: the companion plays %s (%s)", self.solo or "nobody", self.strength)
+            self._record_solo()
+            self._forget_bot()
             self._open_menu(overlay.cursor)
             self._refresh()
         elif value == "scores" and self.game.scorings:
@@ -819,7 +884,11 @@ class Companion:
         ]
         beaches = tuple(b for b, _, _ in diff)
         fixes = tuple(disc_instructions(sensed, expected))
-        verdict = self._judge(diff)
+        bots = self._bots_turn() and self.game.phase != OVER
+        verdict = self._judge_for_bot(diff, sensed, expected) if bots else self._judge(diff)
+        if verdict is None:  # on the way to the companion's move: nothing to say yet
+            self.mismatch = None if self.hold is None else replace(self.hold, beaches=beaches)
+            return
         if isinstance(verdict, tuple):  # refused: why, and wait for the board
             if self.hold is None or self.hold.refusal:
                 self._refuse(beaches, *verdict, fixes)
@@ -833,6 +902,7 @@ class Companion:
         game = self.game
         if (
             not settled
+            and not bots  # the companion said what it plays: nothing to wait for
             and self.settle_s > 0
             and (
                 (RETURN <= d < BOAT)  # lifted: perhaps on its way to another beach
@@ -847,7 +917,7 @@ class Companion:
             self.pending = (d, self.clock() + self.settle_s)
             return
         self.mismatch = None
-        self._decide(d, "bot" if self._bots_turn() else "player")
+        self._decide(d, "bot" if bots else "player")
 
     def _judge(self, diff: list) -> int | tuple[str, str]:
         """The legal decision a board change means, or (headline, reason) why it is none."""
@@ -861,11 +931,6 @@ class Companion:
         game = self.game
         if colour != PLAYERS[game.decider] or game.phase != TURN:
             return self._not_now(colour)
-        if self._bots_turn():
-            proposal = self._proposal[1] if self._proposal else None
-            if d != proposal:
-                detail = describe(game, proposal) if proposal is not None else "wait"
-                return "COMPANION'S TURN", f"The companion plays: {detail}."
         why = game.why_illegal(d)
         if why is not None:
             return _headline(why), why
@@ -1028,22 +1093,16 @@ class Companion:
         """Rebuild the decision chooser for the current phase (after any game change)."""
         game = self.game
         self.auto_at = None
+        self.bot_at = None
+        if not self._bots_turn():
+            self._thinking = None  # solo turned off, or no longer its turn: a late answer is stale
         if game.phase == OVER:
             self.chooser = None
             return
-        legal = game.legal_actions()
         if self._bots_turn():
-            ply = len(game.history)
-            if self._proposal is None or self._proposal[0] != ply:
-                self._proposal = (ply, self._bot_decision())
-            d = self._proposal[1]
-            self.chooser = U.Chooser(
-                U.PROPOSAL,
-                f"COMPANION ({PLAYERS[game.decider]})",
-                (U.Option(game.format(d), d, describe(game, d)),),
-                cancellable=False,
-            )
+            self._companions_turn()
             return
+        legal = game.legal_actions()
         if game.phase == TURN:
             if self.chooser is not None and self.chooser.kind not in (U.BEACH, U.BOAT):
                 self.chooser = None
@@ -1096,16 +1155,174 @@ class Companion:
                 rest.append(U.Option(game.format(d), d))
         return first + rest
 
-    def _bot_decision(self) -> int:
-        if self._bot is None:
-            from haleakala.ai import make_bot
+    # ------------------------------------------------------------------ solo
 
-            self._bot = make_bot(self.bot_name, seed=self.game.seed)
-        d = self._bot.decide(self.game.clone())
-        if d not in self.game.legal_actions():  # never trust a bot with the game
-            log.error("bot %s proposed illegal %r; the first legal one is used", self.bot_name, d)
-            d = self.game.legal_actions()[0]
+    def _solo_settings(self) -> dict[str, Any]:
+        return {"solo": self.solo, "strength": self.strength}
+
+    def _resume_solo(self, journal: Journal, solo: str | None, strength: str | None) -> None:
+        """A resumed game keeps the companion's seat as the journal recorded it, unless
+        the command line says otherwise (then that is recorded for the next restart)."""
+        if solo is None:
+            self.solo = journal.solo
+        if strength is None and journal.strength in STRENGTHS:
+            self.strength = journal.strength  # type: ignore[assignment]
+        if (self.solo, self.strength) != (journal.solo, journal.strength):
+            self._record_solo()
+        if self.solo is not None:
+            log.info("solo: the companion plays %s (%s)", self.solo, self.strength)
+
+    def _record_solo(self) -> None:
+        if self.journal is None:
+            return
+        try:
+            self.journal.append_solo(self.solo, self.strength)
+        except JournalError as exc:  # a setting: the game itself is not at risk
+            log.error("solo setting not saved (a restart may forget it): %s", exc)
+
+    def stop_bot(self) -> None:
+        """Forget the companion's pending thought and stop its thread (shutdown, power cut)."""
+        self._thinking = None
+        if self._thinker is not None:
+            self._thinker.close()
+            self._thinker = None
+
+    @property
+    def thinking(self) -> bool:
+        """Solo: the companion's bot is working out its decision."""
+        return self._thinking is not None
+
+    def _forget_bot(self) -> None:
+        """The position changed under the bot (undo, new game, a menu change): its pending
+        answer and its shown decision no longer apply."""
+        self._thinking = None
+        self._proposal = None
+        self.bot_at = None
+        if self._thinker is not None:
+            self._thinker.cancel()
+
+    def _companions_turn(self) -> None:
+        """Show the companion's decision for this position, or ask its bot for one."""
+        game = self.game
+        ply = len(game.history)
+        title = f"COMPANION ({PLAYERS[game.decider].upper()})"
+        if self._proposal is not None and self._proposal[0] == ply:
+            d = self._proposal[1]
+            headline, how = proposal_words(game, d, self.kit)
+            self.chooser = U.Chooser(
+                U.PROPOSAL,
+                title,
+                (U.Option(game.format(d), d, f"{headline} — {how}" if how else headline),),
+                cancellable=False,
+            )
+            if needs_hands(d, self.kit) == "none":
+                self.bot_at = self.clock() + self.solo_show_s
+            return
+        self.chooser = U.Chooser(U.PROPOSAL, title, (), cancellable=False)  # thinking
+        legal = game.legal_actions()
+        if len(legal) == 1:  # nothing to think about
+            self._proposal = (ply, legal[0])
+            self._companions_turn()
+            return
+        if self._thinking is not None and self._thinking[1] == ply:
+            return  # already asked
+        self._requests += 1
+        self._thinking = (self._requests, ply)
+        self._think_since = self.clock()
+        if self._thinker is None:
+            self._thinker = BotThinker(self.post, self._bot_factory)
+        self._thinker.request(self._thinking, game.clone(), self.strength, bot_seed(game))
+        log.info("solo: %s (%s) thinks about decision %d", self.solo, self.strength, ply + 1)
+
+    def _on_bot_decided(self, event: BotDecided) -> None:
+        game = self.game
+        if (
+            event.tag != self._thinking
+            or not self._bots_turn()
+            or event.tag[1] != len(game.history)
+        ):
+            log.info("solo: dropped a stale answer of the bot (asked %s)", event.tag)
+            return
+        self._thinking = None
+        d = event.decision
+        if event.error or d not in game.legal_actions():  # never trust a bot with the game
+            d = self._fallback(f"bot answered {d!r} {event.error}".strip())
+        log.info(
+            "solo: %s (%s) decided %s in %.2f s",
+            self.solo,
+            self.strength,
+            game.format(d),
+            event.seconds,
+        )
+        self._proposal = (len(game.history), d)
+        if self.message is not None and self.message.title == "THINKING":
+            self.message = None  # "still thinking" is answered
+        self._companions_turn()
+
+    def _fallback(self, why: str) -> int:
+        """A decision when the bot fails: the greedy bot's, thought out here (a few ms)."""
+        from haleakala.ai import make_bot
+
+        game = self.game
+        try:
+            d = make_bot("greedy", seed=bot_seed(game)).decide(game.clone())
+        except Exception:
+            log.exception("the greedy fallback failed too")
+            d = None
+        if d not in game.legal_actions():
+            d = game.legal_actions()[0]
+        log.error("solo: %s; %s is played instead", why, game.format(d))
         return d
+
+    def _bot_timers(self, now: float) -> None:
+        if (
+            self._thinking is not None
+            and now - self._think_since >= self.think_limit_s
+            and self._bots_turn()
+        ):
+            self._thinking = None
+            self._proposal = (len(self.game.history), self._fallback("the bot did not answer"))
+            self._companions_turn()
+        if self.bot_at is not None and now >= self.bot_at and self._auto_ready():
+            self.bot_at = None
+            proposal = self._proposal
+            if self._bots_turn() and proposal and proposal[0] == len(self.game.history):
+                self._decide(proposal[1], "bot")
+
+    def _judge_for_bot(
+        self, diff: list, sensed: tuple, expected: tuple
+    ) -> int | tuple[str, str] | None:
+        """RFID, the companion's turn: its disc laid where it said (the decision), on the
+        way there (None: wait quietly, e.g. the number disc before the invocation disc), or
+        anything else (headline and reason)."""
+        strange = self._strange_pieces(diff)
+        if strange is not None:
+            return strange
+        game = self.game
+        whose = PLAYERS[game.decider]
+        proposal = self._proposal
+        if proposal is None or proposal[0] != len(game.history):
+            return "COMPANION'S TURN", (
+                f"The companion ({whose}) is still thinking: leave the board as it was."
+            )
+        d = proposal[1]
+        if d >= BOAT:
+            return "COMPANION'S TURN", f"The companion plays: {describe(game, d)}."
+        target = list(expected)
+        beach, value = d % 10, (d % 100) // 10
+        if d >= RETURN:
+            target[beach] = expected[beach] - {Disc(whose, value)}
+        else:
+            extra = {Disc(whose, value)} | ({Disc(whose, INVOCATION)} if d >= INVOKE else set())
+            target[beach] = expected[beach] | extra
+        if sensed == tuple(target):
+            return d
+        if all(
+            expected[b] & target[b] <= sensed[b] <= expected[b] | target[b]
+            for b in range(len(expected))
+        ):
+            return None
+        return "COMPANION'S TURN", f"The companion plays: {describe(game, d)}."
 
     # ------------------------------------------------------------------ durability
 

@@ -6,7 +6,10 @@ is acknowledged. A record is ``length (4 bytes, big-endian) · CRC32 of the payl
 starting player: enough to rebuild the deal); then one record per decision
 (``{"type": "decision", "ply": 12, "player": "red", "decision": "3@2", "by": "player",
 "digest": "…"}``, the digest of the position *after* it) and one per undo
-(``{"type": "undo", "count": 2, "ply": 10, "digest": "…"}``).
+(``{"type": "undo", "count": 2, "ply": 10, "digest": "…"}``). Solo mode is part of the game
+on the table, so its setting is kept too: in the header (``"solo": "yellow", "strength":
+"normal"``) and as a ``{"type": "solo", …}`` record whenever the menu changes it; a daemon
+restarted without ``--solo`` resumes the companion's seat as it was.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
@@ -124,6 +127,17 @@ def game_log_lines(game: Game) -> list[dict[str, Any]]:
     return lines
 
 
+def _settings(
+    record: dict[str, Any], solo: str | None, strength: str | None
+) -> tuple[str | None, str | None]:
+    """Solo settings from a header or solo record (a value that names nothing is ignored)."""
+    if "solo" in record and (record["solo"] is None or record["solo"] in PLAYERS):
+        solo = record["solo"]
+    if isinstance(record.get("strength"), str):
+        strength = record["strength"]
+    return solo, strength
+
+
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -168,6 +182,10 @@ class Journal:
     record_count: int = 0
     since_snapshot: int = 0
     digest_mismatches: int = 0
+    solo: str | None = None
+    """The colour the companion plays in this game (None: nobody), as last recorded."""
+    strength: str | None = None
+    """The solo bot's strength as last recorded (None: never recorded)."""
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -230,6 +248,7 @@ class Journal:
             self._set_aside(f"has a header that names no game ({exc})")
             return None
         self.header = header
+        self.solo, self.strength = _settings(header, None, None)
         game, sources, start = base, [], 1
         loaded = self._load_snapshot(records)
         if loaded is not None:
@@ -257,6 +276,9 @@ class Journal:
                     f"journal: digest after record {index} is {game.digest()}, the journal "
                     f"says {want} (were the rules changed?)",
                 )
+        for _, record in records[1:]:  # before the snapshot too: settings are not in it
+            if record.get("type") == "solo":
+                self.solo, self.strength = _settings(record, self.solo, self.strength)
         self.record_count = len(records)
         self.sources = sources
         kept = self.games_dir / f"{self.game_id}.jsonl"
@@ -278,6 +300,8 @@ class Journal:
                 raise ValueError(f"undo of {count} decisions, {len(game.history)} made")
             keep = game.history[: len(game.history) - count]
             return self._rebuild(keep), sources[: len(keep)]
+        if kind == "solo":  # a setting, not a move: the position stays
+            return game, sources
         raise ValueError(f"unknown record type {kind!r}")
 
     def _rebuild(self, history: list[int]) -> Game:
@@ -349,7 +373,14 @@ class Journal:
 
     # -- writing ----------------------------------------------------------------------
 
-    def start(self, game: Game, game_id: str | None = None) -> None:
+    def start(
+        self,
+        game: Game,
+        game_id: str | None = None,
+        *,
+        solo: str | None = None,
+        strength: str | None = None,
+    ) -> None:
         """Begin the journal of a new game (atomically replacing the previous one)."""
         self.close()
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -363,6 +394,9 @@ class Journal:
             "start": PLAYERS[game.start],
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
+        if solo is not None or strength is not None:
+            self.header.update(solo=solo, strength=strength)
+        self.solo, self.strength = solo, strength
         try:
             write_atomically(self.path, encode_record(self.header), sync=self.sync)
             with contextlib.suppress(FileNotFoundError):
@@ -409,6 +443,11 @@ class Journal:
         )
         self.sources.append(by)
         self.since_snapshot += 1
+
+    def append_solo(self, solo: str | None, strength: str | None) -> None:
+        """Record a change of solo mode (who the companion plays, how strongly)."""
+        self._append({"type": "solo", "solo": solo, "strength": strength})
+        self.solo, self.strength = solo, strength
 
     def append_undo(self, game: Game, count: int) -> None:
         """Record that the last ``count`` decisions were taken back (``game`` is after)."""

@@ -238,6 +238,20 @@ def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
     return lines
 
 
+def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
+    """Solo: the companion's decision in words (what to do about it), or that it thinks;
+    then what the last decision asked the players to move."""
+    if not chooser.options:
+        lines = [f"{_colour_name(game.decider)} is thinking...", "(back: menu)"]
+    else:
+        option = chooser.options[0]
+        lines = [option.detail or option.label]
+        if ui.bot_at is not None:
+            lines.append("goes on by itself (select: now)")
+    lines += [f"* {line}" for line in ui.instructions]
+    return Screen(chooser.title, _fit(lines))
+
+
 def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     """What the OLED says at this moment."""
     return _scrolled(_screen(game, ui, now), ui.scroll)
@@ -268,13 +282,12 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         faces = tuple(CardFace.of(game, o.value - TAKE) for o in chooser.options if o.value >= TAKE)
         title = f"{who}: TAKE A CARD" + (" (only one)" if len(faces) == 1 else "")
         return Screen(title, cards=faces, selected=chooser.cursor)
-    if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT, U.PROPOSAL):
+    if chooser is not None and chooser.kind == U.PROPOSAL:
+        return _proposal_screen(game, chooser, ui)
+    if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT):
         lines = list(_menu_lines(chooser, BODY_LINES - (1 if ui.auto_at else 0)))
         if ui.auto_at is not None:
             lines.append("only choice - goes on")
-        elif chooser.kind == U.PROPOSAL and chooser.options:
-            lines = [chooser.options[0].detail or chooser.options[0].label, "select when done"]
-            return Screen(chooser.title, _fit(lines))
         return Screen(chooser.title, tuple(lines))
     if game.phase == OVER:
         result = game.result()

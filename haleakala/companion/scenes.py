@@ -18,6 +18,9 @@ What the rings say:
 - card slots: lit by card kind (statue white, priestess magenta, shell cyan, beach card
   blue); the two cards on offer bright, the one under the cursor blinking.
 - game over: water and beaches in the winner's colour.
+- solo: while the companion thinks, a light runs round the water in its colour; then its
+  decision blinks like a cursor (the beach for a disc, the space for its shaman, the slot
+  of its card, the crater for the lava, the water the boat sails to).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import math
 
 from haleakala.rules import Game
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
-from haleakala.rules.notation import LAVA, LAVA_NONE, SHAMAN, TAKE
+from haleakala.rules.notation import BOAT, LAVA, LAVA_NONE, SHAMAN, TAKE
 
 from . import ui as U
 
@@ -47,6 +50,7 @@ KIND_COLOURS: dict[str, Colour] = {
 BANDS = ("grassland", "forest", "mountain")
 
 FAST = 0.25  # s per half-period of a quick blink (cursor, alert)
+THINK_STEP = 0.25  # s per segment of the light running round the water while a bot thinks
 SLOW = 0.5  # s per half-period of a slow blink (statues about to burn)
 
 
@@ -113,6 +117,8 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     water = PLAYER_COLOURS[("red", "yellow").index(result.winner)] if result else own
     for seg in segments:
         frame[seg, "water"] = scale(water, 0.5 if over else 0.12)
+    if ui.thinking:
+        frame[int(now / THINK_STEP) % b.segments, "water"] = scale(own, 0.8)
     frame[game.boat, "water"] = BOAT_COLOUR
 
     # Craters: lava.
@@ -177,9 +183,11 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
             dst = (src + (-1 if ccw else 1)) % b.segments
             frame[dst, "crater"] = LAVA_GLOW[2] if fast_on else (0, 0, 0)
             frame[src, "crater"] = LAVA_GLOW[min(game.lava[src], 4)] if fast_on else own
-        elif value < 300 and chooser is not None and chooser.kind == U.PROPOSAL:
+        elif value < BOAT and chooser is not None and chooser.kind == U.PROPOSAL:
             beach = value % 10
             frame[beach, "beach"] = own if fast_on else (0, 0, 0)
+        elif value == BOAT and chooser is not None and chooser.kind == U.PROPOSAL:
+            frame[(game.boat + 1) % b.segments, "water"] = BOAT_COLOUR if fast_on else own
     if chooser is not None and chooser.kind == U.BEACH and chooser.subject is not None:
         frame[chooser.subject, "beach"] = own
 
@@ -214,9 +222,11 @@ def next_change(game: Game, ui: U.UiState, now: float) -> float | None:
     value = _cursor_value(ui)
     if isinstance(value, int) and (
         SHAMAN <= value < LAVA_NONE + 1 + 2 * game.board.segments
-        or (ui.chooser is not None and ui.chooser.kind == U.PROPOSAL and value < 300)
+        or (ui.chooser is not None and ui.chooser.kind == U.PROPOSAL and value <= BOAT)
     ):
         fast = True
+    if ui.thinking:
+        deadlines.append((math.floor(now / THINK_STEP) + 1) * THINK_STEP)
     if fast:
         deadlines.append((math.floor(now / FAST) + 1) * FAST)
     elif threatened_statues(game):

@@ -102,6 +102,8 @@ class UiState:
     auto_at: float | None = None  # a forced decision applies itself at this time
     solo: str | None = None
     proposal: int | None = None
+    thinking: bool = False  # solo: the companion's bot is working out its decision
+    bot_at: float | None = None  # solo: the companion's decision makes itself at this time
     pending_beach: int | None = None  # RFID: a placement waiting to settle
     link_ok: bool = True
     link_detail: str = ""

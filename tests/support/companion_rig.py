@@ -87,6 +87,15 @@ class Rig:
             self.carry_out(choose(self.c.game, policy_seed))
         raise AssertionError("predicate never held")
 
+    def await_bot(self, timeout: float = 10.0) -> None:
+        """Solo: let the companion's bot thread answer (its answer is a queued event)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while self.c.thinking:
+            assert time.monotonic() < deadline, "the companion's bot did not answer"
+            self.c.pump(timeout=0.05)
+
     def leds(self) -> dict:
         """The zone frame last handed to the HAL."""
         frame = self.hw.leds.last
