@@ -275,3 +275,73 @@ def test_the_udev_rules_give_group_gpio_the_pio_block_and_name_the_pico():
     assert 'GROUP="dialout"' in rule
     driver = pytest.importorskip("haleakala.hal.rfid.driver")
     assert driver.UDEV_LINKS[0] == "haleakala-pico"  # where the driver looks first
+
+
+# --------------------------------------------------------------------------- solo mode
+
+
+def test_the_daemon_plays_a_solo_game_to_the_end_and_journals_the_companions_decisions(
+    tmp_path,
+):
+    from haleakala.companion.autoplay import reference_game
+
+    (tmp_path / "c.toml").write_text('kit = "rfid"\n')
+    done = subprocess.run(
+        [*RUN, "--hardware", "sim", "--headless", "--config", str(tmp_path / "c.toml"),
+         "--state-dir", str(tmp_path / "s"), "--seed", "21", "--solo", "yellow",
+         "--strength", "easy", "--autoplay", "21"],
+        env=clean_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    reference = reference_game("base", 21, None, 21, solo="yellow")
+    result = reference.result()
+    assert (
+        f"game over: {result.winner} wins {result.scores[0]}-{result.scores[1]}, "
+        f"decision {len(reference.history)}, digest {reference.digest()}, "
+        "companion plays yellow (easy)"
+    ) in done.stdout
+    assert " yellow " in done.stdout and "by bot digest" in done.stdout
+    assert "solo: yellow (easy) decided" in done.stdout
+
+
+def test_a_strength_that_does_not_exist_is_refused_in_one_line():
+    done = subprocess.run(
+        [*RUN, "--solo", "yellow", "--strength", "hard"],
+        env=clean_env(), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2 and "invalid choice: 'hard'" in done.stderr
+
+
+def test_the_watchdog_is_pinged_and_inputs_handled_while_the_companions_bot_thinks():
+    release, asked = threading.Event(), threading.Event()
+
+    def held(strength, seed):
+        class Bot:
+            def decide(self, game, budget=None):
+                asked.set()
+                assert release.wait(10)
+                return game.legal_actions()[0]
+
+        return Bot()
+
+    rig = Rig("buttons", solo="yellow", bot_factory=held)
+    rig.c.clock = time.monotonic
+    rig.carry_out("3@2")
+    rig.carry_out(">stay")
+    assert asked.wait(5) and rig.c.thinking
+    notifier = RecordingNotifier(watchdog_s=0.1)
+    daemon = Daemon(rig.c, notifier=notifier)
+    thread = run_in_thread(daemon)
+    try:
+        time.sleep(0.4)
+        assert notifier.sent.count("WATCHDOG=1") >= 3
+        rig.c.post(ButtonPressed("back"))
+        time.sleep(0.2)
+        assert rig.c.shown.kind == "menu" and rig.c.thinking
+        release.set()
+        time.sleep(0.3)
+        assert not rig.c.thinking and rig.c.chooser.options[0].value in rig.game.legal_actions()
+    finally:
+        release.set()
+        daemon.stop()
+        thread.join(5)

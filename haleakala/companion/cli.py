@@ -46,9 +46,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--solo",
-        choices=("red", "yellow"),
+        choices=("red", "yellow", "off"),
         default=None,
-        help="the companion plays this colour itself",
+        help="the companion plays this colour itself (off: nobody; default: as the resumed "
+        "game had it, set from the menu)",
+    )
+    p.add_argument(
+        "--strength",
+        choices=("easy", "normal", "strong"),
+        default=None,
+        help="how well it plays: easy (greedy bot), normal (search bot, 0.5 s a decision), "
+        "strong (search bot, 2 s); default: as before, else normal",
     )
     p.add_argument(
         "--snapshot-every",

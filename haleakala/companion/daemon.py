@@ -256,6 +256,7 @@ def main(args: Any) -> int:
             journal=journal,
             variant=getattr(args, "variant", None),
             solo=getattr(args, "solo", None),
+            strength=getattr(args, "strength", None),
             seed=getattr(args, "seed", None),
             start=getattr(args, "start", None),
         )
