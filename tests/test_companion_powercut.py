@@ -5,12 +5,12 @@
 decisions through the simulated buttons, encoder and RFID snapshots). Each game is killed 2
 or 3 times and restarted on the same state directory: at a random point of the game (just
 after a randomly chosen decision was acknowledged, plus up to 10 ms, so possibly in the middle
-of the next decision's journal write) or, one time in five, during start-up and recovery. After each restart
-the resumed position must be the last one the daemon acknowledged before it died (its
-"ack decision N … digest D" log line, written only after the journal's fsync); the one
-exception allowed is a decision already durable but killed before its acknowledgement
-line, which the journal must then show right after the acknowledged one. Every game must
-end exactly as the same scripted game does without interruptions.
+of the next decision's journal write) or, one time in five, during start-up and recovery.
+After each restart the resumed position must be the last one the daemon acknowledged
+before it died (its "ack decision N … digest D" log line, written only after the journal's
+fsync); the one exception allowed is a decision already durable but killed before its
+acknowledgement line, which the journal must then show right after the acknowledged one.
+Every game must end exactly as the same scripted game does without interruptions.
 """
 
 from __future__ import annotations

@@ -70,6 +70,8 @@ def test_demo_game_is_the_seeded_rules_game(tmp_path):
     ("args", "message"),
     [
         (["sim", "--scenario", "x.toml", "--seed", "3"], "drop --seed"),
+        (["sim", "--scenario", "x.toml", "--solo", "yellow"], "drop --solo"),
+        (["sim", "--solo", "blue"], "invalid choice: 'blue'"),
         (["sim", "--headless", "--scenario", "nowhere.toml"], "nowhere.toml: cannot read it"),
         (["sim", "--decisions", "-1"], "--decisions must be 0 or more"),
     ],

@@ -2,6 +2,7 @@
 
     haleakala sim                                   the window (resumes the last game)
     haleakala sim --kit rfid --variant tactical     a new game on the RFID kit
+    haleakala sim --solo yellow --strength normal   play red against the companion
     haleakala sim --headless --scenario FILE...     run scenarios, exit 0/1 with a diff
     haleakala sim --scenario FILE                   watch a scenario play in the window
     haleakala sim --screenshot out.png [--decisions 80]   save the window as a PNG
@@ -50,6 +51,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="deal of a new game")
     p.add_argument("--start", choices=PLAYERS, default=None, help="who starts a new game")
     p.add_argument(
+        "--solo",
+        choices=(*PLAYERS, "off"),
+        default=None,
+        help="the companion plays this colour (off: nobody; default: as the resumed game)",
+    )
+    p.add_argument(
+        "--strength",
+        choices=("easy", "normal", "strong"),
+        default=None,
+        help="solo: easy (greedy), normal (search, 0.5 s), strong (search, 2 s)",
+    )
+    p.add_argument(
         "--state-dir",
         default=None,
         metavar="DIR",
@@ -84,12 +97,14 @@ def run(args: argparse.Namespace) -> int:
     if args.decisions < 0:
         raise UsageError(f"--decisions must be 0 or more, not {args.decisions}")
     if args.scenario:
-        given = [f"--{n}" for n in ("kit", "variant", "seed", "start") if getattr(args, n)]
+        names = ("kit", "variant", "seed", "start", "solo", "strength")
+        given = [f"--{n}" for n in names if getattr(args, n, None)]
         if given or args.decisions or args.autoplay:
             extra = given + (["--decisions"] if args.decisions else [])
             extra += ["--autoplay"] if args.autoplay else []
             raise UsageError(
-                f"a scenario sets its own kit, variant, seed and inputs; drop {', '.join(extra)}"
+                "a scenario sets its own kit, variant, seed, solo mode and inputs; "
+                f"drop {', '.join(extra)}"
             )
     if args.headless:
         if args.scenario:
@@ -178,6 +193,8 @@ def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
         seed=seed if new else None,
         start=args.start,
         state_dir=state_dir,
+        solo=getattr(args, "solo", None),
+        strength=getattr(args, "strength", None),
     )
 
 
@@ -217,7 +234,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     try:
         win = SimWindow(session, screen=screen)
         for _ in range(args.decisions):
-            if session.bot_step() is None:
+            if session.bot_step(block=True) is None:
                 break
         session.autoplay = args.autoplay
         if args.screenshot:

@@ -76,6 +76,8 @@ def open_session(scenario: Scenario) -> SimSession:
         clock=ScenarioClock(),
         journal_sync=False,  # an in-process power cut keeps the page cache: fsync adds nothing
         rfid_transport="pty",
+        solo=scenario.solo or "off",
+        strength=scenario.strength if scenario.solo else None,
     )
 
 
@@ -158,6 +160,8 @@ def run_step(session: SimSession, step: Step) -> None:
         _decide(session, value)
     elif kind == "play_bot":
         _play_bot(session, value)
+    elif kind == "follow_companion":
+        _follow_companion(session)
     elif kind == "power_cut":
         _power_cut(session)
     elif kind == "fix_board":
@@ -202,12 +206,26 @@ def _play_bot(session: SimSession, spec: dict) -> None:
         ):
             return
         colour = game.to_move or "red"
+        if session.companions_turn:  # solo: the players do what the companion says
+            _follow_companion(session)
+            continue
         d = session.bot(colour, bot, seed).decide(game.clone())
         try:
             session.perform(d)
         except PerformError as exc:
             raise StepFailed([f"{bot} bot ({colour}) decided {game.format(d)}: {exc}"]) from None
     raise StepFailed([f"play_bot: no end after {MAX_BOT_DECISIONS} decisions"])
+
+
+def _follow_companion(session: SimSession) -> None:
+    if not session.companions_turn:
+        c = session.companion
+        who = f"{c.solo} plays" if c.solo else "solo mode is off"
+        raise StepFailed([f"follow_companion: it is not the companion's turn ({who})"])
+    try:
+        session.follow_companion()
+    except PerformError as exc:
+        raise StepFailed([f"follow_companion: {exc}"]) from None
 
 
 def _power_cut(session: SimSession) -> None:
@@ -242,6 +260,10 @@ def _zone_colour(session: SimSession, segment: int, zone: str) -> tuple[int, int
 
 def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
     """Every expectation that does not hold, as 'what: expected X, got Y'."""
+    try:  # solo: what the companion shows once it has decided
+        session.await_companion()
+    except PerformError as exc:
+        return [str(exc)]
     game = session.game
     problems: list[str] = []
 

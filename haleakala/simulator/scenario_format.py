@@ -7,6 +7,8 @@ A scenario is what a tester would do at the board, written down::
     seed = 3                  # deals the cards
     start = "red"             # optional: who starts (default: by seed)
     kit = "buttons"           # buttons | rfid
+    solo = "yellow"           # optional: the companion plays this colour itself
+    strength = "easy"         # optional with solo: easy (default) | normal | strong
 
     [[step]]
     press = "beach2"          # a short press: select, back, beach0..beach5
@@ -44,6 +46,7 @@ ACTIONS = {
     "wait": "seconds pass on the daemon's clock",
     "decide": 'a decision in notation, made through the physical inputs ("3@2")',
     "play_bot": 'bots decide, through the physical inputs: { until = "end" }',
+    "follow_companion": "solo: the players carry out the companion's decision as it says",
     "fix_board": "the players put every piece where the companion expects it",
     "misplace": "misplace mode on/off: each instructed move puts one piece in the wrong place",
     "power_cut": "the daemon dies without warning and restarts on the same state dir",
@@ -73,6 +76,7 @@ EXPECT_KEYS = (
 )
 UNTIL = ("end", "round2", "scoring", "decisions")
 BOTS = ("random", "greedy")
+STRENGTHS = ("easy", "normal", "strong")
 
 
 class ScenarioError(ValueError):
@@ -102,6 +106,8 @@ class Scenario:
     seed: int = 0
     start: str | None = None
     kit: str = "buttons"
+    solo: str | None = None
+    strength: str = "easy"
     steps: list[Step] = field(default_factory=list)
 
 
@@ -135,7 +141,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
-    known = {"name", "description", "variant", "seed", "start", "kit", "step"}
+    known = {"name", "description", "variant", "seed", "start", "kit", "solo", "strength", "step"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ScenarioError(
@@ -151,6 +157,12 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if data.get("start") is not None:
         scenario.start = _choice(source, "start", data["start"], PLAYERS)
     scenario.kit = _choice(source, "kit", data.get("kit", "buttons"), KITS)
+    if data.get("solo") is not None:
+        scenario.solo = _choice(source, "solo", data["solo"], PLAYERS)
+    if "strength" in data:
+        if scenario.solo is None:
+            raise ScenarioError(f'{source}: strength needs solo = "red" or "yellow"')
+        scenario.strength = _choice(source, "strength", data["strength"], STRENGTHS)
     steps = data.get("step", [])
     if not isinstance(steps, list) or not steps:
         raise ScenarioError(f"{source}: no steps: add [[step]] tables (see sim/README.md)")
@@ -405,6 +417,7 @@ _CHECKS = {
     "wait": _wait,
     "decide": _decide,
     "play_bot": _play_bot,
+    "follow_companion": _flag,
     "fix_board": _flag,
     "misplace": _bool,
     "power_cut": _flag,

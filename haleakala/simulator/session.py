@@ -11,7 +11,10 @@ A ``SimSession`` owns what sits on and under a simulated island:
   purpose in misplace mode;
 - the players' hands: ``perform(decision)`` turns a decision into the physical inputs a
   player would make (press the beach's button, turn to the option, press select; or move a
-  tagged disc), reading the OLED's chooser like a player reads the screen.
+  tagged disc), reading the OLED's chooser like a player reads the screen;
+- solo mode (``solo="yellow"``): the companion plays that colour; ``follow_companion()``
+  is the human carrying out what the companion says (lay its disc, move its shaman and
+  press select, or let a card choice go on by itself).
 
 The game flow lives only in the companion: the session never calls ``Game.apply``.
 """
@@ -87,6 +90,8 @@ class SimSession:
         rfid_transport: str = "auto",
         journal_sync: bool = True,
         misplace_seed: int = 0,
+        solo: str | None = None,
+        strength: str | None = None,
     ) -> None:
         if kit not in ("buttons", "rfid"):
             raise ValueError(f"kit {kit!r}: choose buttons or rfid")
@@ -121,7 +126,11 @@ class SimSession:
         self.link: RfidLink | None = None
         self.companion: Any = None
         self.hw: SimHardware
-        self._boot(new_game=(variant, seed, start) if seed is not None or start else None)
+        self._boot(
+            new_game=(variant, seed, start) if seed is not None or start else None,
+            solo=solo,
+            strength=strength,
+        )
         self.table = table_from_expected(self.companion.expected_board())
         self._followed = self.table.copy()
         self._seen_decisions = len(self.game.history)
@@ -133,8 +142,14 @@ class SimSession:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def _boot(self, new_game: tuple | None = None) -> None:
-        """Power on: fresh hardware, the journal in the state dir, the companion started."""
+    def _boot(
+        self,
+        new_game: tuple | None = None,
+        solo: str | None = None,
+        strength: str | None = None,
+    ) -> None:
+        """Power on: fresh hardware, the journal in the state dir, the companion started
+        (solo mode as given, else as the journal's game had it)."""
         from haleakala.companion.controller import Companion
         from haleakala.companion.journal import Journal
 
@@ -145,7 +160,13 @@ class SimSession:
             variant, seed, start = new_game
             options["game"] = Game(variant or self.config.variant, seed or 0, start)
         self.companion = Companion(
-            self.hw, self.config, journal=journal, clock=self.clock, **options
+            self.hw,
+            self.config,
+            journal=journal,
+            clock=self.clock,
+            solo=solo,
+            strength=strength,
+            **options,
         )
         self.companion.start()
         if self.kit == "rfid":
@@ -158,6 +179,7 @@ class SimSession:
         """The plug is pulled mid-game: no goodbye, no flush beyond what was acknowledged;
         then the kit powers up again on the same state dir and resumes."""
         old = self.companion
+        old.stop_bot()  # the process dies: so does the thread its bot was thinking on
         with contextlib.suppress(Exception):
             old.hardware.inputs.close()
         if old.journal is not None:
@@ -245,6 +267,10 @@ class SimSession:
         wrong = self.differences()
         if wrong:
             lines.append((f"table differs: {len(wrong)} piece(s)", (255, 120, 100)))
+        c = self.companion
+        if c.solo is not None:
+            thinking = " · thinking…" if c.thinking else ""
+            lines.append((f"solo: companion plays {c.solo} ({c.strength}){thinking}", white))
         if self.autoplay:
             lines.append(("autoplay on", (140, 220, 140)))
         return lines[:7]
@@ -346,8 +372,9 @@ class SimSession:
         self._observe()
         if self.autoplay and self.clock() >= self._next_auto:
             self._next_auto = self.clock() + self.autoplay_interval
-            # Not while a disc laid next to the boat is still settling (RFID kit).
-            if not self.game.is_terminal() and self.companion.pending is None:
+            # Not while a disc is still settling (RFID kit) or the companion thinks.
+            c = self.companion
+            if not self.game.is_terminal() and c.pending is None and not c.thinking:
                 self.bot_step()
 
     def advance(self, seconds: float) -> None:
@@ -437,11 +464,22 @@ class SimSession:
             self._bots[key] = make_bot(name, seed=seed * 2 + PLAYERS.index(colour))
         return self._bots[key]
 
-    def bot_step(self, name: str = "greedy", seed: int = 0) -> str | None:
-        """The player to move lets a bot decide; the decision is made through the inputs."""
+    def bot_step(
+        self, name: str = "greedy", seed: int = 0, *, block: bool | None = None
+    ) -> str | None:
+        """The player to move lets a bot decide; the decision is made through the inputs.
+        On the companion's turn (solo) the players do what the companion says instead
+        (``block``: wait for it to decide; default: on scenario time only)."""
         game = self.game
         if game.is_terminal():
             return None
+        if self.companions_turn:
+            try:
+                wait = self._scripted_time() if block is None else block
+                return self.follow_companion(block=wait)
+            except PerformError as exc:
+                self.note(f"companion: {exc}")
+                return None
         colour = game.to_move or "red"
         d = self.bot(colour, name, seed).decide(game.clone())
         text = game.format(d)
@@ -450,6 +488,81 @@ class SimSession:
         except PerformError as exc:
             self.note(f"bot: {exc}")
             return None
+        return text
+
+    @property
+    def companions_turn(self) -> bool:
+        c = self.companion
+        return c.solo is not None and self.game.to_move == c.solo
+
+    def await_companion(self, timeout: float = 60.0) -> None:
+        """Solo: until the companion's bot has answered (it thinks on its own thread, in
+        real time, whatever the scenario clock says)."""
+        c = self.companion
+        deadline = time.monotonic() + timeout
+        while c.thinking:
+            if time.monotonic() > deadline:
+                raise PerformError(f"the companion did not decide within {timeout:.0f} s")
+            c.pump(timeout=0.02)
+            self._follow()
+            self._observe()
+        self.settle()
+
+    def follow_companion(self, *, block: bool = True) -> str | None:
+        """Solo: the players carry out the companion's decision as its OLED says: lay or
+        lift its disc (RFID kit), press select after moving a piece (buttons kit: after
+        laying the disc), or let a decision with nothing to move go on by itself. Returns
+        the decision made (None: not its turn, or ``block=False`` and it is still due)."""
+        from haleakala.companion import solo as S
+        from haleakala.companion import ui as U
+
+        if not self.companions_turn:
+            return None
+        c = self.companion
+        if block:
+            self.await_companion()
+        elif c.thinking:
+            return None
+        done: list[str] = []
+        self._clear_way(done)
+        chooser = c.chooser
+        if chooser is None or chooser.kind != U.PROPOSAL or not chooser.options:
+            raise PerformError(
+                f"no decision of the companion shown (OLED: {' / '.join(self.prompt)})"
+            )
+        d = chooser.options[0].value
+        before = len(self.game.history)
+        text = self.game.format(d)
+        hands = S.needs_hands(d, self.kit)
+        if hands == "board":
+            colour = self.game.to_move
+            value, beach = (d % 100) // 10, d % 10
+            if d >= RETURN:
+                self.remove([f"{colour}{value}"])
+                done.append(f"take {colour}{value} off beach {beach}")
+            else:
+                discs = [f"{colour}{value}"] + ([f"{colour}*"] if d >= INVOKE else [])
+                self.place(beach, discs)
+                done.append(f"put {'+'.join(discs)} on beach {beach}")
+        elif hands == "select":
+            self.press("select")
+            done.append("press select")
+        elif block:
+            if self._scripted_time():
+                self.advance(c.solo_show_s)
+                done.append(f"wait {c.solo_show_s} s")
+            else:
+                self.press("select")
+                done.append("press select")
+        else:
+            return None  # it goes on by itself in a moment
+        game = self.game
+        if len(game.history) <= before or game.history[before] != d:
+            got = game.format(game.history[before]) if len(game.history) > before else "nothing"
+            raise PerformError(
+                f"inputs [{', '.join(done)}] for the companion's {text} made {got}; "
+                f"OLED: {' / '.join(self.prompt)}"
+            )
         return text
 
     def perform(self, d: int, *, block: bool = True) -> list[str]:
@@ -463,6 +576,11 @@ class SimSession:
         c = self.companion
         before = len(c.game.history)
         text = c.game.format(d)
+        if self.companions_turn:
+            raise PerformError(
+                f"{text}: it is the companion's ({c.solo}) turn; it decides itself "
+                "(follow_companion carries its decision out)"
+            )
         done: list[str] = []
         self._clear_way(done)
         game = c.game

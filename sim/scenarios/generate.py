@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from haleakala.ai import make_bot
+from haleakala.companion.solo import bot_seed, make_solo_bot, proposal_words
 from haleakala.rules import PLAYERS, Game
 
 HERE = Path(__file__).resolve().parent
@@ -55,17 +56,33 @@ class Point:
 class Player:
     """Plays a game with the rules engine and bots, stopping where a play_bot step would."""
 
-    def __init__(self, variant: str, seed: int, start: str | None, bot: str, bot_seed: int = 0):
+    def __init__(
+        self,
+        variant: str,
+        seed: int,
+        start: str | None,
+        bot: str,
+        bot_seed: int = 0,
+        solo: str | None = None,
+    ):
         self.game = Game(variant, seed, start)
         self.bots = bots(bot, bot_seed)
+        self.solo = solo  # the companion's colour: its easy bot, seeded as it seeds it
         self.destroyed: list[str] = []
         self.lava_before = list(self.game.lava)
+
+    def companion_decision(self) -> int:
+        game = self.game
+        return make_solo_bot("easy", bot_seed(game)).decide(game.clone())
 
     def _step(self) -> None:
         game = self.game
         colour = game.to_move
         assert colour is not None
-        d = self.bots[colour].decide(game.clone())  # type: ignore[attr-defined]
+        if colour == self.solo:
+            d = self.companion_decision()
+        else:
+            d = self.bots[colour].decide(game.clone())  # type: ignore[attr-defined]
         self.lava_before = list(game.lava)
         for event in game.apply(d):
             if event[0] == "eruption":
@@ -269,6 +286,62 @@ Scenario time starts at 0 and play_bot needs none, so the first frame is a flash
     return w.text()
 
 
+def solo_game(kit: str, variant: str, seed: int, colour: str) -> str:
+    player = Player(variant, seed, None, "greedy", solo=colour)
+    first = player.point()
+    if kit == "rfid":
+        hands = "laying its discs for the readers, select after moving its shaman"
+    else:
+        hands = "select after laying its disc or moving its shaman"
+    w = Writer(
+        f"solo: the companion plays {colour} ({kit} kit)",
+        f"""
+A whole {variant} game against the companion on the {kit} kit: it plays {colour} with the
+easy (greedy) bot, thinking on its own thread; the players carry out its decisions as the
+OLED says ({hands}; a card or a purchase goes on by itself). The power goes while
+its decision is on the OLED: the restarted daemon remembers solo mode from the journal and
+decides the same again. Every position is the rules engine's own with the same bots.
+""",
+        variant=variant,
+        seed=seed,
+        kit=kit,
+        solo=colour,
+        strength="easy",
+    )
+    w.step(
+        expect={
+            "decisions": 0,
+            "to_move": first.to_move,
+            "digest": first.digest,
+            "status": f"companion plays {colour} (easy)",
+        }
+    )
+    # A few decisions in, up to a turn of the companion's (a disc to lay).
+    probe = Player(variant, seed, None, "greedy", solo=colour)
+    n = 0
+    while not (n >= 8 and probe.game.to_move == colour and probe.game.phase_name == "turn"):
+        probe._step()
+        n += 1
+    p = player.play("decisions", n)
+    w.step(play_bot={"until": "decisions", "decisions": n})
+    d = player.companion_decision()
+    headline, how = proposal_words(player.game, d, kit)
+    shown = {"oled": [f"COMPANION ({colour.upper()})", headline, how]}
+    w.step(
+        "its decision, in words",
+        expect={**facts(p), **shown},
+    )
+    w.step("the power goes with the companion's decision on the OLED", power_cut=True)
+    w.step("it decides the same again", expect={**facts(p), **shown})
+    w.step("the players do what it says", follow_companion=True)
+    player.play("decisions", 1)
+    w.step(expect={"last": player.game.format(player.game.history[-1]), "decisions": n + 1})
+    end = player.play("end")
+    w.step("to the end: the players for red, the companion for yellow", play_bot="end")
+    w.step(expect=facts(end, final=True))
+    return w.text()
+
+
 def library() -> dict[str, str]:
     return {
         "full_base_game.toml": full_game(
@@ -293,6 +366,8 @@ def library() -> dict[str, str]:
         "power_cut.toml": power_cut("power_cut", "buttons", 12),
         "power_cut_rfid.toml": power_cut("power_cut_rfid", "rfid", 13),
         "eruption.toml": eruption(),
+        "solo_game.toml": solo_game("buttons", "base", 15, "yellow"),
+        "solo_game_rfid.toml": solo_game("rfid", "tactical", 16, "yellow"),
     }
 
 
