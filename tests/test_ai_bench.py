@@ -39,6 +39,14 @@ def test_wilson_interval_without_games_says_nothing():
     assert bench.wilson(0, 0) == (0.0, 1.0)
 
 
+def test_percentile_is_the_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert bench.percentile(values, 0.99) == 99.0
+    assert bench.percentile(values, 1.0) == 100.0
+    assert bench.percentile([0.5], 0.99) == 0.5
+    assert bench.percentile([], 0.99) == 0.0
+
+
 def test_matches_alternate_the_search_bots_colour_and_the_starting_player():
     matches = [bench.Match("greedy", "base", i, 0.1) for i in range(4)]
     combos = {(m.bot_player, m.start) for m in matches}
@@ -60,6 +68,7 @@ def test_bench_plays_every_pairing_and_variant_and_ends_with_the_figures(capsys,
     match = re.fullmatch(r"think_s_max: (\d+\.\d+)", last[2])
     assert match and float(match.group(1)) > 0
     assert "games: 4" in lines
+    assert "unfinished_games: 0" in lines
 
 
 @pytest.mark.parametrize(
