@@ -200,7 +200,7 @@ def test_the_companions_disc_blinks_on_its_beach_and_the_oled_says_it_in_words()
     assert d < INVOKE  # the greedy bot places a disc first
     v, beach = d // 10, d % 10
     text = rig.text()
-    assert f"YELLOW PLACES {v} ON BEACH {beach} — put the disc there, then press select" in text
+    assert f"YELLOW PLACES {v} ON BEACH {beach} - put the disc there, then press select" in text
     blinks(rig, (beach, "beach"), YELLOW)
     rig.advance(30)  # a disc waits for the players, however long
     assert len(rig.game.history) == 2
@@ -309,6 +309,31 @@ def test_the_menu_turns_solo_on_and_off_and_cycles_the_strength():
     assert rig.c.solo is None
 
 
+def no_missing_glyphs(text: str) -> bool:
+    """Every character has a glyph in the OLED's font (a missing one draws as a box)."""
+    from haleakala.companion import oled
+
+    box = oled._line_mask("\U0010ffff")[0].tobytes()
+    return all(ch == " " or oled._line_mask(ch)[0].tobytes() != box for ch in set(text))
+
+
+def test_what_the_oled_says_about_the_companions_decision_has_no_missing_glyph():
+    rig = Rig("buttons", "tactical", seed=5, solo="yellow", strength="easy")
+    player = AutoPlayer(5)
+    seen = set()
+    while not rig.game.is_terminal():
+        if _proposal_shown(rig):
+            text = " ".join(rig.c.prompt)
+            assert no_missing_glyphs(text), text
+            seen.add(solo.needs_hands(rig.c.shown.options[0].value, "buttons"))
+        events = player.next_events(rig.c)
+        if not events:
+            rig.await_bot()
+        for event in events:
+            rig.c.handle(event)
+    assert seen == {"select", "none"}
+
+
 # --------------------------------------------------------------------------- whole games
 
 
@@ -409,7 +434,8 @@ def test_words_for_every_kind_of_decision_say_who_and_what():
         while not game.is_terminal():
             who = PLAYERS[game.decider].upper()
             for d in game.legal_actions():
-                headline, _how = solo.proposal_words(game, d, "buttons")
+                headline, how = solo.proposal_words(game, d, "buttons")
+                assert no_missing_glyphs(headline + how), headline + how
                 assert headline.startswith(
                     who + (" " if d != STAY and not SHAMAN <= d < TAKE else "'S")
                 ), headline

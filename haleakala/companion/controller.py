@@ -1212,7 +1212,7 @@ class Companion:
             self.chooser = U.Chooser(
                 U.PROPOSAL,
                 title,
-                (U.Option(game.format(d), d, f"{headline} — {how}" if how else headline),),
+                (U.Option(game.format(d), d, f"{headline} - {how}" if how else headline),),
                 cancellable=False,
             )
             if needs_hands(d, self.kit) == "none":
