@@ -302,7 +302,7 @@ class SearchBot:
                 world.apply(action)
                 path.append(child)
                 break
-            best, best_score = None, -1.0
+            best, best_score = node, -1.0
             for a in legal:
                 child = children[a]
                 child.avail += 1
@@ -326,8 +326,8 @@ class SearchBot:
                 break
             legal = world.legal_actions()
             world.apply(legal[randrange(len(legal))])
-        if world.is_terminal():
-            result = world.result()
+        result = world.result()
+        if result is not None:
             margin = result.scores[0] - result.scores[1]
             won = 1.0 if result.winner == "red" else 0.0
             m = self.margin_weight
