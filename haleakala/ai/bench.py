@@ -7,8 +7,9 @@ ones, and the starting player alternates every two games, so every colour/start
 combination is played equally often (the board is not symmetric: the jetty sits next to
 red's hut). Games run in ``--jobs`` worker processes. Think times are wall-clock seconds
 per decision where the bot had a choice (forced decisions return at once and are left
-out); on a shared machine the maximum includes scheduler stalls, so the 99th percentile
-is printed beside it. Win rates carry a 95 % Wilson score interval.
+out); on a shared machine the maximum includes scheduler stalls (time when the bot's
+process was not running at all), so the 99th percentile and the longest think in CPU time
+of the bot's own thread are printed beside it. Win rates carry a 95 % Wilson score interval.
 
 The last lines are ``name: value`` figures for scripts: ``winrate_vs_random``,
 ``winrate_vs_greedy`` (both variants pooled, at the budget used) and ``think_s_max``.
@@ -72,6 +73,7 @@ class Outcome:
     margin: int
     think_times: tuple[float, ...]  # seconds, one per decision where the bot had a choice
     iterations: int  # searched in all those decisions
+    think_cpu_max: float  # the longest of those decisions in CPU time of the bot's thread
 
 
 def play(match: Match) -> Outcome:
@@ -83,24 +85,30 @@ def play(match: Match) -> Outcome:
     clock = time.perf_counter
     times: list[float] = []
     iterations = 0
+    cpu_max = 0.0
     while not game.is_terminal() and len(game.history) < MAX_DECISIONS:
         if game.decider == me:
             forced = len(game.legal_actions()) == 1
-            began = clock()
+            began, cpu = clock(), time.thread_time()
             decision = bot.decide(game, match.budget)
-            spent = clock() - began
+            spent, cpu = clock() - began, time.thread_time() - cpu
             if not forced:
                 times.append(spent)
                 iterations += bot.last_iterations
+                cpu_max = max(cpu_max, cpu)
         else:
             decision = opponent.decide(game)
         game.apply(decision)
     result = game.result()
     if result is None:
-        return Outcome(match.opponent, match.variant, False, False, 0, tuple(times), iterations)
+        return Outcome(
+            match.opponent, match.variant, False, False, 0, tuple(times), iterations, cpu_max
+        )
     margin = result.scores[me] - result.scores[1 - me]
     won = result.winner == PLAYERS[me]
-    return Outcome(match.opponent, match.variant, won, True, margin, tuple(times), iterations)
+    return Outcome(
+        match.opponent, match.variant, won, True, margin, tuple(times), iterations, cpu_max
+    )
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -185,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"iterations_mean: {sum(o.iterations for o in outcomes) / max(len(times), 1):.0f}")
     print(f"think_s_mean: {sum(times) / max(len(times), 1):.4f}")
     print(f"think_s_p99: {percentile(times, 0.99):.4f}")
+    print(f"think_cpu_s_max: {max(o.think_cpu_max for o in outcomes):.4f}")
     print(f"winrate_vs_random: {pooled['random']:.3f}")
     print(f"winrate_vs_greedy: {pooled['greedy']:.3f}")
     print(f"think_s_max: {max(times, default=0.0):.4f}")
