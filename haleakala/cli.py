@@ -63,10 +63,9 @@ def _unavailable(exc: ImportError) -> int:
 
 
 def default_command() -> list[str]:
-    """What plain ``haleakala`` does: the simulator or a demo game (see ``demo`` module)."""
-    if "sim" in COMMANDS:
-        return ["sim"]
-    return ["play", "--red", "greedy", "--yellow", "greedy", "--seed", "1"]
+    """What plain ``haleakala`` does: the simulator, which plays a demo game in the terminal
+    when no window can open."""
+    return ["sim"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from haleakala.cli import default_command, main
-from haleakala.rules import Game, Result, deck_path
-from haleakala.terminal.render import describe_result
+from haleakala.cli import main
+from haleakala.rules import Game, deck_path
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -125,16 +124,3 @@ def test_a_game_saved_in_the_terminal_can_be_continued_and_replayed(tmp_path):
 
 
 # -- the demo -----------------------------------------------------------------------------
-
-
-def test_plain_haleakala_plays_a_bot_demo_to_the_same_result_as_its_log(capsys):
-    assert default_command()[0] == "play"
-    assert main([]) == 0
-    demo = capsys.readouterr().out.rstrip().splitlines()
-    log_args = [a for a in default_command() if a != "play"]
-    assert main(["play", *log_args, "--json"]) == 0
-    logged = json.loads(capsys.readouterr().out.splitlines()[-1])
-    scores = (logged["scores"]["red"], logged["scores"]["yellow"])
-    result = Result(scores, logged["winner"], logged["tiebreak"], ())
-    assert demo[-1] == describe_result(result)
-    assert sum(1 for line in demo if line.startswith("seg boat")) == 1  # not a terminal
