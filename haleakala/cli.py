@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
@@ -38,7 +39,7 @@ class UsageError(Exception):
 class OneLineParser(argparse.ArgumentParser):
     """argparse prints a usage block before its error; misuse here gets one line."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
