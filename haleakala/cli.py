@@ -64,9 +64,12 @@ def _unavailable(exc: ImportError) -> int:
 
 
 def default_command() -> list[str]:
-    """What plain ``haleakala`` does: the simulator, which plays a demo game in the terminal
-    when no window can open."""
-    return ["sim"]
+    """What plain ``haleakala`` (and ``./run``) does: on a Raspberry Pi the companion
+    daemon on the real hardware; elsewhere the simulator, which plays a demo game in the
+    terminal when no window can open."""
+    from haleakala.hal.factory import is_raspberry_pi
+
+    return ["run"] if is_raspberry_pi() else ["sim"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -124,3 +124,13 @@ def test_a_game_saved_in_the_terminal_can_be_continued_and_replayed(tmp_path):
 
 
 # -- the demo -----------------------------------------------------------------------------
+
+
+def test_plain_haleakala_is_the_daemon_on_a_pi_and_the_simulator_elsewhere(monkeypatch):
+    from haleakala import cli
+    from haleakala.hal import factory
+
+    monkeypatch.setattr(factory, "is_raspberry_pi", lambda *a: True)
+    assert cli.default_command() == ["run"]
+    monkeypatch.setattr(factory, "is_raspberry_pi", lambda *a: False)
+    assert cli.default_command() == ["sim"]
