@@ -9,6 +9,7 @@ documented in ``hw/config.example.toml``), and ``Config.source`` says so.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from typing import Any
 
 from haleakala.hal.base import DEFAULT_ZONES, SEGMENTS, ZONES
 from haleakala.hal.events import BEACHES, Disc
+from haleakala.rules.game import VARIANTS
 
 DEFAULT_PATH = Path("/etc/haleakala/config.toml")
 ENV_PATH = "HALEAKALA_CONFIG"
@@ -28,6 +30,21 @@ MODELS = ("pi3", "pi4", "pi5", "zero2w")
 KITS = ("buttons", "rfid")
 DRIVERS = ("ssd1306", "sh1106")
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+
+MAX_FILE_BYTES = 64 * 1024
+"""A config is a few kilobytes (the commented example is 6 KiB); anything bigger is the wrong
+file (``--config /dev/zero``, a log, an image) and is refused before it is read whole."""
+MAX_DEPTH = 8
+"""Tables and arrays nest at most 4 deep in a real config ([leds.zones] lists); deeper input is
+refused with this limit instead of exhausting the parser's recursion."""
+MAX_TEXT = 1024
+"""Longest string value (a path or a port); PATH_MAX is 4096, a real one is far shorter."""
+MAX_HOLD_MS = 5000
+"""A long press nobody can make would leave undo unreachable."""
+BAUD_RANGE = (300, 4_000_000)
+I2C_PORTS = range(0, 256)
+UID_BYTES = (4, 10)
+"""Tag UIDs the Pico reports: ISO 15693 (8 bytes), NTAG (7), MIFARE (4 or 10)."""
 
 HEADER_GPIOS = range(0, 28)
 """BCM GPIOs on the 40-pin header of every supported model."""
@@ -68,7 +85,8 @@ class LedsConfig:
     pixel_order: str = "GRB"
     brightness: float = 0.3
     current_limit_ma: float = 1800
-    supply_ma: float = 3000
+    supply_ma: float = 4000
+    """Rating of the one 5 V supply that feeds the rings, the Pi, the OLED and the RFID Pico."""
     zones: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_ZONES))
 
 
@@ -142,7 +160,8 @@ class Problem:
     def __str__(self) -> str:
         prefix = "warning: " if self.severity == "warning" else ""
         where = f"{self.key}: " if self.key else ""
-        return f"{prefix}{where}{self.message}; {self.hint}"
+        # One problem, one line, whatever a parser's message or a quoted key held.
+        return " ".join(f"{prefix}{where}{self.message}; {self.hint}".splitlines())
 
 
 class ConfigError(Exception):
@@ -228,8 +247,52 @@ def _describe(value: Any) -> str:
     return f"{kind} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
+def _key_text(key: str) -> str:
+    """A key as the user can find it in the file: bare keys as written, anything else quoted,
+    escaped and shortened, so that one problem stays one readable line."""
+    if key and len(key) <= 40 and all(c.isascii() and (c.isalnum() or c in "_-:") for c in key):
+        return key
+    text = repr(key)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text_problem(key: str, value: str) -> Problem | None:
+    """A string the daemon hands to the OS or the screen: no control characters (a NUL in a
+    path crashes ``mkdir``), and no novel-length values."""
+    for i, ch in enumerate(value):
+        if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+            return Problem(
+                key,
+                f"contains the control character {ch!r} at position {i}",
+                "remove it (escapes like \\u0000 or \\n do not belong in this value)",
+            )
+    if len(value) > MAX_TEXT:
+        return Problem(
+            key, f"is {len(value)} characters long", f"keep it under {MAX_TEXT} characters"
+        )
+    return None
+
+
+def _number_problem(key: str, value: Any, default: Any) -> Problem | None:
+    """NaN passes every comparison check unnoticed and infinity never arrives (``hold_ms =
+    inf``: undo unreachable); an integer too big for a float crashes ``float()``."""
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:
+        finite = False
+    if not finite:
+        shown = value if isinstance(value, float) else _short_int(value)
+        return Problem(
+            key,
+            f"{shown} is not a finite number",
+            f"write a plain number such as the default {_toml_value(default)}",
+        )
+    return None
+
+
 def _unknown(key: str, known: tuple[str, ...] | list[str], where: str) -> Problem:
-    path = f"{where}.{key}" if where else key
+    shown = _key_text(key)
+    path = f"{where}.{shown}" if where else shown
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     close = close or [k for k in known if k.startswith(key) or key.startswith(k)][:1]
     hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
@@ -262,6 +325,16 @@ def _build_section(cls: type, raw: Any, where: str, problems: list[Problem]) -> 
                     f"default is {_toml_value(getattr(default, key))}",
                 )
             )
+            continue
+        bad = (
+            _number_problem(f"{where}.{key}", value, getattr(default, key))
+            if kind == "number"
+            else _text_problem(f"{where}.{key}", value)
+            if kind == "str"
+            else None
+        )
+        if bad is not None:
+            problems.append(bad)
             continue
         if kind == "ints":
             value = tuple(value)
@@ -304,14 +377,25 @@ def _build_tags(raw: Any, problems: list[Problem]) -> dict[str, Disc]:
     first_key: dict[str, str] = {}
     disc_key: dict[Disc, str] = {}
     for key, name in raw.items():
-        path = f"tags.{key}"
+        path = f"tags.{_key_text(key)}"
         uid = normalise_uid(key)
         if not uid or len(uid) % 2 or any(c not in "0123456789ABCDEF" for c in uid):
             problems.append(
                 Problem(
                     path,
-                    f"tag UID {key!r} is not hexadecimal bytes",
+                    f"tag UID {_key_text(key) if len(key) > 38 else repr(key)} is not "
+                    "hexadecimal bytes",
                     "copy the UID printed by the enrolment tool, e.g. 04A1B2C3",
+                )
+            )
+            continue
+        if not UID_BYTES[0] <= len(uid) // 2 <= UID_BYTES[1]:
+            problems.append(
+                Problem(
+                    path,
+                    f"tag UID has {len(uid) // 2} bytes; tags have "
+                    f"{UID_BYTES[0]} to {UID_BYTES[1]}",
+                    "copy the UID printed by the enrolment tool, e.g. E0040150A1B2C3D4",
                 )
             )
             continue
@@ -325,13 +409,17 @@ def _build_tags(raw: Any, problems: list[Problem]) -> dict[str, Disc]:
             )
             continue
         try:
-            disc = Disc.parse(name)
+            disc: Disc | None = Disc.parse(name)
         except ValueError:
+            disc = None
+        if disc is None or disc.name != name:
+            close = disc.name if disc is not None else name.strip().lower()
+            hint = f"write it as {close!r}: " if close != name and _disc_name(close) else ""
             problems.append(
                 Problem(
                     path,
-                    f"unknown disc name {name!r}",
-                    "discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
+                    f"unknown disc name {_describe(name).removeprefix('string ')}",
+                    f"{hint}discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
                 )
             )
             continue
@@ -359,6 +447,13 @@ def _build_tags(raw: Any, problems: list[Problem]) -> dict[str, Disc]:
     return tags
 
 
+def _disc_name(text: str) -> bool:
+    try:
+        return Disc.parse(text).name == text
+    except ValueError:
+        return False
+
+
 def _build(raw: Mapping[str, Any], problems: list[Problem]) -> Config:
     config = Config()
     top: dict[str, Any] = {}
@@ -377,6 +472,8 @@ def _build(raw: Mapping[str, Any], problems: list[Problem]) -> Config:
                     f"default is {_toml_value(getattr(config, key))}",
                 )
             )
+        elif (bad := _text_problem(key, value)) is not None:
+            problems.append(bad)
         else:
             top[key] = Path(value) if key == "state_dir" else value
     return replace(config, **top)
@@ -389,22 +486,35 @@ def _one_of(
     problems: list[Problem], key: str, value: str, allowed: tuple[str, ...], why: str
 ) -> None:
     if value not in allowed:
-        close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.75)
+        same_but_case = [a for a in allowed if a.casefold() == value.casefold()]
+        close = same_but_case or difflib.get_close_matches(value, allowed, n=1, cutoff=0.75)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        problems.append(
-            Problem(key, f"{value!r} is not one of {', '.join(allowed)}", f"{hint}{why}")
-        )
+        if same_but_case:
+            hint += "(the case matters) "
+        shown = _describe(value).removeprefix("string ")
+        problems.append(Problem(key, f"{shown} is not one of {', '.join(allowed)}", f"{hint}{why}"))
 
 
-def _check_meaning(c: Config) -> list[Problem]:
+def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p: list[Problem] = []
     _one_of(p, "hardware", c.hardware, HARDWARE, "auto picks pi on a Raspberry Pi, else sim")
     _one_of(p, "model", c.model, MODELS, "the Raspberry Pi under the island")
     _one_of(p, "kit", c.kit, KITS, "buttons: one button per beach; rfid: tags read by a Pico")
     if not c.variant:
         p.append(Problem("variant", "is empty", 'use "base" for the standard rules'))
-    if not str(c.state_dir):
+    else:
+        _one_of(p, "variant", c.variant, VARIANTS, '"base" is the rulebook\'s standard game')
+    if not str(c.state_dir) or str(c.state_dir) == ".":
         p.append(Problem("state_dir", "is empty", "use /var/lib/haleakala"))
+    elif not c.state_dir.is_absolute():
+        p.append(
+            Problem(
+                "state_dir",
+                f"{_describe(str(c.state_dir)).removeprefix('string ')} is a relative path, "
+                "which depends on where the daemon happens to start",
+                "write an absolute path such as /var/lib/haleakala",
+            )
+        )
     p += _check_pins(c)
     p += _check_leds(c.leds)
     p += _check_display(c.display)
@@ -412,7 +522,15 @@ def _check_meaning(c: Config) -> list[Problem]:
         p.append(
             Problem(
                 "rfid.baud",
-                f"baud rate {c.rfid.baud} must be positive",
+                f"baud rate {_short_int(c.rfid.baud)} must be positive",
+                "the Pico firmware talks at 115200",
+            )
+        )
+    elif not BAUD_RANGE[0] <= c.rfid.baud <= BAUD_RANGE[1]:
+        p.append(
+            Problem(
+                "rfid.baud",
+                f"baud rate {_short_int(c.rfid.baud)} is outside {BAUD_RANGE[0]}..{BAUD_RANGE[1]}",
                 "the Pico firmware talks at 115200",
             )
         )
@@ -434,7 +552,60 @@ def _check_meaning(c: Config) -> list[Problem]:
                 "a long press must outlast contact bounce: 800 ms is usual",
             )
         )
+    elif c.inputs.hold_ms > MAX_HOLD_MS:
+        p.append(
+            Problem(
+                "inputs.hold_ms",
+                f"{c.inputs.hold_ms:g} ms is longer than anyone holds a button "
+                f"(at most {MAX_HOLD_MS} ms), so undo could never be reached",
+                "800 ms is usual",
+            )
+        )
+    if supply and not any(pr.key.startswith(("leds.", "model", "kit")) for pr in p):
+        p += _check_supply(c)
     return p
+
+
+def _short_int(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 12 else f"{text[:6]}...({len(text)} digits)"
+
+
+def _check_supply(c: Config) -> list[Problem]:
+    """The 5 V supply (``leds.supply_ma``) must carry the kit's peak: the LEDs at the
+    configured brightness and current limit, the Pi model, the OLED and the RFID kit. The
+    figures are ``haleakala power``'s, computed by the daemon's own frame functions."""
+    from haleakala.kit.power import budget
+
+    b = budget(c)
+    fix = (
+        f"fit a 5 V supply of at least {b.recommended_supply_ma / 1000:g} A and set "
+        "leds.supply_ma to its rating, or lower leds.current_limit_ma / leds.brightness "
+        "(details: haleakala power)"
+    )
+    if b.supply_ma < b.peak_ma:
+        return [
+            Problem(
+                "leds.supply_ma",
+                f"the {b.supply_ma:g} mA supply cannot carry the kit's "
+                f"{math.ceil(b.peak_ma)} mA peak ({b.model} {math.ceil(b.pi_ma)}, LEDs "
+                f"{math.ceil(b.led_max_ma)}, OLED {math.ceil(b.oled_ma)}"
+                + (f", RFID {math.ceil(b.rfid_ma)}" if b.rfid_ma else "")
+                + " mA): the Pi would brown out",
+                fix,
+            )
+        ]
+    if b.supply_ma < b.needed_ma:
+        return [
+            Problem(
+                "leds.supply_ma",
+                f"the {b.supply_ma:g} mA supply leaves {b.headroom:.0%} headroom over the "
+                f"kit's {math.ceil(b.peak_ma)} mA peak, less than 10%",
+                fix,
+                "warning",
+            )
+        ]
+    return []
 
 
 def _check_pins(c: Config) -> list[Problem]:
@@ -446,7 +617,7 @@ def _check_pins(c: Config) -> list[Problem]:
             p.append(
                 Problem(
                     key,
-                    f"GPIO {gpio} does not exist on a {c.model}",
+                    f"GPIO {_short_int(gpio)} does not exist on a {c.model}",
                     "the 40-pin header has BCM GPIO 0..27",
                 )
             )
@@ -518,7 +689,7 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
         p.append(
             Problem(
                 "leds.pixels_per_ring",
-                f"{ppr} is outside 1..256",
+                f"{_short_int(ppr)} is outside 1..256",
                 "count the pixels of one ring (12, 16 or 24 are common)",
             )
         )
@@ -526,7 +697,8 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
         p.append(
             Problem(
                 "leds.ring_order",
-                f"{list(leds.ring_order)} does not list segments 0..5 once each",
+                f"{_describe(list(leds.ring_order)).removeprefix('list ')} does not list "
+                "segments 0..5 once each",
                 "write the segment under each ring in chain order, e.g. [0, 1, 2, 3, 4, 5]",
             )
         )
@@ -550,7 +722,7 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
             Problem(
                 "leds.supply_ma",
                 f"{leds.supply_ma} mA must be positive",
-                "write the current the 5 V supply can give the LEDs",
+                "write the rating of the 5 V supply that feeds the rings and the Pi",
             )
         )
     if leds.current_limit_ma <= 0:
@@ -558,16 +730,7 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
             Problem(
                 "leds.current_limit_ma",
                 f"{leds.current_limit_ma} mA must be positive",
-                "e.g. 60% of leds.supply_ma",
-            )
-        )
-    elif leds.current_limit_ma > leds.supply_ma > 0:
-        p.append(
-            Problem(
-                "leds.current_limit_ma",
-                f"{leds.current_limit_ma:g} mA is more than the supply gives "
-                f"(leds.supply_ma = {leds.supply_ma:g})",
-                "lower current_limit_ma to at most supply_ma, or fit a bigger supply",
+                "e.g. 1800 (the Pi keeps the rest of the supply)",
             )
         )
     owner: dict[int, str] = {}
@@ -578,7 +741,7 @@ def _check_leds(leds: LedsConfig) -> list[Problem]:
                 p.append(
                     Problem(
                         key,
-                        f"pixel {i} is past the end of a {ppr}-pixel ring",
+                        f"pixel {_short_int(i)} is past the end of a {ppr}-pixel ring",
                         f"use 0..{ppr - 1} or change leds.pixels_per_ring",
                     )
                 )
@@ -604,11 +767,11 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
         DRIVERS,
         "the 0.96-inch panels are ssd1306, most 1.3-inch ones sh1106",
     )
-    if d.i2c_port < 0:
+    if d.i2c_port not in I2C_PORTS:
         p.append(
             Problem(
                 "display.i2c_port",
-                f"{d.i2c_port} is negative",
+                f"{_short_int(d.i2c_port)} is not a bus number 0..{I2C_PORTS[-1]}",
                 "the header's I2C bus is 1 (/dev/i2c-1)",
             )
         )
@@ -616,7 +779,9 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
         p.append(
             Problem(
                 "display.address",
-                f"{d.address:#x} is not a 7-bit I2C address",
+                f"{d.address:#x} is not a 7-bit I2C address"
+                if abs(d.address) < 2**32
+                else f"{_short_int(d.address)} is not a 7-bit I2C address",
                 "OLEDs answer at 0x3C (or 0x3D): run i2cdetect -y 1",
             )
         )
@@ -624,7 +789,7 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
         p.append(
             Problem(
                 "display.rotate",
-                f"{d.rotate} is not 0 or 2",
+                f"{_short_int(d.rotate)} is not 0 or 2",
                 "scenes are drawn landscape 128x64: 0 upright, 2 upside down",
             )
         )
@@ -634,31 +799,94 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
 # --------------------------------------------------------------------------- entry points
 
 
+def _too_deep(raw: Any) -> bool:
+    """Whether tables and arrays nest deeper than ``MAX_DEPTH`` (walked without recursion)."""
+    stack = [(raw, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack += [(v, depth + 1) for v in children if isinstance(v, dict | list)]
+    return False
+
+
+_TOO_DEEP = Problem(
+    "",
+    f"tables or arrays nest more than {MAX_DEPTH} levels deep",
+    "a config nests at most 4 ([leds.zones] lists): remove the extra brackets",
+)
+
+
+def _parse(text: str) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """TOML text to a dict, or the one problem that stops it, never an exception: the
+    parser's recursion, its integer-length limit and its syntax errors all become sentences."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return None, [Problem("", f"not valid TOML: {exc}", "fix the syntax at that line")]
+    except RecursionError:
+        return None, [_TOO_DEEP]
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        return None, [
+            Problem("", f"a value cannot be read: {str(exc).split(':')[0]}", "shorten it")
+        ]
+    if _too_deep(raw):
+        return None, [_TOO_DEEP]
+    return raw, []
+
+
 def _read(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     try:
         with path.open("rb") as f:
-            return tomllib.load(f), []
-    except tomllib.TOMLDecodeError as exc:
-        return None, [Problem("", f"not valid TOML: {exc}", "fix the syntax at that line")]
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return None, [
+            Problem(
+                "",
+                f"cannot read {path}: {exc.strerror or exc}",
+                "check the path and that this user may read it",
+            )
+        ]
+    if len(data) > MAX_FILE_BYTES:
+        return None, [
+            Problem(
+                "",
+                f"{path} is larger than {MAX_FILE_BYTES // 1024} KiB",
+                "a config is a few kilobytes: name the right file (see hw/config.example.toml)",
+            )
+        ]
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [Problem("", f"not UTF-8 text: {exc}", "save the file as UTF-8")]
+    return _parse(text)
 
 
-def from_dict(raw: Mapping[str, Any], source: Path | None = None) -> tuple[Config, list[Problem]]:
-    """Build a config from parsed TOML; returns it (broken keys at defaults) and every problem."""
+def from_dict(
+    raw: Mapping[str, Any], source: Path | None = None, *, supply: bool = True
+) -> tuple[Config, list[Problem]]:
+    """Build a config from parsed TOML; returns it (broken keys at defaults) and every problem.
+
+    ``supply=False`` leaves out the supply check, for ``haleakala power``, which explains it.
+    """
+    if _too_deep(raw):
+        return Config(source=source), [_TOO_DEEP]
     problems: list[Problem] = []
     config = replace(_build(raw, problems), source=source)
-    return config, problems + _check_meaning(config)
+    return config, problems + _check_meaning(config, supply)
 
 
 def loads(text: str, source: Path | None = None) -> Config:
     """Parse TOML text; raise ``ConfigError`` listing every error."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise ConfigError(
-            [Problem("", f"not valid TOML: {exc}", "fix the syntax at that line")], source
-        ) from None
+            [Problem("", f"the text is larger than {MAX_FILE_BYTES // 1024} KiB", "shorten it")],
+            source,
+        )
+    raw, problems = _parse(text)
+    if raw is None:
+        raise ConfigError(problems, source)
     config, problems = from_dict(raw, source)
     if errors(problems):
         raise ConfigError(errors(problems), source)
@@ -674,7 +902,7 @@ def resolve_path(path: str | os.PathLike[str] | None = None) -> tuple[Path, bool
     return DEFAULT_PATH, False
 
 
-def load(path: str | os.PathLike[str] | None = None) -> Config:
+def load(path: str | os.PathLike[str] | None = None, *, supply: bool = True) -> Config:
     """Load the config. No file at the default path means built-in defaults (``note`` says so);
     a file named explicitly (argument or ``HALEAKALA_CONFIG``) must exist.
 
@@ -688,7 +916,7 @@ def load(path: str | os.PathLike[str] | None = None) -> Config:
     raw, problems = _read(target)
     if raw is None:
         raise ConfigError(problems, target)
-    config, problems = from_dict(raw, target)
+    config, problems = from_dict(raw, target, supply=supply)
     if errors(problems):
         raise ConfigError(errors(problems), target)
     return config

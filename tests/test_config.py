@@ -79,8 +79,8 @@ def test_a_zones_table_replaces_the_default_layout():
 
 
 def test_tags_are_stored_by_normalised_uid():
-    config = loads('[tags]\n"04:a1:b2:c3" = "red3"\n"0A0B" = "yellow*"\n')
-    assert config.tags == {"04A1B2C3": Disc("red", 3), "0A0B": Disc("yellow", 0)}
+    config = loads('[tags]\n"04:a1:b2:c3" = "red3"\n"0A0B0C0D" = "yellow*"\n')
+    assert config.tags == {"04A1B2C3": Disc("red", 3), "0A0B0C0D": Disc("yellow", 0)}
 
 
 # --------------------------------------------------------------------------- round trip
@@ -245,31 +245,83 @@ def test_zone_index_past_the_ring_and_pixel_in_two_zones():
     ]
 
 
-def test_current_limit_above_the_supply():
-    assert problems_of("[leds]\ncurrent_limit_ma = 3500\n") == [
-        "leds.current_limit_ma: 3500 mA is more than the supply gives (leds.supply_ma = 3000); "
-        "lower current_limit_ma to at most supply_ma, or fit a bigger supply"
+def test_a_supply_that_cannot_carry_the_kits_peak_fails_the_check():
+    """LEDs at brightness 1 capped under 1800 mA, a Pi 4 (1300), the OLED (25): 3121 mA."""
+    assert problems_of("[leds]\nbrightness = 1.0\nsupply_ma = 3000\n") == [
+        "leds.supply_ma: the 3000 mA supply cannot carry the kit's 3121 mA peak (pi4 1300, "
+        "LEDs 1796, OLED 25 mA): the Pi would brown out; fit a 5 V supply of at least 3.5 A "
+        "and set leds.supply_ma to its rating, or lower leds.current_limit_ma / "
+        "leds.brightness (details: haleakala power)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("model", "kit", "fails"),
+    [("pi4", "buttons", False), ("pi5", "buttons", True), ("pi4", "rfid", False)],
+)
+def test_the_supply_check_counts_the_pi_model_and_the_rfid_kit(model, kit, fails):
+    """3000 mA carries a Pi 4 with the default LEDs (2613 mA) and its RFID kit (2913 mA, a
+    warning for thin headroom), not a Pi 5 (3313 mA)."""
+    problems = cfg.from_dict({"model": model, "kit": kit, "leds": {"supply_ma": 3000}})[1]
+    supply = [p for p in problems if p.key == "leds.supply_ma"]
+    assert bool(cfg.errors(supply)) == fails
+    if kit == "rfid":
+        assert [p.severity for p in supply] == ["warning"]
+        assert "RFID" not in supply[0].message and "headroom" in supply[0].message
+
+
+@given(
+    st.sampled_from(cfg.MODELS),
+    st.sampled_from(cfg.KITS),
+    st.floats(0, 1),
+    st.integers(1, 5000),
+    st.integers(1, 8000),
+)
+def test_the_supply_check_and_haleakala_power_agree(model, kit, brightness, limit, supply):
+    """One meaning of leds.supply_ma: config check fails exactly when ``haleakala power``
+    finds the supply below the kit's peak, and warns exactly when power warns on headroom."""
+    from haleakala.kit import power
+
+    raw = {
+        "model": model,
+        "kit": kit,
+        "leds": {"brightness": brightness, "current_limit_ma": limit, "supply_ma": supply},
+    }
+    config, problems = cfg.from_dict(raw)
+    b = power.budget(config)
+    supply_problems = [p for p in problems if p.key == "leds.supply_ma"]
+    assert bool(cfg.errors(supply_problems)) == (b.supply_ma < b.peak_ma)
+    assert bool(supply_problems) == bool(b.warnings())
 
 
 def test_tag_mistakes():
     assert problems_of("""
         [tags]
-        "04A1" = "red3"
-        "04:a1" = "red4"
-        "0B0B" = "red3"
-        "0C0C" = "blue2"
+        "04A1B2C3" = "red3"
+        "04:a1:b2:c3" = "red4"
+        "0B0B0B0B" = "red3"
+        "0C0C0C0C" = "blue2"
         "zz" = "red1"
-        "0D0D" = 5
+        "0D0D0D0D" = 5
+        "0E0E0E0E" = "Red1"
+        "0F0F0F0F" = "red01"
+        "0A0B" = "red2"
     """) == [
-        "tags.04:a1: same tag as tags.04A1; a tag UID may appear once: delete one of them",
-        "tags.0B0B: disc red3 is also mapped to tags.04A1; "
+        "tags.04:a1:b2:c3: same tag as tags.04A1B2C3; "
+        "a tag UID may appear once: delete one of them",
+        "tags.0B0B0B0B: disc red3 is also mapped to tags.04A1B2C3; "
         "each disc has one tag: remove the old line or fix the disc name",
-        "tags.0C0C: unknown disc name 'blue2'; "
+        "tags.0C0C0C0C: unknown disc name 'blue2'; "
         "discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
         "tags.zz: tag UID 'zz' is not hexadecimal bytes; "
         "copy the UID printed by the enrolment tool, e.g. 04A1B2C3",
-        'tags.0D0D: expected a disc name, got integer 5; write it as "red3" or "yellow*"',
+        'tags.0D0D0D0D: expected a disc name, got integer 5; write it as "red3" or "yellow*"',
+        "tags.0E0E0E0E: unknown disc name 'Red1'; write it as 'red1': "
+        "discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
+        "tags.0F0F0F0F: unknown disc name 'red01'; write it as 'red1': "
+        "discs are red1..red5, yellow1..yellow5, red* and yellow* (invocation)",
+        "tags.0A0B: tag UID has 2 bytes; tags have 4 to 10; "
+        "copy the UID printed by the enrolment tool, e.g. E0040150A1B2C3D4",
     ]
 
 

@@ -27,7 +27,7 @@ def test_check_of_a_good_file_prints_config_ok(capsys):
 
 def test_check_prints_every_problem_and_exits_1(tmp_path, capsys):
     path = tmp_path / "bad.toml"
-    path.write_text("[pins]\nback = 22\nbeach0 = 1\n[leds]\ncurrent_limit_ma = 5000\n")
+    path.write_text("[pins]\nback = 22\nbeach0 = 1\n[leds]\nsupply_ma = 2000\n")
     assert main(["config", "check", "--config", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [
@@ -35,8 +35,10 @@ def test_check_prints_every_problem_and_exits_1(tmp_path, capsys):
         "every device needs its own pin: pick a free GPIO",
         "warning: pins.beach0: GPIO 1 is a HAT ID EEPROM pin (ID_SD/ID_SC); "
         "it works, but a HAT on the header would clash: prefer 4..27",
-        "leds.current_limit_ma: 5000 mA is more than the supply gives (leds.supply_ma = 3000); "
-        "lower current_limit_ma to at most supply_ma, or fit a bigger supply",
+        "leds.supply_ma: the 2000 mA supply cannot carry the kit's 2613 mA peak (pi4 1300, "
+        "LEDs 1288, OLED 25 mA): the Pi would brown out; fit a 5 V supply of at least 3 A and "
+        "set leds.supply_ma to its rating, or lower leds.current_limit_ma / leds.brightness "
+        "(details: haleakala power)",
     ]
     assert captured.err == f"{path}: 2 error(s)\n"
 

@@ -95,7 +95,8 @@ def test_power_command_prints_figures_and_ok(capsys):
     assert "pi_budget_ma: 1300" in out
     assert "peak_ma: 2613" in out
     assert "supply_needed_ma: 2874" in out
-    assert "OK: the 3 A supply covers the peak with 15% headroom" in out
+    assert "supply_configured_ma: 4000  (leds.supply_ma)" in out
+    assert "OK: the 4 A supply covers the peak with 53% headroom" in out
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -114,7 +115,7 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
 
 def test_rfid_kit_on_a_3_amp_supply_warns_about_headroom(tmp_path, capsys):
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 3000\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
     assert "rfid_ma: 300" in out
@@ -149,4 +150,21 @@ def test_three_amps_is_enough_for_the_buttons_kit_on_the_smaller_pis(model):
     config = replace(cfg.Config(), model=model)
     assert power.budget(config).recommended_supply_ma <= 3000
     assert power.budget(replace(config, model="pi5")).recommended_supply_ma > 3000
-    assert math.isclose(power.budget(config).supply_ma, 3000)
+
+
+def test_the_default_supply_is_the_boms_supply():
+    """leds.supply_ma is the rating of the one supply the BOM lists, not an LED share."""
+    assert math.isclose(cfg.Config().leds.supply_ma, _bom_supply_amps() * 1000)
+
+
+def test_power_explains_a_supply_that_config_check_refuses(tmp_path, capsys):
+    """The same figures: check fails naming the peak, power prints it and exits 1."""
+    path = tmp_path / "pi5.toml"
+    path.write_text('model = "pi5"\n[leds]\nsupply_ma = 3000\n')
+    assert main(["config", "check", "--config", str(path)]) == 1
+    checked = capsys.readouterr().out
+    assert main(["power", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    peak = int(re.search(r"^peak_ma: (\d+)$", out, re.M).group(1))
+    assert f"cannot carry the kit's {peak} mA peak (pi5 2000," in checked
+    assert f"smaller than the {peak} mA peak" in out

@@ -27,13 +27,13 @@ def default_config_for_docs(path: str | None) -> tuple[cfg.Config, str]:
     return load_named(path), str(path)
 
 
-def load_named(path: str | os.PathLike[str]) -> cfg.Config:
+def load_named(path: str | os.PathLike[str], *, supply: bool = True) -> cfg.Config:
     """Load a config file named on the command line; misuse and mistakes are one-line errors."""
     target = Path(path)
     if not target.is_file():
         raise UsageError(f"config file {target} does not exist (check the path)")
     try:
-        return cfg.load(target)
+        return cfg.load(target, supply=supply)
     except cfg.ConfigError as exc:
         first = exc.problems[0] if exc.problems else "unknown problem"
         more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
@@ -42,15 +42,16 @@ def load_named(path: str | os.PathLike[str]) -> cfg.Config:
         ) from None
 
 
-def load_for_kit(path: str | None) -> tuple[cfg.Config, str]:
+def load_for_kit(path: str | None, *, supply: bool = True) -> tuple[cfg.Config, str]:
     """The config of the kit in front of the maker: ``--config``, ``$HALEAKALA_CONFIG``,
-    /etc/haleakala/config.toml, else the built-in defaults (and the label says which)."""
+    /etc/haleakala/config.toml, else the built-in defaults (and the label says which).
+    ``supply=False``: a supply too small for the kit is not a loading error (``power``)."""
     target, explicit = cfg.resolve_path(path)
     if explicit:
-        return load_named(target), str(target)
+        return load_named(target, supply=supply), str(target)
     if not target.exists():
         return cfg.Config(), f"built-in defaults (no file at {target})"
-    return load_named(target), str(target)
+    return load_named(target, supply=supply), str(target)
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

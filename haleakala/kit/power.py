@@ -216,7 +216,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the budget; exit 1 when the configured supply is too small."""
-    config, label = load_for_kit(args.config)
+    config, label = load_for_kit(args.config, supply=False)
     b = budget(config)
     print("\n".join(report(b, label)))
     return 1 if b.warnings() else 0
