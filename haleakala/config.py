@@ -39,6 +39,8 @@ MAX_DEPTH = 8
 refused with this limit instead of exhausting the parser's recursion."""
 MAX_TEXT = 1024
 """Longest string value (a path or a port); PATH_MAX is 4096, a real one is far shorter."""
+NAME_MAX = 255
+"""Longest file name (one path component) Linux file systems store, in bytes."""
 MAX_HOLD_MS = 5000
 """A long press nobody can make would leave undo unreachable."""
 BAUD_RANGE = (300, 4_000_000)
@@ -515,6 +517,15 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
                 "write an absolute path such as /var/lib/haleakala",
             )
         )
+    elif any(len(part.encode()) > NAME_MAX for part in c.state_dir.parts):
+        p.append(
+            Problem(
+                "state_dir",
+                f"has a directory name longer than {NAME_MAX} bytes, which no Linux file "
+                "system stores",
+                "shorten it, e.g. /var/lib/haleakala",
+            )
+        )
     p += _check_pins(c)
     p += _check_leds(c.leds)
     p += _check_display(c.display)
@@ -922,6 +933,14 @@ def load(path: str | os.PathLike[str] | None = None, *, supply: bool = True) -> 
     return config
 
 
+def check_text(text: str) -> list[Problem]:
+    """Every problem (errors and warnings) of config text, as ``check`` finds them in a file."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        return [Problem("", f"the text is larger than {MAX_FILE_BYTES // 1024} KiB", "shorten it")]
+    raw, problems = _parse(text)
+    return problems if raw is None else from_dict(raw)[1]
+
+
 def check(config_or_path: Config | str | os.PathLike[str]) -> list[Problem]:
     """Every problem (errors and warnings) of a config object or a config file."""
     if isinstance(config_or_path, Config):
@@ -946,6 +965,8 @@ def _toml_value(value: Any) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, tuple | list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"cannot write {value!r} as TOML")
 
 

@@ -70,13 +70,10 @@ class Notifier:
 
 
 def setup_logging(level: str = "INFO") -> None:
-    """Plain lines on stdout: journald adds the time stamp and the unit name."""
-    logging.basicConfig(
-        stream=sys.stdout,
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(levelname)s %(name)s: %(message)s",
-        force=True,
-    )
+    """Lines on stdout; under journald each carries its priority (``logs``)."""
+    from .logs import setup_logging as to_stdout
+
+    to_stdout(level)
 
 
 class Daemon:
