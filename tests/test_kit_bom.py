@@ -130,3 +130,36 @@ def test_overlay_follows_the_zone_map_and_ring_order():
 
 def test_overlay_on_disk_is_the_default_zone_map():
     assert (HW / "OVERLAY.md").read_text(encoding="utf-8") == overlay_markdown(cfg.Config())
+
+
+# Parts whose electrical values matter: each must name one real part, not "generic".
+ELECTRICAL = ("Raspberry Pi", "74AHCT125", "Resistor", "capacitor", "NeoPixel", "Pico")
+
+
+def test_every_line_names_a_manufacturer_part_number_and_where_to_order_it(rows):
+    for row in rows:
+        assert row.mpn and row.supplier, row.part
+        if any(word.lower() in row.part.lower() for word in ELECTRICAL):
+            assert not row.mpn.startswith("generic"), row.part
+            assert not row.supplier.startswith("any shop"), row.part
+    text = (HW / "BOM.md").read_text(encoding="utf-8")
+    assert "| Manufacturer part number | Supplier reference |" in text
+    assert "| Texas Instruments SN74AHCT125N | Mouser 595-SN74AHCT125N |" in text
+
+
+def test_the_level_shifter_has_its_100_nf_decoupling_capacitor(rows):
+    shifter = _one(rows, "both", "74AHCT125")
+    decoupling = _one(rows, "both", "100 nF")
+    assert decoupling.quantity == shifter.quantity
+    assert "74AHCT125" in decoupling.note and "14 (VCC)" in decoupling.note
+    assert "7 (GND)" in decoupling.note
+
+
+def test_a_line_without_a_part_number_is_refused_naming_the_line(hw_copy, capsys):
+    csv_path = hw_copy / "bom.csv"
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace("Raspberry Pi SC0193", "")
+    csv_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["bom", "--hw", str(hw_copy), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "bom.csv line 2: manufacturer part number is empty" in err

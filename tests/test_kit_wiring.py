@@ -209,3 +209,13 @@ def test_regenerating_into_an_empty_directory_passes_the_check(tmp_path, capsys)
     ]
     assert main(["wiring", "--config", str(config), "--out", str(out), "--check"]) == 0
     assert "rfid kit" in (out / "PINS.md").read_text(encoding="utf-8")
+
+
+def test_the_level_shifter_is_decoupled_by_100_nf_across_its_supply_pins():
+    h = default_harness()
+    assert "100 nF" in h.parts[wiring.DECOUPLING].type
+    wires = {(w.a, w.a_pin, w.b) for c in h.cables for w in c.wires if w.b == wiring.DECOUPLING}
+    assert wires == {
+        (wiring.SHIFTER, 14, wiring.DECOUPLING),
+        (wiring.SHIFTER, 7, wiring.DECOUPLING),
+    }

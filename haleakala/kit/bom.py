@@ -6,7 +6,10 @@ reads and the data a test checks are the same. ``--check`` regenerates in memory
 naming the files that differ from what is committed.
 
 CSV columns: ``kit`` (``both``, ``buttons``, ``rfid``, or ``option`` for an alternative that
-replaces a counted row), ``part``, ``quantity``, ``typical price (EUR)`` (per piece), ``note``.
+replaces a counted row), ``part``, ``quantity``, ``typical price (EUR)`` (per piece),
+``manufacturer part number``, ``supplier reference`` (distributor and its order code), ``note``.
+A commodity item with no one maker (wire, knobs, generic modules) says ``generic (...)`` and
+what to ask for, so that no line leaves a maker guessing what to order.
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ from haleakala.cli import UsageError
 from haleakala.kit.common import REPO_ROOT, default_config_for_docs, write_if_changed
 from haleakala.kit.overlay import overlay_markdown
 
-COLUMNS = ("kit", "part", "quantity", "typical price (EUR)", "note")
+COLUMNS = (
+    "kit",
+    "part",
+    "quantity",
+    "typical price (EUR)",
+    "manufacturer part number",
+    "supplier reference",
+    "note",
+)
 KITS = ("both", "buttons", "rfid", "option")
 DEFAULT_HW_DIR = REPO_ROOT / "hw"
 CSV_NAME = "bom.csv"
@@ -41,6 +52,10 @@ class BomRow:
     quantity: int
     price_eur: float
     note: str
+    mpn: str = ""
+    """Manufacturer and part number (``generic (...)`` for commodity items)."""
+    supplier: str = ""
+    """Distributor and its order code, e.g. ``Mouser 595-SN74AHCT125N``."""
 
     @property
     def total_eur(self) -> float:
@@ -71,7 +86,23 @@ def parse_bom(text: str, source: str = CSV_NAME) -> list[BomRow]:
             raise BomError(f"{where}: quantity must be an integer and price a number") from None
         if quantity < 1 or price < 0:
             raise BomError(f"{where}: quantity must be at least 1 and price not negative")
-        rows.append(BomRow(raw["kit"], raw["part"], quantity, price, raw["note"]))
+        for column in ("manufacturer part number", "supplier reference"):
+            if not raw[column].strip():
+                raise BomError(
+                    f"{where}: {column} is empty; write the part number (or 'generic (what "
+                    "to ask for)') and where to order it"
+                )
+        rows.append(
+            BomRow(
+                raw["kit"],
+                raw["part"],
+                quantity,
+                price,
+                raw["note"],
+                raw["manufacturer part number"].strip(),
+                raw["supplier reference"].strip(),
+            )
+        )
     return rows
 
 
@@ -93,16 +124,19 @@ def bom_markdown(rows: list[BomRow]) -> str:
         "discs on the six beaches are sensed. *Kit* says who needs a row: **both**, **buttons**",
         "(one button per beach), **rfid** (a tag in every disc, read by a Pico), or *option*",
         "(an alternative to a counted row, not in the totals). Prices are typical single-unit",
-        "prices in euros; the totals count the Raspberry Pi 4.",
+        "prices in euros; the totals count the Raspberry Pi 4. Part numbers name one part that",
+        "fits; *generic* rows are commodity items any shop sells. Check stock and the",
+        "datasheet before ordering: distributors' codes change.",
         "",
-        "| Kit | Part | Qty | Each (EUR) | Total (EUR) | Note |",
-        "|---|---|---:|---:|---:|---|",
+        "| Kit | Part | Qty | Each (EUR) | Total (EUR) | Manufacturer part number | Supplier "
+        "reference | Note |",
+        "|---|---|---:|---:|---:|---|---|---|",
     ]
     for r in rows:
         kit = f"*{r.kit}*" if r.kit == "option" else f"**{r.kit}**"
         lines.append(
             f"| {kit} | {_cell(r.part)} | {r.quantity} | {r.price_eur:.2f} | "
-            f"{r.total_eur:.2f} | {_cell(r.note)} |"
+            f"{r.total_eur:.2f} | {_cell(r.mpn)} | {_cell(r.supplier)} | {_cell(r.note)} |"
         )
     lines += [
         "",

@@ -219,6 +219,7 @@ SUPPLY = "5 V supply"
 SHIFTER = "Level shifter"
 RESISTOR = "R1"
 CAPACITOR = "C1"
+DECOUPLING = "C2"
 OLED = "OLED"
 ENCODER = "Encoder"
 BACK = "Back button"
@@ -298,6 +299,14 @@ def build(config: Config, pico: PicoPins) -> Harness:
         )
     )
     h.add(
+        Part(
+            DECOUPLING,
+            "Ceramic 100 nF (decoupling)",
+            [(1, "1"), (2, "2")],
+            notes="Across the 74AHCT125's VCC (14) and GND (7), leads as short as possible.",
+        )
+    )
+    h.add(
         Part(RESISTOR, "Resistor 390 Ω (330-470 Ω)", [(1, "1"), (2, "2")], notes="At ring 1's DIN.")
     )
     h.add(
@@ -347,6 +356,13 @@ def build(config: Config, pico: PicoPins) -> Harness:
             Wire(PI, 6, SHIFTER, 7, "GND", "BK"),
             Wire(PI, PI_GPIO_PIN[pins.led_data], SHIFTER, 2, "LED data 3.3 V", "WH"),
         ]
+    )
+    h.cable(
+        [
+            Wire(SHIFTER, 14, DECOUPLING, 1, "5V", "RD"),
+            Wire(SHIFTER, 7, DECOUPLING, 2, "GND", "BK"),
+        ],
+        notes="On the perfboard, at the chip.",
     )
     h.cable([Wire(SHIFTER, 3, RESISTOR, 1, "LED data 5 V", "WH")])
     h.cable([Wire(RESISTOR, 2, ring(0), "DIN", "LED data 5 V", "WH")])
