@@ -1,7 +1,9 @@
 """Entry point on the Pico: scan the six beaches for ever, stream frames over USB serial.
 
-Copy ``main.py`` and ``haleakala_pico/`` to the Pico (``mpremote cp -r haleakala_pico :``,
-``mpremote cp main.py :``); it starts at power-up. Frames go to the USB serial port that the
+Flash MicroPython (the release named in ``haleakala_pico.MICROPYTHON_VERSION``) onto the
+Pico, then copy ``main.py`` and ``haleakala_pico/`` to it with mpremote (in the ``kit``
+extra): ``mpremote cp -r haleakala_pico :`` and ``mpremote cp main.py :``; it starts at
+power-up. Frames go to the USB serial port that the
 REPL also uses: the host ignores every line that is not a frame, and never writes to the
 Pico (a stray Ctrl-C would stop the scan loop).
 """
@@ -27,7 +29,7 @@ def main(cfg=None, emit=write_line, steps=None):
                       snapshot_period_ms=cfg.SNAPSHOT_PERIOD_MS,
                       heartbeat_period_ms=cfg.HEARTBEAT_PERIOD_MS,
                       hello_period_ms=cfg.HELLO_PERIOD_MS, retry_ms=cfg.FAULT_RETRY_MS,
-                      firmware=FIRMWARE_VERSION)
+                      firmware=FIRMWARE_VERSION, runtime=compat.runtime())
     led = machine.Pin(cfg.STATUS_LED, machine.Pin.OUT)
     watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
 

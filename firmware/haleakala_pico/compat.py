@@ -37,6 +37,15 @@ except AttributeError:  # CPython: same semantics, wrapping at 2**30 like most M
         time.sleep(us / 1000000)
 
 
+def runtime():
+    """``micropython-1.29.0`` on the Pico (``cpython-3.11.7`` in the host tests): the
+    interpreter this firmware really runs on, for the ``hello`` frame."""
+    import sys
+
+    impl = sys.implementation
+    return impl.name + "-" + ".".join(str(n) for n in tuple(impl.version)[:3])
+
+
 def boot_id():
     """A random 32-bit number naming this run of the firmware (host: new id = new session)."""
     try:

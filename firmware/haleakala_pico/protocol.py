@@ -68,9 +68,11 @@ class Encoder:
         self.seq = (self.seq + 1) & SEQ_MASK
         return "$" + body + ("*%04X\n" % crc16(body.encode()))
 
-    def hello(self, firmware, reader_kinds, debounce_scans, snapshot_period_ms):
-        return self.frame("hello", [firmware, ".".join(reader_kinds), str(debounce_scans),
-                                    str(snapshot_period_ms)])
+    def hello(self, firmware, reader_kinds, debounce_scans, snapshot_period_ms, runtime=None):
+        fields = [firmware, ".".join(reader_kinds), str(debounce_scans), str(snapshot_period_ms)]
+        if runtime:
+            fields.append(runtime)
+        return self.frame("hello", fields)
 
     def snap(self, beaches):
         return self.frame("snap", [beach_field(b) for b in beaches])

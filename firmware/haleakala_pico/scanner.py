@@ -84,7 +84,7 @@ class Scanner:
 
     def __init__(self, readers, emit, debounce_scans=2, snapshot_period_ms=100,
                  heartbeat_period_ms=1000, hello_period_ms=5000, retry_ms=1000,
-                 firmware="?", boot=None, clock_ms=None):
+                 firmware="?", boot=None, clock_ms=None, runtime=None):
         self.readers = list(readers)
         self.emit = emit
         self.debounce_scans = debounce_scans
@@ -93,6 +93,7 @@ class Scanner:
         self.hello_period_ms = hello_period_ms
         self.retry_ms = retry_ms
         self.firmware = firmware
+        self.runtime = runtime
         self.beaches = [BeachDebouncer(debounce_scans) for _ in self.readers]
         self.faults = [None] * len(self.readers)
         self.round_ms = 0
@@ -113,7 +114,7 @@ class Scanner:
     def hello(self):
         kinds = [r.kind for r in self.readers]
         self._say(self.encoder.hello(self.firmware, kinds, self.debounce_scans,
-                                     self.snapshot_period_ms))
+                                     self.snapshot_period_ms, self.runtime))
         self._last_hello = self._now
 
     def snapshot(self):

@@ -68,10 +68,12 @@ class Hello:
     readers: tuple[str, ...]
     debounce_scans: int
     snapshot_period_ms: int
+    runtime: str = ""
+    """The interpreter the Pico runs, e.g. ``micropython-1.29.0`` (firmware 1.1+; "" before)."""
 
     def fields(self) -> list[str]:
         return [self.firmware, ".".join(self.readers), str(self.debounce_scans),
-                str(self.snapshot_period_ms)]
+                str(self.snapshot_period_ms), *([self.runtime] if self.runtime else [])]
 
 
 @dataclass(frozen=True)
@@ -219,5 +221,5 @@ def parse(line: bytes) -> Frame:
         if len(readers) != BEACHES:
             raise FrameError(MALFORMED, f"hello lists {len(readers)} readers, not {BEACHES}")
         return Hello(boot, seq, fields[0], readers, _int(fields[2], "debounce"),
-                     _int(fields[3], "snapshot period"))
+                     _int(fields[3], "snapshot period"), fields[4] if len(fields) > 4 else "")
     return Unknown(_word(kind, "frame kind"), boot, seq, tuple(fields))
