@@ -499,6 +499,16 @@ def _one_of(
 
 def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p: list[Problem] = []
+    # A Config built in code skipped the file checks: its numbers must be finite too.
+    for section, cls in _SECTIONS.items():
+        for f in fields(cls):
+            if _kind_of(cls, f.name) == "number":
+                value = getattr(getattr(c, section), f.name)
+                bad = _number_problem(f"{section}.{f.name}", value, getattr(cls(), f.name))
+                if bad is not None:
+                    p.append(bad)
+    if p:
+        return p
     _one_of(p, "hardware", c.hardware, HARDWARE, "auto picks pi on a Raspberry Pi, else sim")
     _one_of(p, "model", c.model, MODELS, "the Raspberry Pi under the island")
     _one_of(p, "kit", c.kit, KITS, "buttons: one button per beach; rfid: tags read by a Pico")

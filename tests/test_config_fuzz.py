@@ -402,3 +402,11 @@ def test_an_endless_file_is_refused_after_64_kib(tmp_path, capsys, monkeypatch):
     big = tmp_path / "big.toml"
     big.write_text("# padding\n" * 7000)
     assert [p.message for p in cfg.check(big)] == [f"{big} is larger than 64 KiB"]
+
+
+@pytest.mark.parametrize("key", ["brightness", "current_limit_ma", "supply_ma"])
+def test_a_config_built_in_code_with_nan_fails_the_check_instead_of_the_daemon(key):
+    from dataclasses import replace
+
+    config = replace(cfg.Config(), leds=replace(cfg.Config().leds, **{key: math.nan}))
+    assert [p.key for p in cfg.check(config)] == [f"leds.{key}"]
