@@ -7,6 +7,8 @@ import configparser
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -75,3 +77,44 @@ def test_the_pico_rule_matches_micropythons_pico_and_nothing_else_of_raspberry_p
     }
     assert 'GROUP="dialout"' in rule and 'MODE="0660"' in rule
     assert 'SYMLINK+="haleakala-pico haleakala-rfid"' in rule
+
+
+MDWE_CHILD = """
+import ctypes, mmap
+try:
+    mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    raise SystemExit("MDWE is not in force: writable-and-executable memory was granted")
+except PermissionError:
+    pass
+assert ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 7)() == 7  # libffi closures (smbus2, ...)
+import board, neopixel, gpiozero, luma.core.device, luma.oled.device, smbus2, PIL.Image
+import haleakala.hal.pi
+print("ok")
+"""
+
+MDWE_PARENT = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN (Linux 6.3+)
+    raise SystemExit(77)
+os.execv(sys.executable, [sys.executable, "-c", sys.argv[1]])  # MDWE survives execve
+"""
+
+
+def test_the_vendor_stacks_load_under_memory_deny_write_execute():
+    """What MemoryDenyWriteExecute=yes enforces (the kernel's MDWE: no W+X mapping), applied
+    to a Python that imports the pi backend's vendor libraries (x86 builds, mocks: the arm64
+    wheels are the virtual Pi's to check)."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("gpiozero")
+    env = {**os.environ, "BLINKA_OS_AGNOSTIC": "1", "GPIOZERO_PIN_FACTORY": "mock"}
+    done = subprocess.run(
+        [sys.executable, "-c", MDWE_PARENT, MDWE_CHILD],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    if done.returncode == 77:
+        pytest.skip("this kernel has no PR_SET_MDWE (Linux 6.3+)")
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
