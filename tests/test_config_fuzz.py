@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -344,6 +345,7 @@ def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_
         run()
     finally:
         logging.getLogger("haleakala").removeHandler(errors)
+        shutil.rmtree(root, ignore_errors=True)
     print(f"config fuzz: {tally}")
     # Both sides of the check were really exercised, not only the refusals.
     assert tally["passed"] >= FUZZ_CASES // 20 and tally["refused"] >= FUZZ_CASES // 5, tally
