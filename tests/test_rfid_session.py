@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from haleakala.hal.events import BeachContents, Disc, LinkHealth, UnknownTag
 from haleakala.hal.rfid import protocol
-from haleakala.hal.rfid.driver import CONFIRM_FRAMES, RfidSession, format_health
+from haleakala.hal.rfid.driver import (
+    CONFIRM_FRAMES,
+    UNKNOWN_TAGS_MAX,
+    RfidSession,
+    format_health,
+)
 
 DISCS = [Disc(c, v) for c in ("red", "yellow") for v in range(6)]
 UIDS = [f"E0040150{i * 0x1111111 + 0x01020304:08X}" for i in range(len(DISCS))]
@@ -418,3 +423,28 @@ def test_no_single_crafted_frame_changes_the_board(moves, crafted, board, data) 
     frames.insert(at, snap(seq, board, boot=boot))
     events = session.feed(b"".join(frames), 0.0)
     assert beach_events(events) == expected_events(states)
+
+
+def test_unknown_tags_are_remembered_and_logged_up_to_a_bound(caplog) -> None:
+    """120,000 distinct strangers (a reader spewing random UIDs): the driver's set stops at
+    ``UNKNOWN_TAGS_MAX``, each of those is logged once, the rest are only counted, and each
+    still reaches the controller as a stranger on its beach."""
+    session = RfidSession(TAGS)
+    session.opened("p", 0.0)
+    session.feed(hello(0), 0.0)
+    strangers = 120_000
+    last = None
+    with caplog.at_level(logging.WARNING, "haleakala.rfid"):
+        for start in range(0, strangers, 2000):
+            chunk = b"".join(
+                snap(1 + i, (frozenset({f"04{i:012X}"}), *EMPTY[1:]))
+                for i in range(start, start + 2000)
+            )
+            last = beach_events(session.feed(chunk, 0.0))[-1]
+    assert last == BeachContents(0, frozenset({UnknownTag(f"04{strangers - 1:012X}")}))
+    assert len(session.unknown_tags) == UNKNOWN_TAGS_MAX
+    assert len(session.health(0.0)["unknown_tags"]) == UNKNOWN_TAGS_MAX
+    lines = [r for r in caplog.records if r.name == "haleakala.rfid"]
+    assert sum("unknown tag 04" in r.getMessage() for r in lines) == UNKNOWN_TAGS_MAX
+    assert len(lines) == UNKNOWN_TAGS_MAX + 1  # and one line saying the rest are counted
+    assert session.counts["unknown_tags_unlisted"] == strangers - UNKNOWN_TAGS_MAX

@@ -76,6 +76,7 @@ class EventQueue:
         self.coalesced = 0
         self.dropped: Counter[str] = Counter()
         self.peak = 0
+        self.full_count = 0
 
     # ------------------------------------------------------------------ producers
 
@@ -85,6 +86,7 @@ class EventQueue:
         with self._lock:
             self.put_count += 1
             full = len(self._cells) >= self.maxsize
+            self.full_count += full
             if key is not None:
                 cell = self._tail.get(key) or (self._last.get(key) if full else None)
                 if cell is not None:
@@ -151,7 +153,8 @@ class EventQueue:
 
     def stats(self) -> dict[str, Any]:
         """Counters for logs and benchmarks: events put, reports coalesced, events dropped
-        (by kind), the deepest the queue has been, and how many wait now."""
+        (by kind), the deepest the queue has been, how many puts found it full (then a
+        report may replace one queued before a press), and how many wait now."""
         with self._lock:
             return {
                 "put": self.put_count,
@@ -159,6 +162,7 @@ class EventQueue:
                 "dropped": dict(self.dropped),
                 "dropped_total": sum(self.dropped.values()),
                 "peak": self.peak,
+                "full": self.full_count,
                 "queued": len(self._cells),
                 "maxsize": self.maxsize,
             }
