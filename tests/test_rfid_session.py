@@ -389,6 +389,15 @@ def test_a_crafted_hello_cannot_silence_the_real_pico() -> None:
     assert session.health(0.3)["boot"] == BOOT
 
 
+def test_a_crafted_hello_of_the_same_run_cannot_make_the_numbers_jump() -> None:
+    session, _ = fresh()
+    session.feed(snap(1, ONE), 0.0)
+    assert session.feed(hello(1 + (1 << 31) - 1), 0.1) == []
+    events = session.feed(snap(2, ONE) + snap(3, TWO), 0.2)
+    assert beach_events(events) == [BeachContents(1, frozenset({DISCS[5]}))]
+    assert session.counts["stale"] == 0 and session.counts["seq_jumps"] == 0
+
+
 def test_a_frame_of_the_real_run_between_them_breaks_a_candidate() -> None:
     session, _ = fresh()
     session.feed(snap(1, ONE), 0.0)
@@ -408,19 +417,21 @@ CRAFTED = st.one_of(
 
 
 @settings(max_examples=200, deadline=None)
-@given(moves=MOVES, crafted=CRAFTED, board=st.sampled_from([EMPTY, ONE, TWO]),
+@given(moves=MOVES, crafted=CRAFTED, board=st.sampled_from([EMPTY, ONE, TWO, None]),
        data=st.data())
 def test_no_single_crafted_frame_changes_the_board(moves, crafted, board, data) -> None:
     """A frame with a valid CRC but another boot id, or a number far off the run (relative
-    to where it lands), anywhere in the stream: the events are the true changes."""
+    to where it lands), anywhere in the stream, a snapshot or a hello (board None): the
+    events are the true changes. The Pico repeats its last snapshot (10 Hz) at the end."""
     states = board_states(moves)
     session, _ = fresh()
+    states += [states[-1]] * CONFIRM_FRAMES
     frames = [snap(seq, state) for seq, state in enumerate(states, start=1)]
-    at = data.draw(st.integers(0, len(frames)), label="at")
+    at = data.draw(st.integers(0, len(frames) - CONFIRM_FRAMES), label="at")
     boot, seq = crafted
     if boot == BOOT:
         seq = (at + seq) % protocol.SEQ_MODULO  # off by more than 1000 from the real run
-    frames.insert(at, snap(seq, board, boot=boot))
+    frames.insert(at, snap(seq, board, boot=boot) if board else hello(seq, boot=boot))
     events = session.feed(b"".join(frames), 0.0)
     assert beach_events(events) == expected_events(states)
 

@@ -277,8 +277,12 @@ class RfidSession:
         gap of up to ``SEQ_STEP_MAX`` is lost frames). Anything else (another boot id, a
         jump in the numbers, any frame before the run is known) is a *candidate*: held
         back, and believed only once ``CONFIRM_FRAMES`` consecutive frames continue it, or
-        a ``hello`` does. A frame of the current run in between ends the candidate. So one
-        stray frame with a valid CRC can neither move a disc nor silence the real Pico."""
+        (for a new boot id) its ``hello`` does. A frame of the current run in between ends
+        the candidate. So one stray frame with a valid CRC can neither move a disc nor
+        silence the real Pico: a ``hello`` carries no discs, and a run it wrongly started is
+        replaced as soon as the real run's frames confirm themselves again. A jump within
+        the current run is never confirmed by a ``hello`` alone: the real frames would then
+        all look stale."""
         boot, seq = frame.boot, frame.seq
         if boot == self._boot and self._seq is not None:
             ahead = (seq - self._seq) % SEQ_MODULO
@@ -306,7 +310,8 @@ class RfidSession:
         if candidate is None:
             candidate = self._candidate = _Candidate(boot, seq)
         candidate.seq = seq
-        if isinstance(frame, Hello) or len(candidate.frames) + 1 >= CONFIRM_FRAMES:
+        restart = isinstance(frame, Hello) and boot != self._boot  # a hello: a new run
+        if restart or len(candidate.frames) + 1 >= CONFIRM_FRAMES:
             self._candidate = None
             self._adopt(boot, seq, frame)
             return tuple(candidate.frames)
