@@ -387,7 +387,7 @@ class RfidSession:
                 if target is not None:
                     target.add(disc)
         seen = {d for c in contents if c is not None for d in c}
-        updates: dict[int, frozenset[Disc]] = {}
+        updates: dict[int, frozenset[Disc | UnknownTag]] = {}
         for beach in range(BEACHES):
             found = contents[beach]
             old = self.published[beach]
@@ -436,7 +436,8 @@ class RfidSession:
                         ", ".join(map(str, beaches)))
         return []
 
-    def _publish(self, beach: int, discs: frozenset[Disc], events: list[InputEvent]) -> None:
+    def _publish(self, beach: int, discs: frozenset[Disc | UnknownTag],
+                 events: list[InputEvent]) -> None:
         if self.published[beach] != discs:
             self.published[beach] = discs
             events.append(BeachContents(beach, discs))
