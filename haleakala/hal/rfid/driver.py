@@ -80,8 +80,8 @@ COUNTERS = ("frames", "snapshots", "garbage", "truncated", "crc", "malformed", "
 
 CONFIRM_FRAMES = 3
 """Consecutive frames of a run (without a frame of the current run between them) that make
-a new boot id or a jumped sequence number believed; a ``hello`` confirms at once. The Pico
-sends a snapshot at least every 100 ms: confirming costs at most ~200 ms after a reconnect."""
+a new boot id or a jumped sequence number believed; a new boot id's ``hello`` confirms it
+at once. The Pico sends a snapshot at least every 100 ms: confirming costs ~200 ms at most."""
 SEQ_STEP_MAX = 1000
 """Largest step of the sequence number believed at once (frames lost on the line: at ~11
 frames/s, minutes of them). A larger jump must be confirmed like a new run."""
