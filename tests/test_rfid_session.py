@@ -443,16 +443,20 @@ def test_unknown_tags_are_remembered_and_logged_up_to_a_bound(caplog) -> None:
     session = RfidSession(TAGS)
     session.opened("p", 0.0)
     session.feed(hello(0), 0.0)
-    strangers = 120_000
-    last = None
+    strangers, per_beach = 120_000, 8
+    per_frame = 5 * per_beach
+    uid = "04{:012X}".format
     with caplog.at_level(logging.WARNING, "haleakala.rfid"):
-        for start in range(0, strangers, 2000):
+        for first in range(0, strangers, 100 * per_frame):
             chunk = b"".join(
-                snap(1 + i, (frozenset({f"04{i:012X}"}), *EMPTY[1:]))
-                for i in range(start, start + 2000)
+                snap(1 + n // per_frame, (
+                    *(frozenset(uid(n + b * per_beach + i) for i in range(per_beach))
+                      for b in range(5)), frozenset()))
+                for n in range(first, first + 100 * per_frame, per_frame)
             )
-            last = beach_events(session.feed(chunk, 0.0))[-1]
-    assert last == BeachContents(0, frozenset({UnknownTag(f"04{strangers - 1:012X}")}))
+            session.feed(chunk, 0.0)
+    last = strangers - per_beach
+    assert session.published[4] == frozenset(UnknownTag(uid(last + i)) for i in range(8))
     assert len(session.unknown_tags) == UNKNOWN_TAGS_MAX
     assert len(session.health(0.0)["unknown_tags"]) == UNKNOWN_TAGS_MAX
     lines = [r for r in caplog.records if r.name == "haleakala.rfid"]
