@@ -161,6 +161,7 @@ def test_seq_going_backwards_is_stale_until_the_pico_restarts() -> None:
     assert session.counts["resyncs"] == 1
     # Frames of the old run arriving late are stale, whatever their number.
     assert session.feed(snap(101, EMPTY), 0.2) == []
+    assert session.feed(snap(2, board, boot="0BADCAFE"), 0.2) == []
     assert session.counts["stale"] == 2
     assert session.health(0.2)["firmware"] == "1.0.1"
 

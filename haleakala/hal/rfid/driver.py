@@ -182,7 +182,8 @@ class RfidSession:
         self.port = port
         self._link = "open"
         self._buffer.clear()
-        self._boot = self._seq = self._candidate = None
+        self._discard_candidate()
+        self._boot = self._seq = None
         self._retired.clear()
         self._opened_at = now
         self._last_frame_at = None
@@ -293,7 +294,7 @@ class RfidSession:
                 self.counts["stale"] += 1
                 return None
             if ahead <= SEQ_STEP_MAX:
-                self._candidate = None  # the run goes on: the candidate was not consecutive
+                self._discard_candidate()  # the run goes on: it was not consecutive
                 self.counts["seq_gaps"] += ahead - 1
                 self._seq = seq
                 return ()
@@ -308,6 +309,7 @@ class RfidSession:
         else:
             candidate = None
         if candidate is None:
+            self._discard_candidate()
             candidate = self._candidate = _Candidate(boot, seq)
         candidate.seq = seq
         restart = isinstance(frame, Hello) and boot != self._boot  # a hello: a new run
@@ -316,8 +318,15 @@ class RfidSession:
             self._adopt(boot, seq, frame)
             return tuple(candidate.frames)
         candidate.frames.append(frame)
-        self.counts["stale" if boot in self._retired else "unconfirmed"] += 1
         return None
+
+    def _discard_candidate(self) -> None:
+        """Forget a run that was never confirmed; its held frames are counted as dropped:
+        ``stale`` if they came from an old run, else ``unconfirmed``."""
+        candidate, self._candidate = self._candidate, None
+        if candidate is not None and candidate.frames:
+            old = candidate.boot in self._retired
+            self.counts["stale" if old else "unconfirmed"] += len(candidate.frames)
 
     def _adopt(self, boot: str, seq: int, frame: protocol.Frame) -> None:
         """A candidate run (or jump) is confirmed: it becomes the run frames must follow."""
