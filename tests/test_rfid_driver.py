@@ -279,3 +279,24 @@ def test_virtual_pico_frames_are_the_real_protocol() -> None:
     assert frames[1].beaches == ((), (), (), (UIDS[0],), (), None)
     assert [f.seq for f in frames] == [1, 2, 3]   # 0 was the fault frame
     assert {f.boot for f in frames} == {"00C0FFEE"}
+
+
+def test_a_crafted_foreign_frame_and_a_sequence_jump_change_nothing(pico, started) -> None:
+    """Issue 11: one valid-CRC frame with another boot id, and one with the number jumped by
+    2^31-1, used to retire the real Pico's run and empty beach 0. Now the real Pico's next
+    frames are accepted and no beach changes that nobody touched."""
+    seen = Recorder()
+    driver = started(port=pico.path, post=seen)
+    pico.place(0, UIDS[0])
+    wait_for(lambda: contents(seen).get(0) == discs(0))
+    before = len(seen.beach())
+    empty = ((),) * 6
+    pico.inject(protocol.encode(protocol.Snapshot("DEADBEEF", 7, empty)))
+    jumped = (protocol.parse(pico.recent[-1]).seq + (1 << 31) - 1) % protocol.SEQ_MODULO
+    pico.inject(protocol.encode(protocol.Snapshot(pico.boot, jumped, empty)))
+    pico.place(1, UIDS[1])
+    wait_for(lambda: contents(seen).get(1) == discs(1))
+    assert seen.beach()[before:] == [BeachContents(1, discs(1))]  # beach 0 never emptied
+    health = driver.health()
+    assert health["boot"] == pico.boot and health["unconfirmed"] == 2
+    assert health["resyncs"] == 0 and health["seq_jumps"] == 0

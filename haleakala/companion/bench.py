@@ -13,11 +13,21 @@ Figures (``name: value`` lines):
 - ``startup_to_ready_s``: spawning that process until it sends READY=1 to our own
   ``$NOTIFY_SOCKET`` (median of 3).
 - ``rss_mb``: its resident memory after the idle period.
+- ``flood_*``: the RFID kit's real driver reading a pseudo-terminal that receives valid
+  snapshot frames at ``--flood-rate`` (6,500) per second for ``--flood-seconds`` (15) s, each
+  frame changing a beach; the controller and the daemon's loop run as in ``haleakala run``
+  (sim LEDs and OLED, a 200 ms watchdog so that a ping is due every 100 ms).
+  ``flood_frames_per_s`` is the rate the pty took, ``flood_watchdog_gap_max_s`` the longest
+  gap between two watchdog pings during the flood, ``flood_queue_max`` the deepest the event
+  queue got, ``flood_after_event_to_frame_p50_ms``/``_p99_ms`` the time from writing one
+  frame that changes a beach, once the flood has ended, to the LED frame and OLED image that
+  show it (``--flood-probes``, 100, changes one after the other).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import signal
@@ -161,6 +171,161 @@ def measure_process(seconds: float, tmp: Path) -> dict[str, float]:
     }
 
 
+FLOOD_BOOT = "F100D000"
+FLOOD_TAGS = {"E0040150000000A1": "yellow3", "E0040150000000B2": "red1"}
+
+
+def _flood_frames(first_seq: int, count: int) -> list[bytes]:
+    """Valid snapshots, each changing beach 2: yellow 3 on it (out of turn), then not."""
+    from haleakala.hal.rfid import protocol
+
+    out = []
+    for seq in range(first_seq, first_seq + count):
+        beach2 = ("E0040150000000A1",) if seq % 2 else ()
+        beaches = ((), (), beach2, (), (), ())
+        out.append(protocol.encode(protocol.Snapshot(FLOOD_BOOT, seq, beaches)))
+    return out
+
+
+def measure_rfid_flood(
+    seconds: float = 15.0, rate: float = 6500.0, probes: int = 100, timeout: float = 30.0
+) -> dict[str, float]:
+    """The flood described in the module docstring; returns its figures.
+
+    Waits on conditions (never sleeps then looks), each bounded by ``timeout`` seconds."""
+    import logging
+    import threading
+    import tty
+    from collections import deque
+
+    from haleakala.config import Config
+    from haleakala.hal.events import Disc
+    from haleakala.hal.rfid import protocol
+    from haleakala.hal.rfid.driver import RfidDriver
+    from haleakala.hal.sim import SimHardware
+
+    from .controller import Companion
+    from .daemon import Daemon, Notifier
+
+    logging.getLogger("haleakala").setLevel(logging.ERROR)
+
+    class PingRecorder(Notifier):
+        def __init__(self) -> None:
+            super().__init__({})
+            self.watchdog_s = 0.2
+            self.pings: list[float] = []
+
+        def notify(self, message: str) -> bool:
+            if message == "WATCHDOG=1":
+                self.pings.append(time.monotonic())
+            return True
+
+    config = replace(Config(), kit="rfid", tags={u: Disc.parse(d) for u, d in FLOOD_TAGS.items()})
+    hardware = SimHardware.from_config(config, clock=time.monotonic, history=2)
+    companion = Companion(hardware, config, seed=1, start="red")
+    shown = threading.Condition()
+    renders: deque[tuple[float, frozenset]] = deque(maxlen=64)
+    render = companion.render
+
+    def recorded_render() -> None:
+        render()
+        with shown:
+            renders.append((companion.rendered_at, companion.sensed[2]))
+            shown.notify_all()
+
+    companion.render = recorded_render  # type: ignore[method-assign]
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    driver = RfidDriver(config.tags, port=os.ttyname(slave), read_timeout_s=0.05)
+    notifier = PingRecorder()
+    daemon = Daemon(companion, notifier=notifier, extra_inputs=[driver])
+    companion.start()
+    driver.start(companion.post)
+    loop = threading.Thread(target=daemon.run, name="daemon-loop", daemon=True)
+    loop.start()
+    depth = [0]
+
+    def wait_until(predicate, what: str) -> None:
+        end = time.monotonic() + timeout
+        with shown:
+            while not predicate():
+                if time.monotonic() > end:
+                    raise RuntimeError(f"flood benchmark: {what} did not happen in {timeout} s")
+                shown.wait(0.01)
+                depth[0] = max(depth[0], companion.events.qsize())
+
+    try:
+        # The driver has the port open (it drops what came before); the Pico says hello.
+        wait_until(lambda: driver.health()["connects"] >= 1, "opening the pty")
+        hello = protocol.Hello(FLOOD_BOOT, 0, "bench", ("pn5180",) * 6, 2, 100)
+        seq = 1
+        os.write(master, protocol.encode(hello) + b"".join(_flood_frames(seq, 2)))
+        seq += 2
+        wait_until(lambda: driver.health()["frames"] >= 3 and companion.link_ok, "the link")
+        total = int(seconds * rate)
+        frames = _flood_frames(seq, total)
+        seq += total
+        written = [0]
+
+        def flood() -> None:
+            start = time.monotonic()
+            sent = 0
+            while sent < total:
+                due = min(total, int((time.monotonic() - start) * rate) + 1)
+                if due > sent:
+                    os.write(master, b"".join(frames[sent:due]))  # blocks if not read
+                    sent = due
+                    written[0] = sent
+                else:
+                    time.sleep(0.002)
+
+        writer = threading.Thread(target=flood, name="flood", daemon=True)
+        pings_before = len(notifier.pings)
+        began = time.monotonic()
+        writer.start()
+        while writer.is_alive():
+            writer.join(0.01)
+            depth[0] = max(depth[0], companion.events.qsize())
+        ended = time.monotonic()
+        want = frozenset({Disc("yellow", 3)}) if (seq - 1) % 2 else frozenset()
+        wait_until(lambda: companion.sensed[2] == want and companion.events.empty(),
+                   "the end of the flood on the board")
+        flood_pings = [began, *notifier.pings[pings_before:], time.monotonic()]
+        gap = max(b - a for a, b in itertools.pairwise(flood_pings))
+        latencies = []
+        for _ in range(probes):
+            (frame,) = _flood_frames(seq, 1)
+            target = frozenset({Disc("yellow", 3)}) if seq % 2 else frozenset()
+            seq += 1
+            sent_at = time.perf_counter()
+            os.write(master, frame)
+            wait_until(
+                lambda t=target, s=sent_at: any(at >= s and b == t for at, b in renders),
+                "a probe frame on the LEDs",
+            )
+            at = min(at for at, b in renders if at >= sent_at and b == target)
+            latencies.append((at - sent_at) * 1000)
+        stats = daemon.queue_stats()
+    finally:
+        daemon.stop()
+        loop.join(timeout)
+        driver.stop()
+        for fd in (master, slave):
+            os.close(fd)
+        hardware.close()
+    return {
+        "flood_seconds": ended - began,
+        "flood_frames": float(written[0]),
+        "flood_frames_per_s": written[0] / (ended - began),
+        "flood_watchdog_gap_max_s": gap,
+        "flood_queue_max": float(max(depth[0], stats.get("peak", 0))),
+        "flood_coalesced": float(stats.get("coalesced", 0)),
+        "flood_dropped": float(stats.get("dropped_total", 0)),
+        "flood_after_event_to_frame_p50_ms": statistics.median(latencies),
+        "flood_after_event_to_frame_p99_ms": _percentile(latencies, 99),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     events = args.events or 10_000
     seconds = args.seconds or 10.0
@@ -168,6 +333,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         figures = measure_latency(events, tmp / "latency")
         figures.update(measure_process(seconds, tmp))
+        figures.update(
+            measure_rfid_flood(
+                getattr(args, "flood_seconds", None) or 15.0,
+                getattr(args, "flood_rate", None) or 6500.0,
+                getattr(args, "flood_probes", None) or 100,
+            )
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"events: {figures['events']:.0f}")
@@ -183,4 +355,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"idle_cpu_percent: {figures['idle_cpu_percent']:.3f}")
     print(f"startup_to_ready_s: {figures['startup_to_ready_s']:.3f}")
     print(f"rss_mb: {figures['rss_mb']:.1f}")
+    print(f"flood_frames: {figures['flood_frames']:.0f}")
+    print(f"flood_frames_per_s: {figures['flood_frames_per_s']:.0f}")
+    print(f"flood_watchdog_gap_max_s: {figures['flood_watchdog_gap_max_s']:.3f}")
+    print(f"flood_queue_max: {figures['flood_queue_max']:.0f}")
+    print(f"flood_coalesced: {figures['flood_coalesced']:.0f}")
+    print(f"flood_dropped: {figures['flood_dropped']:.0f}")
+    for name in ("flood_after_event_to_frame_p50_ms", "flood_after_event_to_frame_p99_ms"):
+        print(f"{name}: {figures[name]:.3f}")
     return 0

@@ -1,6 +1,6 @@
 """The controller: physical events in, rules decisions out, and a board that must agree.
 
-One thread owns the game. Hardware events arrive on a ``queue.Queue`` (the HAL's ``post``
+One thread owns the game. Hardware events arrive on a bounded ``EventQueue`` (the HAL's ``post``
 callback is ``Companion.post``); ``pump`` / the daemon's loop hands them to ``handle`` one at
 a time, which never raises: a bug is logged and shown, and the game is only replaced by a
 new position once the rules accepted the decision.
@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from haleakala.hal.eventqueue import EventQueue
 from haleakala.hal.events import (
     BEACHES,
     INVOCATION,
@@ -120,6 +121,8 @@ SETTLE_S = 0.8
 """RFID: a disc placed next to the boat waits this long for the invocation disc, and a disc
 taken off a beach this long in case it is on its way to another beach (a move, refused)."""
 MESSAGE_S = 3.0
+UNKNOWN_TAG = "UNKNOWN TAG"
+"""RFID: the headline when a beach holds a tag that the ``[tags]`` table does not name."""
 SCORES_S = 120.0
 """A score page stays until select (or back) dismisses it, or this long."""
 ERUPTION_S = 3.0
@@ -203,7 +206,7 @@ class Companion:
         self.bot_at: float | None = None  # the companion's decision makes itself then
         self.auto_s = auto_s
         self.settle_s = settle_s
-        self.events: queue.Queue[Any] = queue.Queue()
+        self.events: EventQueue = EventQueue()  # bounded; board reports coalesced
         self._seeds = random.Random(seed) if seed is not None else None
         self.errors = 0
         self.consecutive_errors = 0
@@ -892,6 +895,8 @@ class Companion:
         if isinstance(verdict, tuple):  # refused: why, and wait for the board
             if self.hold is None or self.hold.refusal:
                 self._refuse(beaches, *verdict, fixes)
+            elif verdict[0] == UNKNOWN_TAG:  # name the stranger, still wait for the board
+                self.mismatch = U.Mismatch(beaches, *verdict, fixes)
             else:  # the game asked for a change first (discs back, undo, new game)
                 self.mismatch = replace(self.hold, beaches=beaches, fixes=fixes)
             return
@@ -945,12 +950,14 @@ class Companion:
 
     @staticmethod
     def _strange_pieces(diff: list) -> tuple[str, str] | None:
+        """A tag the readers report but the ``[tags]`` table does not name (the RFID driver
+        posts it as an ``UnknownTag``): which beach, and how to enrol it."""
         for beach, added, _ in diff:
-            for piece in added:
+            for piece in sorted(added, key=str):
                 if not isinstance(piece, Disc):
                     return (
-                        "UNKNOWN TAG",
-                        f"Beach {beach} holds a tag that is no disc of this kit: take it off "
+                        UNKNOWN_TAG,
+                        f"Beach {beach} holds tag {piece}, no disc of this kit: take it off "
                         "(or enrol it: haleakala tags enroll).",
                     )
         return None

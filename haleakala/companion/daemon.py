@@ -3,6 +3,10 @@
 One loop in the main thread: block on the event queue with a timeout equal to the next
 deadline (a timer of the controller, an animation step, the next watchdog ping), handle
 what arrived, tell systemd how things are. Nothing polls: an idle island costs no CPU.
+Under a flood the loop handles events in slices of at most ``SLICE_S`` (100 ms) of loop
+time, so the watchdog ping and the timers still run; the queue itself is bounded and
+coalesces board reports (``haleakala.hal.eventqueue``), and its counters are logged now
+and then.
 
 systemd (``Type=notify``): ``READY=1`` once the first frame is shown, ``STATUS=`` whenever
 the one-line status changes, ``WATCHDOG=1`` every half ``WATCHDOG_USEC`` — sent from this
@@ -33,6 +37,12 @@ EXIT_FAILURE = 1  # hardware or state directory unusable: systemd may retry
 EXIT_CONFIG = 2  # the config has mistakes: retrying will not help
 
 _STOP = object()
+
+SLICE_S = 0.1
+"""Longest stretch of loop time spent handling queued events before the watchdog ping and
+the timers get their turn (a flood must not starve them: WatchdogSec is 10 s)."""
+QUEUE_REPORT_S = 30.0
+"""How often the event queue's counters are logged, if they changed."""
 
 
 class Notifier:
@@ -94,6 +104,8 @@ class Daemon:
         self.stopping = False
         self._status = ""
         self.exit_code = EXIT_OK
+        self._next_report = 0.0
+        self._reported: tuple[int, int] = (0, 0)
 
     # -- signals ---------------------------------------------------------------------
 
@@ -119,10 +131,17 @@ class Daemon:
         log.info("ready: %s", self.companion.status())
 
     def run(self) -> int:
+        """The loop. Each turn: ping the watchdog if due (after the health check), run the
+        controller's timers if due (or if the last slice left events waiting), then wait for
+        the next event and handle events for at most ``SLICE_S`` of loop time, or until the
+        next ping or timer is due. So pings and timers come at least every ``SLICE_S`` (plus
+        one event's handling) however full the queue is, and an idle island still sleeps."""
         companion = self.companion
         clock = companion.clock
         watchdog = self.notifier.watchdog_s
         next_ping = clock() if watchdog else None
+        self._next_report = clock() + QUEUE_REPORT_S
+        busy = False  # the last slice ended with events still waiting
         while not self.stopping:
             fed = False
             if self.autoplayer is not None and companion.events.empty():
@@ -134,38 +153,82 @@ class Daemon:
                     fed = True
             now = clock()
             if next_ping is not None and now >= next_ping:
-                if companion.healthy():
-                    self.notifier.notify("WATCHDOG=1")
-                else:
-                    log.error("health check failed: no watchdog ping (systemd will restart)")
+                self._ping()
                 next_ping = now + (watchdog or 1.0) / 2
-            deadlines = [d for d in (companion.next_deadline(), next_ping) if d is not None]
-            timeout = 0.0 if fed else (max(0.0, min(deadlines) - now) if deadlines else None)
+            due = companion.next_deadline()
+            if busy or (due is not None and now >= due):
+                companion.tick()
+                due = companion.next_deadline()
+            self._report_queue(now)
+            status = companion.status()
+            if status != self._status:
+                self._status = status
+                self.notifier.notify("STATUS=" + status)
+            deadlines = [d for d in (due, next_ping) if d is not None]
+            if fed or busy:
+                timeout: float | None = 0.0
+            else:
+                timeout = max(0.0, min(deadlines) - now) if deadlines else None
             try:
                 event = (
                     companion.events.get(timeout=timeout)
                     if timeout != 0
-                    else (companion.events.get_nowait())
+                    else companion.events.get_nowait()
                 )
             except queue.Empty:
                 event = None
+            busy = False
+            stop_at = min([clock() + SLICE_S, *deadlines])
             while event is not None:
                 if event is _STOP:
                     self.stopping = True
                     break
                 companion.handle(event)
+                if clock() >= stop_at:
+                    busy = not companion.events.empty()
+                    break
                 try:
                     event = companion.events.get_nowait()
                 except queue.Empty:
                     event = None
-            due = companion.next_deadline()
-            if due is not None and clock() >= due:
-                companion.tick()
-            status = companion.status()
-            if status != self._status:
-                self._status = status
-                self.notifier.notify("STATUS=" + status)
+        self._report_queue(None)
         return self.exit_code
+
+    def _ping(self) -> None:
+        if self.companion.healthy():
+            self.notifier.notify("WATCHDOG=1")
+        else:
+            log.error("health check failed: no watchdog ping (systemd will restart)")
+
+    def queue_stats(self) -> dict[str, Any]:
+        """The event queue's counters (coalesced reports, dropped inputs, deepest backlog)."""
+        stats = getattr(self.companion.events, "stats", None)
+        return stats() if stats is not None else {"queued": self.companion.events.qsize()}
+
+    def _report_queue(self, now: float | None) -> None:
+        """Log the queue's counters once in a while (and at the end), only if they moved:
+        a flood is told in one line per ``QUEUE_REPORT_S``, never one line per event."""
+        if now is not None and now < self._next_report:
+            return
+        if now is not None:
+            self._next_report = now + QUEUE_REPORT_S
+        stats = self.queue_stats()
+        moved = (stats.get("coalesced", 0), stats.get("dropped_total", 0))
+        if moved == self._reported:
+            return
+        coalesced = moved[0] - self._reported[0]
+        dropped = moved[1] - self._reported[1]
+        self._reported = moved
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(stats.get("dropped", {}).items()))
+        log.log(
+            logging.WARNING if dropped else logging.INFO,
+            "event queue: %d board reports coalesced, %d inputs dropped%s, deepest %d of %d",
+            coalesced,
+            dropped,
+            f" (in all: {kinds})" if kinds else "",
+            stats.get("peak", 0),
+            stats.get("maxsize", 0),
+        )
 
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")

@@ -45,15 +45,30 @@ class Disc:
 ALL_DISCS = tuple(Disc(c, v) for c in COLOURS for v in range(0, 6))
 
 
+@dataclass(frozen=True, order=True)
+class UnknownTag:
+    """A tag lying on a beach that the ``[tags]`` table does not name: no disc of this kit.
+
+    It travels in ``BeachContents`` like a disc so that the controller can refuse the board
+    and tell the players to take it off or enrol it, instead of the tag being invisible.
+    """
+
+    uid: str
+
+    def __str__(self) -> str:
+        return self.uid
+
+
 @dataclass(frozen=True)
 class BeachContents:
     """Full snapshot of the discs lying on one beach (RFID kit).
 
-    Snapshots, never deltas: a lost message cannot desynchronise the game.
+    Snapshots, never deltas: a lost message cannot desynchronise the game. ``discs`` may
+    hold ``UnknownTag`` values (RFID tags not enrolled as discs).
     """
 
     beach: int
-    discs: frozenset[Disc]
+    discs: frozenset[Disc | UnknownTag]
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,15 @@ Why nothing the link does can invent a disc move:
 * every frame carries a CRC; anything that fails a check is dropped and counted by kind;
 * every snapshot is complete, so a lost frame costs nothing and the next one repairs all;
 * frames carry the firmware run's boot id and a sequence number: within a run the number
-  must grow (a gap is fine, a step back or a repeat is dropped as stale/duplicate), and a
-  new boot id (the Pico restarted) begins a new run whose first frame is believed;
+  must grow (a small gap is fine, a step back or a repeat is dropped as stale/duplicate);
+  a new boot id (the Pico restarted), a jump in the numbers, or any frame after the port
+  (re)opened is believed only when confirmed, by ``CONFIRM_FRAMES`` consecutive frames of
+  that run or by its ``hello``: no single frame changes the board or silences the Pico;
+* a reconnect forgets the run (the Pico may have restarted meanwhile) but keeps the posted
+  contents;
+* a tag the ``[tags]`` table does not name is posted as an ``UnknownTag`` on its beach, so
+  the controller refuses the board and says how to enrol it; the driver logs each such UID
+  once, remembering at most ``UNKNOWN_TAGS_MAX`` of them;
 * a beach whose reader cannot tell (``?``) keeps its last contents instead of looking empty;
 * events are posted only for a beach whose discs differ from the last posted contents, and
   those contents survive reconnections, so a reconnect re-posts nothing that did not change.
@@ -29,7 +36,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from haleakala.hal.events import BEACHES, BeachContents, Disc, InputEvent, LinkHealth
+from haleakala.hal.events import (
+    BEACHES,
+    BeachContents,
+    Disc,
+    InputEvent,
+    LinkHealth,
+    UnknownTag,
+)
 from haleakala.hal.rfid import protocol
 from haleakala.hal.rfid.protocol import (
     FAULT_CRASH,
@@ -60,8 +74,30 @@ BeachUids = tuple[frozenset[str] | None, ...]
 """Raw tag UIDs per beach as the Pico last reported them (None: that reader cannot tell)."""
 
 COUNTERS = ("frames", "snapshots", "garbage", "truncated", "crc", "malformed", "stale",
-            "duplicate", "ignored", "seq_gaps", "resyncs", "connects", "disconnects",
-            "firmware_crashes", "post_errors", "driver_errors")
+            "duplicate", "unconfirmed", "ignored", "seq_gaps", "seq_jumps", "resyncs",
+            "connects", "disconnects", "firmware_crashes", "post_errors", "driver_errors",
+            "unknown_tags_unlisted")
+
+CONFIRM_FRAMES = 3
+"""Consecutive frames of a run (without a frame of the current run between them) that make
+a new boot id or a jumped sequence number believed; a new boot id's ``hello`` confirms it
+at once. The Pico sends a snapshot at least every 100 ms: confirming costs ~200 ms at most."""
+SEQ_STEP_MAX = 1000
+"""Largest step of the sequence number believed at once (frames lost on the line: at ~11
+frames/s, minutes of them). A larger jump must be confirmed like a new run."""
+UNKNOWN_TAGS_MAX = 256
+"""Unknown UIDs remembered (and logged once each); beyond that they are only counted."""
+
+
+class _Candidate:
+    """A run (boot id and sequence number) not believed yet, and its frames held back."""
+
+    __slots__ = ("boot", "frames", "seq")
+
+    def __init__(self, boot: str, seq: int) -> None:
+        self.boot = boot
+        self.seq = seq
+        self.frames: list[protocol.Frame] = []
 
 
 def normalise_uid(uid: str) -> str:
@@ -121,7 +157,7 @@ class RfidSession:
         self.hello: Hello | None = None
         self.round_ms: int | None = None
         self.raw: BeachUids = (None,) * BEACHES
-        self.published: list[frozenset[Disc] | None] = [None] * BEACHES
+        self.published: list[frozenset[Disc | UnknownTag] | None] = [None] * BEACHES
         self.reader_faults: dict[int, tuple[str, str]] = {}
         self.unknown_tags: set[str] = set()
         self.ambiguous_tags: set[str] = set()
@@ -129,6 +165,8 @@ class RfidSession:
         self._buffer = bytearray()
         self._boot: str | None = None
         self._seq: int | None = None
+        self._known_boot: str | None = None  # the last run believed, across reconnects
+        self._candidate: _Candidate | None = None
         self._retired: deque[str] = deque(maxlen=16)
         self._link = "searching"
         self._down_detail = "looking for the RFID Pico"
@@ -139,11 +177,14 @@ class RfidSession:
     # ------------------------------------------------------------------ connection
 
     def opened(self, port: str, now: float) -> list[InputEvent]:
-        """The port is open: expect frames (sequence tracking restarts, contents are kept)."""
+        """The port is open: expect frames. The link's view restarts (the run must be
+        confirmed again: the Pico may have restarted while away); contents are kept."""
         self.port = port
         self._link = "open"
         self._buffer.clear()
-        self._seq = None
+        self._discard_candidate()
+        self._boot = self._seq = None
+        self._retired.clear()
         self._opened_at = now
         self._last_frame_at = None
         self.counts["connects"] += 1
@@ -209,8 +250,13 @@ class RfidSession:
         except FrameError as exc:
             self.counts[exc.kind] += 1
             return
-        if not self._in_sequence(frame.boot, frame.seq):
+        held = self._admit(frame)
+        if held is None:
             return
+        for admitted in (*held, frame):
+            self._apply(admitted, now, events)
+
+    def _apply(self, frame: protocol.Frame, now: float, events: list[InputEvent]) -> None:
         self.counts["frames"] += 1
         self._last_frame_at = now
         if isinstance(frame, Snapshot):
@@ -224,33 +270,85 @@ class RfidSession:
         else:
             self.counts["ignored"] += 1
 
-    def _in_sequence(self, boot: str, seq: int) -> bool:
-        if boot != self._boot:
-            if boot in self._retired:
+    def _admit(self, frame: protocol.Frame) -> tuple[protocol.Frame, ...] | None:
+        """Whether ``frame`` is believed: None if not (yet), else the frames held back for
+        confirmation that now come first.
+
+        A frame of the current run whose number is a little ahead is believed at once (a
+        gap of up to ``SEQ_STEP_MAX`` is lost frames). Anything else (another boot id, a
+        jump in the numbers, any frame before the run is known) is a *candidate*: held
+        back, and believed only once ``CONFIRM_FRAMES`` consecutive frames continue it, or
+        (for a new boot id) its ``hello`` does. A frame of the current run in between ends
+        the candidate. So one stray frame with a valid CRC can neither move a disc nor
+        silence the real Pico: a ``hello`` carries no discs, and a run it wrongly started is
+        replaced as soon as the real run's frames confirm themselves again. A jump within
+        the current run is never confirmed by a ``hello`` alone: the real frames would then
+        all look stale."""
+        boot, seq = frame.boot, frame.seq
+        if boot == self._boot and self._seq is not None:
+            ahead = (seq - self._seq) % SEQ_MODULO
+            if ahead == 0:
+                self.counts["duplicate"] += 1
+                return None
+            if ahead >= SEQ_MODULO // 2:
                 self.counts["stale"] += 1
-                return False
+                return None
+            if ahead <= SEQ_STEP_MAX:
+                self._discard_candidate()  # the run goes on: it was not consecutive
+                self.counts["seq_gaps"] += ahead - 1
+                self._seq = seq
+                return ()
+        candidate = self._candidate
+        if candidate is not None and candidate.boot == boot:
+            ahead = (seq - candidate.seq) % SEQ_MODULO
+            if ahead == 0:
+                self.counts["duplicate"] += 1
+                return None
+            if ahead > SEQ_STEP_MAX:
+                candidate = None
+        else:
+            candidate = None
+        if candidate is None:
+            self._discard_candidate()
+            candidate = self._candidate = _Candidate(boot, seq)
+        candidate.seq = seq
+        restart = isinstance(frame, Hello) and boot != self._boot  # a hello: a new run
+        if restart or len(candidate.frames) + 1 >= CONFIRM_FRAMES:
+            self._candidate = None
+            self._adopt(boot, seq, frame)
+            return tuple(candidate.frames)
+        candidate.frames.append(frame)
+        return None
+
+    def _discard_candidate(self) -> None:
+        """Forget a run that was never confirmed; its held frames are counted as dropped:
+        ``stale`` if they came from an old run, else ``unconfirmed``."""
+        candidate, self._candidate = self._candidate, None
+        if candidate is not None and candidate.frames:
+            old = candidate.boot in self._retired
+            self.counts["stale" if old else "unconfirmed"] += len(candidate.frames)
+
+    def _adopt(self, boot: str, seq: int, frame: protocol.Frame) -> None:
+        """A candidate run (or jump) is confirmed: it becomes the run frames must follow."""
+        how = "a hello" if isinstance(frame, Hello) else f"{CONFIRM_FRAMES} frames"
+        if boot == self._boot:
+            self.counts["seq_jumps"] += 1
+            log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
+                        self._seq, seq, how)
+        else:
             if self._boot is not None:
                 self._retired.append(self._boot)
+            if boot in self._retired:
+                self._retired.remove(boot)
+            if self._known_boot is not None and boot != self._known_boot:
                 self.counts["resyncs"] += 1
-                log.info("RFID Pico restarted (run %s -> %s)", self._boot, boot)
-            self._boot = boot
-            self._seq = seq
-            self.reader_faults.clear()
-            self.hello = None
-            return True
-        if self._seq is None:
-            self._seq = seq
-            return True
-        ahead = (seq - self._seq) % SEQ_MODULO
-        if ahead == 0:
-            self.counts["duplicate"] += 1
-            return False
-        if ahead >= SEQ_MODULO // 2:
-            self.counts["stale"] += 1
-            return False
-        self.counts["seq_gaps"] += ahead - 1
+                log.info("RFID Pico restarted (run %s -> %s, confirmed by %s)",
+                         self._known_boot, boot, how)
+            if boot != self._known_boot:
+                self.reader_faults.clear()
+                self.hello = None
+            self._boot = self._known_boot = boot
         self._seq = seq
-        return True
 
     # ------------------------------------------------------------------ frames
 
@@ -280,15 +378,16 @@ class RfidSession:
                 del self.reader_faults[beach]
             for uid in uids:
                 where.setdefault(uid, []).append(beach)
-        contents: list[set[Disc] | None] = [None if u is None else set() for u in raw]
+        contents: list[set[Disc | UnknownTag] | None] = [
+            None if u is None else set() for u in raw]
         for uid, beaches in where.items():
             disc = self.tag_map.get(uid)
             if disc is None:
-                if uid not in self.unknown_tags:
-                    self.unknown_tags.add(uid)
-                    if self.warn_unknown:
-                        log.warning("unknown tag %s on beach %d: not in [tags] (run "
-                                    "'haleakala tags enroll')", uid, beaches[0])
+                self._unknown_tag(uid, beaches[0])
+                for beach in beaches:  # the controller refuses it and says how to enrol it
+                    target = contents[beach]
+                    if target is not None:
+                        target.add(UnknownTag(uid))
                 continue
             if len(beaches) > 1:
                 beaches = self._resolve_ambiguous(uid, disc, beaches, before)
@@ -297,7 +396,7 @@ class RfidSession:
                 if target is not None:
                     target.add(disc)
         seen = {d for c in contents if c is not None for d in c}
-        updates: dict[int, frozenset[Disc]] = {}
+        updates: dict[int, frozenset[Disc | UnknownTag]] = {}
         for beach in range(BEACHES):
             found = contents[beach]
             old = self.published[beach]
@@ -311,6 +410,21 @@ class RfidSession:
         losing = [b for b, d in updates.items() if d < (self.published[b] or frozenset())]
         for beach in losing + [b for b in updates if b not in losing]:
             self._publish(beach, updates[beach], events)
+
+    def _unknown_tag(self, uid: str, beach: int) -> None:
+        """Log a UID missing from ``[tags]`` once; remember at most ``UNKNOWN_TAGS_MAX``."""
+        if uid in self.unknown_tags:
+            return
+        if len(self.unknown_tags) >= UNKNOWN_TAGS_MAX:
+            self.counts["unknown_tags_unlisted"] += 1
+            if self.counts["unknown_tags_unlisted"] == 1 and self.warn_unknown:
+                log.warning("more than %d unknown tags: further ones are counted, not "
+                            "logged (a reader returning random UIDs?)", UNKNOWN_TAGS_MAX)
+            return
+        self.unknown_tags.add(uid)
+        if self.warn_unknown:
+            log.warning("unknown tag %s on beach %d: not in [tags] (run "
+                        "'haleakala tags enroll')", uid, beach)
 
     def _resolve_ambiguous(self, uid: str, disc: Disc, beaches: list[int],
                            before: BeachUids) -> list[int]:
@@ -331,7 +445,8 @@ class RfidSession:
                         ", ".join(map(str, beaches)))
         return []
 
-    def _publish(self, beach: int, discs: frozenset[Disc], events: list[InputEvent]) -> None:
+    def _publish(self, beach: int, discs: frozenset[Disc | UnknownTag],
+                 events: list[InputEvent]) -> None:
         if self.published[beach] != discs:
             self.published[beach] = discs
             events.append(BeachContents(beach, discs))
@@ -460,7 +575,7 @@ class RfidDriver:
         with self._lock:
             return self._session.health(time.monotonic())
 
-    def published(self) -> tuple[frozenset[Disc] | None, ...]:
+    def published(self) -> tuple[frozenset[Disc | UnknownTag] | None, ...]:
         """The contents last posted per beach (None: not known yet)."""
         with self._lock:
             return tuple(self._session.published)
