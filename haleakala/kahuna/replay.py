@@ -72,7 +72,9 @@ def _check_action(game: Game, record: dict, where: str) -> int:
     if game.is_terminal():
         raise Inconsistent(f"{where}: an action after the end of the game")
     if player != game.to_move:
-        raise Inconsistent(f"{where}: the log says {_show(player)} decides, but it is {game.to_move}")
+        raise Inconsistent(
+            f"{where}: the log says {_show(player)} decides, but it is {game.to_move}'s turn"
+        )
     if "legal" in record and record["legal"] != game.legal_decisions():
         logged = set(map(str, record["legal"])) if isinstance(record["legal"], list) else set()
         engine = set(game.legal_decisions())
