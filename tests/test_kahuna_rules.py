@@ -400,3 +400,42 @@ def test_a_save_that_breaks_a_rule_is_refused_with_its_path():
     data["hands"]["white"].append("ZZZZ")
     with pytest.raises(SaveError, match=r"\$\.hands\.white\[3\]"):
         Game.from_json(json.dumps(data))
+
+
+def test_k34_a_wipeout_by_a_stone_is_declared_after_the_whole_decision():
+    game = position({"white": ["LALE"]}, {"HUNA-LALE": "white", "IFFI-LALE": "black",
+                    "GOLA-KAHU": "white", "JOJO-KAHU": "white"}, rnd=2,
+                    points=[[1, 0]])  # fmt: skip
+    events = game.apply("play LALE>KAHU")
+    seen = [(r["type"], r.get("island") or r.get("line") or r.get("reason"))
+            for r in records(game, events)]  # fmt: skip
+    assert seen == [
+        ("stone", "LALE"),
+        ("bridge", "IFFI-LALE"),
+        ("stone", "KAHU"),
+        ("result", "wipeout"),
+    ]
+    assert game.stone[I["KAHU"]] == 0 and game.result().totals == (1, 0)
+
+
+def test_k33_a_display_card_stays_known_until_that_island_is_played():
+    game = position({"white": ["HUNA"], "black": ["LALE"]}, display=["HUNA", "IFFI", "JOJO"])
+    game.apply("draw 1")
+    assert game.observation(1)["opponent_hand"] == {"size": 2, "known": ["HUNA"]}
+    game.apply("end")
+    game.apply("play HUNA>LALE")  # one HUNA played: which copy is unknown, so none stays known
+    assert game.observation(1)["opponent_hand"] == {"size": 1, "known": []}
+
+
+def test_k33_a_face_down_discard_does_not_tell_which_known_card_went():
+    white = position({"white": ["HUNA", "KAHU"]}, display=["IFFI", "JOJO", "LALE"])
+    white.apply("draw 1")  # black saw white take IFFI
+    white.apply("draw pile")
+    assert white.observation(1)["opponent_hand"] == {"size": 3, "known": ["IFFI"]}
+    views = []
+    for card in ("IFFI", "KAHU"):
+        trial = white.clone()
+        trial.apply(f"discard {card}")
+        views.append(trial.observation(1))
+    assert views[0] == views[1]
+    assert views[0]["opponent_hand"] == {"size": 2, "known": []}
