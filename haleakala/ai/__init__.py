@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
     "greedy": "haleakala.ai.simple:GreedyBot",
