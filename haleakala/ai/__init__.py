@@ -1,16 +1,15 @@
-"""Bots that play Haleakala: one interface, ``decide(game, budget) -> decision code``.
+"""Bots that play the island games: one interface, ``decide(game, budget) -> decision code``.
 
 ``random`` and ``greedy`` are cheap (tests, fuzzing, a first opponent); the search bot
-(information-set MCTS) lives in ``ismcts`` when present. ``make_bot(name, seed)`` builds
-one by name, as the command line and the daemon's menu do.
+(information-set MCTS) lives in ``ismcts`` (Haleakala) and ``search`` (any game of
+``haleakala.gameapi``) when present. ``make_bot(name, seed, game=...)`` builds one by name
+for a game, as the command line and the daemon's menu do.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
-
-from ..rules import Game
+from typing import Any, Protocol
 
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
@@ -18,19 +17,33 @@ BOTS = {
     "ai": "haleakala.ai.ismcts:SearchBot",
 }
 
+# Per game (``haleakala.gameapi.GAMES``): the bots that can play it, by name.
+GAME_BOTS: dict[str, dict[str, str]] = {
+    "haleakala": BOTS,
+    "kahuna": {
+        "random": "haleakala.ai.simple:RandomBot",
+        "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
+        "ai": "haleakala.ai.search:SearchBot",
+    },
+}
+
 
 class Bot(Protocol):
     name: str
 
-    def decide(self, game: Game, budget: float | None = None) -> int:
-        """A legal decision for ``game.to_move``; ``budget`` in seconds (None: default)."""
+    def decide(self, game: Any, budget: float | None = None) -> int:
+        """A legal decision for ``game.to_move`` (a ``haleakala.gameapi.GameState`` of the
+        bot's game); ``budget`` in seconds (None: default)."""
         ...
 
 
-def make_bot(name: str, seed: int = 0, **options) -> Bot:
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
-    module, cls = BOTS[name].split(":")
+def make_bot(name: str, seed: int = 0, game: str = "haleakala", **options) -> Bot:
+    bots = GAME_BOTS.get(game)
+    if bots is None:
+        raise ValueError(f"no bots for game {game!r}: choose one of {', '.join(GAME_BOTS)}")
+    if name not in bots:
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(bots)}")
+    module, cls = bots[name].split(":")
     try:
         factory = getattr(importlib.import_module(module), cls)
     except (ImportError, AttributeError) as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .deck import BOARD_ITEMS, Deck, default_deck
 from .geometry import Board, default_board
@@ -75,6 +76,10 @@ class Result:
 
 class Game:
     """A game of Haleakala between red and yellow, base or tactical variant."""
+
+    # The game interface of ``haleakala.gameapi`` (GAME_PROTOCOL.md).
+    game_name: ClassVar[str] = "haleakala"
+    players: ClassVar[tuple[str, str]] = PLAYERS
 
     # -- creation ---------------------------------------------------------------------
 
@@ -663,6 +668,48 @@ class Game:
 
     def format(self, d: int) -> str:
         return format_decision(d, self.board)
+
+    # -- the game interface (gameapi): results, hidden information, a heuristic -----------
+
+    def returns(self) -> tuple[float, float]:
+        """Win 1, loss 0 per player (R24 leaves no draw); 0.5 each while not over."""
+        result = self.result()
+        if result is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if result.winner == PLAYERS[0] else (0.0, 1.0)
+
+    def determinize(self, observer: int, rng: random.Random) -> Game:
+        """A copy whose three draw piles are re-shuffled by ``rng``: their order is the only
+        hidden information and hidden from both players alike, so ``observer`` does not
+        matter. Each pile is sorted first, so the result depends on the public composition
+        only, never on the true order."""
+        world = self.clone()
+        for pile in world.piles:
+            pile.sort()
+            rng.shuffle(pile)
+        world._legal = None
+        return world
+
+    def observation(self, player: int) -> dict:
+        """Everything either player sees: the position with each pile reduced to its sorted
+        composition and without the seed (which would give the order away)."""
+        from .serialize import to_dict
+
+        data = to_dict(self, history=False)
+        data["piles"] = [sorted(pile) for pile in self.piles]
+        del data["seed"]
+        return data
+
+    def evaluate(self, player: int) -> float:
+        """The search bot's estimate (points a scoring now would give, lava, shells, ...)
+        squashed into [0, 1] for ``player``; the exact result once the game is over."""
+        if self.phase == OVER:
+            return self.returns()[player]
+        from haleakala.ai.ismcts import evaluate
+        from haleakala.gameapi import squash
+
+        red_advantage = evaluate(self)
+        return squash(red_advantage if player == 0 else -red_advantage, 4.0)
 
     def parse(self, text: str) -> int:
         return parse_decision(text, self.board)

@@ -11,6 +11,7 @@ checked by replaying its history from its seed: the position reached must be the
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
+# Other games: their replayer ``run(text, label, seeded) -> exit status``, and the
+# ``format`` of their saved games (a log names its game in its setup record).
+REPLAYERS = {"kahuna": "haleakala.terminal.kahuna_replay:run_kahuna"}
+SAVE_FORMATS = {"kahuna-game": "kahuna"}
 
 
 class Inconsistent(Exception):
@@ -47,6 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
     )
     p.add_argument("file", metavar="FILE", help="a game log (play --json), a saved game, or -")
+    p.add_argument("--seeded", action="store_true",
+                   help="kahuna: also demand K4's deal and reshuffles for the seed")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -252,6 +259,22 @@ def _read(name: str) -> str:
         raise UsageError(f"{name} is not a text file (a game log or a saved game)") from None
 
 
+def _game_named(text: str) -> str:
+    """Which game a log (its setup's ``game``) or a save (its ``format``) belongs to."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    for candidate in (text, first):
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            if data.get("format") in SAVE_FORMATS:
+                return SAVE_FORMATS[data["format"]]
+            if data.get("type") == "setup":
+                return str(data.get("game", "haleakala"))
+    return "haleakala"
+
+
 def _is_save(text: str) -> bool:
     try:
         data = json.loads(text)
@@ -276,6 +299,11 @@ def run(args: argparse.Namespace) -> int:
     name = args.file
     text = _read(name)
     label = "stdin" if name == "-" else name
+    game_name = _game_named(text)
+    if game_name in REPLAYERS:
+        module, func = REPLAYERS[game_name].split(":")
+        replayer = getattr(importlib.import_module(module), func)
+        return replayer(text, label, getattr(args, "seeded", False))
     try:
         if _is_save(text):
             _, game = replay_save(text)
