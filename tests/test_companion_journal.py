@@ -73,17 +73,20 @@ def test_a_torn_tail_is_cut_and_logged_and_nothing_acknowledged_is_lost(tmp_path
     assert journal.notes and "torn tail" in journal.notes[0]
 
 
-def test_a_record_with_a_bad_crc_is_cut_and_logged(tmp_path, caplog):
+def test_a_record_with_one_flipped_bit_is_mended_but_kept_only_if_it_follows(tmp_path, caplog):
     rig = played(tmp_path, 6, every=0)
     path = tmp_path / "journal.bin"
     good = path.stat().st_size
     record = bytearray(J.encode_record({"type": "decision", "decision": "2@2"}))
     record[-2] ^= 0x20  # one flipped bit in the payload
-    path.write_bytes(path.read_bytes() + bytes(record) + J.encode_record({"type": "x"}))
+    before = path.read_bytes() + bytes(record) + J.encode_record({"type": "x"})
+    path.write_bytes(before)
     with caplog.at_level(logging.WARNING, "haleakala.journal"):
-        game, _ = resumed(tmp_path)
+        game, journal = resumed(tmp_path)
     assert game.digest() == rig.game.digest() and path.stat().st_size == good
-    assert f"record CRC mismatch at byte {good}" in caplog.text
+    assert f"record 7 at byte {good} was damaged in bit" in caplog.text
+    assert "record 7 (2@2) cannot be replayed" in caplog.text  # illegal here: left out
+    assert [b.read_bytes() for b in journal.backups if b.name.startswith("journal")] == [before]
 
 
 def test_a_corrupt_snapshot_falls_back_to_replaying_the_whole_journal(tmp_path, caplog):
