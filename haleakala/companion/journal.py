@@ -392,9 +392,9 @@ def _deal_of(record: dict[str, Any]) -> dict[str, Any]:
     return {"variant": record["variant"], "seed": int(record["seed"]), "start": record["start"]}
 
 
-def _follows(record: dict[str, Any], game: Game) -> bool:
+def _follows(record: dict[str, Any], game: Game, digest: str) -> bool:
     """Does ``record`` (a decision or an undo, already applied) say ``game`` is its result?"""
-    return record.get("digest") == game.digest() and record.get("ply") == len(game.history)
+    return record.get("digest") == digest and record.get("ply") == len(game.history)
 
 
 @dataclass
@@ -406,7 +406,12 @@ class Snapshot:
     records: int
     game_id: str | None
     raw: bytes
+    digest: str
     replays: bool | None = None  # its history leads to its position (checked when needed)
+
+    @property
+    def position(self) -> tuple[int, str]:
+        return len(self.game.history), self.digest
 
 
 @dataclass
@@ -422,6 +427,8 @@ class _Walk:
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
     reached: set[tuple[int, str]] = field(default_factory=set)
+    snap_ply: int = -1  # where the snapshot's position would be reached
+    unchecked: tuple[int, dict[str, Any]] | None = None  # last record, digest not compared
     changed: list[str] = field(default_factory=list)  # why the journal must be rewritten
 
 
@@ -534,11 +541,7 @@ class Journal:
         if walk.game is None:  # nothing verifiable but the snapshot
             assert snap is not None
             walk = self._from_snapshot(snap, walk, "the journal")
-        elif (
-            snap is not None
-            and not walk.anchored
-            and (len(snap.game.history), snap.game.digest()) not in walk.reached
-        ):
+        elif snap is not None and not walk.anchored and snap.position not in walk.reached:
             if snap.records > walk.last + 1 and self._replays(snap):
                 walk = self._from_snapshot(
                     snap, walk, f"the readable journal ({walk.last + 1} records)"
@@ -563,7 +566,7 @@ class Journal:
         return game
 
     def _covered(self, snap: Snapshot | None, walk: _Walk) -> int:
-        if snap is not None and (len(snap.game.history), snap.game.digest()) in walk.reached:
+        if snap is not None and snap.position in walk.reached:
             return min(snap.records, self.record_count)
         return 1
 
@@ -573,6 +576,7 @@ class Journal:
         header = self.header
         solo, strength = _settings(header, None, None)
         walk = _Walk(base, [], [header], solo, strength)
+        walk.snap_ply = len(snap.game.history) if snap is not None else -1
         damaged = any(p.payload is None or p.mended for p in pieces)
         begin = 1
         if base is None:  # the header came from the snapshot: it is the only way in
@@ -588,12 +592,22 @@ class Journal:
                     walk.solo, walk.strength = _settings(record, walk.solo, walk.strength)
             walk.last = snap.records - 1
             begin = snap.records
-        else:
-            walk.reached.add((0, base.digest()))
+        elif pieces[0].mended:
+            walk.changed.append("header mended")
+            self._note(
+                logging.WARNING,
+                f"journal: its header was damaged in {pieces[0].mended}; mended (its CRC checks)",
+            )
         if walk.game is not None:
             walk.reached.add((len(walk.game.history), walk.game.digest()))
         for index in range(begin, len(pieces)):
             self._take(walk, index, pieces[index], snap, tail=index == len(pieces) - 1)
+        if walk.unchecked is not None and walk.game is not None:  # the last position
+            index, record = walk.unchecked
+            digest = walk.game.digest()
+            walk.reached.add((len(walk.game.history), digest))
+            if not _follows(record, walk.game, digest):
+                self._mismatch(index, record, digest)
         return walk
 
     def _fast_start(self, pieces: list[Piece], snap: Snapshot) -> bool:
@@ -601,7 +615,7 @@ class Journal:
             return False
         last = pieces[snap.records - 1].payload or {}
         expected = last.get("digest") if snap.records > 1 else Game(**self._deal()).digest()
-        return snap.game.digest() == expected
+        return snap.digest == expected
 
     def _take(
         self, walk: _Walk, index: int, piece: Piece, snap: Snapshot | None, tail: bool
@@ -648,30 +662,30 @@ class Journal:
                 )
                 game = None
             if game is not None:
-                follows = not positional or _follows(record, game)
+                # An intact record right after a verified one is trusted (its CRC holds);
+                # digests are compared where they decide something, and at the end.
+                check = walk.uncertain or piece.mended or len(game.history) == walk.snap_ply
+                digest = game.digest() if positional and check else None
+                follows = digest is None or _follows(record, game, digest)
                 if follows or not (walk.uncertain or piece.mended):
                     if not follows:
-                        self.digest_mismatches += 1
-                        self._note(
-                            logging.ERROR,
-                            f"journal: digest after record {index} is {game.digest()}, the "
-                            f"journal says {record.get('digest')} (were the rules changed?)",
-                        )
-                    self._keep(walk, index, record, game, sources)
+                        self._mismatch(index, record, digest)
+                    self._keep(walk, index, record, game, sources, digest)
                     return
         if positional and snap is not None and not walk.anchored and self._replays(snap):
             try:
                 game, sources = self._apply(snap.game.clone(), list(snap.sources), record)
             except Exception:
                 return
-            if _follows(record, game):
+            digest = game.digest()
+            if _follows(record, game, digest):
                 self._note(
                     logging.WARNING,
                     f"journal: record {index} follows the snapshot; resuming from the snapshot",
                 )
                 walk.anchored = True
                 walk.kept = self._synthesized(snap, walk)
-                self._keep(walk, index, record, game, sources)
+                self._keep(walk, index, record, game, sources, digest)
                 return
         walk.changed.append(f"record {index} left out")
 
@@ -682,15 +696,26 @@ class Journal:
         record: dict[str, Any],
         game: Game,
         sources: list[str],
+        digest: str | None,
     ) -> None:
         walk.game, walk.sources = game, sources
         walk.kept.append(record)
         walk.last = index
         if record.get("type") in ("decision", "undo"):
             walk.uncertain = False
-            walk.reached.add((len(game.history), game.digest()))
+            walk.unchecked = (index, record) if digest is None else None
+            if digest is not None:
+                walk.reached.add((len(game.history), digest))
         if record.get("type") == "solo":
             walk.solo, walk.strength = _settings(record, walk.solo, walk.strength)
+
+    def _mismatch(self, index: int, record: dict[str, Any], digest: str) -> None:
+        self.digest_mismatches += 1
+        self._note(
+            logging.ERROR,
+            f"journal: digest after record {index} is {digest}, the journal says "
+            f"{record.get('digest')} (were the rules changed?)",
+        )
 
     def _from_snapshot(self, snap: Snapshot, walk: _Walk, than: str) -> _Walk:
         self._note(
@@ -730,7 +755,7 @@ class Journal:
             try:
                 deal = self._deal_from(snap.game)
                 again = replay(**deal, history=list(snap.game.history))
-                snap.replays = again.digest() == snap.game.digest()
+                snap.replays = again.digest() == snap.digest
             except Exception:
                 snap.replays = False
             if not snap.replays:
@@ -794,7 +819,8 @@ class Journal:
                 game = Game.from_json(snap["state"])
                 sources = [s if s in SOURCES else "player" for s in snap["sources"]]
                 covered = int(snap["records"])
-                if game.digest() != snap.get("digest"):
+                digest = game.digest()
+                if digest != snap.get("digest"):
                     why = "its position does not match its digest"
                 elif header is not None and self._deal_from(game) != _deal_of(header):
                     why = "its position disagrees with the journal (another deal)"
@@ -803,7 +829,7 @@ class Journal:
                 elif covered < 1:
                     why = f"covers {covered} records"
                 else:
-                    return Snapshot(game, sources, covered, snap.get("game"), raw)
+                    return Snapshot(game, sources, covered, snap.get("game"), raw, digest)
         except SaveError as exc:
             why = f"its game does not load ({exc})"
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
