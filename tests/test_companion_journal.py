@@ -196,23 +196,29 @@ def test_a_new_game_from_the_menu_keeps_the_unfinished_one_as_a_log(tmp_path):
     assert game.history == [] and game.digest() == rig.game.digest()
 
 
-def test_a_decision_that_cannot_be_saved_is_rolled_back_and_said(tmp_path, monkeypatch):
+def test_a_decision_that_cannot_be_saved_pauses_the_game_until_it_is_saved(tmp_path, monkeypatch):
     rig = played(tmp_path, 2)
-    digest = rig.game.digest()
+    saved = rig.c.journal._append
 
     def full_disk(payload):
-        raise JournalError(28, "journal write failed: No space left on device")
+        raise JournalError(28, "journal write failed", title="STORAGE FULL", short="full")
 
     monkeypatch.setattr(rig.c.journal, "_append", full_disk)
     rig.press("beach3")
     rig.press("select")
-    assert rig.game.digest() == digest and len(rig.c.sources) == 2
-    assert "NOT SAVED" in " ".join(rig.c.prompt) and "No space left" in " ".join(rig.c.prompt)
-    monkeypatch.undo()
-    rig.send(ButtonPressed("beach3"), ButtonPressed("select"))
-    assert len(rig.game.history) == 3
+    assert len(rig.game.history) == 3 and rig.c.acknowledged == 2  # shown, not acknowledged
+    assert rig.c.paused is not None and "STORAGE FULL" in " ".join(rig.c.prompt)
+    assert "PAUSED" in rig.c.status()
+    pending = rig.game.digest()
+    rig.press("beach1")  # nothing new is decided while paused
+    assert rig.game.digest() == pending and rig.c.paused is not None
+    monkeypatch.setattr(rig.c.journal, "_append", saved)
+    rig.advance(1.0)
+    assert rig.c.paused is not None  # the retry waits for its time
+    rig.advance(1.0)
+    assert rig.c.paused is None and rig.c.acknowledged == 3
     game, _ = resumed(tmp_path)
-    assert game.digest() == rig.game.digest()
+    assert game.digest() == rig.game.digest() == pending
 
 
 @pytest.mark.parametrize("cut", [1, 7, 9])

@@ -216,17 +216,25 @@ def main(args: Any) -> int:
         log.error("--autoplay drives simulated inputs: use it with --hardware sim")
         return EXIT_CONFIG
     state_dir = Path(getattr(args, "state_dir", None) or config.state_dir)
+    refusal = root_refusal(state_dir, os.geteuid())
+    if refusal:
+        log.error("%s", refusal)
+        print(f"haleakala run: {refusal}", file=sys.stderr)
+        return EXIT_CONFIG
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
         probe = state_dir / ".writable"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        from .journal import ownership_fix
+
         log.error(
-            "state directory %s is not writable (%s): give the daemon's user a writable "
-            "directory (systemd: StateDirectory=haleakala) or pass --state-dir",
+            "state directory %s is not writable (%s): it belongs to %s; fix it with: %s "
+            "(or pass --state-dir)",
             state_dir,
             exc,
+            *ownership_fix(state_dir),
         )
         return EXIT_FAILURE
 
@@ -282,6 +290,34 @@ def main(args: Any) -> int:
     finally:
         daemon.shutdown()
     return code
+
+
+def root_refusal(state_dir: Path, euid: int) -> str | None:
+    """Why ``haleakala run`` as root must not use ``state_dir`` (None: it may).
+
+    The service runs as its own user and owns its state directory; a root run there would
+    leave a root-owned ``journal.bin`` that the service can no longer append to."""
+    if euid != 0:
+        return None
+    try:
+        owner_uid = state_dir.stat().st_uid
+    except OSError:
+        return None  # created now, by root, for root
+    if owner_uid == 0:
+        return None
+    import pwd
+
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = f"uid {owner_uid}"
+    return (
+        f"refusing to run as root on {state_dir}: it belongs to {owner} (the service's user), "
+        f"and files root writes there (journal.bin, snapshot.json) could no longer be saved "
+        f"to by the service. Stop the service (sudo systemctl stop haleakala) and run as "
+        f"that user (sudo -u {owner} haleakala run ...), or pass --state-dir for a directory "
+        f"of your own"
+    )
 
 
 def _start_rfid(config: Any, companion: Any) -> Any:
