@@ -11,7 +11,7 @@ from support.companion_rig import Rig
 from haleakala.companion import journal as J
 from haleakala.companion.autoplay import choose, reference_game
 from haleakala.companion.journal import Journal, JournalError, scan_records
-from haleakala.hal.events import ButtonHeld, ButtonPressed
+from haleakala.hal.events import ButtonHeld
 from haleakala.rules import Game
 from haleakala.rules.log import setup_record
 

@@ -322,23 +322,44 @@ def test_a_journal_of_another_owner_pauses_with_the_exact_fix_and_goes_on_after_
     assert seen["after_fix"] and seen["decisions"] == 3
 
 
+def _recover_torn(state: Path) -> dict:
+    journal = Journal(state)
+    game = journal.recover()
+    journal.close()
+    return {
+        "decisions": len(game.history) if game else None,
+        "failed": str(journal.failed) if journal.failed else None,
+        "backups": [str(b) for b in journal.backups],
+        "owner": (state / JOURNAL_NAME).stat().st_uid,
+    }
+
+
 def test_a_torn_journal_of_another_owner_is_repaired_without_a_crash(tmp_path):
     """The torn tail is cut by replacing the file (the directory is the service's), so the
     repaired journal belongs to the service again; the original is kept in a backup."""
-    rig = Rig("buttons", journal=Journal(tmp_path, snapshot_every=0))
-    for _ in range(3):
-        decide(rig)
-    rig.c.say_bye()
-    path = tmp_path / JOURNAL_NAME
-    torn = path.read_bytes() + b"\0\0\0\x40\x12"
-    path.write_bytes(torn)
-    if os.geteuid() != 0:
-        path.chmod(0o444)
-    journal = Journal(tmp_path)
-    game = journal.recover()
-    assert game is not None and len(game.history) == 3 and journal.failed is None
-    assert any(b.read_bytes() == torn for b in journal.backups)
-    journal.close()
+    root = Path(tempfile.mkdtemp())
+    try:
+        state = root / "state"
+        rig = Rig("buttons", journal=Journal(state, snapshot_every=0))
+        for _ in range(3):
+            decide(rig)
+        rig.c.say_bye()
+        path = state / JOURNAL_NAME
+        torn = path.read_bytes() + b"\0\0\0\x40\x12"
+        path.write_bytes(torn)
+        if os.geteuid() == 0:  # root's file in the service's directory, the service recovers
+            nobody = pwd.getpwnam("nobody")
+            for directory in (root, state):
+                os.chown(directory, nobody.pw_uid, nobody.pw_gid)
+            seen = _as_user(nobody.pw_uid, nobody.pw_gid, lambda: _recover_torn(state))
+            assert seen.get("owner") == nobody.pw_uid, seen
+        else:
+            path.chmod(0o444)
+            seen = _recover_torn(state)
+        assert seen["decisions"] == 3 and seen["failed"] is None, seen
+        assert [Path(b).read_bytes() for b in seen["backups"]] == [torn]
+    finally:
+        subprocess.run(["rm", "-rf", str(root)], check=True)
 
 
 def test_run_as_root_refuses_the_service_s_state_directory_and_says_why(tmp_path):
