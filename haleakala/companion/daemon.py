@@ -227,14 +227,17 @@ def main(args: Any) -> int:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        from .journal import ownership_fix
+        owner = ""
+        if isinstance(exc, PermissionError):
+            from .journal import ownership_fix
 
+            owner = " (it belongs to {}; fix it with: {})".format(*ownership_fix(state_dir))
         log.error(
-            "state directory %s is not writable (%s): it belongs to %s; fix it with: %s "
-            "(or pass --state-dir)",
+            "state directory %s is not writable (%s)%s: give the daemon's user a writable "
+            "directory (systemd: StateDirectory=haleakala) or pass --state-dir",
             state_dir,
             exc,
-            *ownership_fix(state_dir),
+            owner,
         )
         return EXIT_FAILURE
 
