@@ -25,9 +25,16 @@ from hypothesis import strategies as st
 from support.companion_rig import Rig
 
 from haleakala.companion import daemon as D
+from haleakala.companion import oled
 from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import RETRY_S
-from haleakala.companion.journal import JOURNAL_NAME, Disk, Journal, scan_records
+from haleakala.companion.journal import (
+    JOURNAL_NAME,
+    Disk,
+    Journal,
+    JournalError,
+    scan_records,
+)
 
 
 class FullDisk(Disk):
@@ -389,3 +396,65 @@ def test_haleakala_run_as_root_exits_with_the_reason_before_touching_anything(
     assert D.main(args) == D.EXIT_CONFIG
     assert "refusing to run as root" in capsys.readouterr().err
     assert list(service_dir.iterdir()) == []
+
+
+def _recover_unreadable(state: Path) -> dict:
+    try:
+        Journal(state).recover()
+    except JournalError as exc:
+        return {"error": str(exc), "title": exc.title, "short": exc.short}
+    return {"error": None}
+
+
+def test_a_journal_the_service_cannot_read_is_named_with_its_fix_and_left_untouched(tmp_path):
+    root = Path(tempfile.mkdtemp())
+    try:
+        state = root / "state"
+        rig = Rig("buttons", journal=Journal(state, snapshot_every=0))
+        for _ in range(2):
+            decide(rig)
+        rig.c.say_bye()
+        path = state / JOURNAL_NAME
+        before = path.read_bytes()
+        path.chmod(0o600 if os.geteuid() == 0 else 0)  # root's umask 077, or no rights
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            for directory in (root, state):
+                os.chown(directory, nobody.pw_uid, nobody.pw_gid)
+            seen = _as_user(nobody.pw_uid, nobody.pw_gid, lambda: _recover_unreadable(state))
+            group = grp.getgrgid(nobody.pw_gid).gr_name
+            fix = f"sudo chown nobody:{group} {path}"
+        else:
+            seen = _recover_unreadable(state)
+            fix = f"chmod u+rw {path}"
+            path.chmod(0o600)
+        assert seen.get("error") and fix in seen["error"] and fix in seen["short"], seen
+        assert seen["title"] == "CANNOT SAVE"
+        assert path.read_bytes() == before and sorted(p.name for p in state.iterdir()) == [
+            JOURNAL_NAME
+        ]
+    finally:
+        subprocess.run(["rm", "-rf", str(root)], check=True)
+
+
+class RecordingNotifier(D.Notifier):
+    def __init__(self) -> None:
+        super().__init__({})
+        self.sent: list[str] = []
+
+    def notify(self, message: str) -> bool:
+        self.sent.append(message)
+        return True
+
+
+def test_waiting_for_storage_keeps_systemd_content_and_shows_the_fix_on_the_oled():
+    rig = Rig("buttons")
+    error = JournalError(13, "full story", title="CANNOT SAVE", short="Fix: sudo chown x")
+    notifier = RecordingNotifier()
+    shown = rig.hw.display.show_count
+    assert D.wait_for_storage(error, rig.hw, notifier, retry_s=0.01) is True
+    assert notifier.sent[0] == "READY=1\nSTATUS=waiting: Fix: sudo chown x"
+    assert "WATCHDOG=1" in notifier.sent
+    assert rig.hw.display.show_count == shown + 1
+    expected = oled.draw(oled.Screen("! CANNOT SAVE", oled.wrap(error.short), alert=True))
+    assert rig.hw.display.last.tobytes() == expected.tobytes()

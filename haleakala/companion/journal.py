@@ -99,7 +99,7 @@ def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalErro
             "it goes on by itself.",
         )
     if code in (errno.EACCES, errno.EPERM):
-        owner, fix = ownership_fix(path)
+        owner, fix = ownership_fix(path, readable=doing != "read")
         return JournalError(
             code,
             f"journal: cannot {doing} {path} ({exc}): it belongs to {owner}, the daemon runs "
@@ -122,8 +122,8 @@ def _user() -> str:
         return str(os.geteuid())
 
 
-def ownership_fix(path: Path) -> tuple[str, str]:
-    """Who owns ``path`` and the command that lets this process write it."""
+def ownership_fix(path: Path, *, readable: bool = True) -> tuple[str, str]:
+    """Who owns ``path`` and the command that lets this process write (and read) it."""
     try:
         st = path.stat()
     except OSError:
@@ -133,7 +133,7 @@ def ownership_fix(path: Path) -> tuple[str, str]:
     except KeyError:
         owner = f"uid {st.st_uid}"
     if st.st_uid == os.geteuid():
-        return owner, f"chmod u+w {path}"
+        return owner, f"chmod u+{'w' if readable else 'rw'} {path}"
     try:
         group = grp.getgrgid(os.getegid()).gr_name
     except KeyError:
@@ -508,6 +508,9 @@ class Journal:
         self.close()
         self.failed, self._repair = None, None
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        for path in (self.path, self.snapshot_path):  # unreadable: wait for the fix, touch nothing
+            if path.exists() and not os.access(path, os.R_OK):
+                raise storage_error(PermissionError(errno.EACCES, "not readable"), path, "read")
         data = self.path.read_bytes() if self.path.exists() else b""
         if not data and not self.snapshot_path.exists():
             return None
