@@ -429,6 +429,7 @@ class _Walk:
     reached: set[tuple[int, str]] = field(default_factory=set)
     snap_ply: int = -1  # where the snapshot's position would be reached
     unchecked: tuple[int, dict[str, Any]] | None = None  # last record, digest not compared
+    first_change: int = 1 << 30  # first piece left out: the records before keep their index
     changed: list[str] = field(default_factory=list)  # why the journal must be rewritten
 
 
@@ -561,17 +562,29 @@ class Journal:
         self.record_count = len(walk.kept)
         self.size = len(data)
         if walk.changed:
-            self._rewrite(data, walk, game)
-        self.since_snapshot = 0 if walk.changed else self.record_count - self._covered(snap, walk)
+            self._rewrite(data, walk, game, snap)
+        self.since_snapshot = self.record_count - self._covered(snap, walk)
         kept = self.games_dir / f"{self.game_id}.jsonl"
         self.archived = kept if kept.exists() else None
         self._check_writable()
         return game
 
     def _covered(self, snap: Snapshot | None, walk: _Walk) -> int:
-        if snap is not None and snap.position in walk.reached:
-            return min(snap.records, self.record_count)
-        return 1
+        """Journal records the snapshot on disk covers (1: none but the header)."""
+        if self._snapshot_stands(snap, walk):
+            assert snap is not None
+            return snap.records
+        return self.record_count if walk.changed and self._repair is None else 1
+
+    def _snapshot_stands(self, snap: Snapshot | None, walk: _Walk) -> bool:
+        """Is the snapshot still right for the journal as recovery keeps it (its position
+        reached, no record before its end left out)?"""
+        return (
+            snap is not None
+            and snap.position in walk.reached
+            and not walk.anchored
+            and snap.records <= min(walk.first_change, len(walk.kept))
+        )
 
     def _walk(self, pieces: list[Piece], base: Game | None, snap: Snapshot | None) -> _Walk:
         """Replay the journal, taking each record that is readable and follows; try the
@@ -585,6 +598,7 @@ class Journal:
         if base is None:  # the header came from the snapshot: it is the only way in
             walk.uncertain = True
             walk.changed.append("header rebuilt")
+            walk.first_change = min(walk.first_change, 0)
             begin = 1 if _is_header(pieces[0].payload if pieces else None) else 0
         elif snap is not None and not damaged and self._fast_start(pieces, snap):
             # The common case: an intact journal, a snapshot it agrees with; replay the tail.
@@ -628,6 +642,7 @@ class Journal:
         if record is None:
             walk.uncertain = True
             walk.changed.append(f"unreadable bytes at {piece.start}")
+            walk.first_change = min(walk.first_change, index)
             if tail:
                 self._note(
                     logging.WARNING,
@@ -650,6 +665,7 @@ class Journal:
             )
         if record.get("type") == "header":
             walk.changed.append(f"a second header at {piece.start}")
+            walk.first_change = min(walk.first_change, index)
             return
         positional = record.get("type") in ("decision", "undo")
         if walk.game is not None:
@@ -658,6 +674,7 @@ class Journal:
             except Exception as exc:  # an illegal or unreadable record: keep what is good
                 walk.uncertain = True
                 walk.changed.append(f"record {index} refused")
+                walk.first_change = min(walk.first_change, index)
                 self._note(
                     logging.ERROR,
                     f"journal: record {index} ({record.get('decision', record.get('type'))}) "
@@ -691,6 +708,7 @@ class Journal:
                 self._keep(walk, index, record, game, sources, digest)
                 return
         walk.changed.append(f"record {index} left out")
+        walk.first_change = min(walk.first_change, index)
 
     def _keep(
         self,
@@ -729,6 +747,7 @@ class Journal:
         walk.kept = self._synthesized(snap, walk)
         walk.anchored = True
         walk.changed.append("snapshot used")
+        walk.first_change = min(walk.first_change, 0)
         return walk
 
     def _synthesized(self, snap: Snapshot, walk: _Walk) -> list[dict[str, Any]]:
@@ -843,7 +862,7 @@ class Journal:
     def _deal(self) -> dict[str, Any]:
         return _deal_of(self.header)
 
-    def _rewrite(self, data: bytes, walk: _Walk, game: Game) -> None:
+    def _rewrite(self, data: bytes, walk: _Walk, game: Game, snap: Snapshot | None) -> None:
         """Back up the journal and the snapshot as they are, then replace the journal with
         the records kept and write a snapshot of the position (so they agree again)."""
         new = b"".join(encode_record(r) for r in walk.kept)
@@ -852,12 +871,14 @@ class Journal:
             self.close()  # the file is replaced: a handle would write to the old one
             if data:
                 self.backups.append(keep_copy(self.path, data, sync=self.sync))
-            if self.snapshot_path.exists():
+            stands = self._snapshot_stands(snap, walk)
+            if self.snapshot_path.exists() and not stands:
                 old = self.snapshot_path.read_bytes()
                 self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
             write_atomically(self.path, new, sync=self.sync)
             self.size = len(new)
-            self.write_snapshot(game)
+            if not stands:
+                self.write_snapshot(game)
             names = ", ".join(p.name for p in self.backups) or "nothing to keep"
             self._note(
                 logging.WARNING,
