@@ -167,24 +167,39 @@ def test_a_repaired_journal_is_whole_again_and_a_second_start_changes_nothing(sm
         again.close()
 
 
-def test_a_damaged_record_before_the_snapshot_does_not_cost_the_records_after_it(small, tmp_path):
-    """Two records damaged beyond mending (many bits): the snapshot bridges the gap, and the
-    intact records after its position are verified by replay from it."""
+def scrambled(small: SmallGame, *records: int) -> bytes:
+    """The journal with the payloads of ``records`` damaged beyond mending (many bits)."""
     damaged = bytearray(small.journal)
-    for k in (3, 7):  # records of decisions 3 and 7: payload bytes scrambled
+    for k in records:
         start = small.ends[k - 1] + 8
         damaged[start + 5 : start + 25] = b"#" * 20
-    game, journal = recover_damaged(tmp_path / "state", small, bytes(damaged))
+    return bytes(damaged)
+
+
+def test_damaged_records_before_the_snapshot_do_not_cost_the_records_after_it(small, tmp_path):
+    """Records 3 and 4 unreadable: the snapshot bridges the gap, and the intact records after
+    its position are verified by replay from it."""
+    game, journal = recover_damaged(tmp_path / "state", small, scrambled(small, 3, 4))
     assert game.digest() == small.final.digest() and len(game.history) == DECISIONS
     assert any("follows the snapshot" in note for note in journal.notes)
 
 
-def test_a_damaged_record_after_the_snapshot_keeps_the_history_up_to_it(small, tmp_path):
-    """Record 11 scrambled: 11 and 12 cannot be verified (12 depends on 11); 10 stay."""
-    damaged = bytearray(small.journal)
-    start = small.ends[10] + 8
-    damaged[start + 5 : start + 25] = b"#" * 20
-    game, _ = recover_damaged(tmp_path / "state", small, bytes(damaged))
+def test_one_unreadable_decision_is_found_again_from_the_digest_of_the_next(small, tmp_path):
+    """Record 11 unreadable (after the snapshot): exactly one legal decision there lets
+    record 12's decision reach record 12's digest. It is kept, and so is record 12."""
+    game, journal = recover_damaged(tmp_path / "state", small, scrambled(small, 11))
+    assert game.digest() == small.final.digest() and game.history == small.final.history
+    assert any("can only have been" in note for note in journal.notes)
+
+
+def test_an_unreadable_last_record_keeps_the_history_up_to_it(small, tmp_path):
+    """Record 12 unreadable, nothing behind it to prove what it held: 11 decisions stay."""
+    game, _ = recover_damaged(tmp_path / "state", small, scrambled(small, 12))
+    assert len(game.history) == 11 and game.digest() == small.digests[11]
+
+
+def test_two_unreadable_records_after_the_snapshot_keep_the_history_up_to_them(small, tmp_path):
+    game, _ = recover_damaged(tmp_path / "state", small, scrambled(small, 11, 12))
     assert len(game.history) == 10 and game.digest() == small.digests[10]
 
 

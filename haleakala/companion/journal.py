@@ -430,6 +430,7 @@ class _Walk:
     snap_ply: int = -1  # where the snapshot's position would be reached
     unchecked: tuple[int, dict[str, Any]] | None = None  # last record, digest not compared
     first_change: int = 1 << 30  # first piece left out: the records before keep their index
+    gap: int = -1  # index of the last unreadable piece
     changed: list[str] = field(default_factory=list)  # why the journal must be rewritten
 
 
@@ -641,6 +642,7 @@ class Journal:
         record = piece.payload
         if record is None:
             walk.uncertain = True
+            walk.gap = index
             walk.changed.append(f"unreadable bytes at {piece.start}")
             walk.first_change = min(walk.first_change, index)
             if tail:
@@ -668,18 +670,12 @@ class Journal:
             walk.first_change = min(walk.first_change, index)
             return
         positional = record.get("type") in ("decision", "undo")
+        why = "does not follow the position before it"
         if walk.game is not None:
             try:
                 game, sources = self._apply(walk.game.clone(), list(walk.sources), record)
             except Exception as exc:  # an illegal or unreadable record: keep what is good
-                walk.uncertain = True
-                walk.changed.append(f"record {index} refused")
-                walk.first_change = min(walk.first_change, index)
-                self._note(
-                    logging.ERROR,
-                    f"journal: record {index} ({record.get('decision', record.get('type'))}) "
-                    f"cannot be replayed ({exc}); it is left out",
-                )
+                why = f"cannot be replayed ({exc})"
                 game = None
             if game is not None:
                 # An intact record right after a verified one is trusted (its CRC holds);
@@ -695,10 +691,10 @@ class Journal:
         if positional and snap is not None and not walk.anchored and self._replays(snap):
             try:
                 game, sources = self._apply(snap.game.clone(), list(snap.sources), record)
+                digest = game.digest()
             except Exception:
-                return
-            digest = game.digest()
-            if _follows(record, game, digest):
+                digest = ""
+            if digest and _follows(record, game, digest):
                 self._note(
                     logging.WARNING,
                     f"journal: record {index} follows the snapshot; resuming from the snapshot",
@@ -707,8 +703,53 @@ class Journal:
                 walk.kept = self._synthesized(snap, walk)
                 self._keep(walk, index, record, game, sources, digest)
                 return
+        if walk.game is not None and walk.gap == index - 1 and self._bridge(walk, index, record):
+            return
+        walk.uncertain = True
         walk.changed.append(f"record {index} left out")
         walk.first_change = min(walk.first_change, index)
+        self._note(
+            logging.ERROR,
+            f"journal: record {index} ({record.get('decision', record.get('type'))}) {why}; "
+            "it is left out",
+        )
+
+    def _bridge(self, walk: _Walk, index: int, record: dict[str, Any]) -> bool:
+        """The one decision an unreadable record can have held: the only legal decision
+        after which this record's decision leads to this record's digest. Kept if unique."""
+        assert walk.game is not None
+        if record.get("type") != "decision" or record.get("ply") != len(walk.game.history) + 2:
+            return False
+        found = []
+        for d in walk.game.legal_actions():
+            try:
+                middle = walk.game.clone()
+                middle.apply(d)
+                after = middle.clone()
+                after.apply(record["decision"])
+            except Exception:
+                continue
+            if _follows(record, after, after.digest()):
+                found.append((d, middle, after))
+        if len(found) != 1:
+            return False
+        d, middle, after = found[0]
+        lost = {
+            "type": "decision",
+            "ply": len(middle.history),
+            "decision": middle.format(d),
+            "by": "player",
+            "digest": middle.digest(),
+        }
+        self._note(
+            logging.WARNING,
+            f"journal: the unreadable record before record {index} can only have been "
+            f"{lost['decision']} (the next record's digest says so); kept",
+        )
+        self._keep(walk, index - 1, lost, middle, [*walk.sources, "player"], lost["digest"])
+        sources = [*walk.sources, record.get("by") if record.get("by") in SOURCES else "player"]
+        self._keep(walk, index, record, after, sources, record["digest"])
+        return True
 
     def _keep(
         self,
