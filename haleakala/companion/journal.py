@@ -236,9 +236,9 @@ class Piece:
 
 
 @lru_cache(maxsize=128)
-def _bit_syndromes(length: int) -> dict[int, int]:
+def _bit_syndromes(length: int) -> tuple[dict[int, int], tuple[int, ...]]:
     """CRC32 is linear: flipping payload bit i changes the CRC by a value that depends only
-    on i and the length. Those values, to find the one flipped bit of a damaged record."""
+    on i and the length. Those values (by value, by bit), to find flipped bits."""
     base = zlib.crc32(bytes(length))
     table = {}
     buf = bytearray(length)
@@ -246,7 +246,27 @@ def _bit_syndromes(length: int) -> dict[int, int]:
         buf[i >> 3] = 1 << (i & 7)
         table[zlib.crc32(buf) ^ base] = i
         buf[i >> 3] = 0
-    return table
+    return table, tuple(sorted(table, key=table.__getitem__))
+
+
+def _flipped_bits(body: bytes, stored: int) -> tuple[list[int], int] | None:
+    """Up to two flipped bits that explain a CRC mismatch: payload bits to flip back, and
+    whether one bit of the stored CRC is wrong too. None: more damage than that. (CRC32 has
+    a Hamming distance of 5 or more at these lengths, so the answer is unique.)"""
+    syndrome = zlib.crc32(body) ^ stored
+    if syndrome.bit_count() == 1:
+        return [], 1
+    table, by_bit = _bit_syndromes(len(body))
+    if syndrome in table:
+        return [table[syndrome]], 0
+    for i, value in enumerate(by_bit):
+        rest = syndrome ^ value
+        j = table.get(rest)
+        if j is not None and j > i:
+            return [i, j], 0
+        if rest.bit_count() == 1:
+            return [i], 1
+    return None
 
 
 def _next_intact(data: bytes, pos: int) -> int:
@@ -269,21 +289,43 @@ def _mend(data: bytes, start: int, end: int) -> Piece:
         return Piece(start, end, None, problem=problem)
     length, crc = FRAME.unpack_from(data, start)
     body = bytearray(data[start + FRAME.size : end])
-    actual = zlib.crc32(body)
     mended = None
-    if actual == crc and length != len(body):
+    if zlib.crc32(body) == crc and length != len(body):
         mended = "its length field"
-    elif length == len(body) and (actual ^ crc).bit_count() == 1:
-        mended = "its CRC field"
-    elif length == len(body) and len(body) <= 4096:
-        bit = _bit_syndromes(len(body)).get(actual ^ crc)
-        if bit is not None:
-            body[bit >> 3] ^= 1 << (bit & 7)
-            mended = f"bit {bit} of its payload"
+    elif len(body) <= 4096:
+        found = _flipped_bits(bytes(body), crc)
+        length_ok = length == len(body)  # if not, that was one damaged field already
+        if found is not None and (length_ok or len(found[0]) + found[1] <= 1):
+            bits, in_crc = found
+            for bit in bits:
+                body[bit >> 3] ^= 1 << (bit & 7)
+            parts = [f"bit {bit} of its payload" for bit in bits] + ["its CRC"] * in_crc
+            mended = " and ".join(parts + ([] if length_ok else ["its length field"]))
     payload = _json_object(bytes(body)) if mended else None
     if payload is None:
         return Piece(start, end, None, problem=problem)
     return Piece(start, end, payload, mended=mended)
+
+
+def _first_of_two(data: bytes, start: int, end: int) -> Piece | None:
+    """The first record of a damaged stretch that holds two: where its length field says it
+    ends, or (that field damaged) where a payload that matches its CRC ends."""
+    if end - start <= FRAME.size:
+        return None
+    length, crc = FRAME.unpack_from(data, start)
+    claimed = start + FRAME.size + length
+    if claimed < end:
+        first = _mend(data, start, claimed)
+        if first.payload is not None:
+            return first
+    brace = data.find(b"{", start + 2 * FRAME.size + 1, end)
+    while brace != -1:
+        if zlib.crc32(data[start + FRAME.size : brace - FRAME.size]) == crc:
+            first = _mend(data, start, brace - FRAME.size)
+            if first.payload is not None:
+                return first
+        brace = data.find(b"{", brace + 1, end)
+    return None
 
 
 def read_pieces(data: bytes) -> list[Piece]:
@@ -297,6 +339,11 @@ def read_pieces(data: bytes) -> list[Piece]:
             pos = found[1]
             continue
         end = _next_intact(data, pos)
+        first = _first_of_two(data, pos, end)
+        if first is not None:  # two damaged records in a row
+            pieces.append(first)
+            pos = first.end
+            continue
         pieces.append(_mend(data, pos, end))
         pos = end
     return pieces
@@ -611,6 +658,7 @@ class Journal:
             walk.last = snap.records - 1
             begin = snap.records
         elif pieces[0].mended:
+            walk.uncertain = True  # the first decision must prove the mended deal
             walk.changed.append("header mended")
             self._note(
                 logging.WARNING,
