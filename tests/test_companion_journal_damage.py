@@ -7,7 +7,8 @@ directly (no subprocess, no fsync: fast).
 Which acknowledged decisions are still *readable* after the damage:
 - a single flipped bit damages one field of one record: its length (the record's end is then
   where the next intact record starts), its CRC (the payload is intact), or one payload bit
-  (CRC32 locates it). Every record stays readable: all 12 decisions.
+  (CRC32 locates it). Every record stays readable: all 12 decisions. (So do two flipped bits
+  anywhere: a hypothesis test below.)
 - a truncation at byte t keeps the records that end at or before t; the record cut in two is
   unreadable and nothing lies behind it. The snapshot still holds its 10 decisions. Readable:
   max(10, decisions whose records end at or before t).
@@ -237,29 +238,27 @@ def test_a_missing_journal_beside_a_snapshot_resumes_from_the_snapshot(small, tm
     second=st.integers(min_value=0),
     snapshot_flip=st.one_of(st.none(), st.integers(min_value=0)),
 )
-def test_two_flipped_bits_never_crash_and_never_resume_a_position_that_was_not_acknowledged(
-    small, tmp_path_factory, first, second, snapshot_flip
+def test_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_nothing(
+    small, first, second, snapshot_flip
 ):
-    """Beyond what can be mended: whatever is resumed is a position the players had
-    acknowledged (a prefix of the game), and no byte is destroyed."""
-    state = tmp_path_factory.mktemp("two-flips", numbered=True)
-    damaged = bytearray(small.journal)
-    for bit in (first, second):
-        bit %= len(damaged) * 8
-        damaged[bit // 8] ^= 1 << (bit % 8)
-    snapshot = bytearray(small.snapshot)
-    if snapshot_flip is not None:
-        bit = snapshot_flip % (len(snapshot) * 8)
-        snapshot[bit // 8] ^= 1 << (bit % 8)
-    shutil.rmtree(state)
-    state.mkdir()
-    (state / JOURNAL_NAME).write_bytes(bytes(damaged))
-    (state / SNAPSHOT_NAME).write_bytes(bytes(snapshot))
-    game = Journal(state, sync=False).recover()
-    if game is not None:
-        n = len(game.history)
-        assert game.history == small.final.history[:n] and game.digest() == small.digests[n]
-    kept = [p.read_bytes() for p in state.glob("*.bad-*")]
-    for name, before in ((JOURNAL_NAME, bytes(damaged)), (SNAPSHOT_NAME, bytes(snapshot))):
-        path = state / name
-        assert (path.exists() and path.read_bytes() == before) or before in kept
+    """Up to two flipped bits per record are mended (CRC32's Hamming distance is at least 5
+    at these lengths), so even then every acknowledged decision comes back, and no byte is
+    destroyed."""
+    with tempfile.TemporaryDirectory() as root:
+        state = Path(root)
+        damaged = bytearray(small.journal)
+        for bit in {first % (len(damaged) * 8), second % (len(damaged) * 8)}:
+            damaged[bit // 8] ^= 1 << (bit % 8)
+        snapshot = bytearray(small.snapshot)
+        if snapshot_flip is not None:
+            bit = snapshot_flip % (len(snapshot) * 8)
+            snapshot[bit // 8] ^= 1 << (bit % 8)
+        (state / JOURNAL_NAME).write_bytes(bytes(damaged))
+        (state / SNAPSHOT_NAME).write_bytes(bytes(snapshot))
+        game = Journal(state, sync=False).recover()
+        assert game is not None and game.history == small.final.history
+        assert game.digest() == small.final.digest()
+        kept = [p.read_bytes() for p in state.glob("*.bad-*")]
+        for name, before in ((JOURNAL_NAME, bytes(damaged)), (SNAPSHOT_NAME, bytes(snapshot))):
+            path = state / name
+            assert (path.exists() and path.read_bytes() == before) or before in kept
