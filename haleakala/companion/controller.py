@@ -483,6 +483,9 @@ class Companion:
 
     def undo(self) -> bool:
         """Take back the last decision of a player (and the automatic ones after it)."""
+        if self.paused is not None:  # the last decision is not saved yet
+            self._say_paused()
+            return False
         game = self.game
         players = [i for i, s in enumerate(self.sources) if s == "player"]
         if not game.history or not players:
@@ -1065,6 +1068,9 @@ class Companion:
 
     def _decide(self, d: int, by: str) -> None:
         """Apply a decision (on a copy: the game changes only if the rules accept it)."""
+        if self.paused is not None:  # the last decision is not saved yet
+            self._say_paused()
+            return
         before = self.game
         trial = before.clone()
         try:
