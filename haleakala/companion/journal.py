@@ -641,7 +641,8 @@ class Journal:
         solo, strength = _settings(header, None, None)
         walk = _Walk(base, [], [header], solo, strength)
         walk.snap_ply = len(snap.game.history) if snap is not None else -1
-        damaged = any(p.payload is None or p.mended for p in pieces)
+        covered = pieces[: snap.records] if snap is not None else pieces
+        damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
         begin = 1
         if base is None:  # the header came from the snapshot: it is the only way in
             walk.uncertain = True
