@@ -458,3 +458,28 @@ def test_waiting_for_storage_keeps_systemd_content_and_shows_the_fix_on_the_oled
     assert rig.hw.display.show_count == shown + 1
     expected = oled.draw(oled.Screen("! CANNOT SAVE", oled.wrap(error.short), alert=True))
     assert rig.hw.display.last.tobytes() == expected.tobytes()
+
+
+def test_the_daemon_waits_for_a_journal_it_cannot_read_and_then_resumes_it(tmp_path, monkeypatch):
+    """No exit, no restart loop: the daemon shows the fix and tries again until it can."""
+    config = tmp_path / "config.toml"
+    config.write_text('kit = "buttons"\n')
+    tries = []
+    recover = Journal.recover
+
+    def refused_once(journal):
+        tries.append(journal.path)
+        if len(tries) == 1:
+            raise JournalError(13, "full story", title="CANNOT SAVE", short="Fix: sudo chown x")
+        return recover(journal)
+
+    waited = []
+    monkeypatch.setattr(Journal, "recover", refused_once)
+    monkeypatch.setattr(D, "wait_for_storage", lambda exc, *_: waited.append(exc.short) or True)
+    monkeypatch.setattr(D.Daemon, "install_signal_handlers", lambda self: None)
+    monkeypatch.setattr(D.Daemon, "run", lambda self: D.EXIT_OK)
+    args = Namespace(
+        config=str(config), hardware="sim", state_dir=str(tmp_path / "state"), headless=True
+    )
+    assert D.main(args) == D.EXIT_OK
+    assert len(tries) == 2 and waited == ["Fix: sudo chown x"]
