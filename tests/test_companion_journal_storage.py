@@ -35,6 +35,7 @@ from haleakala.companion.journal import (
     JournalError,
     scan_records,
 )
+from haleakala.hal.events import EncoderTurned
 
 
 class FullDisk(Disk):
@@ -274,6 +275,10 @@ def _play_on_a_foreign_journal(state: Path, fix) -> dict:
     seen["paused"] = rig.c.paused is not None
     seen["oled"] = rig.text()
     seen["status"] = rig.c.status()
+    rig.send(*[EncoderTurned(1)] * 9)
+    now = rig.clock()
+    shown = oled.screen(rig.game, rig.c.ui_state(now), now)
+    seen["scrolled"] = (shown.offset, len(shown.lines))
     fix()
     rig.advance(RETRY_S)
     seen["after_fix"] = rig.c.paused is None
@@ -327,6 +332,8 @@ def test_a_journal_of_another_owner_pauses_with_the_exact_fix_and_goes_on_after_
     assert seen["paused"] and "CANNOT SAVE" in seen["oled"] and "NOT SAVED" not in seen["oled"]
     assert fix.split()[-1].split("/")[-1] in seen["oled"] and "PAUSED" in seen["status"]
     assert seen["after_fix"] and seen["decisions"] == 3
+    offset, total = seen["scrolled"]  # the encoder scrolls to the end of the command
+    assert total > oled.BODY_LINES and offset == total - oled.BODY_LINES
 
 
 def _recover_torn(state: Path) -> dict:

@@ -547,8 +547,13 @@ class Companion:
 
     def _dispatch(self, event: Any) -> None:
         deciding = isinstance(event, ButtonPressed | ButtonHeld | EncoderTurned)
-        if self.paused is not None and deciding:
-            self._say_paused()  # nothing new is decided until the last decision is saved
+        if self.paused is not None and deciding:  # nothing is decided until the last is saved
+            if isinstance(event, EncoderTurned) and type(event.steps) is int:
+                now = self.clock()  # but the encoder scrolls the message (a long chown)
+                self.scroll = max(0, self.scroll + event.steps)
+                self.scroll = oled.screen(self.game, self.ui_state(now), now).offset
+            else:
+                self._say_paused()
             return
         if not isinstance(event, BeachContents) and self._board_dirty:
             self._settle_board()  # the board as it was before this event happened
