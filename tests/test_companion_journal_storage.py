@@ -20,7 +20,7 @@ from argparse import Namespace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.companion_rig import Rig
 
@@ -147,6 +147,13 @@ def test_an_fsync_error_cuts_the_record_and_the_decision_is_saved_on_the_retry(t
         ),
         max_size=40,
     )
+)
+@example(  # a short write, refused decisions, an fsync error, space back; ends paused
+    steps=[
+        *[("decide", 0), ("fill", 30), ("decide", 0), ("decide", 0), ("wait", 0)],
+        *[("fsync", 0), ("free", 0), ("decide", 0), ("wait", 0), ("wait", 0), ("decide", 0)],
+        *[("fill", 0), ("decide", 0)],
+    ]
 )
 def test_whatever_the_disk_does_a_restart_resumes_the_last_acknowledged_decision(steps):
     with tempfile.TemporaryDirectory() as root:
