@@ -242,3 +242,12 @@ def test_a_game_that_ended_just_before_a_power_cut_is_still_kept_as_a_log(tmp_pa
     assert again.game.is_terminal()
     logs = list((tmp_path / "games").glob("*.jsonl"))
     assert len(logs) == 1 and logs[0].read_text().count('"type":"result"') == 1
+
+
+def test_a_journal_of_another_version_is_moved_aside_whole_and_a_new_game_starts(tmp_path):
+    old = J.encode_record({"type": "header", "format": J.FORMAT, "version": 9}) + b"more"
+    (tmp_path / "journal.bin").write_bytes(old)
+    rig = Rig("buttons", journal=Journal(tmp_path))
+    assert rig.game.history == []
+    assert "is version 9; this program writes 1" in " ".join(rig.c.journal.notes)
+    assert [p.read_bytes() for p in tmp_path.glob("journal.bin.bad-*")] == [old]

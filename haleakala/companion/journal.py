@@ -567,9 +567,7 @@ class Journal:
         first = pieces[0].payload if pieces else None
         header = first if _is_header(first) else None
         if header is not None and header.get("version") != VERSION:
-            self._set_aside(
-                data, f"is version {header.get('version')}; this program writes version {VERSION}"
-            )
+            self._set_aside(f"is version {header.get('version')}; this program writes {VERSION}")
             return None
         base = None
         if header is not None:
@@ -581,7 +579,7 @@ class Journal:
         snap = self._read_snapshot(header)
         if header is None:
             if snap is None or not self._replays(snap):
-                self._set_aside(data, "has no valid header")
+                self._set_aside("has no valid header")
                 return None
             header = self._header_from(snap)
             self._note(
@@ -983,7 +981,7 @@ class Journal:
             self.failed = storage_error(exc, self.path, "repair")
             self._note(logging.ERROR, str(self.failed))
 
-    def _set_aside(self, data: bytes, why: str) -> None:
+    def _set_aside(self, why: str) -> None:
         """A journal that names no game: moved aside whole (with the snapshot), never cut."""
         self.close()
         moved = []
