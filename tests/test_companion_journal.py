@@ -251,3 +251,39 @@ def test_a_journal_of_another_version_is_moved_aside_whole_and_a_new_game_starts
     assert rig.game.history == []
     assert "is version 9; this program writes 1" in " ".join(rig.c.journal.notes)
     assert [p.read_bytes() for p in tmp_path.glob("journal.bin.bad-*")] == [old]
+
+
+def _scramble_header(path, field: bytes) -> bytes:
+    """Overwrite the value of ``field`` in the header's JSON (many bits: beyond mending)."""
+    data = bytearray(path.read_bytes())
+    at = data.index(field) + len(field) + 3  # past the closing quote, the colon, the quote
+    data[at : at + 4] = b"9999" if data[at : at + 4] != b"9999" else b"8888"
+    return bytes(data)
+
+
+def test_a_header_damaged_beyond_mending_keeps_its_records_when_their_digests_prove_it(
+    tmp_path,
+):
+    rig = played(tmp_path, 6, every=0)  # no snapshot to rebuild it from
+    path = tmp_path / "journal.bin"
+    damaged = _scramble_header(path, b'"created')
+    path.write_bytes(damaged)
+    game, journal = resumed(tmp_path)
+    assert game.digest() == rig.game.digest() and len(game.history) == 6
+    assert any("proved by the digests" in note for note in journal.notes)
+    assert [b.read_bytes() for b in journal.backups] == [damaged]
+    assert scan_records(path.read_bytes()).problem is None
+
+
+def test_a_header_whose_deal_was_damaged_is_set_aside_not_trusted(tmp_path):
+    played(tmp_path, 6, every=0)
+    path = tmp_path / "journal.bin"
+    damaged = _scramble_header(path, b'"game')  # then the seed: the deal itself
+    data = bytearray(damaged)
+    at = data.index(b'"seed":') + 7
+    data[at] = ord("1") if data[at] != ord("1") else ord("2")
+    path.write_bytes(bytes(data))
+    journal = Journal(tmp_path)
+    assert journal.recover() is None
+    assert any("no record proves" in note for note in journal.notes)
+    assert [b.read_bytes() for b in journal.backups] == [bytes(data)]

@@ -431,6 +431,24 @@ def keep_copy(path: Path, data: bytes, *, sync: bool = True) -> Path:
         return target
 
 
+def _loose_header(data: bytes, piece: Piece) -> dict[str, Any] | None:
+    """The header of a journal whose first record fails its CRC but whose JSON still names
+    a deal of this version (recovery then asks the records' digests to prove it)."""
+    if piece.start != 0 or piece.end - piece.start <= FRAME.size:
+        return None
+    length = FRAME.unpack_from(data, 0)[0]
+    for end in (FRAME.size + length, piece.end):
+        if end <= piece.end:
+            record = _json_object(data[FRAME.size : end])
+            if _is_header(record) and record is not None and record.get("version") == VERSION:
+                try:
+                    Game(**_deal_of(record))
+                except (KeyError, TypeError, ValueError):
+                    continue
+                return record
+    return None
+
+
 def _is_header(record: dict[str, Any] | None) -> bool:
     return record is not None and record.get("type") == "header" and record.get("format") == FORMAT
 
@@ -577,10 +595,17 @@ class Journal:
                 self._note(logging.ERROR, f"journal: its header names no game ({exc})")
                 header = None
         snap = self._read_snapshot(header)
-        if header is None:
-            if snap is None or not self._replays(snap):
+        loose = None
+        if header is None and (snap is None or not self._replays(snap)):
+            loose = _loose_header(data, pieces[0]) if pieces else None
+            if loose is None:
                 self._set_aside("has no valid header")
                 return None
+            header, base = loose, Game(**_deal_of(loose))
+            if snap is not None and snap.game_id != header.get("game"):
+                snap = None
+        if header is None:
+            assert snap is not None
             header = self._header_from(snap)
             self._note(
                 logging.ERROR,
@@ -588,6 +613,15 @@ class Journal:
             )
         self.header = header
         walk = self._walk(pieces, base, snap)
+        if loose is not None:  # a deal read past a bad CRC counts only if a digest proves it
+            if not any(r.get("type") in ("decision", "undo") for r in walk.kept):
+                self._set_aside("has a damaged header that no record proves")
+                return None
+            self._note(
+                logging.WARNING,
+                "journal: header damaged; its deal is proved by the "
+                "digests of the records after it and kept",
+            )
         if walk.game is None:  # nothing verifiable but the snapshot
             assert snap is not None
             walk = self._from_snapshot(snap, walk, "the journal")
@@ -656,13 +690,15 @@ class Journal:
                     walk.solo, walk.strength = _settings(record, walk.solo, walk.strength)
             walk.last = snap.records - 1
             begin = snap.records
-        elif pieces[0].mended:
-            walk.uncertain = True  # the first decision must prove the mended deal
+        elif pieces[0].mended or pieces[0].payload is None:
+            walk.uncertain = True  # the first decision must prove the mended or loose deal
             walk.changed.append("header mended")
-            self._note(
-                logging.WARNING,
-                f"journal: its header was damaged in {pieces[0].mended}; mended (its CRC checks)",
-            )
+            if pieces[0].mended:
+                self._note(
+                    logging.WARNING,
+                    f"journal: its header was damaged in {pieces[0].mended}; mended (its CRC "
+                    "checks)",
+                )
         if walk.game is not None:
             walk.reached.add((len(walk.game.history), walk.game.digest()))
         for index in range(begin, len(pieces)):
