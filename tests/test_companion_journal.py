@@ -11,7 +11,7 @@ from support.companion_rig import Rig
 from haleakala.companion import journal as J
 from haleakala.companion.autoplay import choose, reference_game
 from haleakala.companion.journal import Journal, JournalError, scan_records
-from haleakala.hal.events import ButtonHeld, ButtonPressed
+from haleakala.hal.events import ButtonHeld
 from haleakala.rules import Game
 from haleakala.rules.log import setup_record
 
@@ -73,17 +73,20 @@ def test_a_torn_tail_is_cut_and_logged_and_nothing_acknowledged_is_lost(tmp_path
     assert journal.notes and "torn tail" in journal.notes[0]
 
 
-def test_a_record_with_a_bad_crc_is_cut_and_logged(tmp_path, caplog):
+def test_a_record_with_one_flipped_bit_is_mended_but_kept_only_if_it_follows(tmp_path, caplog):
     rig = played(tmp_path, 6, every=0)
     path = tmp_path / "journal.bin"
     good = path.stat().st_size
     record = bytearray(J.encode_record({"type": "decision", "decision": "2@2"}))
     record[-2] ^= 0x20  # one flipped bit in the payload
-    path.write_bytes(path.read_bytes() + bytes(record) + J.encode_record({"type": "x"}))
+    before = path.read_bytes() + bytes(record) + J.encode_record({"type": "x"})
+    path.write_bytes(before)
     with caplog.at_level(logging.WARNING, "haleakala.journal"):
-        game, _ = resumed(tmp_path)
+        game, journal = resumed(tmp_path)
     assert game.digest() == rig.game.digest() and path.stat().st_size == good
-    assert f"record CRC mismatch at byte {good}" in caplog.text
+    assert f"record 7 at byte {good} was damaged in bit" in caplog.text
+    assert "record 7 (2@2) cannot be replayed" in caplog.text  # illegal here: left out
+    assert [b.read_bytes() for b in journal.backups if b.name.startswith("journal")] == [before]
 
 
 def test_a_corrupt_snapshot_falls_back_to_replaying_the_whole_journal(tmp_path, caplog):
@@ -193,23 +196,29 @@ def test_a_new_game_from_the_menu_keeps_the_unfinished_one_as_a_log(tmp_path):
     assert game.history == [] and game.digest() == rig.game.digest()
 
 
-def test_a_decision_that_cannot_be_saved_is_rolled_back_and_said(tmp_path, monkeypatch):
+def test_a_decision_that_cannot_be_saved_pauses_the_game_until_it_is_saved(tmp_path, monkeypatch):
     rig = played(tmp_path, 2)
-    digest = rig.game.digest()
+    saved = rig.c.journal._append
 
     def full_disk(payload):
-        raise JournalError(28, "journal write failed: No space left on device")
+        raise JournalError(28, "journal write failed", title="STORAGE FULL", short="full")
 
     monkeypatch.setattr(rig.c.journal, "_append", full_disk)
     rig.press("beach3")
     rig.press("select")
-    assert rig.game.digest() == digest and len(rig.c.sources) == 2
-    assert "NOT SAVED" in " ".join(rig.c.prompt) and "No space left" in " ".join(rig.c.prompt)
-    monkeypatch.undo()
-    rig.send(ButtonPressed("beach3"), ButtonPressed("select"))
-    assert len(rig.game.history) == 3
+    assert len(rig.game.history) == 3 and rig.c.acknowledged == 2  # shown, not acknowledged
+    assert rig.c.paused is not None and "STORAGE FULL" in " ".join(rig.c.prompt)
+    assert "PAUSED" in rig.c.status()
+    pending = rig.game.digest()
+    rig.press("beach1")  # nothing new is decided while paused
+    assert rig.game.digest() == pending and rig.c.paused is not None
+    monkeypatch.setattr(rig.c.journal, "_append", saved)
+    rig.advance(1.0)
+    assert rig.c.paused is not None  # the retry waits for its time
+    rig.advance(1.0)
+    assert rig.c.paused is None and rig.c.acknowledged == 3
     game, _ = resumed(tmp_path)
-    assert game.digest() == rig.game.digest()
+    assert game.digest() == rig.game.digest() == pending
 
 
 @pytest.mark.parametrize("cut", [1, 7, 9])
@@ -233,3 +242,48 @@ def test_a_game_that_ended_just_before_a_power_cut_is_still_kept_as_a_log(tmp_pa
     assert again.game.is_terminal()
     logs = list((tmp_path / "games").glob("*.jsonl"))
     assert len(logs) == 1 and logs[0].read_text().count('"type":"result"') == 1
+
+
+def test_a_journal_of_another_version_is_moved_aside_whole_and_a_new_game_starts(tmp_path):
+    old = J.encode_record({"type": "header", "format": J.FORMAT, "version": 9}) + b"more"
+    (tmp_path / "journal.bin").write_bytes(old)
+    rig = Rig("buttons", journal=Journal(tmp_path))
+    assert rig.game.history == []
+    assert "is version 9; this program writes 1" in " ".join(rig.c.journal.notes)
+    assert [p.read_bytes() for p in tmp_path.glob("journal.bin.bad-*")] == [old]
+
+
+def _scramble_header(path, field: bytes) -> bytes:
+    """Overwrite the value of ``field`` in the header's JSON (many bits: beyond mending)."""
+    data = bytearray(path.read_bytes())
+    at = data.index(field) + len(field) + 3  # past the closing quote, the colon, the quote
+    data[at : at + 4] = b"9999" if data[at : at + 4] != b"9999" else b"8888"
+    return bytes(data)
+
+
+def test_a_header_damaged_beyond_mending_keeps_its_records_when_their_digests_prove_it(
+    tmp_path,
+):
+    rig = played(tmp_path, 6, every=0)  # no snapshot to rebuild it from
+    path = tmp_path / "journal.bin"
+    damaged = _scramble_header(path, b'"created')
+    path.write_bytes(damaged)
+    game, journal = resumed(tmp_path)
+    assert game.digest() == rig.game.digest() and len(game.history) == 6
+    assert any("proved by the digests" in note for note in journal.notes)
+    assert [b.read_bytes() for b in journal.backups] == [damaged]
+    assert scan_records(path.read_bytes()).problem is None
+
+
+def test_a_header_whose_deal_was_damaged_is_set_aside_not_trusted(tmp_path):
+    played(tmp_path, 6, every=0)
+    path = tmp_path / "journal.bin"
+    damaged = _scramble_header(path, b'"game')  # then the seed: the deal itself
+    data = bytearray(damaged)
+    at = data.index(b'"seed":') + 7
+    data[at] = ord("1") if data[at] != ord("1") else ord("2")
+    path.write_bytes(bytes(data))
+    journal = Journal(tmp_path)
+    assert journal.recover() is None
+    assert any("no record proves" in note for note in journal.notes)
+    assert [b.read_bytes() for b in journal.backups] == [bytes(data)]

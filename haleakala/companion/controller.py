@@ -30,8 +30,10 @@ How decisions are made:
 
 Durability: the new position is shown first (instant feedback), then the decision is
 appended to the journal and fsynced, and only then acknowledged in the log
-("ack decision 12 red 3@2 digest …"); if the journal cannot be written the position is
-rolled back and the OLED says so.
+("ack decision 12 red 3@2 digest …"). If the journal cannot be written (storage full, a file
+of the wrong owner) the game pauses: the decision stays shown but unacknowledged, the OLED
+says why and what fixes it, inputs that would decide are refused, and the write is tried
+again every ``RETRY_S``; once it succeeds the game goes on by itself.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ taken off a beach this long in case it is on its way to another beach (a move, r
 MESSAGE_S = 3.0
 UNKNOWN_TAG = "UNKNOWN TAG"
 """RFID: the headline when a beach holds a tag that the ``[tags]`` table does not name."""
+RETRY_S = 2.0
+"""While the journal cannot be written, the pending decision is saved again this often."""
 SCORES_S = 120.0
 """A score page stays until select (or back) dismisses it, or this long."""
 ERUPTION_S = 3.0
@@ -230,6 +234,8 @@ class Companion:
         self.link_ok, self.link_detail = True, ""
         self._proposal: tuple[int, int] | None = None  # (ply, decision) of the solo bot
         self._unacked: tuple[str, Any] | None = None
+        self.paused: JournalError | None = None  # why the pending decision is not saved yet
+        self._retry_at = 0.0
         self._last_frame: dict | None = None
         self._last_screen: oled.Screen | None = None
         self._last_image: bytes | None = None
@@ -244,7 +250,8 @@ class Companion:
         resumed = None
         if game is None and journal is not None:
             resumed = journal.recover()
-            self.notes = tuple(journal.notes[-2:])
+            short = (journal.failed.short,) if journal.failed else ()
+            self.notes = short or tuple(journal.notes[-2:])
         if resumed is not None:
             self.game = resumed
             self.sources = list(journal.sources) if journal else []
@@ -355,6 +362,10 @@ class Companion:
             deadlines.append(self._think_since + self.think_limit_s)
         if self.pending is not None:
             deadlines.append(self.pending[1])
+        if self.paused is not None:
+            deadlines.append(self._retry_at)
+        elif self._board_dirty:
+            deadlines.append(now)  # beach reports held while paused
         if self.message is not None and self.message.until > now:
             deadlines.append(self.message.until)
         if self.eruption is not None and self.eruption.until > now:
@@ -403,6 +414,8 @@ class Companion:
             text += f", RFID: {self.link_detail or 'down'}"
         if self.errors:
             text += f", {self.errors} errors"
+        if self.paused is not None:
+            text += f", PAUSED: {self.paused.title.lower()}"
         return text
 
     def digest(self) -> str:
@@ -473,6 +486,9 @@ class Companion:
 
     def undo(self) -> bool:
         """Take back the last decision of a player (and the automatic ones after it)."""
+        if self.paused is not None:  # the last decision is not saved yet
+            self._say_paused()
+            return False
         game = self.game
         players = [i for i, s in enumerate(self.sources) if s == "player"]
         if not game.history or not players:
@@ -511,6 +527,7 @@ class Companion:
         game = Game(variant, seed)
         if self.journal is not None:
             self.journal.start(game, **self._solo_settings())
+        self._unacked, self.paused = None, None  # a decision held by a pause went with the game
         self.game = game
         self.sources = []
         self.variant = variant
@@ -532,6 +549,15 @@ class Companion:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, event: Any) -> None:
+        deciding = isinstance(event, ButtonPressed | ButtonHeld | EncoderTurned)
+        if self.paused is not None and deciding:  # nothing is decided until the last is saved
+            if isinstance(event, EncoderTurned) and type(event.steps) is int:
+                now = self.clock()  # but the encoder scrolls the message (a long chown)
+                self.scroll = max(0, self.scroll + event.steps)
+                self.scroll = oled.screen(self.game, self.ui_state(now), now).offset
+            else:
+                self._say_paused()
+            return
         if not isinstance(event, BeachContents) and self._board_dirty:
             self._settle_board()  # the board as it was before this event happened
         if not isinstance(event, EncoderTurned):
@@ -568,7 +594,7 @@ class Companion:
             self.render()
         except Exception as exc:
             self._internal_error("drawing", exc)
-        if self._unacked is not None:
+        if self._unacked is not None and (self.paused is None or self.clock() >= self._retry_at):
             self._acknowledge()
         if self.journal is not None:
             self._housekeeping()
@@ -583,7 +609,9 @@ class Companion:
     # ------------------------------------------------------------------ timers
 
     def _auto_ready(self) -> bool:
-        return self.overlay is None and self.mismatch is None and self.hold is None
+        return (
+            self.overlay is None and self.mismatch is None and self.hold is None and not self.paused
+        )
 
     def _timers(self, now: float) -> None:
         if self.message is not None and self.message.until <= now:
@@ -593,7 +621,7 @@ class Companion:
         expire = self._scores_expire()
         if expire is not None and expire <= now:
             self._close_overlay()
-        if self.pending is not None and self.pending[1] <= now:
+        if self.pending is not None and self.pending[1] <= now and self.paused is None:
             self._reconcile(settled=True)
         if self.auto_at is not None and now >= self.auto_at and self._auto_ready():
             legal = self.game.legal_actions()
@@ -856,6 +884,8 @@ class Companion:
         self._board_dirty = True  # compared once the snapshot's other beaches are in
 
     def _settle_board(self) -> None:
+        if self.paused is not None:
+            return  # compared once the pending decision is saved
         self._board_dirty = False
         self._reconcile()
 
@@ -1050,6 +1080,9 @@ class Companion:
 
     def _decide(self, d: int, by: str) -> None:
         """Apply a decision (on a copy: the game changes only if the rules accept it)."""
+        if self.paused is not None:  # the last decision is not saved yet
+            self._say_paused()
+            return
         before = self.game
         trial = before.clone()
         try:
@@ -1335,24 +1368,22 @@ class Companion:
 
     def _acknowledge(self) -> None:
         kind, data = self._unacked  # type: ignore[misc]
-        self._unacked = None
         game = self.game
+        try:
+            if self.journal is not None and kind == "decision":
+                self.journal.append_decision(game, data[1], self.digest())
+            elif self.journal is not None:
+                self.journal.append_undo(game, data[2])
+        except JournalError as exc:
+            self._pause(exc)
+            return
+        self._unacked = None
+        if self.paused is not None:
+            log.warning("journal written again: the game goes on")
+            self.paused, self.message = None, None
         if kind == "decision":
             before, by = data
             digest = self.digest()
-            try:
-                if self.journal is not None:
-                    self.journal.append_decision(game, by, digest)
-            except JournalError as exc:
-                text = game.format(game.history[-1])
-                log.error("decision %s not saved, rolled back: %s", text, exc)
-                self.game = before
-                self.sources.pop()
-                self._reset_ui()
-                self._refresh()
-                self._show("NOT SAVED", f"The decision could not be saved ({exc}). Try again.")
-                self.render()
-                return
             self.acknowledged += 1
             log.info(
                 "ack decision %d %s %s by %s digest %s",
@@ -1363,25 +1394,31 @@ class Companion:
                 digest,
             )
         else:
-            before, sources, count = data
-            try:
-                if self.journal is not None:
-                    self.journal.append_undo(game, count)
-            except JournalError as exc:
-                log.error("undo not saved, rolled back: %s", exc)
-                self.game, self.sources = before, sources
-                self._reset_ui()
-                self._refresh()
-                self._show("NOT SAVED", f"The undo could not be saved ({exc}).")
-                self.render()
-                return
+            count = data[2]
             log.info(
                 "ack undo %d to decision %d digest %s", count, len(game.history), game.digest()
             )
 
+    def _pause(self, exc: JournalError) -> None:
+        """The journal cannot be written: keep the decision shown but unacknowledged, refuse
+        new ones, and try again every RETRY_S (``_finish``), so the game goes on by itself."""
+        if self.paused is None or self.paused.errno != exc.errno:
+            log.error("game paused, the last decision is not saved yet: %s", exc)
+        self.paused = exc
+        self._retry_at = self.clock() + RETRY_S
+        self._say_paused()
+        self.render()
+
+    def _say_paused(self) -> None:
+        assert self.paused is not None
+        until = self._retry_at + MESSAGE_S  # shown until the retry after next
+        self.message = U.Message(self.paused.title, self.paused.short, refusal=True, until=until)
+
     def _housekeeping(self) -> None:
         journal = self.journal
         assert journal is not None
+        if self.paused is not None:
+            return  # the game log and snapshot wait for the pending decision
         try:
             if journal.snapshot_due:
                 journal.write_snapshot(self.game)

@@ -18,6 +18,7 @@ SIGTERM / SIGINT: the loop ends, the LEDs go dark, the OLED says "bye", exit 0.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -276,17 +277,28 @@ def main(args: Any) -> int:
         log.error("--autoplay drives simulated inputs: use it with --hardware sim")
         return EXIT_CONFIG
     state_dir = Path(getattr(args, "state_dir", None) or config.state_dir)
+    refusal = root_refusal(state_dir, os.geteuid())
+    if refusal:
+        log.error("%s", refusal)
+        print(f"haleakala run: {refusal}", file=sys.stderr)
+        return EXIT_CONFIG
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
         probe = state_dir / ".writable"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        owner = ""
+        if isinstance(exc, PermissionError):
+            from .journal import ownership_fix
+
+            owner = " (it belongs to {}; fix it with: {})".format(*ownership_fix(state_dir))
         log.error(
-            "state directory %s is not writable (%s): give the daemon's user a writable "
+            "state directory %s is not writable (%s)%s: give the daemon's user a writable "
             "directory (systemd: StateDirectory=haleakala) or pass --state-dir",
             state_dir,
             exc,
+            owner,
         )
         return EXIT_FAILURE
 
@@ -309,21 +321,25 @@ def main(args: Any) -> int:
     from .journal import Journal, JournalError
 
     journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
-    try:
-        companion = Companion(
-            hardware,
-            config,
-            journal=journal,
-            variant=getattr(args, "variant", None),
-            solo=getattr(args, "solo", None),
-            strength=getattr(args, "strength", None),
-            seed=getattr(args, "seed", None),
-            start=getattr(args, "start", None),
-        )
-    except JournalError as exc:
-        log.error("%s", exc)
-        hardware.close()
-        return EXIT_FAILURE
+    notifier = Notifier()
+    companion = None
+    while companion is None:
+        try:
+            companion = Companion(
+                hardware,
+                config,
+                journal=journal,
+                variant=getattr(args, "variant", None),
+                solo=getattr(args, "solo", None),
+                strength=getattr(args, "strength", None),
+                seed=getattr(args, "seed", None),
+                start=getattr(args, "start", None),
+            )
+        except JournalError as exc:  # e.g. root's unreadable journal: wait for the fix
+            if not wait_for_storage(exc, hardware, notifier):
+                hardware.close()
+                notifier.close()
+                return EXIT_OK
 
     extra: list[Any] = []
     if config.kit == "rfid" and backend == "pi":
@@ -333,7 +349,7 @@ def main(args: Any) -> int:
         from .autoplay import AutoPlayer
 
         autoplayer = AutoPlayer(autoplay)
-    daemon = Daemon(companion, notifier=Notifier(), autoplayer=autoplayer, extra_inputs=extra)
+    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, extra_inputs=extra)
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
@@ -342,6 +358,66 @@ def main(args: Any) -> int:
     finally:
         daemon.shutdown()
     return code
+
+
+STORAGE_RETRY_S = 2.0
+
+
+def wait_for_storage(
+    exc: Any, hardware: Any, notifier: Notifier, *, retry_s: float = STORAGE_RETRY_S
+) -> bool:
+    """The journal cannot be read or started (a root-only ``journal.bin``, a full disk):
+    say why and how to fix it (log in full, OLED in short), keep systemd content (READY,
+    STATUS, WATCHDOG: no restart loop), wait ``retry_s``. False: a signal asked to stop."""
+    from . import oled
+
+    log.error("not starting the game yet: %s", exc)
+    with contextlib.suppress(Exception):
+        screen = oled.Screen("! " + exc.title, oled.wrap(exc.short), alert=True)
+        hardware.display.show(oled.draw(screen))
+    notifier.notify(f"READY=1\nSTATUS=waiting: {exc.short}")
+    stop = threading.Event()
+    before = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        ping = min(retry_s, (notifier.watchdog_s or retry_s * 2) / 2)
+        waited = 0.0
+        while waited < retry_s:
+            notifier.notify("WATCHDOG=1")
+            if stop.wait(ping):
+                return False
+            waited += ping
+        return True
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def root_refusal(state_dir: Path, euid: int) -> str | None:
+    """Why ``haleakala run`` as root must not use ``state_dir`` (None: it may).
+
+    The service runs as its own user and owns its state directory; a root run there would
+    leave a root-owned ``journal.bin`` that the service can no longer append to."""
+    if euid != 0:
+        return None
+    try:
+        owner_uid = state_dir.stat().st_uid
+    except OSError:
+        return None  # created now, by root, for root
+    if owner_uid == 0:
+        return None
+    import pwd
+
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = f"uid {owner_uid}"
+    return (
+        f"refusing to run as root on {state_dir}: it belongs to {owner} (the service's user), "
+        f"and files root writes there (journal.bin, snapshot.json) could no longer be saved "
+        f"to by the service. Stop the service (sudo systemctl stop haleakala) and run as "
+        f"that user (sudo -u {owner} haleakala run ...), or pass --state-dir for a directory "
+        f"of your own"
+    )
 
 
 def _start_rfid(config: Any, companion: Any) -> Any:
