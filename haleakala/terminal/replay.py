@@ -227,7 +227,10 @@ def replay_save(text: str) -> tuple[Game, Game]:
     try:
         saved = from_json(text)
     except SaveError as exc:
-        raise NotALog(f"not a valid saved game: {exc}") from None
+        why = str(exc)
+        raise NotALog(
+            why if why.startswith("not a") else f"not a valid saved game: {why}"
+        ) from None
     replayed = _replay_history(Game(saved.variant, saved.seed, PLAYERS[saved.start]), saved, text)
     return saved, replayed
 

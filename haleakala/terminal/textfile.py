@@ -42,13 +42,13 @@ def read_text(name: str, limit: int) -> str:
         raise UnreadableFile(f"cannot read {shown}: {reason}", reason) from None
     if len(raw) > limit:
         reason = f"it is larger than {limit // 1024} kB, more than any game log or saved game"
-        raise UnreadableFile(f"{shown}: {reason}", reason)
+        raise UnreadableFile(f"cannot read {shown}: {reason}", reason)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         reason = f"line {line}: not UTF-8 text, so not a game log or a saved game"
-        raise UnreadableFile(f"{shown}: {reason}", reason) from None
+        raise UnreadableFile(f"cannot read {shown}: {reason}", reason) from None
 
 
 def _read_stdin(limit: int) -> bytes:
