@@ -221,9 +221,9 @@ def from_json(text: str, check_history: bool = False) -> Game:
     except SaveError as exc:
         shown = printable(exc.path)
         where = f"{shown} (line {line_of(text, exc.path)})"
-        message = str(exc)
-        if message.startswith(shown):
-            message = where + message[len(shown) :]
+        message, at = str(exc), str(exc).find(shown)
+        if at >= 0:
+            message = message[:at] + where + message[at + len(shown) :]
         else:
             message = f"{message} ({where})"
         raise SaveError(message, exc.path) from None
@@ -244,9 +244,9 @@ def verify_history(saved: Game) -> None:
     if game.digest() == saved.digest():
         return
     mine, theirs = to_dict(saved, history=False), to_dict(game, history=False)
-    key = next((k for k in sorted(mine) if mine[k] != theirs.get(k)), None)
+    key = next((k for k in sorted(mine) if mine[k] != theirs.get(k)), "")
     raise _fail(
-        "$" if key is None else f"$.{key}",
+        f"$.{key}" if key else "$",
         f"the saved position is not where its history leads (the save has "
         f"{_shown(mine.get(key))}, {len(saved.history)} decisions lead to "
         f"{_shown(theirs.get(key))})",
@@ -368,7 +368,7 @@ def _scoring(g: Game, record: Any, i: int) -> dict:
 
 def from_dict(data: Any) -> Game:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError(f"not a saved game: $.format must be {FORMAT!r}")
+        raise SaveError(f"not a saved game: $.format must be {FORMAT!r}", "$.format")
     version = _get(data, "version", int)
     if version != VERSION:
         raise _fail("$.version", f"this is version {version}; this program reads version {VERSION}")

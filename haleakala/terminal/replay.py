@@ -229,7 +229,7 @@ def replay_save(text: str) -> tuple[Game, Game]:
     except SaveError as exc:
         why = str(exc)
         raise NotALog(
-            why if why.startswith("not a") else f"not a valid saved game: {why}"
+            why if why.startswith("not a saved game") else f"not a valid saved game: {why}"
         ) from None
     replayed = _replay_history(Game(saved.variant, saved.seed, PLAYERS[saved.start]), saved, text)
     return saved, replayed
