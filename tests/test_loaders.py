@@ -286,3 +286,21 @@ def test_control_characters_and_lone_surrogates_in_a_save_stay_on_one_printable_
     message = str(exc.value)
     assert message.startswith("$.statues.\\n\\ud800 (line ") and "\n" not in message
     message.encode("utf-8")
+
+
+def test_a_file_name_with_a_nul_is_refused_by_save_and_load_and_the_game_goes_on():
+    lines = iter(["save a\x00b", "load a\x00b", "3@2"])
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    tg = TerminalGame(Game("base", seed=3, start="red"), [None, None], read=read, out=out)
+    assert tg.run() == 0
+    said = out.getvalue()
+    assert "cannot save to a\\x00b: embedded null byte" in said
+    assert "cannot load a\\x00b: embedded null byte; the game goes on" in said
+    assert [tg.game.format(d) for d in tg.game.history] == ["3@2"]

@@ -242,8 +242,9 @@ class TerminalGame:
         try:
             tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
             tmp.replace(path)
-        except OSError as exc:
-            self.say(f"cannot save to {name}: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self.say(printable(f"cannot save to {name}: {reason}"))
             return
         self.say(f"saved to {name} (continue it with: load {name})")
 
