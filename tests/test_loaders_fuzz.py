@@ -76,6 +76,7 @@ def log_lines(seed: int, variant: str = "base", legal: bool = False) -> list[str
 # finding of its own) and, less often, whole games with their legal lists.
 FULL_LOGS = [log_lines(5, legal=True), log_lines(6, "tactical")]
 LOGS = [lines[:n] for lines in FULL_LOGS for n in (12, 40)] + FULL_LOGS
+SAVE_TEXTS, LOG_LINES = st.sampled_from(SAVES), st.sampled_from(LOGS)
 
 # Values a hand edit or another program might put anywhere.
 ODD_TEXT = ["²", "①", "٣", "3@٢", ">²G", "take ²a", "\x00", "\ud800", "a\nb", "", "red",
@@ -104,6 +105,20 @@ VALUES = st.recursive(
     ),
     max_leaves=6,
 )
+# Built once: a strategy made afresh at each draw is validated afresh, which was most of
+# the run time. Positions are drawn as a number and taken modulo the length.
+POSITION = st.integers(0, 2**20)
+EDITS = st.integers(1, 3)
+OPS = st.sampled_from(["delete", "replace", "rename", "wrap", "copy"])
+KEYS = st.sampled_from(ODD_TEXT)
+INDENTS = st.sampled_from([None, None, 1])
+DEPTHS = st.sampled_from([70, 1000, 5000])
+DIGITS = st.sampled_from([101, 4300, 5000])
+TEXT_OPS = st.sampled_from(["none", "none", "truncate", "insert", "replace"])
+JUNK = st.text(min_size=1, max_size=4) | st.sampled_from(["[" * 900, "9" * 4400])
+BOOLEANS = st.booleans()
+SOURCES = st.sampled_from(["save", "log", "bytes"])
+BYTES, BYTE = st.binary(max_size=64), st.integers(0, 255)
 
 
 def _slots(doc: object, out: list) -> None:
@@ -122,19 +137,19 @@ def mutate_document(data: st.DataObject, doc: object) -> object:
     """One to three structural edits: delete, replace, rename a key, wrap in a list,
     or copy another field's value over this one."""
     root = [doc]
-    for _ in range(data.draw(st.integers(1, 3))):
+    for _ in range(data.draw(EDITS)):
         slots: list = [(root, 0)]
         _slots(root[0], slots)
-        container, key = slots[data.draw(st.integers(0, len(slots) - 1))]
-        op = data.draw(st.sampled_from(["delete", "replace", "rename", "wrap", "copy"]))
+        container, key = slots[data.draw(POSITION) % len(slots)]
+        op = data.draw(OPS)
         if op == "delete" and container is not root:
             del container[key]
         elif op == "rename" and isinstance(container, dict):
-            container[data.draw(st.sampled_from(ODD_TEXT))] = container.pop(key)
+            container[data.draw(KEYS)] = container.pop(key)
         elif op == "wrap":
             container[key] = [container[key]]
         elif op == "copy":
-            other, other_key = slots[data.draw(st.integers(0, len(slots) - 1))]
+            other, other_key = slots[data.draw(POSITION) % len(slots)]
             container[key] = json.loads(json.dumps(other[other_key]))
         else:
             container[key] = data.draw(VALUES)
@@ -142,24 +157,22 @@ def mutate_document(data: st.DataObject, doc: object) -> object:
 
 
 def to_text(data: st.DataObject, doc: object) -> str:
-    indent = data.draw(st.sampled_from([None, None, 1]))
-    text = json.dumps(doc, indent=indent, ensure_ascii=data.draw(st.booleans()))
-    depth = data.draw(st.sampled_from([70, 1000, 5000]))
-    text = text.replace(json.dumps(HUGE), "9" * data.draw(st.sampled_from([101, 4300, 5000])))
+    text = json.dumps(doc, indent=data.draw(INDENTS), ensure_ascii=data.draw(BOOLEANS))
+    depth = data.draw(DEPTHS)
+    text = text.replace(json.dumps(HUGE), "9" * data.draw(DIGITS))
     text = text.replace(json.dumps(DEEP_LIST), "[" * depth + "]" * depth)
     return text.replace(json.dumps(DEEP_OBJECT), '{"a":' * depth + "1" + "}" * depth)
 
 
 def mutate_text(data: st.DataObject, text: str) -> str:
     """Sometimes damage the text itself: cut it short, or drop characters in."""
-    op = data.draw(st.sampled_from(["none", "none", "truncate", "insert", "replace"]))
+    op = data.draw(TEXT_OPS)
     if not text or op == "none":
         return text
-    at = data.draw(st.integers(0, len(text) - 1))
+    at = data.draw(POSITION) % len(text)
     if op == "truncate":
         return text[:at]
-    junk = data.draw(st.text(min_size=1, max_size=4) | st.sampled_from(["[" * 900, "9" * 4400]))
-    return text[:at] + junk + text[at + (op == "replace") :]
+    return text[:at] + data.draw(JUNK) + text[at + (op == "replace") :]
 
 
 def check_loaded_game(game: Game) -> None:
@@ -183,7 +196,7 @@ def assert_one_line_with_a_line_number(message: str) -> None:
 @given(st.data())
 def test_a_mutated_save_loads_whole_or_is_refused_in_one_line(data):
     """play --load and the in-game load: SaveError naming a line, or a whole game."""
-    doc = json.loads(data.draw(st.sampled_from(SAVES)))
+    doc = json.loads(data.draw(SAVE_TEXTS))
     text = mutate_text(data, to_text(data, mutate_document(data, doc)))
     try:
         game = from_json(text, check_history=True)
@@ -197,11 +210,11 @@ def test_a_mutated_save_loads_whole_or_is_refused_in_one_line(data):
 @given(st.data())
 def test_a_mutated_log_replays_or_is_refused_on_its_line(data):
     """haleakala replay on a log: a finished game, or an error naming the line."""
-    lines = list(data.draw(st.sampled_from(LOGS)))
-    n = data.draw(st.integers(0, len(lines) - 1))
+    lines = list(data.draw(LOG_LINES))
+    n = data.draw(POSITION) % len(lines)
     lines[n] = to_text(data, mutate_document(data, json.loads(lines[n])))
-    if data.draw(st.booleans()):
-        m = data.draw(st.integers(0, len(lines) - 1))
+    if data.draw(BOOLEANS):
+        m = data.draw(POSITION) % len(lines)
         lines[m] = mutate_text(data, lines[m])
     try:
         game = replay_log("\n".join(lines).splitlines())
@@ -216,15 +229,15 @@ def test_a_mutated_log_replays_or_is_refused_on_its_line(data):
 def test_replay_of_any_bytes_exits_with_a_status_or_one_line_of_misuse(tmp_path_factory, data):
     """The whole replay command on a file: real saves and logs with random byte damage,
     and bytes that are no text at all. It exits 0 or 1, or refuses as misuse."""
-    source = data.draw(st.sampled_from(["save", "log", "bytes"]))
+    source = data.draw(SOURCES)
     if source == "bytes":
-        raw = data.draw(st.binary(max_size=64))
+        raw = data.draw(BYTES)
     else:
-        text = data.draw(st.sampled_from(SAVES)) if source == "save" else "\n".join(LOGS[0])
+        text = data.draw(SAVE_TEXTS) if source == "save" else "\n".join(LOGS[0])
         raw = bytearray(text.encode())
-        for _ in range(data.draw(st.integers(1, 3))):
-            raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
-        raw = bytes(raw[: data.draw(st.integers(0, len(raw)))])
+        for _ in range(data.draw(EDITS)):
+            raw[data.draw(POSITION) % len(raw)] = data.draw(BYTE)
+        raw = bytes(raw[: data.draw(POSITION) % (len(raw) + 1)])
     path = tmp_path_factory.getbasetemp() / "fuzzed.json"
     path.write_bytes(raw)
     out = io.StringIO()
@@ -243,7 +256,7 @@ def test_replay_of_any_bytes_exits_with_a_status_or_one_line_of_misuse(tmp_path_
 @given(st.data())
 def test_the_in_game_load_of_a_bad_file_keeps_the_running_game(tmp_path_factory, data):
     """The terminal's load: a bad file is one line and the running game goes on."""
-    doc = json.loads(data.draw(st.sampled_from(SAVES)))
+    doc = json.loads(data.draw(SAVE_TEXTS))
     text = mutate_text(data, to_text(data, mutate_document(data, doc)))
     path = tmp_path_factory.getbasetemp() / "fuzzed-save.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
