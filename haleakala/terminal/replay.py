@@ -40,11 +40,18 @@ EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
 
 
 class Inconsistent(Exception):
-    """The log (or save) disagrees with the engine; the message says where and how."""
+    """The log (or save) disagrees with the engine; the message says where and how, on
+    one printable line even when it quotes text from the log (newlines, lone surrogates)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 class NotALog(Exception):
     """The input is neither a game log nor a saved game."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
