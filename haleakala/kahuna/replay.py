@@ -12,6 +12,8 @@ import json
 from collections import Counter
 from typing import Any
 
+from haleakala.rules.serialize import load_json
+
 from .game import NONE, PLAYERS, Game
 from .invariants import violations
 from .log import event_records, setup_record
@@ -171,7 +173,7 @@ def split_games(lines: list[str]) -> list[list[dict]]:
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = load_json(raw)
         except json.JSONDecodeError as exc:
             raise Inconsistent(f"line {n}: not a JSON record ({exc.msg})") from None
         if not isinstance(record, dict):

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from haleakala.rules.serialize import SaveError as _BaseSaveError
+from haleakala.rules.serialize import load_json
 
 from .game import NONE, OVER, PHASE_NAMES, PLAYERS, Game, Result
 from .notation import NotationError, parse_decision
@@ -217,7 +218,7 @@ def from_dict(data: Any) -> Game:
 
 def from_json(text: str) -> Game:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise SaveError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
     return from_dict(data)

@@ -15,6 +15,8 @@ from functools import cache
 from importlib import resources
 
 BAND_CODES = "WBGFMC"
+# Notation digits: str.isdigit() also passes ² and ①, which int() cannot read.
+ASCII_DIGITS = "0123456789"
 WATER, BEACH, GRASSLAND, FOREST, MOUNTAIN, CRATER = range(6)
 LAND_BANDS = (GRASSLAND, FOREST, MOUNTAIN)
 
@@ -50,7 +52,7 @@ class Board:
         return f"{space // 3}{BAND_CODES[GRASSLAND + space % 3]}"
 
     def parse_space(self, text: str) -> int | None:
-        if len(text) != 2 or not text[0].isdigit():
+        if len(text) != 2 or text[0] not in ASCII_DIGITS:
             return None
         seg, band = int(text[0]), BAND_CODES.find(text[1].upper())
         if seg >= self.segments or band < 0:
@@ -65,7 +67,7 @@ class Board:
         return f"{slot // self.slots_per_segment}{'ab'[slot % self.slots_per_segment]}"
 
     def parse_slot(self, text: str) -> int | None:
-        if len(text) != 2 or not text[0].isdigit() or text[1] not in "ab":
+        if len(text) != 2 or text[0] not in ASCII_DIGITS or text[1] not in "ab":
             return None
         seg = int(text[0])
         if seg >= self.segments:

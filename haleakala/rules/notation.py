@@ -123,8 +123,10 @@ def _format(d: int, board: Board) -> str:
     raise NotationError(f"{d} is not a decision code")
 
 
-_DISC = re.compile(r"^(-?)([1-9])@(\d)(\*?)$")
-_LAVA = re.compile(r"^lava\s+(\d)\s*>\s*(\d)$")
+# ASCII digits only: ``\d`` would also match ² or ①, which ``int`` cannot read, and
+# Arabic-Indic digits, which are not the notation either.
+_DISC = re.compile(r"^(-?)([1-9])@([0-9])(\*?)$")
+_LAVA = re.compile(r"^lava\s+([0-9])\s*>\s*([0-9])$")
 HELP = (
     "decisions look like 3@2 (place 3 on beach 2), 3@2* (with invocation disc), -3@2 "
     "(take 3 back), boat, >2G or >stay (shaman), take 2a, lava 3>4, lava none, "
@@ -138,6 +140,14 @@ def parse_decision(text: str, board: Board | None = None) -> int:
     known = _tables(board)[1].get(text)
     if known is not None:
         return known
+    if not text.isascii():
+        # ², ① or ٣ pass str.isdigit() but are not notation; lower() could also turn a
+        # look-alike letter (the Kelvin sign) into ASCII. Refuse them all here.
+        odd = next(ch for ch in text if not ch.isascii())
+        raise NotationError(
+            f"{text.strip()!r} is not a decision: {odd!r} is not part of the notation "
+            "(plain letters and the digits 0 to 9); " + HELP
+        )
     t = " ".join(text.strip().split()).lower()
     if t.startswith("-") and (t.endswith("*") or t[1:2] in ("0", "*")):
         raise NotationError(

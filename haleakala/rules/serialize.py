@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from .deck import BOARD_ITEMS
 from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game
+from .geometry import ASCII_DIGITS
 from .notation import NotationError, code_table, parse_decision, text_table
+from .scoring import POINT_KEYS
 
 FORMAT = "haleakala-game"
 VERSION = 1
@@ -28,8 +31,78 @@ CONTEXTS = {"turn": "", "shaman": "", "card": "so", "priestess": "k", "shell": "
             "prescore": "", "over": ""}  # fmt: skip
 
 
+# Limits on JSON text from outside (saves, game logs). A save is nested 6 deep and its
+# longest number is a seed; json.loads recurses once per level (RecursionError near
+# 1,000) and int() refuses more than 4,300 digits (ValueError), both far beyond any save.
+MAX_DEPTH = 64
+MAX_DIGITS = 100
+
+
 class SaveError(ValueError):
-    """A save that cannot be loaded; the message names the field and what is wrong."""
+    """A save that cannot be loaded; the message names the field and what is wrong.
+
+    ``path`` is that field (``$.piles[2][0]``), so a reader holding the text can add the
+    line it is on."""
+
+    def __init__(self, message: str, path: str = "$") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def printable(text: str) -> str:
+    """``text`` on one printable line: control characters, newlines and lone surrogates
+    (which a terminal cannot even encode) from a hand-edited file are shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+class JSONLimitError(json.JSONDecodeError):
+    """JSON text beyond the limits above (or with NaN/Infinity, which JSON does not have).
+
+    A ``JSONDecodeError``, so every reader that reports bad JSON with its line number
+    reports these the same way."""
+
+
+# Strings (skipped whole), brackets, digit runs and the non-standard constants Python's
+# json accepts. A lone quote is a string that never ends: json.loads will say so.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|"|[\[{]|[\]}]|[0-9]+|NaN|Infinity')
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JSONLimitError(f"{name} is not a JSON number", name, 0)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_DIGITS + 1:
+        raise JSONLimitError(f"a number with more than {MAX_DIGITS} digits", text, 0)
+    return int(text)
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` for text from outside, without its RecursionError on deep nesting
+    or ValueError on huge integers: those, and NaN/Infinity, raise ``JSONLimitError``
+    (a ``JSONDecodeError`` with the line and column of the offending token)."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise JSONLimitError(f"nested deeper than {MAX_DEPTH} levels", text, token.start())
+        elif first in "]}":
+            depth -= 1
+        elif first in ASCII_DIGITS:
+            if len(token.group()) > MAX_DIGITS:
+                raise JSONLimitError(
+                    f"a number with more than {MAX_DIGITS} digits", text, token.start()
+                )
+        elif first == '"':
+            if len(token.group()) == 1:
+                break  # an unterminated string: json.loads reports it
+        else:
+            raise JSONLimitError(f"{token.group()} is not a JSON number", text, token.start())
+    return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
 
 
 def to_dict(game: Game, history: bool = True) -> dict[str, Any]:
@@ -94,7 +167,16 @@ def digest(game: Game) -> str:
 
 
 def _fail(path: str, why: str) -> SaveError:
-    return SaveError(f"{path}: {why}")
+    return SaveError(printable(f"{path}: {why}"), path)
+
+
+def _shown(value: Any) -> str:
+    """A value from the save as it reads in JSON, cut to 40 characters."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # from_dict given a non-JSON value
+        text = repr(value)
+    return text[:40]
 
 
 def _get(data: dict, key: str, kind: type | tuple[type, ...], path: str = "$") -> Any:
@@ -105,7 +187,7 @@ def _get(data: dict, key: str, kind: type | tuple[type, ...], path: str = "$") -
     value = data[key]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise _fail(f"{path}.{key}", f"expected {names}, got {json.dumps(value)[:40]}")
+        raise _fail(f"{path}.{key}", f"expected {names}, got {_shown(value)}")
     return value
 
 
@@ -118,21 +200,175 @@ def _choice(data: dict, key: str, options: tuple[str, ...], path: str = "$") -> 
 
 def _int_in(value: Any, lo: int, hi: int, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(path, f"expected a whole number {lo}..{hi}, got {json.dumps(value)[:40]}")
+        raise _fail(path, f"expected a whole number {lo}..{hi}, got {_shown(value)}")
     return value
 
 
-def from_json(text: str) -> Game:
+def from_json(text: str, check_history: bool = False) -> Game:
+    """Load a save; with ``check_history``, also replay its history from the deal and
+    refuse the save unless it leads to the saved position. Any problem is a one-line
+    ``SaveError`` naming the field and, when the field is in the text, its line."""
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except JSONLimitError as exc:
+        raise SaveError(f"not a saved game: line {exc.lineno}: {exc.msg}") from None
     except json.JSONDecodeError as exc:
         raise SaveError(f"not a saved game: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-    return from_dict(data)
+    try:
+        game = from_dict(data)
+        if check_history:
+            verify_history(game)
+    except SaveError as exc:
+        shown = printable(exc.path)
+        where = f"{shown} (line {line_of(text, exc.path)})"
+        message, at = str(exc), str(exc).find(shown)
+        if at >= 0:
+            message = message[:at] + where + message[at + len(shown) :]
+        else:
+            message = f"{message} ({where})"
+        raise SaveError(message, exc.path) from None
+    return game
+
+
+def verify_history(saved: Game) -> None:
+    """Replay ``saved.history`` from the saved deal (variant, seed, start player) and
+    refuse the save unless every decision is legal in turn and the position reached is the
+    saved one: a save whose position was edited by hand (or whose history was) is not the
+    game it claims to be."""
+    game = Game(saved.variant, saved.seed, PLAYERS[saved.start])
+    for i, decision in enumerate(saved.history):
+        reason = game.why_illegal(decision)
+        if reason is not None:
+            raise _fail(f"$.history[{i}]", f"{game.format(decision)!r} is not legal here: {reason}")
+        game.apply(decision)
+    if game.digest() == saved.digest():
+        return
+    mine, theirs = to_dict(saved, history=False), to_dict(game, history=False)
+    key = next((k for k in sorted(mine) if mine[k] != theirs.get(k)), "")
+    raise _fail(
+        f"$.{key}" if key else "$",
+        f"the saved position is not where its history leads (the save has "
+        f"{_shown(mine.get(key))}, {len(saved.history)} decisions lead to "
+        f"{_shown(theirs.get(key))})",
+    )
+
+
+_LOCATE_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
+
+
+def _value_offsets(text: str) -> dict[str, int]:
+    """Where each value of a (well-formed) JSON text starts, by its ``$.a[0].b`` path; a
+    repeated key counts where json.loads takes it from, its last occurrence."""
+    where: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [path, key or index, is an object]
+    expect_key = False
+    for match in _LOCATE_TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first in ",:":
+            if first == "," and stack:
+                if stack[-1][2]:
+                    expect_key = True
+                else:
+                    stack[-1][1] += 1
+            continue
+        if first in "]}":
+            if stack:
+                stack.pop()
+            expect_key = False
+            continue
+        if expect_key and first == '"':
+            try:
+                stack[-1][1] = json.loads(token)
+            except ValueError:
+                stack[-1][1] = token[1:-1]
+            expect_key = False
+            continue
+        if not stack:
+            path = "$"
+        elif stack[-1][2]:
+            path = f"{stack[-1][0]}.{stack[-1][1]}"
+        else:
+            path = f"{stack[-1][0]}[{stack[-1][1]}]"
+        where[path] = match.start()
+        if first == "{":
+            stack.append([path, None, True])
+            expect_key = True
+        elif first == "[":
+            stack.append([path, 0, False])
+    return where
+
+
+def line_of(text: str, path: str) -> int:
+    """The line of the value at ``path`` in a JSON text, or of its nearest enclosing value
+    when it is missing (a missing field is reported on its object's line)."""
+    where = _value_offsets(text)
+    while path not in where and len(path) > 1:
+        cut = max(path.rfind("."), path.rfind("["))
+        path = path[:cut] if cut > 0 else "$"
+    return text.count("\n", 0, where.get(path, 0)) + 1
+
+
+SCORING_KEYS = ("round", "players")
+SCORING_FACTS = ("points", "total", "statues", "baskets", "cards", "shells", "scoring_cards")
+MAX_POINTS = 999  # far above any real scoring; keeps hand-edited numbers printable
+
+
+def _fields(record: Any, keys: tuple[str, ...], path: str) -> dict:
+    """An object with exactly ``keys``: a missing or an unknown one is named."""
+    if not isinstance(record, dict):
+        raise _fail(path, f"expected an object with {', '.join(keys)}")
+    for key in keys:
+        if key not in record:
+            raise _fail(f"{path}.{key}", "missing")
+    for key in record:
+        if key not in keys:
+            raise _fail(f"{path}.{key}", f"unknown field (expected {', '.join(keys)})")
+    return record
+
+
+def _names(value: Any, allowed: set[str] | tuple[str, ...], what: str, path: str) -> list[str]:
+    if not isinstance(value, list):
+        raise _fail(path, f"expected a list of {what}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or item not in allowed:
+            raise _fail(f"{path}[{i}]", f"{_shown(item)} is not one of the {what}")
+    return value
+
+
+def _scoring(g: Game, record: Any, i: int) -> dict:
+    """One scoring record, checked as deeply as rendering and ``result`` read it; each
+    total is the previous one plus this scoring's points."""
+    path = f"$.scorings[{i}]"
+    _fields(record, SCORING_KEYS, path)
+    if _int_in(record["round"], 1, 2, f"{path}.round") != i + 1:
+        raise _fail(f"{path}.round", f"scoring record {i + 1} is the one of round {i + 1}")
+    players = _fields(record["players"], PLAYERS, f"{path}.players")
+    b, deck = g.board, g.deck
+    spaces = {b.space_name(s) for s in range(b.land_spaces)}
+    codes = {card.code for card in deck.cards}
+    for colour in PLAYERS:
+        where = f"{path}.players.{colour}"
+        facts = _fields(players[colour], SCORING_FACTS, where)
+        points = _fields(facts["points"], POINT_KEYS, f"{where}.points")
+        gained = sum(_int_in(points[k], 0, MAX_POINTS, f"{where}.points.{k}") for k in POINT_KEYS)
+        before = g.scorings[-1]["players"][colour]["total"] if g.scorings else 0
+        total = _int_in(facts["total"], 0, 2 * MAX_POINTS, f"{where}.total")
+        if total != before + gained:
+            raise _fail(
+                f"{where}.total", f"{total} is not {before} before plus {gained} points scored"
+            )
+        _names(facts["statues"], spaces, "statue spaces (like 2F)", f"{where}.statues")
+        _int_in(facts["baskets"], 0, MAX_POINTS, f"{where}.baskets")
+        _names(facts["cards"], codes, "card codes", f"{where}.cards")
+        _int_in(facts["shells"], 0, len(deck.cards), f"{where}.shells")
+        _names(facts["scoring_cards"], BOARD_ITEMS, "scoring-board items", f"{where}.scoring_cards")
+    return record
 
 
 def from_dict(data: Any) -> Game:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError(f"not a saved game: $.format must be {FORMAT!r}")
+        raise SaveError(f"not a saved game: $.format must be {FORMAT!r}", "$.format")
     version = _get(data, "version", int)
     if version != VERSION:
         raise _fail("$.version", f"this is version {version}; this program reads version {VERSION}")
@@ -155,7 +391,7 @@ def from_dict(data: Any) -> Game:
         mine = _get(discs, colour, dict, "$.discs")
         for value, beach in mine.items():
             path = f"$.discs.{colour}.{value}"
-            if not value.isdigit() or int(value) not in b.discs:
+            if len(value) != 1 or value not in ASCII_DIGITS or int(value) not in b.discs:
                 raise _fail(path, "there is no such number disc (1..5)")
             g.disc_at[p][int(value)] = _int_in(beach, 0, n_seg - 1, path)
             g.totals[p][beach] += int(value)
@@ -283,14 +519,21 @@ def from_dict(data: Any) -> Game:
     g.queue = []
     for i, step in enumerate(_get(data, "queue", list)):
         path = f"$.queue[{i}]"
-        if not isinstance(step, list) or not step or step[0] not in QUEUE_STEPS:
+        if not isinstance(step, list) or not step or not isinstance(step[0], str):
+            raise _fail(path, "not a known step")
+        if step[0] not in QUEUE_STEPS:
             raise _fail(path, "not a known step")
         g.queue.append((step[0], *values(step[1:], QUEUE_STEPS[step[0]], path)))
     g.context = values(_get(data, "context", list), CONTEXTS[PHASE_NAMES[g.phase]], "$.context")
     scorings = _get(data, "scorings", list)
-    if len(scorings) > 2 or any(not isinstance(s, dict) for s in scorings):
-        raise _fail("$.scorings", "at most two scoring records")
-    g.scorings = scorings
+    done = 2 if g.phase == PHASE_NAMES.index("over") else g.round - 1
+    if len(scorings) != done:
+        raise _fail(
+            "$.scorings", f"expected {done} scoring records in round {g.round} ({g.phase_name})"
+        )
+    g.scorings = []
+    for i, record in enumerate(scorings):
+        g.scorings.append(_scoring(g, record, i))
     g.history = []
     codes = code_table(b)
     for i, entry in enumerate(_get(data, "history", list) if "history" in data else []):

@@ -8,11 +8,10 @@ for input that is not a Kahuna log or save.
 
 from __future__ import annotations
 
-import json
-
 from haleakala.cli import UsageError
 from haleakala.kahuna import PLAYERS, Game, SaveError
 from haleakala.kahuna.replay import Inconsistent, replay_log
+from haleakala.rules.serialize import load_json
 
 from .kahuna import describe_result
 
@@ -38,7 +37,7 @@ def replay_save(text: str) -> tuple[Game, Game]:
 
 def run_kahuna(text: str, label: str, seeded: bool) -> int:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except ValueError:
         data = None
     try:

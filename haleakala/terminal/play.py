@@ -23,9 +23,11 @@ from haleakala.ai import BOTS, GAME_BOTS, make_bot
 from haleakala.cli import UsageError
 from haleakala.gameapi import GAMES, game_class
 from haleakala.rules import VARIANTS, Game, SaveError
+from haleakala.rules.serialize import from_json, printable
 
 from .gamelog import bot_seed, play_log
 from .session import TerminalGame
+from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
     from haleakala.ai import Bot
@@ -112,13 +114,14 @@ def new_game(args: argparse.Namespace) -> Game:
         given = [f"--{n}" for n in ("variant", "seed", "start") if getattr(args, n) is not None]
         if given:
             raise UsageError(f"--load continues a saved game; drop {', '.join(given)}")
+        # Checked down to its history: a save whose history does not lead to its position
+        # is not the game it claims to be.
         try:
-            with open(args.load, encoding="utf-8") as f:
-                return Game.from_json(f.read())
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.load}: {exc.strerror or exc}") from None
-        except (SaveError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot load {args.load}: {exc}") from None
+            return from_json(read_text(args.load, MAX_SAVE_BYTES), check_history=True)
+        except UnreadableFile as exc:
+            raise UsageError(str(exc)) from None
+        except SaveError as exc:
+            raise UsageError(f"cannot load {printable(args.load)}: {exc}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     return Game(args.variant or "base", seed, args.start)
 

@@ -13,17 +13,26 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from haleakala.cli import UsageError
 from haleakala.rules import PLAYERS, VARIANTS, Game, NotationError, SaveError
 from haleakala.rules.log import event_records, setup_record
-from haleakala.rules.serialize import FORMAT, to_dict
+from haleakala.rules.serialize import (
+    FORMAT,
+    JSONLimitError,
+    from_json,
+    line_of,
+    load_json,
+    printable,
+    to_dict,
+)
 
 from .play import one_line_errors
 from .render import describe_result
+from .textfile import MAX_LOG_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -36,11 +45,18 @@ SAVE_FORMATS = {"kahuna-game": "kahuna"}
 
 
 class Inconsistent(Exception):
-    """The log (or save) disagrees with the engine; the message says where and how."""
+    """The log (or save) disagrees with the engine; the message says where and how, on
+    one printable line even when it quotes text from the log (newlines, lone surrogates)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 class NotALog(Exception):
     """The input is neither a game log nor a saved game."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -169,10 +185,10 @@ def replay_log(lines: Iterable[str]) -> Game:
     (with the line number) or ``NotALog``."""
     numbered = [(n, raw) for n, raw in enumerate(lines, 1) if raw.strip()]
     if not numbered:
-        raise NotALog("it is empty")
+        raise NotALog("line 1: it is empty")
     n, first = numbered[0]
     try:
-        setup = json.loads(first)
+        setup = load_json(first)
     except json.JSONDecodeError as exc:
         raise NotALog(f"line {n} is not JSON ({exc.msg})") from None
     if not isinstance(setup, dict) or setup.get("type") != "setup":
@@ -187,7 +203,7 @@ def _replay_records(game: Game, numbered: list[tuple[int, str]]) -> Game:
     n = 1
     for n, raw in numbered:
         try:
-            record = json.loads(raw)
+            record = load_json(raw)
         except json.JSONDecodeError as exc:
             raise Inconsistent(f"line {n}: not a JSON record ({exc.msg})") from None
         kind = record.get("type") if isinstance(record, dict) else None
@@ -223,40 +239,45 @@ def _replay_records(game: Game, numbered: list[tuple[int, str]]) -> Game:
 def replay_save(text: str) -> tuple[Game, Game]:
     """Replay a saved game's history from its seed; return (saved, replayed) or raise."""
     try:
-        saved = Game.from_json(text)
+        saved = from_json(text)
     except SaveError as exc:
-        raise NotALog(f"not a valid saved game: {exc}") from None
-    replayed = _replay_history(Game(saved.variant, saved.seed, PLAYERS[saved.start]), saved)
+        why = str(exc)
+        raise NotALog(
+            why if why.startswith("not a saved game") else f"not a valid saved game: {why}"
+        ) from None
+    replayed = _replay_history(Game(saved.variant, saved.seed, PLAYERS[saved.start]), saved, text)
     return saved, replayed
 
 
-def _replay_history(replayed: Game, saved: Game) -> Game:
+def _replay_history(replayed: Game, saved: Game, text: str = "") -> Game:
     for i, decision in enumerate(saved.history):
         reason = replayed.why_illegal(decision)
         if reason is not None:
             raise Inconsistent(
-                f"history[{i}]: {replayed.format(decision)!r} is not legal here: {reason}"
+                f"history[{i}] (line {line_of(text, f'$.history[{i}]')}): "
+                f"{replayed.format(decision)!r} is not legal here: {reason}"
             )
         replayed.apply(decision)
     if replayed.digest() != saved.digest():
-        found = difference(to_dict(saved, history=False), to_dict(replayed, history=False))
+        found = difference(to_dict(saved, history=False), to_dict(replayed, history=False)) or ""
+        field = re.split(r"[:.\[]", found, maxsplit=1)[0]
         raise Inconsistent(
+            f"line {line_of(text, f'$.{field}')}: "
             f"the saved position is not where its history leads "
             f"(digest {saved.digest()}, replayed {replayed.digest()}): "
-            f"{(found or '').replace('the log has', 'the save has')}",
+            f"{found.replace('the log has', 'the save has')}",
         )
     return replayed
 
 
 def _read(name: str) -> str:
     try:
-        if name == "-":
-            return sys.stdin.read()
-        return Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{name} is not a text file (a game log or a saved game)") from None
+        return read_text(name, MAX_LOG_BYTES)
+    except UnreadableFile as exc:
+        raise UsageError(str(exc)) from None
+
+
+_SAVE_MARK = re.compile(r'"format"\s*:\s*"' + FORMAT + '"')
 
 
 def _game_named(text: str) -> str:
@@ -264,7 +285,7 @@ def _game_named(text: str) -> str:
     first = next((line for line in text.splitlines() if line.strip()), "")
     for candidate in (text, first):
         try:
-            data = json.loads(candidate)
+            data = load_json(candidate)
         except ValueError:
             continue
         if isinstance(data, dict):
@@ -276,8 +297,13 @@ def _game_named(text: str) -> str:
 
 
 def _is_save(text: str) -> bool:
+    """A save is one JSON object with the save format; a log is one object per line, so
+    the whole text of a log does not parse. Text beyond the JSON limits is judged by its
+    format field, so a save gets the save's error message (with the right line)."""
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except JSONLimitError:
+        return bool(_SAVE_MARK.search(text))
     except ValueError:
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
@@ -298,7 +324,7 @@ def result_lines(game: Game) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     name = args.file
     text = _read(name)
-    label = "stdin" if name == "-" else name
+    label = "stdin" if name == "-" else printable(name)
     game_name = _game_named(text)
     if game_name in REPLAYERS:
         module, func = REPLAYERS[game_name].split(":")
@@ -312,9 +338,9 @@ def run(args: argparse.Namespace) -> int:
             game = replay_log(text.splitlines())
             print(f"replay OK: game log {label}, {len(game.history)} decisions")
     except NotALog as exc:
-        raise UsageError(f"{label} is not a game log or a saved game: {exc}") from None
+        raise UsageError(printable(f"{label} is not a game log or a saved game: {exc}")) from None
     except Inconsistent as exc:
-        print(f"{exc}", file=sys.stdout)
+        print(printable(str(exc)), file=sys.stdout)
         return 1
     for line in result_lines(game):
         print(line)

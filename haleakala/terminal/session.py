@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from haleakala.rules import PLAYERS, Game, SaveError
+from haleakala.rules.serialize import from_json, printable
 
 from . import render
+from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -240,8 +242,9 @@ class TerminalGame:
         try:
             tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
             tmp.replace(path)
-        except OSError as exc:
-            self.say(f"cannot save to {name}: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self.say(printable(f"cannot save to {name}: {reason}"))
             return
         self.say(f"saved to {name} (continue it with: load {name})")
 
@@ -249,17 +252,15 @@ class TerminalGame:
         if not name:
             self.say("load needs a file name: load FILE")
             return
+        # The running game is replaced only by a save that loads completely and whose
+        # history leads to its position; anything else is one line and play goes on.
         try:
-            text = Path(name).expanduser().read_text(encoding="utf-8")
-            game = Game.from_json(text)
-        except OSError as exc:
-            self.say(f"cannot load {name}: {exc.strerror or exc}; the game goes on")
-            return
-        except UnicodeDecodeError:
-            self.say(f"cannot load {name}: not a text file; the game goes on")
+            game = from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
+        except UnreadableFile as exc:
+            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on")
             return
         except SaveError as exc:
-            self.say(f"cannot load {name}: {exc}; the game goes on")
+            self.say(f"cannot load {printable(name)}: {exc}; the game goes on")
             return
         self.game = game
         self.undo_stack.clear()
