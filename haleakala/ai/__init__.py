@@ -17,6 +17,11 @@ BOTS = {
     "greedy": "haleakala.ai.simple:GreedyBot",
     "ai": "haleakala.ai.ismcts:SearchBot",
 }
+# Per game, the bots that differ from Haleakala's: the search there is tuned to Haleakala's
+# internals; other games get the game-agnostic one, which needs only the game interface.
+GAME_BOTS: dict[str, dict[str, str]] = {
+    "kahuna": {"ai": "haleakala.ai.search:SearchBot", "greedy": "haleakala.ai.search:GreedyBot"},
+}
 
 
 class Bot(Protocol):
@@ -27,10 +32,11 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(name: str, seed: int = 0, **options) -> Bot:
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
-    module, cls = BOTS[name].split(":")
+def make_bot(name: str, seed: int = 0, game: str = "haleakala", **options) -> Bot:
+    bots = {**BOTS, **GAME_BOTS.get(game, {})}
+    if name not in bots:
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(bots)}")
+    module, cls = bots[name].split(":")
     try:
         factory = getattr(importlib.import_module(module), cls)
     except (ImportError, AttributeError) as exc:
