@@ -162,8 +162,7 @@ class KahunaWindow:
 
     def _draw_board(self, screen: pygame.Surface, view: View) -> None:
         pygame.draw.rect(screen, SEA, L.BOARD_RECT)
-        for y in range(0, 800, 40):  # a faint swell, so the sea does not read as a blank panel
-            pygame.draw.line(screen, SEA_DEEP, (0, y + 20), (800, y), 1)
+        pygame.draw.rect(screen, SEA_DEEP, L.BOARD_RECT, 6)
         free_hint, cut_hint = self.highlights(view)
         for line in view.lines:
             a, b = L.line_ends(line)
@@ -174,8 +173,8 @@ class KahunaWindow:
             else:
                 if line in cut_hint:
                     pygame.draw.line(screen, CUT_HINT, a, b, 17)
-                pygame.draw.line(screen, PLAYER_EDGE[owner], a, b, 11)
-                pygame.draw.line(screen, PLAYER[owner], a, b, 7)
+                pygame.draw.line(screen, PLAYER_EDGE[owner], a, b, 13)
+                pygame.draw.line(screen, PLAYER[owner], a, b, 9)
         for island, (cx, cy) in L.ISLANDS.items():
             pygame.draw.circle(screen, SAND, (cx, cy), L.ISLAND_RADIUS)
             pygame.draw.circle(screen, GRASS, (cx, cy), L.ISLAND_RADIUS - 7)
@@ -184,7 +183,7 @@ class KahunaWindow:
             lines = sum(1 for line in view.lines if island in line.split("-"))
             owner = view.stones.get(island)
             if owner is None:
-                label = f"{need} of {lines}"
+                label = f"need {need}/{lines}"
                 blit_centred(screen, self.fonts.render(label, 17, (28, 44, 24)), (cx, cy + 12))
             else:
                 pos = (cx, cy + 13)
@@ -192,7 +191,10 @@ class KahunaWindow:
                 pygame.draw.circle(screen, PLAYER[owner], pos, L.STONE_RADIUS)
                 pygame.draw.circle(screen, PLAYER_EDGE[owner], pos, L.STONE_RADIUS, 2)
                 blit_centred(screen, self.fonts.render("K", 18, PLAYER_TEXT[owner], True), pos)
-        legend = "island: bridges needed for a majority of its lines · K = Kahuna stone"
+        legend = (
+            "need 3/5: bridges that win the island (a majority of its 5 lines) · "
+            "K: a Kahuna stone marks the island"
+        )
         screen.blit(self.fonts.render(legend, 17, (190, 210, 226)), (10, 780))
 
     def _dotted(self, screen, colour, a, b, width: int) -> None:
@@ -213,7 +215,7 @@ class KahunaWindow:
         table = self.table
         f = self.fonts
         # Whose turn.
-        x, y, w, h = L.TURN_RECT
+        x, y = L.TURN_RECT[:2]
         pygame.draw.rect(screen, (36, 38, 46), L.TURN_RECT, border_radius=8)
         if view.decider is None:
             title, sub = "Game over", view.result
@@ -232,7 +234,7 @@ class KahunaWindow:
         screen.blit(f.render(title, 28, TEXT, True), (x + 40, y + 8))
         screen.blit(f.render(sub, 18, DIM), (x + 12, y + 37))
         # Scores.
-        x, y, w, h = L.SCORES_RECT
+        x, y, _w, h = L.SCORES_RECT
         pygame.draw.rect(screen, (36, 38, 46), L.SCORES_RECT, border_radius=8)
         columns = (("R1", 110), ("R2", 150), ("R3", 190), ("total", 240), ("stones", 300),
                    ("bridges", 362), ("cards", 420))  # fmt: skip
@@ -277,6 +279,11 @@ class KahunaWindow:
         else:
             pygame.draw.rect(screen, (50, 52, 60), (px, py, pw, ph), 2, border_radius=8)
         blit_centred(screen, f.render(f"pile: {view.pile}", 20, TEXT), (px + pw / 2, py + ph - 26))
+        blit_centred(
+            screen,
+            f.render(f"discards: {view.discard_count}", 16, DIM),
+            (px + pw / 2, py + ph + 10),
+        )
         for slot, card in enumerate(view.display, start=1):
             rect = L.display_rect(slot)
             if card is None:
@@ -316,7 +323,7 @@ class KahunaWindow:
             pygame.draw.rect(screen, BUTTON_HOT if hot else BUTTON, rect, border_radius=8)
             blit_centred(screen, f.render(label, 22, TEXT if hot else DIM, True), L.centre(rect))
         # Message and log.
-        x, y, w, h = L.MESSAGE_RECT
+        x, y, _w, h = L.MESSAGE_RECT
         pygame.draw.rect(screen, (20, 21, 26), L.MESSAGE_RECT, border_radius=8)
         line_y = y + 8
         if table.message:
