@@ -25,6 +25,13 @@ GAMES: dict[str, str] = {
     "kahuna": "haleakala.kahuna.game:Game",
 }
 
+# name → module with the game log's records: setup_record(game), action_record(game,
+# decision, legal), event_records(game, events) (NOTATION.md, KAHUNA-NOTATION.md).
+LOGS: dict[str, str] = {
+    "haleakala": "haleakala.rules.log",
+    "kahuna": "haleakala.kahuna.log",
+}
+
 
 @runtime_checkable
 class GameState(Protocol):
@@ -103,6 +110,13 @@ def new_game(name: str, seed: int = 0, **kw: Any) -> Any:
     """A new game of ``name`` dealt by ``seed``; ``kw`` are the game's own options
     (``start``, Haleakala's ``variant``)."""
     return game_class(name)(seed=seed, **kw)
+
+
+def log_module(name: str) -> Any:
+    """The module that writes game ``name``'s log records."""
+    if name not in LOGS:
+        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(LOGS)}")
+    return importlib.import_module(LOGS[name])
 
 
 def game_of(state: Any) -> str:

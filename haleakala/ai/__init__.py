@@ -1,8 +1,9 @@
-"""Bots that play Haleakala: one interface, ``decide(game, budget) -> decision code``.
+"""Bots that play the island games: one interface, ``decide(game, budget) -> decision code``.
 
 ``random`` and ``greedy`` are cheap (tests, fuzzing, a first opponent); the search bot
-(information-set MCTS) lives in ``ismcts`` when present. ``make_bot(name, seed)`` builds
-one by name, as the command line and the daemon's menu do.
+(information-set MCTS) lives in ``ismcts`` (Haleakala) and ``search`` (any game of
+``haleakala.gameapi``) when present. ``make_bot(name, seed, game=...)`` builds one by name
+for a game, as the command line and the daemon's menu do.
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ BOTS = {
     "greedy": "haleakala.ai.simple:GreedyBot",
     "ai": "haleakala.ai.ismcts:SearchBot",
 }
-# Per game, the bots that differ from Haleakala's: the search there is tuned to Haleakala's
-# internals; other games get the game-agnostic one, which needs only the game interface.
+
+# Per game (``haleakala.gameapi.GAMES``): the bots that can play it, by name.
 GAME_BOTS: dict[str, dict[str, str]] = {
-    "kahuna": {"ai": "haleakala.ai.search:SearchBot", "greedy": "haleakala.ai.search:GreedyBot"},
+    "haleakala": BOTS,
+    "kahuna": {
+        "random": "haleakala.ai.simple:RandomBot",
+        "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
+        "ai": "haleakala.ai.search:SearchBot",
+    },
 }
 
 
@@ -33,7 +39,9 @@ class Bot(Protocol):
 
 
 def make_bot(name: str, seed: int = 0, game: str = "haleakala", **options) -> Bot:
-    bots = {**BOTS, **GAME_BOTS.get(game, {})}
+    bots = GAME_BOTS.get(game)
+    if bots is None:
+        raise ValueError(f"no bots for game {game!r}: choose one of {', '.join(GAME_BOTS)}")
     if name not in bots:
         raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(bots)}")
     module, cls = bots[name].split(":")

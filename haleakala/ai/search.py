@@ -179,32 +179,3 @@ class SearchBot:
             return float(world.returns()[0])
         return ESTIMATE_FLOOR + ESTIMATE_SPAN * float(world.evaluate(0))
 
-
-class GreedyBot:
-    """One ply through the game interface: tries each legal decision and keeps the best
-    ``game.evaluate`` for the player deciding (ties: random). The first opponent for any
-    game without a hand-made greedy of its own (Haleakala has one in ``simple``)."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def decide(self, game: Any, budget: float | None = None) -> int:
-        legal = game.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no decision to make")
-        if len(legal) == 1:
-            return legal[0]
-        me = game.decider
-        best: list[int] = []
-        best_value = float("-inf")
-        for decision in legal:
-            trial = game.clone()
-            trial.apply(decision)
-            value = trial.returns()[me] if trial.is_terminal() else trial.evaluate(me)
-            if value > best_value + 1e-9:
-                best, best_value = [decision], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(decision)
-        return best[self.rng.randrange(len(best))]

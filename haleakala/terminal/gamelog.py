@@ -1,6 +1,8 @@
-"""Writing the game log of NOTATION.md: one compact JSON object per line.
+"""Writing a game log (NOTATION.md, KAHUNA-NOTATION.md): one compact JSON object per line.
 
-The records come from ``haleakala.rules.log``; this module only fixes their text form so
+The records come from the game's log module (``haleakala.gameapi.LOGS``: Haleakala's
+``haleakala.rules.log``, Kahuna's ``haleakala.kahuna.log``); this module only fixes their
+text form so
 that the same seed and decisions give the same bytes: compact separators, keys in the
 order the log module builds them (``type`` first), ASCII only.
 """
@@ -10,13 +12,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from haleakala.rules.log import action_record, event_records, setup_record
+from haleakala.gameapi import game_of, log_module
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from haleakala.ai import Bot
-    from haleakala.rules import Game
+    from haleakala.gameapi import GameState
 
 
 def dumps(record: dict) -> str:
@@ -30,13 +32,14 @@ def bot_seed(seed: int, player: int) -> int:
     return seed * 2 + player
 
 
-def play_log(game: Game, bots: Sequence[Bot], legal: bool = False) -> Iterator[str]:
-    """Play ``game`` to the end with ``bots`` (index 0 red, 1 yellow), yielding log lines:
+def play_log(game: GameState, bots: Sequence[Bot], legal: bool = False) -> Iterator[str]:
+    """Play ``game`` to the end with ``bots`` (by player index), yielding log lines:
     setup, then each action followed by the records its events produce, result last."""
-    yield dumps(setup_record(game))
+    log = log_module(game_of(game))
+    yield dumps(log.setup_record(game))
     while not game.is_terminal():
         decision = bots[game.decider].decide(game)
         options = game.legal_actions() if legal else None
-        yield dumps(action_record(game, decision, options))
-        for record in event_records(game, game.apply(decision)):
+        yield dumps(log.action_record(game, decision, options))
+        for record in log.event_records(game, game.apply(decision)):
             yield dumps(record)

@@ -1,5 +1,8 @@
 """``haleakala play``: a game at the terminal (people and bots), or a game log with ``--json``.
 
+``--game`` picks the island game (haleakala, the default, or kahuna); each game names its
+seats after its players (``--red/--yellow``, ``--white/--black``).
+
 Two bots with ``--json`` print the game log of NOTATION.md and nothing else, so another
 program (or ``haleakala replay``) can read it; the same seed gives the same bytes. Without
 ``--json``, two bots on a terminal make a watchable demo: the island after every turn and
@@ -15,9 +18,10 @@ import sys
 from contextlib import suppress
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from haleakala.ai import BOTS, make_bot
+from haleakala.ai import BOTS, GAME_BOTS, make_bot
 from haleakala.cli import UsageError
-from haleakala.rules import PLAYERS, VARIANTS, Game, SaveError
+from haleakala.gameapi import GAMES, game_class
+from haleakala.rules import VARIANTS, Game, SaveError
 
 from .gamelog import bot_seed, play_log
 from .session import TerminalGame
@@ -26,6 +30,8 @@ if TYPE_CHECKING:
     from haleakala.ai import Bot
 
 SEATS = ("human", *BOTS)
+# Per game: (first seat's default, second seat's default).
+SEAT_DEFAULTS = ("human", "greedy")
 WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
 
 
@@ -47,11 +53,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             description=__doc__,
         )
     )
-    p.add_argument("--red", choices=SEATS, default="human", help="who plays red (human)")
-    p.add_argument("--yellow", choices=SEATS, default="greedy", help="who plays yellow (greedy)")
+    p.add_argument("--game", choices=tuple(GAMES), default="haleakala",
+                   help="which island game (haleakala)")  # fmt: skip
+    p.add_argument("--red", choices=SEATS, default=None, help="who plays red (human)")
+    p.add_argument("--yellow", choices=SEATS, default=None, help="who plays yellow (greedy)")
+    p.add_argument("--white", choices=SEATS, default=None, help="kahuna: who plays white (human)")
+    p.add_argument("--black", choices=SEATS, default=None, help="kahuna: who plays black (greedy)")
     p.add_argument("--variant", choices=VARIANTS, default=None, help="base (default) or tactical")
     p.add_argument("--seed", type=int, default=None, help="deals the cards (default: random)")
-    p.add_argument("--start", choices=PLAYERS, default=None, help="who starts (default: by seed)")
+    p.add_argument("--start", default=None, help="who starts (default: by seed)")
     p.add_argument("--json", action="store_true", help="print the game log (bots only)")
     p.add_argument("--legal", action="store_true", help="with --json: list the legal decisions")
     p.add_argument("--delay", type=float, default=None, metavar="SECONDS",
@@ -69,7 +79,31 @@ def use_color(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
+def resolve_seats(args: argparse.Namespace) -> None:
+    """Fill ``args.seats`` (one name per player of the chosen game) from the seat flags of
+    that game; a seat flag of another game's players is misuse."""
+    players = game_class(args.game).players
+    for other in ("red", "yellow", "white", "black"):
+        if other not in players and getattr(args, other, None) is not None:
+            raise UsageError(
+                f"--{other} is not a seat in {args.game}: its players are {' and '.join(players)}"
+            )
+    args.seats = tuple(
+        getattr(args, c) or default for c, default in zip(players, SEAT_DEFAULTS, strict=True)
+    )
+    bots = GAME_BOTS.get(args.game, {})
+    for c, name in zip(players, args.seats, strict=True):
+        if name != "human" and name not in bots:
+            raise UsageError(f"--{c} {name}: {args.game} has no {name} bot ({', '.join(bots)})")
+    if args.start is not None and args.start not in players:
+        raise UsageError(f"--start {args.start}: choose {' or '.join(players)}")
+    if args.game != "haleakala" and args.variant is not None:
+        raise UsageError(f"--variant is a Haleakala option; {args.game} has none")
+
+
 def new_game(args: argparse.Namespace) -> Game:
+    if args.game != "haleakala":
+        return _new_other_game(args)
     if args.load is not None:
         given = [f"--{n}" for n in ("variant", "seed", "start") if getattr(args, n) is not None]
         if given:
@@ -85,16 +119,34 @@ def new_game(args: argparse.Namespace) -> Game:
     return Game(args.variant or "base", seed, args.start)
 
 
-def make_seats(args: argparse.Namespace, game: Game) -> list[Bot | None]:
+def _new_other_game(args: argparse.Namespace):
+    """A game of the registry other than Haleakala (new, or ``--load``)."""
+    cls = game_class(args.game)
+    if args.load is not None:
+        given = [f"--{n}" for n in ("seed", "start") if getattr(args, n) is not None]
+        if given:
+            raise UsageError(f"--load continues a saved game; drop {', '.join(given)}")
+        try:
+            with open(args.load, encoding="utf-8") as f:
+                return cls.from_json(f.read())
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.load}: {exc.strerror or exc}") from None
+        except (SaveError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot load {args.load}: {exc}") from None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    return cls(seed=seed, start=args.start)
+
+
+def make_seats(args: argparse.Namespace, game) -> list[Bot | None]:
     seats: list[Bot | None] = []
-    for p, name in enumerate((args.red, args.yellow)):
+    for p, name in enumerate(args.seats):
         if name == "human":
             seats.append(None)
             continue
         try:
-            seats.append(make_bot(name, seed=bot_seed(game.seed, p)))
+            seats.append(make_bot(name, seed=bot_seed(game.seed, p), game=args.game))
         except ValueError as exc:
-            raise UsageError(f"--{PLAYERS[p]} {name}: {exc}") from None
+            raise UsageError(f"--{game.players[p]} {name}: {exc}") from None
     return seats
 
 
@@ -103,12 +155,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--delay must be 0 to 3600 seconds, not {args.delay}")
     if args.legal and not args.json:
         raise UsageError("--legal adds the legal decisions to the game log: use it with --json")
+    resolve_seats(args)
+    players = game_class(args.game).players
     if args.json:
-        people = [c for c, s in zip(PLAYERS, (args.red, args.yellow), strict=True) if s == "human"]
+        people = [c for c, s in zip(players, args.seats, strict=True) if s == "human"]
         if people:
             raise UsageError(
                 f"--json prints a game between bots; choose a bot for --{people[0]} "
-                f"({', '.join(BOTS)})"
+                f"({', '.join(GAME_BOTS.get(args.game, BOTS))})"
             )
         if args.load is not None:
             raise UsageError("--json logs a game from its start; it cannot continue --load")
@@ -123,6 +177,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
+    if args.game == "kahuna":
+        from .kahuna import KahunaTerminalGame
+
+        return KahunaTerminalGame(game, seats, out=out, clear=tty).run()
     bots_only = all(seat is not None for seat in seats)
     delay = args.delay if args.delay is not None else (WATCH_DELAY if tty else 0.0)
     if any(seat is None for seat in seats) and sys.stdin.isatty():

@@ -47,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
     )
     p.add_argument("file", metavar="FILE", help="a game log (play --json), a saved game, or -")
+    p.add_argument("--seeded", action="store_true",
+                   help="kahuna: also demand K4's deal and reshuffles for the seed")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -252,6 +254,22 @@ def _read(name: str) -> str:
         raise UsageError(f"{name} is not a text file (a game log or a saved game)") from None
 
 
+def _game_named(text: str) -> str:
+    """Which game a log (its setup's ``game``) or a save (its ``format``) belongs to."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    for candidate in (text, first):
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            if data.get("format") == "kahuna-game":
+                return "kahuna"
+            if data.get("type") == "setup":
+                return str(data.get("game", "haleakala"))
+    return "haleakala"
+
+
 def _is_save(text: str) -> bool:
     try:
         data = json.loads(text)
@@ -276,6 +294,10 @@ def run(args: argparse.Namespace) -> int:
     name = args.file
     text = _read(name)
     label = "stdin" if name == "-" else name
+    if _game_named(text) == "kahuna":
+        from .kahuna_replay import run_kahuna
+
+        return run_kahuna(text, label, getattr(args, "seeded", False))
     try:
         if _is_save(text):
             _, game = replay_save(text)

@@ -1,0 +1,84 @@
+"""The Kahuna game log of KAHUNA-NOTATION: one JSON-able record per event, in order.
+
+Pure: it turns a game and the events ``Game.apply`` returned into dicts; printing them
+is the caller's job (``haleakala.terminal.gamelog``). The log is the full-information
+record (K31): it names every card, even those hidden from a player. The same three
+functions as ``haleakala.rules.log`` (setup, action, events), so the generic log writer
+works for both games.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .game import NONE, PLAYERS, Game, Result
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def setup_record(game: Game) -> dict:
+    """The first line of a game; call before the first decision."""
+    names = game.board.islands
+    return {
+        "type": "setup",
+        "game": "kahuna",
+        "seed": game.seed,
+        "start": PLAYERS[game.start],
+        "hands": {c: sorted(game.hand_cards(p)) for p, c in enumerate(PLAYERS)},
+        "display": [names[c] if c != NONE else None for c in game.display],
+        "pile": [names[c] for c in game.pile],
+        "effects": True,
+    }
+
+
+def action_record(game: Game, decision: int, legal: Iterable[int] | None = None) -> dict:
+    """The record of a decision, built from the state *before* it is applied."""
+    record: dict = {"type": "action", "player": game.to_move, "action": game.format(decision)}
+    if legal is not None:
+        record["legal"] = sorted(game.format(d) for d in legal)
+    return record
+
+
+def event_records(game: Game, events: Iterable[tuple]) -> list[dict]:
+    """Log records for the events of one ``apply``, in the order the notation gives."""
+    b = game.board
+    names = b.islands
+    out: list[dict] = []
+    for event in events:
+        kind = event[0]
+        if kind == "stone":
+            _, p, island, what = event
+            out.append(
+                {"type": "stone", "player": PLAYERS[p], "island": names[island], "event": what}
+            )
+        elif kind == "bridge":
+            _, p, line, what = event
+            out.append(
+                {"type": "bridge", "player": PLAYERS[p], "line": b.line_names[line], "event": what}
+            )
+        elif kind == "draw":
+            _, p, source, card = event
+            where = "pile" if source == "pile" else str(source + 1)
+            out.append({"type": "draw", "player": PLAYERS[p], "from": where, "card": names[card]})
+        elif kind == "reveal":
+            out.append({"type": "reveal", "slot": event[1] + 1, "card": names[event[2]]})
+        elif kind == "scoring":
+            out.append({"type": "scoring", **event[1]})
+        elif kind == "shuffle":
+            _, rnd, display, pile = event
+            out.append(
+                {
+                    "type": "shuffle",
+                    "round": rnd,
+                    "display": [names[c] for c in display],
+                    "pile": [names[c] for c in pile],
+                }
+            )
+        elif kind == "result":
+            out.append(result_record(event[1]))
+    return out
+
+
+def result_record(result: Result) -> dict:
+    return {"type": "result", **result.to_dict()}
