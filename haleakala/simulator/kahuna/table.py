@@ -45,6 +45,10 @@ class KahunaTable:
         self.selected: list[int] = []  # indices into the viewer's hand, in click order
         self.message = ""
         self.log: list[str] = []  # "white: play HUNA>ELAI", newest last
+        # Lines where bridges were laid or cut: in the turn being played, and in the turn
+        # before it (the window marks those, so a player sees what the opponent just did).
+        self.turn_lines: list[str] = []
+        self.last_turn_lines: list[str] = []
         humans = [p for p in (0, 1) if seats[p].human]
         self.viewer: int | None = humans[0] if humans else None
         # Between two people the screen hides every hand until the next player is seated.
@@ -193,6 +197,11 @@ class KahunaTable:
         text = game.format(code)
         game.apply(code)
         self.log.append(f"{game.players[mover]}: {text}")
+        line = _line_of(text)
+        if line is not None:
+            self.turn_lines.append(line)
+        if game.decider != mover or game.is_terminal():
+            self.last_turn_lines, self.turn_lines = self.turn_lines, []
         self.selected = []
         self.message = ""
         if game.is_terminal():
@@ -251,3 +260,14 @@ class KahunaTable:
                 return
             self.update()
             self.wait_for_bot()
+
+
+def _line_of(text: str) -> str | None:
+    """The line a ``play`` or ``cut`` decision acts on (notation: ``play A>B``, ``cut A-B
+    with ...``), else None."""
+    if text.startswith("play "):
+        card, other = text[5:].split(">")
+        return "-".join(sorted((card, other)))
+    if text.startswith("cut "):
+        return text[4:].split(" with ")[0]
+    return None

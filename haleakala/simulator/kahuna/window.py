@@ -32,6 +32,7 @@ TEXT = (226, 228, 232)
 DIM = (150, 156, 168)
 FREE_LINE = (200, 216, 226)
 HINT = (255, 214, 60)
+RECENT = (236, 130, 40)
 CUT_HINT = (255, 84, 60)
 PLAYER = {0: (244, 244, 240), 1: (22, 22, 26)}
 PLAYER_EDGE = {0: (60, 60, 66), 1: (220, 220, 220)}
@@ -164,8 +165,11 @@ class KahunaWindow:
         pygame.draw.rect(screen, SEA, L.BOARD_RECT)
         pygame.draw.rect(screen, SEA_DEEP, L.BOARD_RECT, 6)
         free_hint, cut_hint = self.highlights(view)
+        recent = set(self.table.last_turn_lines) | set(self.table.turn_lines)
         for line in view.lines:
             a, b = L.line_ends(line)
+            if line in recent:
+                pygame.draw.line(screen, RECENT, a, b, 21)
             owner = view.bridges.get(line)
             if owner is None:
                 colour = HINT if line in free_hint else FREE_LINE
@@ -191,11 +195,25 @@ class KahunaWindow:
                 pygame.draw.circle(screen, PLAYER[owner], pos, L.STONE_RADIUS)
                 pygame.draw.circle(screen, PLAYER_EDGE[owner], pos, L.STONE_RADIUS, 2)
                 blit_centred(screen, self.fonts.render("K", 18, PLAYER_TEXT[owner], True), pos)
-        legend = (
-            "need 3/5: bridges that win the island (a majority of its 5 lines) · "
-            "K: a Kahuna stone marks the island"
-        )
-        screen.blit(self.fonts.render(legend, 17, (190, 210, 226)), (10, 780))
+        self._legend(screen)
+
+    def _legend(self, screen: pygame.Surface) -> None:
+        """What the marks on the board mean, along its bottom edge."""
+        f = self.fonts
+        x, y = 12, 784
+        for owner, label in ((0, "white bridge"), (1, "black bridge")):
+            pygame.draw.line(screen, PLAYER_EDGE[owner], (x, y), (x + 28, y), 9)
+            pygame.draw.line(screen, PLAYER[owner], (x, y), (x + 28, y), 5)
+            screen.blit(f.render(label, 17, TEXT), (x + 34, y - 6))
+            x += 34 + f.render(label, 17, TEXT).get_width() + 16
+        self._dotted(screen, FREE_LINE, (x, y), (x + 28, y), 2)
+        screen.blit(f.render("free line", 17, TEXT), (x + 34, y - 6))
+        x += 110
+        pygame.draw.line(screen, RECENT, (x, y), (x + 28, y), 9)
+        screen.blit(f.render("just played", 17, TEXT), (x + 34, y - 6))
+        x += 118
+        note = "need 3/5: bridges to win the island · K: Kahuna stone"
+        screen.blit(f.render(note, 17, TEXT), (x, y - 6))
 
     def _dotted(self, screen, colour, a, b, width: int) -> None:
         (x1, y1), (x2, y2) = a, b
