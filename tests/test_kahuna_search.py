@@ -103,3 +103,75 @@ def test_bad_budgets_are_refused_with_the_reason():
         SearchBot(iterations=0)
     with pytest.raises(ValueError, match="budget must be a positive number of seconds"):
         SearchBot(budget=-1)
+
+
+def kahuna_redealt(game, rng: random.Random):
+    """The same Kahuna position for the player to move with another truth: one card of the
+    opponent's hand that nobody saw enter it swapped with a card of the pile, and the pile
+    re-shuffled (K31: hands and the pile order are hidden)."""
+    me, opp = game.decider, 1 - game.decider
+    unseen = [i for i, n in enumerate(game.hands[opp]) if n - game.known[opp][i] > 0]
+    swaps = [(i, j) for i in unseen for j in set(game.pile) if j != i]
+    if not swaps:
+        return None
+    i, j = swaps[rng.randrange(len(swaps))]
+    other = game.clone()
+    other.hands[opp][i] -= 1
+    other.hands[opp][j] += 1
+    other.pile[other.pile.index(j)] = i
+    rng.shuffle(other.pile)
+    other.seed = game.seed + 1  # the seed would give the deal away: the bot must not care
+    other._legal = None
+    assert other.observation(me) == game.observation(me)
+    return other
+
+
+def test_kahuna_root_statistics_ignore_the_opponents_hand_and_the_pile_order_k31():
+    rng = random.Random(5)
+    tried = 0
+    for k, game in enumerate(positions_with_a_choice("kahuna", 14, seed=3)):
+        other = kahuna_redealt(game, rng)
+        if other is None:
+            continue
+        assert other.hands != game.hands
+        tried += 1
+        assert SearchBot(seed=k, iterations=80).search(game) == SearchBot(
+            seed=k, iterations=80
+        ).search(other)
+    assert tried >= 4
+
+
+def test_kahuna_search_does_not_let_a_won_game_slip_within_its_turn():
+    """Where a decision would end the game won (K29's wipeout, or closing the last turn of
+    K26) but others would not, the search wins before its turn is over: leaves that end the
+    game are scored by the real result, not the estimate."""
+    rng = random.Random(11)
+    found = 0
+    for seed in range(300):
+        game = new_game("kahuna", seed=seed)
+        while not game.is_terminal():
+            me = game.decider
+            winning = []
+            for d in game.legal_actions():
+                trial = game.clone()
+                trial.apply(d)
+                if trial.is_terminal() and trial.returns()[me] == 1.0:
+                    winning.append(d)
+            if winning and len(winning) < len(game.legal_actions()):
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.is_terminal():
+            continue
+        found += 1
+        me = game.decider
+        bot = SearchBot(seed=seed, iterations=300)
+        played = []
+        while not game.is_terminal() and game.decider == me:
+            decision = bot.decide(game)
+            played.append(game.format(decision))
+            game.apply(decision)
+        assert game.is_terminal() and game.returns()[me] == 1.0, (seed, played)
+        if found == 3:
+            break
+    assert found == 3
