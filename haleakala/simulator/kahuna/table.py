@@ -113,11 +113,23 @@ class KahunaTable:
         self._say(self._selection_hint())
 
     def _selection_hint(self) -> str:
+        """What the selection can do now, from the legal decisions (never a false promise)."""
         cards = self.selected_cards()
+        legal = self.game.legal_decisions()
         if len(cards) == 1:
-            return f"{cards[0]}: click a free line at {cards[0]} to lay a bridge, or Discard."
+            card = cards[0]
+            lines = sum(1 for t in legal if t.startswith(f"play {card}>"))
+            if lines:
+                return f"{card}: click a free line at {card} (highlighted) to lay a bridge."
+            return (
+                f"{card}: no bridge can be laid with it now; select a second card to cut "
+                "an opposing bridge, or Discard."
+            )
         if len(cards) == 2:
-            return f"{cards[0]}+{cards[1]}: click an opposing bridge they can cut."
+            pair = "+".join(sorted(cards))
+            if any(t.startswith("cut ") and t.endswith(f" with {pair}") for t in legal):
+                return f"{pair}: click a highlighted opposing bridge to cut it."
+            return f"{pair}: these two cards cut no opposing bridge now."
         return ""
 
     def selected_cards(self) -> list[str]:

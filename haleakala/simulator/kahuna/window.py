@@ -315,20 +315,20 @@ class KahunaWindow:
                 (rect[0] + rect[2] / 2, rect[1] + rect[3] + 10),
             )
         # The hand.
-        hy = L.HAND_Y - 22
+        hy = L.HAND_Y - 32
         viewer = view.viewer
         if viewer is None:
             label = "Hands are hidden"
         else:
-            label = f"Your hand ({view.players[viewer]}): {len(view.hand)} of 5 cards"
+            label = f"Your hand ({view.players[viewer]}): {len(view.hand)} of 5"
             if len(view.hand) >= 5:
-                label += " - full: play or discard before you can draw"
+                label += " - full: play or discard to draw"
         screen.blit(f.render(label, 20, TEXT), (L.HAND_X[0], hy))
         for i in range(5):
             rect = L.hand_rect(i)
             if i < len(view.hand):
                 lifted = i in table.selected
-                r = (rect[0], rect[1] - (12 if lifted else 0), rect[2], rect[3])
+                r = (rect[0], rect[1] - (8 if lifted else 0), rect[2], rect[3])
                 self._card(screen, view.hand[i], r, view, selected=lifted)
             else:
                 pygame.draw.rect(screen, (44, 46, 54), rect, 1, border_radius=8)
