@@ -178,4 +178,3 @@ class SearchBot:
         if world.is_terminal():
             return float(world.returns()[0])
         return ESTIMATE_FLOOR + ESTIMATE_SPAN * float(world.evaluate(0))
-
