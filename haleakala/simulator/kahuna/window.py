@@ -328,8 +328,8 @@ class KahunaWindow:
             rect = L.hand_rect(i)
             if i < len(view.hand):
                 lifted = i in table.selected
-                r = (rect[0], rect[1] - (8 if lifted else 0), rect[2], rect[3])
-                self._card(screen, view.hand[i], r, view, selected=lifted)
+                face = (rect[0], rect[1] - (8 if lifted else 0), rect[2], rect[3])
+                self._card(screen, view.hand[i], face, view, selected=lifted)
             else:
                 pygame.draw.rect(screen, (44, 46, 54), rect, 1, border_radius=8)
         # Buttons.
