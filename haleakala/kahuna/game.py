@@ -288,7 +288,8 @@ class Game:
             self.discard.append(card)
             self.bridge[line] = p
             self.phase = PLAYED
-            self._mark(p, card, b.other_end(line, card), events)  # K12
+            if self._mark(p, card, b.other_end(line, card), events):  # K12
+                self._wipeout(p, events)  # K29, once the decision is resolved (K11, K34)
         elif d < DISCARD:
             line, k = divmod(d - CUT, 3)
             a, c = b.lines[line]
@@ -302,8 +303,11 @@ class Game:
             self._wipeout(p, events)  # K29
         elif d < DRAW_PILE:
             card = d - DISCARD
-            self._spend(p, card)
+            self.hands[p][card] -= 1
             self.buried[p].append(card)  # K19
+            # K33: the opponent does not see which card went down, so each known card
+            # may be the one: only one copy fewer of each stays certain.
+            self.known[p] = [k - 1 if k else 0 for k in self.known[p]]
             self.phase = DISCARDED
         elif d < END:
             self._draw(p, d, events)
@@ -317,9 +321,11 @@ class Game:
         if self.known[p][card]:
             self.known[p][card] -= 1
 
-    def _mark(self, p: int, first: int, second: int, events: list[tuple]) -> None:
+    def _mark(self, p: int, first: int, second: int, events: list[tuple]) -> bool:
         """K12/K14: after p laid a bridge, place p's stones where p now has an unmarked
-        majority: the card's island, the other end, then every island alphabetically."""
+        majority: the card's island, the other end, then every island alphabetically.
+        True when an opposing bridge was removed."""
+        removed = False
         order = [first, second] + [i for i in range(len(self.stone)) if i not in (first, second)]
         for island in order:
             if self.stone[island] != NONE or not self.has_majority(p, island):
@@ -335,8 +341,9 @@ class Game:
                     events.append(("bridge", 1 - p, line, "removed"))
                     removed_ends += self.board.lines[line]
             if removed_ends:
+                removed = True
                 self._lose_stones(1 - p, removed_ends, events)  # K13
-                self._wipeout(p, events)  # K29
+        return removed
 
     def _lose_stones(self, q: int, ends: list[int], events: list[tuple]) -> None:
         """K13: q's stone leaves each island at an end of a removed bridge where q now
