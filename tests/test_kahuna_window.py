@@ -232,7 +232,7 @@ def test_window_plays_a_turn_with_the_mouse_and_the_bot_answers(x_display, tmp_p
         assert pygame.display.get_driver() == "x11"
         game = new_game("kahuna", seed=4, start="white")
         bot = make_bot("ai", seed=1, game="kahuna", iterations=30)
-        table = KahunaTable(game, (Seat(), Seat(bot)))
+        table = KahunaTable(game, (Seat(), Seat(bot, None)))  # deterministic: 30 iterations
         win = KahunaWindow(table, screen=screen)
         win.step()
         card = table.view().hand[0]
@@ -257,8 +257,12 @@ def test_window_plays_a_turn_with_the_mouse_and_the_bot_answers(x_display, tmp_p
         owner = table.view().bridges.get(line)
         x, y = (round(c) for c in L.line_middle(line))
         r, g, b = shot.getpixel((x, y))
-        if owner == 0:  # white's bridge (unless black's stone took it away)
+        if owner == 0:  # white's bridge, as laid by the clicks
             assert min(r, g, b) > 200, (r, g, b)
+        elif owner == 1:  # black's answer cut it and laid its own
+            assert max(r, g, b) < 60, (r, g, b)
+        else:  # a black stone removed it: the line shows the sea or a free-line dot
+            assert b > r, (r, g, b)
         # White's hand is drawn (card faces are light), the empty fifth slot is not.
         hx, hy = L.centre(L.hand_rect(0))
         assert sum(shot.getpixel((hx, hy - 50))) > 600

@@ -21,7 +21,7 @@ class Seat:
     """Who plays a colour: a person (``bot`` None) or a bot with its think time."""
 
     bot: Any = None
-    budget: float = 0.5
+    budget: float | None = 0.5  # None: the bot's own budget (an iteration budget in tests)
 
     @property
     def human(self) -> bool:
