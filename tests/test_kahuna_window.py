@@ -290,3 +290,18 @@ def test_sim_game_kahuna_opens_a_real_window_and_saves_a_screenshot(x_display, t
         assert image.size == (L.WIDTH, L.HEIGHT)
         colours = image.convert("RGB").crop((0, 0, 800, 800)).getcolors(1_000_000)
         assert colours and len(colours) > 50  # the board is drawn, not a blank sea
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--kit", "rfid"], "--kit belong to Haleakala's kit"),
+        (["--headless"], "no headless game"),
+    ],
+)
+def test_sim_game_kahuna_refuses_haleakala_options_with_the_reason(extra, words, capsys):
+    from haleakala.cli import main
+
+    code = main(["sim", "--game", "kahuna", *extra])
+    assert code == 2
+    assert words in capsys.readouterr().err

@@ -140,6 +140,16 @@ def kahuna(args: argparse.Namespace) -> int:
     """The Kahuna window; offscreen for a screenshot where no display is."""
     from .kahuna.cli import run as run_kahuna
 
+    names = ("kit", "variant", "start", "solo", "strength", "state_dir")
+    given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
+    if given or args.autoplay:
+        extra = given + (["--autoplay"] if args.autoplay else [])
+        raise UsageError(
+            f"{', '.join(extra)} belong to Haleakala's kit; with --game kahuna use --opponent, "
+            "--colour, --seed, --decisions, --screenshot"
+        )
+    if args.headless and not args.screenshot:
+        raise UsageError("--game kahuna has no headless game: add --screenshot PNG, or drop it")
     reason = window_unavailable()
     if reason is not None and not args.screenshot:
         raise UsageError(
