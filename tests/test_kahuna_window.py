@@ -305,3 +305,22 @@ def test_sim_game_kahuna_refuses_haleakala_options_with_the_reason(extra, words,
     code = main(["sim", "--game", "kahuna", *extra])
     assert code == 2
     assert words in capsys.readouterr().err
+
+
+def test_after_the_result_the_end_button_deals_the_next_game():
+    game = new_game("kahuna", seed=6)
+    rng = random.Random(6)
+    table = KahunaTable(game, (Seat(), Seat(make_bot("random", seed=1, game="kahuna"), None)))
+    table.new_game()
+    assert table.game is game and "not over" in table.message
+    while not game.is_terminal():
+        if game.decider == 0:
+            legal = game.legal_decisions()
+            table.decide(legal[rng.randrange(len(legal))])
+        else:
+            table.update()
+            table.wait_for_bot()
+    assert "wins" in table.message or "Draw" in table.message
+    table.new_game()
+    assert table.game is not game and table.game.seed == 7 and table.game.history == []
+    assert table.log == [] and table.view().hand == tuple(table.game.hand_cards(0))

@@ -40,8 +40,13 @@ class KahunaTable:
     """One game at the window's table; every change goes through a method here."""
 
     def __init__(self, game: Any, seats: tuple[Seat, Seat]) -> None:
-        self.game = game
         self.seats = seats
+        self._start(game)
+        self.changes = 0  # bumped on every change, so the window redraws only then
+
+    def _start(self, game: Any) -> None:
+        self.game = game
+        seats = self.seats
         self.selected: list[int] = []  # indices into the viewer's hand, in click order
         self.message = ""
         self.log: list[str] = []  # "white: play HUNA>ELAI", newest last
@@ -56,7 +61,16 @@ class KahunaTable:
         if self.handover:
             self.viewer = None
         self._thinking: _Thinking | None = None
-        self.changes = 0  # bumped on every change, so the window redraws only then
+
+    def new_game(self) -> None:
+        """Once a game is over: the next one (the next seed), same seats."""
+        if not self.game.is_terminal():
+            self._say("The game is not over yet.")
+            return
+        from haleakala.gameapi import new_game
+
+        self._start(new_game(self.game.game_name, seed=self.game.seed + 1))
+        self._say(f"New game (seed {self.game.seed}).")
 
     # -- what the window shows ------------------------------------------------------------
 

@@ -101,7 +101,10 @@ class KahunaWindow:
             table.click_pile()
             return
         if L.inside(pos, L.END_RECT):
-            table.click_end()
+            if table.game.is_terminal():
+                table.new_game()
+            else:
+                table.click_end()
             return
         if L.inside(pos, L.DISCARD_RECT):
             table.click_discard()
@@ -334,7 +337,9 @@ class KahunaWindow:
                 pygame.draw.rect(screen, (44, 46, 54), rect, 1, border_radius=8)
         # Buttons.
         for rect, label, hot in (
-            (L.END_RECT, "End turn", waiting and "end" in self._legal_texts()),
+            (L.END_RECT, "New game", True)
+            if view.decider is None
+            else (L.END_RECT, "End turn", waiting and "end" in self._legal_texts()),
             (L.DISCARD_RECT, "Discard", waiting and bool(table.selected)),
             (L.CLEAR_RECT, "Clear", bool(table.selected)),
         ):
