@@ -15,7 +15,7 @@ Whitehouse 2012, SO-ISMCTS):
   instead of the parent's visits);
 - each node records who made the decision leading to it (``game.decider``): one player may
   decide several times in a row (a Kahuna turn is several cards, then a draw);
-- playouts are truncated: a few random decisions, then ``game.evaluate(0)`` scores the leaf
+- playouts are truncated: a dozen random decisions (about one turn each), then ``game.evaluate(0)`` scores the leaf
   (squashed into [0.1, 0.9] so that an estimate never looks as good as a game really
   won); a playout that reaches the end scores ``game.returns()``.
 
@@ -59,7 +59,7 @@ class SearchBot:
         iterations: int | None = None,
         budget: float | None = None,
         exploration: float = 0.7,
-        rollout_depth: int = 6,
+        rollout_depth: int = 12,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
