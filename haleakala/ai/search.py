@@ -15,9 +15,9 @@ Whitehouse 2012, SO-ISMCTS):
   instead of the parent's visits);
 - each node records who made the decision leading to it (``game.decider``): one player may
   decide several times in a row (a Kahuna turn is several cards, then a draw);
-- playouts are truncated: a dozen random decisions (about one turn each), then ``game.evaluate(0)`` scores the leaf
-  (squashed into [0.1, 0.9] so that an estimate never looks as good as a game really
-  won); a playout that reaches the end scores ``game.returns()``.
+- playouts are truncated: 12 random decisions (two or three turns), then
+  ``game.evaluate(0)`` scores the leaf (squashed into [0.1, 0.9] so that an estimate never
+  looks as good as a game really won); a playout that reaches the end scores ``game.returns()``.
 
 With an iteration budget the search is deterministic (seeded generator, no clock); with a
 time budget it runs until the deadline. Measured with ``haleakala bench ai --game NAME``.
