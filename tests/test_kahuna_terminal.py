@@ -56,7 +56,7 @@ def test_replay_accepts_the_log_and_names_the_first_tampered_record(capsys, tmp_
     assert f"record {n}: draw differs" in capsys.readouterr().out
 
 
-def test_replay_reads_several_games_and_another_programs_shuffle_order():
+def test_k35_replay_reads_several_games_and_another_programs_shuffle_order():
     logs = []
     for seed in (1, 2):
         bots = [make_bot("random", seed, game="kahuna"), make_bot("random", 9, game="kahuna")]
@@ -72,6 +72,12 @@ def test_replay_reads_several_games_and_another_programs_shuffle_order():
     changed = [*logs[0][:n], json.dumps(record), *logs[0][n + 1 :]]
     with pytest.raises(Inconsistent, match="record"):
         replay_log(changed, seeded=True)
+
+
+def test_k7_kahuna_is_the_base_game_without_variants(capsys):
+    assert main(["play", "--game", "kahuna", "--variant", "tactical", "--white", "random",
+                 "--black", "random", "--json"]) == 2  # fmt: skip
+    assert "--variant is a Haleakala option; kahuna has none" in capsys.readouterr().err
 
 
 def test_a_kahuna_seat_flag_of_the_other_game_is_refused(capsys):

@@ -1,4 +1,5 @@
-"""The generic random-simulation harness: every invariant after every decision.
+"""Haleakala through the generic random-game harness (``support.harness``, the same one
+Kahuna uses): every invariant after every decision.
 
 Default suite: 300 seeded games per variant, every check after every decision.
 Long run (``./test -m long``): 5,000 per variant; invariants after every decision, the
@@ -10,7 +11,7 @@ import random
 import statistics
 
 import pytest
-from support.invariants import play_checked
+from support.harness import play_checked
 
 from haleakala.rules import Game
 
@@ -29,7 +30,10 @@ def _report(variant: str, lengths: list[int]) -> None:
 @pytest.mark.parametrize("first", range(0, 300, CHUNK))
 @pytest.mark.parametrize("variant", ["base", "tactical"])
 def test_random_games_keep_every_invariant(variant, first):
-    lengths = [len(play_checked(variant, s).history) for s in range(first, first + CHUNK)]
+    lengths = [
+        len(play_checked("haleakala", s, variant=variant).history)
+        for s in range(first, first + CHUNK)
+    ]
     _report(variant, lengths)
     assert all(100 < n < 5000 for n in lengths)
 
@@ -39,7 +43,8 @@ def test_random_games_keep_every_invariant(variant, first):
 @pytest.mark.parametrize("variant", ["base", "tactical"])
 def test_random_games_keep_every_invariant_long_run(variant, first):
     lengths = [
-        len(play_checked(variant, s, deep_every=3).history) for s in range(first, first + 500)
+        len(play_checked("haleakala", s, deep_every=3, variant=variant).history)
+        for s in range(first, first + 500)
     ]
     _report(variant, lengths)
     assert all(100 < n < 5000 for n in lengths)

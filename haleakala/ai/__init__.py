@@ -9,9 +9,7 @@ for a game, as the command line and the daemon's menu do.
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
-
-from ..rules import Game
+from typing import Any, Protocol
 
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
@@ -33,8 +31,9 @@ GAME_BOTS: dict[str, dict[str, str]] = {
 class Bot(Protocol):
     name: str
 
-    def decide(self, game: Game, budget: float | None = None) -> int:
-        """A legal decision for ``game.to_move``; ``budget`` in seconds (None: default)."""
+    def decide(self, game: Any, budget: float | None = None) -> int:
+        """A legal decision for ``game.to_move`` (a ``haleakala.gameapi.GameState`` of the
+        bot's game); ``budget`` in seconds (None: default)."""
         ...
 
 

@@ -258,7 +258,7 @@ class KahunaTerminalGame:
         self.say(f"{who} ({bot.name}): {text}")
         for line in describe_events(game, events, self.viewer):
             self.say("  " + line)
-        if decision >= DRAW_PILE and self.people and not game.is_terminal():
+        if decision >= DRAW_PILE and not game.is_terminal():  # the turn is over
             self.say(render(game, self.viewer))
 
     def person_decision(self) -> bool:

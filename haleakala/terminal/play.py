@@ -12,6 +12,7 @@ a short pause (``--delay``).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import random
 import sys
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 SEATS = ("human", *BOTS)
 # Per game: (first seat's default, second seat's default).
 SEAT_DEFAULTS = ("human", "greedy")
+# Games with their own terminal session class ("module:Class", built as
+# ``Class(game, seats, out=..., clear=...)``); Haleakala's is ``session.TerminalGame``.
+SESSIONS = {"kahuna": "haleakala.terminal.kahuna:KahunaTerminalGame"}
 WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
 
 
@@ -177,10 +181,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
-    if args.game == "kahuna":
-        from .kahuna import KahunaTerminalGame
-
-        return KahunaTerminalGame(game, seats, out=out, clear=tty).run()
+    if args.game in SESSIONS:
+        module, cls = SESSIONS[args.game].split(":")
+        session_class = getattr(importlib.import_module(module), cls)
+        return session_class(game, seats, out=out, clear=tty).run()
     bots_only = all(seat is not None for seat in seats)
     delay = args.delay if args.delay is not None else (WATCH_DELAY if tty else 0.0)
     if any(seat is None for seat in seats) and sys.stdin.isatty():

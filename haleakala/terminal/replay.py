@@ -11,6 +11,7 @@ checked by replaying its history from its seed: the position reached must be the
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
+# Other games: their replayer ``run(text, label, seeded) -> exit status``, and the
+# ``format`` of their saved games (a log names its game in its setup record).
+REPLAYERS = {"kahuna": "haleakala.terminal.kahuna_replay:run_kahuna"}
+SAVE_FORMATS = {"kahuna-game": "kahuna"}
 
 
 class Inconsistent(Exception):
@@ -263,8 +268,8 @@ def _game_named(text: str) -> str:
         except ValueError:
             continue
         if isinstance(data, dict):
-            if data.get("format") == "kahuna-game":
-                return "kahuna"
+            if data.get("format") in SAVE_FORMATS:
+                return SAVE_FORMATS[data["format"]]
             if data.get("type") == "setup":
                 return str(data.get("game", "haleakala"))
     return "haleakala"
@@ -294,10 +299,11 @@ def run(args: argparse.Namespace) -> int:
     name = args.file
     text = _read(name)
     label = "stdin" if name == "-" else name
-    if _game_named(text) == "kahuna":
-        from .kahuna_replay import run_kahuna
-
-        return run_kahuna(text, label, getattr(args, "seeded", False))
+    game_name = _game_named(text)
+    if game_name in REPLAYERS:
+        module, func = REPLAYERS[game_name].split(":")
+        replayer = getattr(importlib.import_module(module), func)
+        return replayer(text, label, getattr(args, "seeded", False))
     try:
         if _is_save(text):
             _, game = replay_save(text)
