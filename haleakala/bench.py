@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", type=float, default=None, help="seconds per decision (ai)")
     p.add_argument("--events", type=int, default=None, help="events to send (daemon)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (ai)")
+    p.add_argument("--game", default="haleakala", help="ai: which game (haleakala, kahuna)")
     p.set_defaults(func=run)
 
 

@@ -135,6 +135,10 @@ def _check(args: argparse.Namespace) -> tuple[int, float, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "game", "haleakala") != "haleakala":
+        from .bench_games import run as run_game  # any other game: the game-agnostic search
+
+        return run_game(args)
     games, budget, jobs = _check(args)
     matches = [
         Match(opponent, variant, i, budget)

@@ -6,6 +6,7 @@
     haleakala sim --headless --scenario FILE...     run scenarios, exit 0/1 with a diff
     haleakala sim --scenario FILE                   watch a scenario play in the window
     haleakala sim --screenshot out.png [--decisions 80]   save the window as a PNG
+    haleakala sim --game kahuna [--opponent human]  the Kahuna window (vs the search bot)
 
 Where no window can open (no DISPLAY/WAYLAND_DISPLAY, no pygame, SDL refuses), it says so
 and plays a demo game in the terminal instead, so plain ``haleakala`` always shows something.
@@ -38,6 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             description=__doc__,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+    )
+    p.add_argument(
+        "--game",
+        choices=("haleakala", "kahuna"),
+        default="haleakala",
+        help="which island game (kahuna: the Kahuna window, see --opponent, --colour)",
     )
     p.add_argument(
         "--headless",
@@ -85,6 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pause between decisions of the terminal demo",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
+    from .kahuna.cli import add_arguments as kahuna_arguments
+
+    kahuna_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -94,6 +104,8 @@ def default_state_dir(kit: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "game", "haleakala") == "kahuna":
+        return kahuna(args)
     if args.decisions < 0:
         raise UsageError(f"--decisions must be 0 or more, not {args.decisions}")
     if args.scenario:
@@ -122,6 +134,28 @@ def run(args: argparse.Namespace) -> int:
             return run_scenarios(args.scenario, quiet=args.quiet)
         return demo(args, reason=reason)
     return window(args, offscreen=False)
+
+
+def kahuna(args: argparse.Namespace) -> int:
+    """The Kahuna window; offscreen for a screenshot where no display is."""
+    from .kahuna.cli import run as run_kahuna
+
+    names = ("kit", "variant", "start", "solo", "strength", "state_dir")
+    given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
+    if given or args.autoplay:
+        extra = given + (["--autoplay"] if args.autoplay else [])
+        raise UsageError(
+            f"{', '.join(extra)} belong to Haleakala's kit; with --game kahuna use --opponent, "
+            "--colour, --seed, --decisions, --screenshot"
+        )
+    if args.headless and not args.screenshot:
+        raise UsageError("--game kahuna has no headless game: add --screenshot PNG, or drop it")
+    reason = window_unavailable()
+    if reason is not None and not args.screenshot:
+        raise UsageError(
+            f"the Kahuna window cannot open: {reason} (try haleakala play --game kahuna)"
+        )
+    return run_kahuna(args, offscreen=bool(args.headless or reason is not None))
 
 
 def window_unavailable() -> str | None:

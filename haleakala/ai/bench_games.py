@@ -1,0 +1,169 @@
+"""``haleakala bench ai --game NAME``: the game-agnostic search bot's win rates against the
+random and greedy bots of any game in the registry (Kahuna first), and its think times.
+
+Why apart from ``bench``: that one measures Haleakala's own search with Haleakala's
+variants; this one plays any ``GameState`` through the interface only, as the bot does.
+Game ``i`` uses seed ``i``; the search bot plays the first colour in even games and the
+second in odd ones, and the starting player alternates every two games, so each colour and
+start combination is played equally often. A draw counts as half a win (reported apart).
+Think times are wall-clock seconds per decision where the bot had a choice; on a shared
+machine the maximum includes scheduler stalls, so the 99th percentile and the longest
+think in CPU time of the bot's thread are printed beside it. Win rates carry a 95 % Wilson
+score interval. The last lines are ``name: value`` figures for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass
+
+from ..gameapi import GAMES, new_game
+from . import make_bot
+from .bench import percentile, wilson
+from .search import DEFAULT_BUDGET, SearchBot
+
+OPPONENTS = ("random", "greedy")
+DEFAULT_GAMES = 100  # per opponent
+DEFAULT_JOBS = 2
+MAX_DECISIONS = 20_000  # a game still running then is stopped and not won
+
+
+@dataclass(frozen=True)
+class Match:
+    game: str
+    opponent: str
+    index: int
+    budget: float
+
+    @property
+    def bot_player(self) -> int:
+        return self.index % 2
+
+    @property
+    def start(self) -> int:
+        return (self.index // 2) % 2
+
+
+@dataclass(frozen=True)
+class Outcome:
+    opponent: str
+    reward: float  # 1 won, 0.5 drawn, 0 lost (or unfinished)
+    finished: bool
+    reason: str
+    think_times: tuple[float, ...]
+    iterations: int
+    think_cpu_max: float
+
+
+def play(match: Match) -> Outcome:
+    """One complete game of the search bot against a simple bot."""
+    probe = new_game(match.game, seed=match.index)
+    game = new_game(match.game, seed=match.index, start=probe.players[match.start])
+    me = match.bot_player
+    bot = SearchBot(seed=match.index)
+    opponent = make_bot(match.opponent, seed=10_000 + match.index, game=match.game)
+    clock = time.perf_counter
+    times: list[float] = []
+    iterations = 0
+    cpu_max = 0.0
+    decisions = 0
+    while not game.is_terminal() and decisions < MAX_DECISIONS:
+        if game.decider == me:
+            forced = len(game.legal_actions()) == 1
+            began, cpu = clock(), time.thread_time()
+            decision = bot.decide(game, match.budget)
+            spent, cpu = clock() - began, time.thread_time() - cpu
+            if not forced:
+                times.append(spent)
+                iterations += bot.last_iterations
+                cpu_max = max(cpu_max, cpu)
+        else:
+            decision = opponent.decide(game)
+        game.apply(decision)
+        decisions += 1
+    if not game.is_terminal():
+        return Outcome(match.opponent, 0.0, False, "unfinished", tuple(times), iterations, cpu_max)
+    result = game.result()
+    reason = getattr(result, "reason", "") or ""
+    reward = float(game.returns()[me])
+    return Outcome(match.opponent, reward, True, reason, tuple(times), iterations, cpu_max)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+
+    name = args.game
+    if name not in GAMES:
+        raise UsageError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    games = DEFAULT_GAMES if args.games is None else args.games
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    jobs = DEFAULT_JOBS if getattr(args, "jobs", None) is None else args.jobs
+    if games < 1:
+        raise UsageError(f"--games must be at least 1 (games per opponent), got {games}")
+    if not budget > 0:
+        raise UsageError(f"--budget must be a positive number of seconds, got {budget}")
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 worker process, got {jobs}")
+    matches = [Match(name, o, i, budget) for o in OPPONENTS for i in range(games)]
+    print(
+        f"{name}: game-agnostic search bot (SO-ISMCTS) vs {' and '.join(OPPONENTS)}: "
+        f"{games} games each, {budget:g} s per decision, {jobs} worker process(es)"
+    )
+    began = time.perf_counter()
+    outcomes: list[Outcome] = []
+    if jobs == 1:
+        for match in matches:
+            outcomes.append(play(match))
+            _progress(len(outcomes), len(matches))
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            for outcome in pool.imap_unordered(play, matches):
+                outcomes.append(outcome)
+                _progress(len(outcomes), len(matches))
+    elapsed = time.perf_counter() - began
+    print(
+        f"{'pairing':<14} {'games':>5} {'wins':>5} {'draws':>5} {'winrate':>7} {'95% CI':>15} "
+        f"{'think_mean_s':>12} {'think_p99_s':>11} {'think_max_s':>11}"
+    )
+    rates: dict[str, float] = {}
+    for opponent in OPPONENTS:
+        rows = [o for o in outcomes if o.opponent == opponent]
+        wins = sum(o.reward == 1.0 for o in rows)
+        draws = sum(o.reward == 0.5 for o in rows)
+        score = sum(o.reward for o in rows)
+        lo, hi = wilson(round(score), len(rows))
+        times = [t for o in rows for t in o.think_times]
+        mean = sum(times) / len(times) if times else 0.0
+        rates[opponent] = score / len(rows)
+        print(
+            f"{'ai-vs-' + opponent:<14} {len(rows):>5} {wins:>5} {draws:>5} "
+            f"{rates[opponent]:>7.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {mean:>12.4f} "
+            f"{percentile(times, 0.99):>11.4f} {max(times, default=0.0):>11.4f}"
+        )
+    times = [t for o in outcomes for t in o.think_times]
+    reasons: dict[str, int] = {}
+    for o in outcomes:
+        reasons[o.reason] = reasons.get(o.reason, 0) + 1
+    print("game ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    print(f"games: {len(outcomes)}")
+    print(f"unfinished_games: {sum(not o.finished for o in outcomes)}")
+    print(f"elapsed_s: {elapsed:.1f}")
+    print(f"budget_s: {budget:g}")
+    print(f"decisions_searched: {len(times)}")
+    print(f"iterations_mean: {sum(o.iterations for o in outcomes) / max(len(times), 1):.0f}")
+    print(f"think_s_mean: {sum(times) / max(len(times), 1):.4f}")
+    print(f"think_s_p99: {percentile(times, 0.99):.4f}")
+    print(f"think_cpu_s_max: {max((o.think_cpu_max for o in outcomes), default=0.0):.4f}")
+    print(f"winrate_vs_random: {rates['random']:.3f}")
+    print(f"winrate_vs_greedy: {rates['greedy']:.3f}")
+    print(f"think_s_max: {max(times, default=0.0):.4f}")
+    return 0
+
+
+def _progress(done: int, total: int) -> None:
+    """A line on stderr every 5 % of the games, so a long run shows it is alive."""
+    if done == total or done % max(1, total // 20) == 0:
+        print(f"{done}/{total} games", file=sys.stderr, flush=True)

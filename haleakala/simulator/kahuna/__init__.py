@@ -1,0 +1,1 @@
+"""The Kahuna table in the desktop simulator: a pygame window played with the mouse."""
