@@ -197,6 +197,14 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
 
 
 def status(game: Game, color: bool = False) -> str:
+    line, score = _status_parts(game, color)
+    # A long seed and phase name would run past the terminal: the score goes below then.
+    if len("".join(_status_parts(game, False))) + 3 > 96:
+        return f"{line}\n  {score}"
+    return f"{line} · {score}"
+
+
+def _status_parts(game: Game, color: bool) -> tuple[str, str]:
     red, yellow = banked(game)
     if game.is_terminal():
         where = "game over"
@@ -204,10 +212,11 @@ def status(game: Game, color: bool = False) -> str:
         who = game.to_move or ""
         where = f"{paint(who, who, color)} to decide ({game.phase_name})"
     score = f"score {paint('red', 'red', color)} {red}  {paint('yellow', 'yellow', color)} {yellow}"
-    return (
+    line = (
         f"{paint('Haleakala', 'head', color)} {game.variant} · seed {game.seed} · "
-        f"round {game.round} of 2 · {where} · {score}"
+        f"round {game.round} of 2 · {where}"
     )
+    return line, score
 
 
 def render(game: Game, color: bool = False) -> str:
