@@ -16,6 +16,7 @@ BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
     "greedy": "haleakala.ai.simple:GreedyBot",
     "ai": "haleakala.ai.ismcts:SearchBot",
+    "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
 }
 
 

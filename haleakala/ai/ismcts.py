@@ -29,6 +29,8 @@ import time
 
 from ..rules import Game, to_dict
 from ..rules.deck import BOARD_ITEMS, Deck
+from ..rules.game import TURN
+from ..rules.notation import BOAT, RETURN
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -140,43 +142,94 @@ def round_totals(game: Game) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
-def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
-    """Red's advantage in points, roughly: what a scoring now would give both (plus the
-    points already banked), corrected for statues under lava, statues still to build,
-    saved shells, and how high each shaman stands. Symmetric: yellow's is the negative.
+def components(game: Game, weights: dict[str, float] | None = None) -> dict[str, float]:
+    """Red's advantage in points, split by what it comes from (yellow's is the negative).
+
+    The split is what the coach compares before and after a decision to say in words what
+    it gains. ``scoring``: what a scoring now would give both, points already banked
+    included. ``again``: in round 1, what statues and beach cards will score once more in
+    round 2 (R23: they stay), discounted for what may happen until then. ``lava``: statues
+    the lava on the craters would destroy at the next eruption (R19), counted twice in
+    round 1 because a destroyed statue misses both scorings. ``beaches``: who leads on
+    each beach where cards wait (the higher total chooses first, R10). ``shells``,
+    ``statues`` (still to build) and ``shaman`` (how high it stands) as before.
     """
     w = DEFAULT_WEIGHTS if weights is None else weights
     red, yellow = round_totals(game)
-    value = float(red - yellow)
     owner = game.statue_owner
     points = game.board.statue_points
-    lava_w = w["lava"]
+    first_round = game.round == 1
+    parts = {"scoring": float(red - yellow)}
+    again = 0.0
+    if first_round and w["again"]:
+        for space, who in enumerate(owner):
+            if who >= 0:
+                again += points[space % 3] * (1 - 2 * who)
+        again += _card_points(game, 0) - _card_points(game, 1)
+        again *= w["again"]
+    parts["again"] = again
+    lava = 0.0
+    lava_w = w["lava"] * (1.0 + w["again"] if first_round else 1.0)
     if lava_w:
         for seg, count in enumerate(game.lava):
             for band in range(min(count, 3)):  # the eruption reaches mountain, forest, grass
-                space = seg * 3 + 2 - band
-                who = owner[space]
+                who = owner[seg * 3 + 2 - band]
                 if who >= 0:
-                    value -= lava_w * points[2 - band] * (1 - 2 * who)
-    if game.round == 1 and w["again"]:  # statues that survive score again in round 2
-        for space, who in enumerate(owner):
-            if who >= 0:
-                value += w["again"] * points[space % 3] * (1 - 2 * who)
-    value += w["shells"] * (len(game.shells[0]) - len(game.shells[1]))
-    value += w["statues"] * (game.statues_left[1] - game.statues_left[0])
+                    lava -= lava_w * points[2 - band] * (1 - 2 * who)
+    parts["lava"] = lava
+    beaches = 0.0
+    beach_w = w["beaches"]
+    if beach_w:
+        k = game.board.slots_per_segment
+        slots = game.slots
+        red_totals, yellow_totals = game.totals
+        for seg in range(game.board.segments):
+            diff = red_totals[seg] - yellow_totals[seg]
+            if diff:
+                cards = sum(1 for s in range(seg * k, seg * k + k) if slots[s] >= 0)
+                beaches += beach_w * cards * (1 if diff > 0 else -1)
+    parts["beaches"] = beaches
+    parts["shells"] = w["shells"] * (len(game.shells[0]) - len(game.shells[1]))
+    parts["statues"] = w["statues"] * (game.statues_left[1] - game.statues_left[0])
+    shaman = 0.0
     land = game.board.land_spaces
     for p, space in enumerate(game.shaman):
         if space < land:
             bonus = w["height"] * points[space % 3]
             if owner[space] < 0:
                 bonus += w["buildable"] * points[space % 3]
-            value += bonus if p == 0 else -bonus
-    return value
+            shaman += bonus if p == 0 else -bonus
+    parts["shaman"] = shaman
+    return parts
+
+
+def _card_points(game: Game, p: int) -> int:
+    """What ``p``'s beach cards score (fish majority, pearls, nautilus), items aside."""
+    pts = game.deck.points
+    baskets, _, white, black, nautilus = _card_tables(game.deck)
+    cards = game.beach_cards[p]
+    total = 0
+    mine = sum(baskets[c] for c in cards)
+    if mine > sum(baskets[c] for c in game.beach_cards[1 - p]):
+        total += pts["fish_majority"]
+    has_white = any(white[c] for c in cards)
+    has_black = any(black[c] for c in cards)
+    if has_white and has_black:
+        total += pts["both_pearls"]
+    else:
+        total += pts["white_pearl"] * has_white + pts["black_pearl"] * has_black
+    return total + pts["nautilus"] * sum(nautilus[c] for c in cards)
+
+
+def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
+    """Red's advantage in points, roughly (the sum of ``components``)."""
+    return sum(components(game, weights).values())
 
 
 DEFAULT_WEIGHTS = {
     "lava": 1.0,
     "again": 0.0,
+    "beaches": 0.0,
     "shells": 0.5,
     "statues": 0.3,
     "height": 0.2,
@@ -185,20 +238,56 @@ DEFAULT_WEIGHTS = {
 
 
 class Node:
-    """One decision in the shared tree, seen by the player who made it (``mover``)."""
+    """One decision in the shared tree, seen by the player who made it (``mover``).
 
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
+    ``prior``: the one-ply estimate of this decision for its mover in [0, 1] (progressive
+    bias), or None when the parent was never worth estimating."""
 
-    def __init__(self, mover: int) -> None:
+    __slots__ = ("avail", "children", "mover", "prior", "reward", "visits")
+
+    def __init__(self, mover: int, prior: float | None = None) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.reward = 0.0  # summed from the mover's point of view
         self.avail = 1
         self.mover = mover
+        self.prior = prior
+
+
+def previous_turn_action(history: list[int]) -> int | None:
+    """The turn action (place, return, boat) of the player whose turn it is now, on their
+    previous turn: turns alternate and each has exactly one turn action, so it is the
+    second-to-last turn action of the history. None when there is none."""
+    seen = 0
+    for d in reversed(history):
+        if d <= BOAT:
+            seen += 1
+            if seen == 2:
+                return d
+    return None
+
+
+def undoing(history: list[int]) -> int | None:
+    """The turn action that would undo the mover's previous one (take back the disc just
+    placed, or put back the disc just taken back), or None."""
+    last = previous_turn_action(history)
+    if last is None or last == BOAT:
+        return None
+    if last >= RETURN:
+        return last - RETURN  # place the same disc on the same beach again
+    return RETURN + last % 100  # take back the disc placed (with or without invocation)
 
 
 class SearchBot:
-    """ISMCTS with a time budget (seconds) or an iteration budget (deterministic)."""
+    """ISMCTS with a time budget (seconds) or an iteration budget (deterministic).
+
+    Levers over ``ai-v1`` (each measured, see the README): the evaluation knows what the
+    next scoring and eruption will do and who leads on each beach (``components``);
+    progressive bias from a one-ply estimate (``bias``), which also orders expansion;
+    the tree is kept between decisions (``reuse``); and in the search a player never
+    undoes their own previous turn action (``cycle_guard``), which prunes the endless
+    place/take-back cycles from the tree and the playouts.
+    """
 
     name = "ai"
 
@@ -212,6 +301,10 @@ class SearchBot:
         eval_scale: float = 4.0,
         margin_weight: float = 0.1,
         weights: dict[str, float] | None = None,
+        bias: float = 0.0,
+        bias_visits: int = 0,
+        reuse: bool = False,
+        cycle_guard: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -225,6 +318,13 @@ class SearchBot:
         self.eval_scale = eval_scale
         self.margin_weight = margin_weight
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
+        self.bias = bias
+        self.bias_visits = bias_visits
+        self.reuse = reuse
+        self.cycle_guard = cycle_guard
+        # The tree of the latest search and the decisions that led to its root, so the
+        # next search can start from the subtree the game has moved into.
+        self._tree: tuple[list[int], str, int, Node] | None = None
         # Of the latest search, for benchmarks and tests: how many iterations ran and the
         # longest one took (seconds; time budgets only). Think time ≤ budget + that.
         self.last_iterations = 0
@@ -251,10 +351,35 @@ class SearchBot:
                 best, best_key = action, (visits, reward)
         return best
 
+    def _root_for(self, game: Game) -> Node:
+        """The subtree for ``game`` kept from the previous search when the game went on
+        from there (the same game: variant and starting player, and its decisions since
+        extend the old ones), else a fresh root."""
+        tree = self._tree
+        history = game.history
+        if self.reuse and tree is not None:
+            old, variant, start, node = tree
+            if (
+                variant == game.variant
+                and start == game.start
+                and len(history) >= len(old)
+                and history[: len(old)] == old
+            ):
+                for d in history[len(old) :]:
+                    child = node.children.get(d)
+                    if child is None:
+                        break
+                    node = child
+                else:
+                    if node.visits:
+                        node.avail = 1
+                        return node
+        return Node(-1)
+
     def search(self, game: Game, budget: float | None = None) -> dict[int, tuple[int, float]]:
         """Run the search from ``game``; for each decision tried at the root, how often it
         was visited and its mean reward for the player to move (0 lost … 1 won)."""
-        root = Node(-1)
+        root = self._root_for(game)
         iterate = self._iterate
         slowest = 0.0
         if budget is None and self.budget is None and self.iterations is not None:
@@ -277,9 +402,33 @@ class SearchBot:
                 began = now
         self.last_iterations = done
         self.last_slowest_iteration = slowest
-        return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items()}
+        if self.reuse:
+            self._tree = (game.history[:], game.variant, game.start, root)
+        return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items() if n.visits}
 
     # -- one iteration -------------------------------------------------------------------
+
+    def _candidates(self, world: Game) -> list[int]:
+        legal = world.legal_actions()
+        if self.cycle_guard and world.phase == TURN and len(legal) > 1:
+            undo = undoing(world.history)
+            if undo is not None and undo in legal:
+                return [a for a in legal if a != undo]
+        return legal
+
+    def _priors(self, world: Game, legal: list[int]) -> dict[int, float]:
+        """One-ply estimate of each decision for the player making it, in [0, 1]."""
+        me = world.decider
+        scale = 2.0 * self.eval_scale
+        weights = self.weights
+        priors = {}
+        for a in legal:
+            trial = world.clone()
+            trial.apply(a)
+            value = evaluate(trial, weights)
+            red = 0.5 + 0.5 * math.tanh(value / scale)
+            priors[a] = red if me == 0 else 1.0 - red
+        return priors
 
     def _iterate(self, root: Node, game: Game) -> None:
         rng = self.rng
@@ -287,9 +436,10 @@ class SearchBot:
         node = root
         path = []
         c = self.exploration
+        bias = self.bias
         log, sqrt = math.log, math.sqrt
         while not world.is_terminal():
-            legal = world.legal_actions()
+            legal = self._candidates(world)
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -297,8 +447,14 @@ class SearchBot:
                     child = children.get(a)
                     if child is not None:
                         child.avail += 1
-                action = untried[rng.randrange(len(untried))]
-                child = children[action] = Node(world.decider)
+                if bias and node.visits >= self.bias_visits and len(legal) > 1:
+                    priors = self._priors(world, untried)
+                    action = max(untried, key=priors.__getitem__)
+                    prior: float | None = priors[action]
+                else:
+                    action = untried[rng.randrange(len(untried))]
+                    prior = None
+                child = children[action] = Node(world.decider, prior)
                 world.apply(action)
                 path.append(child)
                 break
@@ -306,12 +462,16 @@ class SearchBot:
             for a in legal:
                 child = children[a]
                 child.avail += 1
-                score = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                n = child.visits
+                score = child.reward / n + c * sqrt(log(child.avail) / n)
+                if bias and child.prior is not None:
+                    score += bias * child.prior / (n + 1)
                 if score > best_score:
                     best, best_score, action = child, score, a
             world.apply(action)
             path.append(best)
             node = best
+        root.visits += 1
         red = self._playout(world)
         for n in path:
             n.visits += 1
@@ -321,10 +481,11 @@ class SearchBot:
         """Red's reward in [0, 1] after a short random playout."""
         rng = self.rng
         randrange = rng.randrange
+        candidates = self._candidates
         for _ in range(self.rollout_depth):
             if world.is_terminal():
                 break
-            legal = world.legal_actions()
+            legal = candidates(world)
             world.apply(legal[randrange(len(legal))])
         result = world.result()
         if result is not None:
