@@ -15,6 +15,7 @@ from ..rules import Game
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
     "greedy": "haleakala.ai.simple:GreedyBot",
+    "child": "haleakala.ai.simple:ChildBot",
     "ai": "haleakala.ai.ismcts:SearchBot",
     "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
 }

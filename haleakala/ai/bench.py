@@ -302,7 +302,7 @@ def run_ladder(args: argparse.Namespace) -> int:
             ) from None
         if len(budgets) < 2 or min(budgets) < 1:
             raise UsageError("--budgets: at least two budgets, each at least 1 iteration")
-    entrants = [Entrant("random"), Entrant("greedy")]
+    entrants = [Entrant("random"), Entrant("child"), Entrant("greedy")]
     entrants += [Entrant(bot, b) for bot in ("ai-v1", "ai") for b in budgets]
     jobs = _jobs(args)
     pairs = len(entrants) * (len(entrants) - 1) // 2

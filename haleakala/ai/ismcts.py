@@ -243,7 +243,7 @@ class Node:
     ``prior``: the one-ply estimate of this decision for its mover in [0, 1] (progressive
     bias), or None when the parent was never worth estimating."""
 
-    __slots__ = ("avail", "children", "mover", "prior", "reward", "visits")
+    __slots__ = ("avail", "children", "mover", "prior", "priors", "reward", "visits")
 
     def __init__(self, mover: int, prior: float | None = None) -> None:
         self.children: dict[int, Node] = {}
@@ -252,6 +252,9 @@ class Node:
         self.avail = 1
         self.mover = mover
         self.prior = prior
+        # The one-ply estimates of the decisions here, computed once (in the first world
+        # that needed them) and kept for every later expansion of this node.
+        self.priors: dict[int, float] | None = None
 
 
 def previous_turn_action(history: list[int]) -> int | None:
@@ -404,7 +407,14 @@ class SearchBot:
         self.last_slowest_iteration = slowest
         if self.reuse:
             self._tree = (game.history[:], game.variant, game.start, root)
-        return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items() if n.visits}
+        # A kept subtree may hold decisions of worlds that differ from this one (another
+        # card was revealed there): only the decisions legal now are answers.
+        legal = set(game.legal_actions())
+        return {
+            a: (n.visits, n.reward / n.visits)
+            for a, n in root.children.items()
+            if n.visits and a in legal
+        }
 
     # -- one iteration -------------------------------------------------------------------
 
@@ -448,7 +458,9 @@ class SearchBot:
                     if child is not None:
                         child.avail += 1
                 if bias and node.visits >= self.bias_visits and len(legal) > 1:
-                    priors = self._priors(world, untried)
+                    priors = node.priors
+                    if priors is None or any(a not in priors for a in untried):
+                        priors = node.priors = {**self._priors(world, untried), **(priors or {})}
                     action = max(untried, key=priors.__getitem__)
                     prior: float | None = priors[action]
                 else:
