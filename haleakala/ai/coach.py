@@ -23,9 +23,20 @@ from dataclasses import dataclass, field
 
 from ..rules import PLAYERS, Game
 from ..rules.deck import BOARD_ITEMS
-from ..rules.notation import BOAT, BUY, INVOKE, KEEP, LAVA, LAVA_NONE, PASS, RETURN, SHAMAN
-from ..rules.notation import STAY, TAKE
-from .ismcts import SearchBot, components, determinize
+from ..rules.notation import (
+    BOAT,
+    BUY,
+    INVOKE,
+    KEEP,
+    LAVA,
+    LAVA_NONE,
+    PASS,
+    RETURN,
+    SHAMAN,
+    STAY,
+    TAKE,
+)
+from .ismcts import SearchBot, child_for, components, decision_stats, determinize
 
 HINT_ITERATIONS = 1500
 BOARD_HINT_ITERATIONS = 300  # the board advises on its controller thread: a short search
@@ -114,17 +125,18 @@ def _follow(game: Game, decision: int, root, seed: int) -> Game:
     me = game.decider
     world = determinize(game, random.Random(seed))
     world.apply(decision)
-    node = root.children.get(decision) if root is not None else None
+    node = child_for(root, decision) if root is not None else None
     for _ in range(FOLLOW_UP):
         if world.is_terminal() or world.decider != me or node is None or not node.children:
             break
         legal = set(world.legal_actions())
-        options = [(n.visits, a) for a, n in node.children.items() if a in legal and n.visits]
+        stats = decision_stats(node).items()
+        options = [(n.visits, a) for a, n in stats if a in legal and n.visits]
         if not options:
             break
         _, action = max(options)
         world.apply(action)
-        node = node.children[action]
+        node = child_for(node, action)
     return world
 
 

@@ -222,8 +222,32 @@ def _card_points(game: Game, p: int) -> int:
 
 
 def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
-    """Red's advantage in points, roughly (the sum of ``components``)."""
-    return sum(components(game, weights).values())
+    """Red's advantage in points, roughly: the sum of ``components``, computed without
+    naming the parts (the search asks this at every leaf; a test checks both agree)."""
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    if w["again"] or w["beaches"]:
+        return sum(components(game, w).values())
+    red, yellow = round_totals(game)
+    value = float(red - yellow)
+    owner = game.statue_owner
+    points = game.board.statue_points
+    lava_w = w["lava"]
+    if lava_w:
+        for seg, count in enumerate(game.lava):
+            for band in range(min(count, 3)):  # the eruption reaches mountain, forest, grass
+                who = owner[seg * 3 + 2 - band]
+                if who >= 0:
+                    value -= lava_w * points[2 - band] * (1 - 2 * who)
+    value += w["shells"] * (len(game.shells[0]) - len(game.shells[1]))
+    value += w["statues"] * (game.statues_left[1] - game.statues_left[0])
+    land = game.board.land_spaces
+    for p, space in enumerate(game.shaman):
+        if space < land:
+            bonus = w["height"] * points[space % 3]
+            if owner[space] < 0:
+                bonus += w["buildable"] * points[space % 3]
+            value += bonus if p == 0 else -bonus
+    return value
 
 
 DEFAULT_WEIGHTS = {
@@ -238,23 +262,17 @@ DEFAULT_WEIGHTS = {
 
 
 class Node:
-    """One decision in the shared tree, seen by the player who made it (``mover``).
+    """One decision (or move group) in the shared tree, seen by the player who made it
+    (``mover``)."""
 
-    ``prior``: the one-ply estimate of this decision for its mover in [0, 1] (progressive
-    bias), or None when the parent was never worth estimating."""
+    __slots__ = ("avail", "children", "mover", "reward", "visits")
 
-    __slots__ = ("avail", "children", "mover", "prior", "priors", "reward", "visits")
-
-    def __init__(self, mover: int, prior: float | None = None) -> None:
+    def __init__(self, mover: int) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.reward = 0.0  # summed from the mover's point of view
         self.avail = 1
         self.mover = mover
-        self.prior = prior
-        # The one-ply estimates of the decisions here, computed once (in the first world
-        # that needed them) and kept for every later expansion of this node.
-        self.priors: dict[int, float] | None = None
 
 
 def previous_turn_action(history: list[int]) -> int | None:
@@ -281,6 +299,37 @@ def undoing(history: list[int]) -> int | None:
     return RETURN + last % 100  # take back the disc placed (with or without invocation)
 
 
+def move_group(action: int) -> int:
+    """The group of a turn action (a negative key, apart from decision codes): placing on
+    beach b (with or without invocation), taking a disc back, moving the boat. The search
+    first picks a group, then a decision in it, so what it learns about a beach is shared
+    by the five discs that could go there."""
+    if action < RETURN:
+        return -1 - action % 10
+    return -20 if action < BOAT else -30
+
+
+def child_for(node: Node, action: int) -> Node | None:
+    """The node a decision leads to, through its move group when the tree has one."""
+    child = node.children.get(action)
+    if child is None and action <= BOAT:
+        group = node.children.get(move_group(action))
+        if group is not None:
+            child = group.children.get(action)
+    return child
+
+
+def decision_stats(root: Node) -> dict[int, Node]:
+    """The root's decisions and their nodes, move groups flattened."""
+    out = {}
+    for key, child in root.children.items():
+        if key < 0:
+            out.update(child.children)
+        else:
+            out[key] = child
+    return out
+
+
 class SearchBot:
     """ISMCTS with a time budget (seconds) or an iteration budget (deterministic).
 
@@ -304,10 +353,10 @@ class SearchBot:
         eval_scale: float = 4.0,
         margin_weight: float = 0.1,
         weights: dict[str, float] | None = None,
-        bias: float = 0.0,
-        bias_visits: int = 0,
+        groups: bool = False,
         reuse: bool = False,
         cycle_guard: bool = False,
+        leaf_weight: float = 0.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -321,10 +370,10 @@ class SearchBot:
         self.eval_scale = eval_scale
         self.margin_weight = margin_weight
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
-        self.bias = bias
-        self.bias_visits = bias_visits
+        self.groups = groups
         self.reuse = reuse
         self.cycle_guard = cycle_guard
+        self.leaf_weight = leaf_weight
         # The tree of the latest search and the decisions that led to its root, so the
         # next search can start from the subtree the game has moved into.
         self._tree: tuple[list[int], str, int, Node] | None = None
@@ -369,7 +418,7 @@ class SearchBot:
                 and history[: len(old)] == old
             ):
                 for d in history[len(old) :]:
-                    child = node.children.get(d)
+                    child = child_for(node, d)
                     if child is None:
                         break
                     node = child
@@ -412,7 +461,7 @@ class SearchBot:
         legal = set(game.legal_actions())
         return {
             a: (n.visits, n.reward / n.visits)
-            for a, n in root.children.items()
+            for a, n in decision_stats(root).items()
             if n.visits and a in legal
         }
 
@@ -426,63 +475,53 @@ class SearchBot:
                 return [a for a in legal if a != undo]
         return legal
 
-    def _priors(self, world: Game, legal: list[int]) -> dict[int, float]:
-        """One-ply estimate of each decision for the player making it, in [0, 1]."""
-        me = world.decider
-        scale = 2.0 * self.eval_scale
-        weights = self.weights
-        priors = {}
-        for a in legal:
-            trial = world.clone()
-            trial.apply(a)
-            value = evaluate(trial, weights)
-            red = 0.5 + 0.5 * math.tanh(value / scale)
-            priors[a] = red if me == 0 else 1.0 - red
-        return priors
+    def _choose(self, node: Node, options: list, mover: int) -> tuple[int, Node, bool]:
+        """UCB1 with availability counts among ``options`` (decisions or move groups) at
+        ``node``; an option never tried is expanded first (True)."""
+        children = node.children
+        untried = [a for a in options if a not in children]
+        if untried:
+            for a in options:
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+            action = untried[self.rng.randrange(len(untried))]
+            child = children[action] = Node(mover)
+            return action, child, True
+        c = self.exploration
+        log, sqrt = math.log, math.sqrt
+        best, best_score, action = node, -1.0, options[0]
+        for a in options:
+            child = children[a]
+            child.avail += 1
+            n = child.visits
+            score = child.reward / n + c * sqrt(log(child.avail) / n)
+            if score > best_score:
+                best, best_score, action = child, score, a
+        return action, best, False
 
     def _iterate(self, root: Node, game: Game) -> None:
-        rng = self.rng
-        world = determinize(game, rng)
+        world = determinize(game, self.rng)
         node = root
         path = []
-        c = self.exploration
-        bias = self.bias
-        log, sqrt = math.log, math.sqrt
+        candidates, choose = self._candidates, self._choose
+        grouping = self.groups
         while not world.is_terminal():
-            legal = self._candidates(world)
-            children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
+            legal = candidates(world)
+            mover = world.decider
+            if grouping and world.phase == TURN and len(legal) > 1:
+                members: dict[int, list[int]] = {}
                 for a in legal:
-                    child = children.get(a)
-                    if child is not None:
-                        child.avail += 1
-                if bias and node.visits >= self.bias_visits and len(legal) > 1:
-                    priors = node.priors
-                    if priors is None or any(a not in priors for a in untried):
-                        priors = node.priors = {**self._priors(world, untried), **(priors or {})}
-                    action = max(untried, key=priors.__getitem__)
-                    prior: float | None = priors[action]
-                else:
-                    action = untried[rng.randrange(len(untried))]
-                    prior = None
-                child = children[action] = Node(world.decider, prior)
-                world.apply(action)
-                path.append(child)
-                break
-            best, best_score = node, -1.0
-            for a in legal:
-                child = children[a]
-                child.avail += 1
-                n = child.visits
-                score = child.reward / n + c * sqrt(log(child.avail) / n)
-                if bias and child.prior is not None:
-                    score += bias * child.prior / (n + 1)
-                if score > best_score:
-                    best, best_score, action = child, score, a
+                    members.setdefault(move_group(a), []).append(a)
+                if len(members) > 1:
+                    group, node, _ = choose(node, list(members), mover)
+                    path.append(node)
+                    legal = members[group]
+            action, node, expanded = choose(node, legal, mover)
             world.apply(action)
-            path.append(best)
-            node = best
+            path.append(node)
+            if expanded:
+                break
         root.visits += 1
         red = self._playout(world)
         for n in path:
@@ -490,7 +529,15 @@ class SearchBot:
             n.reward += red if n.mover == 0 else 1.0 - red
 
     def _playout(self, world: Game) -> float:
-        """Red's reward in [0, 1] after a short random playout."""
+        """Red's reward in [0, 1] after a short random playout (mixed with the estimate
+        of the leaf itself by ``leaf_weight``: less noise than one random playout)."""
+        lw = self.leaf_weight
+        if lw and not world.is_terminal():
+            here = 0.5 + 0.4 * math.tanh(evaluate(world, self.weights) / (2.0 * self.eval_scale))
+            return lw * here + (1.0 - lw) * self._rollout(world)
+        return self._rollout(world)
+
+    def _rollout(self, world: Game) -> float:
         rng = self.rng
         randrange = rng.randrange
         candidates = self._candidates

@@ -9,7 +9,8 @@ budget is its iterations divided by the iterations per second measured on the ru
 machine (``calibrate``: a short search at first use, cached in the user's cache
 directory), and a level plays as well on a Pi 3 as on a laptop, only slower.
 
-The level below easy, ``child``, is below greedy on the ladder: the greedy bot that picks a
+Levels at or below greedy need no search: ``easy`` is the greedy bot itself (1000 by
+definition, instant and reproducible), and ``child``, below it, is the greedy bot picking a
 random decision half of the time (``simple.ChildBot``).
 """
 
@@ -31,7 +32,7 @@ from ..rules import Game
 class Level:
     name: str
     elo: float  # target on the ladder (greedy = 1000)
-    bot: str  # "child" or "ai"
+    bot: str  # "child", "greedy" or "ai"
 
     def iterations(self) -> int | None:
         """The search budget that reaches the Elo target (None: not a search bot)."""
@@ -54,7 +55,7 @@ MIN_ITERATIONS, MAX_ITERATIONS = 4, 20_000
 
 LEVELS = {
     "child": Level("child", 900.0, "child"),
-    "easy": Level("easy", 1150.0, "ai"),
+    "easy": Level("easy", 1000.0, "greedy"),  # the ladder's anchor: greedy is 1000
     "normal": Level("normal", 1350.0, "ai"),
     "strong": Level("strong", 1500.0, "ai"),
 }

@@ -12,7 +12,8 @@ Strength is a level of ``haleakala.ai.levels``, defined by an Elo target on the 
 ``haleakala bench ai --ladder`` (greedy = 1000), not by seconds:
 
 - ``child``: below greedy (the greedy bot deciding at random half of the time), instant;
-- ``easy``, ``normal``, ``strong``: the search bot at the iteration budget that reaches the
+- ``easy``: the greedy bot (one ply, instant), 1000 by definition;
+- ``normal``, ``strong``: the search bot at the iteration budget that reaches the
   level's Elo; its time budget is that many iterations at the speed measured on this
   machine (a short calibration at first use, cached), so a level plays as well on a
   Raspberry Pi 3 as on a laptop, only slower.
