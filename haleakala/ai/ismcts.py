@@ -348,15 +348,15 @@ class SearchBot:
         seed: int = 0,
         iterations: int | None = None,
         budget: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.2,
         rollout_depth: int = 4,
         eval_scale: float = 4.0,
         margin_weight: float = 0.1,
         weights: dict[str, float] | None = None,
         groups: bool = False,
-        reuse: bool = False,
+        reuse: bool = True,
         cycle_guard: bool = False,
-        leaf_weight: float = 0.0,
+        leaf_weight: float = 0.6,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
