@@ -129,24 +129,31 @@ def play(pairing: Pairing) -> Played:
 
 
 def play_all(pairings: Sequence[Pairing], jobs: int) -> list[Played]:
-    """Every game, in worker processes when ``jobs`` > 1; progress on stderr."""
+    """Every game, in worker processes when ``jobs`` > 1; progress on stderr with the
+    first entrant's running score, so a run stopped early still says where it stood."""
     played: list[Played] = []
     if jobs == 1:
         for pairing in pairings:
             played.append(play(pairing))
-            _progress(len(played), len(pairings))
+            _progress(played, len(pairings))
     else:
         with multiprocessing.Pool(jobs) as pool:
             for outcome in pool.imap_unordered(play, pairings):
                 played.append(outcome)
-                _progress(len(played), len(pairings))
+                _progress(played, len(pairings))
     played.sort(key=lambda p: (p.pairing.first.label, p.pairing.second.label, p.pairing.index))
     return played
 
 
-def _progress(done: int, total: int) -> None:
+def _progress(played: list[Played], total: int) -> None:
+    done = len(played)
     if done == total or done % max(1, total // 20) == 0:
-        print(f"{done}/{total} games", file=sys.stderr, flush=True)
+        score = sum(p.score for p in played)
+        print(
+            f"{done}/{total} games, first entrant scored {score:g} ({score / done:.3f})",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def iterations_per_second(played: Iterable[Played], entrant: Entrant) -> float:
