@@ -102,3 +102,36 @@ def test_replay_skips_hint_records():
             "reason": "test"}  # fmt: skip
     lines.insert(1, json.dumps(hint))
     assert replay_log(lines).is_terminal()
+
+
+def test_the_board_menu_gives_a_hint_and_judges_the_next_decision():
+    from support.companion_rig import Rig
+
+    from haleakala.hal.events import ButtonPressed, EncoderTurned
+
+    rig = Rig("buttons", seed=3)
+    rig.press("back")
+    labels = [o.label for o in rig.c.shown.options]
+    assert "hint" in labels
+    rig.send(EncoderTurned(labels.index("hint")), ButtonPressed("select"))
+    hint = rig.c._hint
+    assert hint is not None and hint.ply == 0
+    assert f"HINT: {hint.notation}" in rig.text()
+    rig.c._decide(hint.decision, "player")
+    assert "followed the hint" in rig.text()
+
+
+def test_the_simulator_key_c_notes_the_hint_for_the_player_to_move():
+    import pytest
+
+    pytest.importorskip("pygame", reason="the simulator window needs pygame (the sim extra)")
+    from types import SimpleNamespace
+
+    from haleakala.simulator.window import SimWindow
+
+    notes: list[str] = []
+    game = Game("base", 3, "red")
+    fake = SimpleNamespace(session=SimpleNamespace(game=game, note=notes.append))
+    SimWindow._coach(fake)  # type: ignore[arg-type]
+    assert len(notes) == 1 and notes[0].startswith("coach: hint for red: ")
+    assert game.history == []  # the game itself is untouched
