@@ -331,4 +331,11 @@ def run_ladder(args: argparse.Namespace) -> int:
         print(f"elo_fit_ai@{b}: {line(b):.0f}")
     for e in entrants:
         print(f"elo_{e.label}: {ratings[e.label][0]:.0f}")
+    from .levels import level_table, measure
+
+    ips = measure(0.5)
+    print(f"levels (iterations per second here: {ips:.0f}):")
+    for name, target, iterations, seconds in level_table(ips):
+        budget = "-" if iterations is None else f"{iterations} iterations, {seconds:.3f} s"
+        print(f"level_{name}: elo {target:.0f}, {budget}")
     return 0

@@ -49,15 +49,16 @@ class Level:
 
 
 # Elo of ``ai`` at n iterations ≈ intercept + per_doubling · log2(n): the least-squares
-# line of the ladder (``elo_fit_ai@…`` lines of ``haleakala bench ai --ladder``).
-ELO_FIT = (1000.0, 60.0)
+# line of the ladder (``elo_fit_ai@…`` lines of ``haleakala bench ai --ladder --budgets
+# 25,100,400 --games 4``, README): 1241 at 25, 1350 at 100, 1459 at 400 iterations.
+ELO_FIT = (988.0, 54.5)
 MIN_ITERATIONS, MAX_ITERATIONS = 4, 20_000
 
 LEVELS = {
-    "child": Level("child", 900.0, "child"),
+    "child": Level("child", 950.0, "child"),  # ChildBot, measured 947 [892, 1053]
     "easy": Level("easy", 1000.0, "greedy"),  # the ladder's anchor: greedy is 1000
-    "normal": Level("normal", 1350.0, "ai"),
-    "strong": Level("strong", 1500.0, "ai"),
+    "normal": Level("normal", 1350.0, "ai"),  # ≈ 100 iterations (measured 1377 at 100)
+    "strong": Level("strong", 1500.0, "ai"),  # ≈ 670 iterations (one doubling past 400)
 }
 
 CALIBRATION_SECONDS = 0.5
