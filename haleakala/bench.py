@@ -27,6 +27,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--events", type=int, default=None, help="events to send (daemon)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (ai)")
     p.add_argument("--game", default="haleakala", help="ai: which game (haleakala, kahuna)")
+    p.add_argument("--vs", default=None, help="ai: play the search bot against this bot (ai-v1)")
+    p.add_argument(
+        "--iterations", type=int, default=None, help="ai --vs/--ladder: iterations per decision"
+    )
+    p.add_argument(
+        "--opponent-iterations",
+        type=int,
+        default=None,
+        help="ai --vs: the opponent's iterations per decision (default 4 × --iterations)",
+    )
+    p.add_argument(
+        "--ladder", action="store_true", help="ai: Elo ladder of random, greedy, ai-v1 and ai"
+    )
+    p.add_argument(
+        "--budgets", default=None, help="ai --ladder: iteration budgets, comma-separated"
+    )
     p.set_defaults(func=run)
 
 

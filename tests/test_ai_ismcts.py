@@ -216,3 +216,52 @@ def test_search_bot_beats_the_random_bot():
             game.apply(bots[game.decider].decide(game))
         wins += game.result().winner == ("red", "yellow")[me]
     assert wins == 4
+
+
+def test_the_kept_tree_carries_its_visits_into_the_next_decision():
+    """Tree reuse: after the bot's decision, the subtree it led to is the next root."""
+    bot = SearchBot(seed=5, iterations=200)
+    game = Game("base", seed=5, start="red")
+    game.apply(bot.decide(game))  # a disc placed: the same player now moves the shaman
+    assert game.to_move == "red"
+    root = bot._root_for(game)
+    assert root.visits > 0
+    assert bot.decide(game) in game.legal_actions()
+    fresh = SearchBot(seed=5, iterations=200, reuse=False)
+    assert fresh._root_for(game).visits == 0
+
+
+def test_a_kept_tree_is_not_used_for_another_game():
+    bot = SearchBot(seed=5, iterations=50)
+    game = Game("base", seed=5, start="red")
+    game.apply(bot.decide(game))
+    other = Game("tactical", seed=5, start="red")
+    assert bot._root_for(other).visits == 0
+
+
+def test_the_cycle_guard_names_the_undoing_turn_action():
+    game = Game("base", seed=3, start="red")
+    for text in ("3@2", ">stay", "4@3", ">stay"):  # red places 3 on beach 2; yellow plays
+        game.apply(text)
+    assert ismcts.undoing(game.history) == game.parse("-3@2")
+    game.apply("-3@2")
+    game.apply(">stay")
+    game.apply("-4@3")
+    game.apply(">stay")
+    assert ismcts.undoing(game.history) == game.parse("3@2")
+
+
+@pytest.mark.parametrize("weights", [{}, {"again": 0.5, "beaches": 1.0}])
+def test_evaluate_is_the_sum_of_its_named_components(weights):
+    w = {**ismcts.DEFAULT_WEIGHTS, **weights}
+    for game in POSITIONS:
+        parts = ismcts.components(game, w)
+        assert set(parts) >= {"scoring", "lava", "beaches", "shells", "statues", "shaman"}
+        assert ismcts.evaluate(game, w) == pytest.approx(sum(parts.values()))
+
+
+def test_move_groups_lead_to_the_same_legal_decisions():
+    for game in POSITIONS[:3]:
+        bot = SearchBot(seed=1, iterations=60, groups=True)
+        stats = bot.search(game)
+        assert stats and set(stats) <= set(game.legal_actions())

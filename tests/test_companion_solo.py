@@ -301,6 +301,8 @@ def test_the_menu_turns_solo_on_and_off_and_cycles_the_strength():
     assert labels[solo_at + 1] == "strength: normal"
     rig.send(EncoderTurned(solo_at + 1), ButtonPressed("select"))
     assert rig.c.strength == "strong"
+    rig.send(ButtonPressed("select"))
+    assert rig.c.strength == "child"  # the level for children comes after strong
     rig.send(ButtonPressed("select"), ButtonPressed("select"))
     assert rig.c.strength == "normal"
     rig.send(EncoderTurned(-1), ButtonPressed("select"), ButtonPressed("select"))
@@ -375,6 +377,7 @@ def test_solo_mode_survives_a_power_cut_and_the_companions_turn_resumes(tmp_path
     rig.press("back")  # solo from the menu, not from the command line
     labels = [o.label for o in rig.c.shown.options]
     rig.send(EncoderTurned(labels.index("strength: normal")), ButtonPressed("select"))
+    rig.send(ButtonPressed("select"))  # normal → strong → child (→ easy below)
     rig.send(ButtonPressed("select"), EncoderTurned(-1), ButtonPressed("select"))
     rig.send(ButtonPressed("select"))  # off → red → yellow
     assert (rig.c.solo, rig.c.strength) == ("yellow", "easy")
@@ -407,12 +410,17 @@ def test_the_command_line_overrides_the_journals_solo_setting_and_records_it(tmp
     assert later.c.solo is None
 
 
-def test_strengths_map_to_the_greedy_and_the_search_bot():
+def test_strengths_map_to_the_levels_child_bot_and_search_bot(tmp_path, monkeypatch):
+    from haleakala.ai import levels
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(levels, "_cached", 10_000.0)
+    assert solo.make_solo_bot("child", 1).name == "child"
     assert solo.make_solo_bot("easy", 1).name == "greedy"
     normal, strong = solo.make_solo_bot("normal", 1), solo.make_solo_bot("strong", 1)
-    assert (normal.name, normal.budget) == ("ai", 0.5)
-    assert (strong.name, strong.budget) == ("ai", 2.0)
-    with pytest.raises(ValueError, match="choose easy, normal, strong"):
+    assert (normal.name, strong.name) == ("ai", "ai")
+    assert 0 < normal.budget < strong.budget
+    with pytest.raises(ValueError, match="choose easy, normal, strong, child"):
         solo.make_solo_bot("hard", 1)
 
 

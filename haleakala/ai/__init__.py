@@ -14,7 +14,9 @@ from typing import Any, Protocol
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
     "greedy": "haleakala.ai.simple:GreedyBot",
+    "child": "haleakala.ai.simple:ChildBot",
     "ai": "haleakala.ai.ismcts:SearchBot",
+    "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
 }
 
 # Per game (``haleakala.gameapi.GAMES``): the bots that can play it, by name.

@@ -139,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
         from .bench_games import run as run_game  # any other game: the game-agnostic search
 
         return run_game(args)
+    if getattr(args, "vs", None):
+        return run_vs(args)
+    if getattr(args, "ladder", False):
+        return run_ladder(args)
     games, budget, jobs = _check(args)
     matches = [
         Match(opponent, variant, i, budget)
@@ -208,3 +212,134 @@ def _progress(done: int, total: int) -> None:
     """A line on stderr every 5 % of the games, so a long run shows it is alive."""
     if done == total or done % max(1, total // 20) == 0:
         print(f"{done}/{total} games", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- ai --vs
+
+
+DEFAULT_VS_GAMES = 200
+DEFAULT_VS_ITERATIONS = 100
+DEFAULT_LADDER_GAMES = 8  # per pairing
+DEFAULT_LADDER_BUDGETS = (25, 100, 400)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+
+    jobs = DEFAULT_JOBS if getattr(args, "jobs", None) is None else args.jobs
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1 worker process, got {jobs}")
+    return jobs
+
+
+def run_vs(args: argparse.Namespace) -> int:
+    """``ai`` at N iterations against another bot (ai-v1) at M (default 4N) iterations."""
+    from ..cli import UsageError
+    from .arena import Entrant, Pairing, iterations_per_second, play_all
+
+    n = DEFAULT_VS_ITERATIONS if args.iterations is None else args.iterations
+    m = 4 * n if args.opponent_iterations is None else args.opponent_iterations
+    games = DEFAULT_VS_GAMES if args.games is None else args.games
+    if n < 1 or m < 1:
+        raise UsageError("--iterations and --opponent-iterations must be at least 1")
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, got {games}")
+    try:
+        challenger, opponent = Entrant("ai", n), Entrant.parse(f"{args.vs}@{m}")
+    except ValueError as exc:
+        raise UsageError(f"--vs: {exc}") from None
+    jobs = _jobs(args)
+    print(
+        f"{challenger.label} vs {opponent.label}: {games} games, both variants, colours and "
+        f"start alternating, {jobs} worker process(es)"
+    )
+    began = time.perf_counter()
+    played = play_all([Pairing(challenger, opponent, i) for i in range(games)], jobs)
+    elapsed = time.perf_counter() - began
+    print(f"{'variant':<9}{'games':>6}{'score':>8}{'95% CI':>17}{'unfinished':>11}")
+    for variant in (*VARIANTS, "both"):
+        rows = [p for p in played if variant in (p.pairing.variant, "both")]
+        if not rows:
+            continue
+        score = sum(p.score for p in rows)
+        lo, hi = wilson(score, len(rows))  # type: ignore[arg-type]
+        print(
+            f"{variant:<9}{len(rows):>6}{score / len(rows):>8.3f}"
+            f"{f'[{lo:.3f}, {hi:.3f}]':>17}{sum(not p.finished for p in rows):>11}"
+        )
+    score = sum(p.score for p in played)
+    lo, hi = wilson(score, games)  # type: ignore[arg-type]
+    ratio = m / n
+    name = f"score_vs_{args.vs.removeprefix('ai-')}_{ratio:g}x"
+    print(f"games: {games}")
+    print(f"decisions_mean: {sum(p.decisions for p in played) / games:.0f}")
+    print(f"elapsed_s: {elapsed:.1f}")
+    print(f"iterations_per_s_{challenger.bot}: {iterations_per_second(played, challenger):.0f}")
+    print(f"iterations_per_s_{opponent.bot}: {iterations_per_second(played, opponent):.0f}")
+    print(f"{name}: {score / games:.3f} [{lo:.3f}, {hi:.3f}]")
+    return 0
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    """Round robin of random, greedy, ai-v1 and ai at several budgets; Elo with 95 % CI."""
+    from ..cli import UsageError
+    from .arena import (
+        Entrant,
+        fit_iterations,
+        iterations_per_second,
+        ladder_ratings,
+        play_all,
+        round_robin,
+        scores_by_pair,
+    )
+
+    games = DEFAULT_LADDER_GAMES if args.games is None else args.games
+    if games < 1:
+        raise UsageError(f"--games must be at least 1 per pairing, got {games}")
+    budgets = DEFAULT_LADDER_BUDGETS
+    if getattr(args, "budgets", None):
+        try:
+            budgets = tuple(int(b) for b in args.budgets.split(","))
+        except ValueError:
+            raise UsageError(
+                f"--budgets: whole numbers separated by commas, not {args.budgets!r}"
+            ) from None
+        if len(budgets) < 2 or min(budgets) < 1:
+            raise UsageError("--budgets: at least two budgets, each at least 1 iteration")
+    entrants = [Entrant("random"), Entrant("child"), Entrant("greedy")]
+    entrants += [Entrant(bot, b) for bot in ("ai-v1", "ai") for b in budgets]
+    jobs = _jobs(args)
+    pairs = len(entrants) * (len(entrants) - 1) // 2
+    print(
+        f"Elo ladder: {len(entrants)} entrants, round robin, {games} games per pairing "
+        f"({pairs * games} games), {jobs} worker process(es)"
+    )
+    print(
+        "method: Bradley-Terry maximum likelihood (MM), 1 virtual draw per pairing, "
+        "95 % percentile bootstrap over games; greedy = 1000"
+    )
+    began = time.perf_counter()
+    played = play_all(round_robin(entrants, games), jobs)
+    elapsed = time.perf_counter() - began
+    names = [e.label for e in entrants]
+    ratings = ladder_ratings(names, scores_by_pair(played))
+    print(f"{'entrant':<12}{'elo':>7}{'95% CI':>16}{'iter/s':>9}")
+    for e in sorted(entrants, key=lambda e: -ratings[e.label][0]):
+        value, lo, hi = ratings[e.label]
+        ips = iterations_per_second(played, e) if e.iterations else 0.0
+        print(f"{e.label:<12}{value:>7.0f}{f'[{lo:.0f}, {hi:.0f}]':>16}{ips:>9.0f}")
+    line = fit_iterations(ratings)
+    print(f"games: {len(played)}")
+    print(f"elapsed_s: {elapsed:.1f}")
+    for b in budgets:
+        print(f"elo_fit_ai@{b}: {line(b):.0f}")
+    for e in entrants:
+        print(f"elo_{e.label}: {ratings[e.label][0]:.0f}")
+    from .levels import level_table, measure
+
+    ips = measure(0.5)
+    print(f"levels (iterations per second here: {ips:.0f}):")
+    for name, target, iterations, seconds in level_table(ips):
+        budget = "-" if iterations is None else f"{iterations} iterations, {seconds:.3f} s"
+        print(f"level_{name}: elo {target:.0f}, {budget}")
+    return 0

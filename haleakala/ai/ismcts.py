@@ -29,6 +29,8 @@ import time
 
 from ..rules import Game, to_dict
 from ..rules.deck import BOARD_ITEMS, Deck
+from ..rules.game import TURN
+from ..rules.notation import BOAT, RETURN
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -140,12 +142,91 @@ def round_totals(game: Game) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
-def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
-    """Red's advantage in points, roughly: what a scoring now would give both (plus the
-    points already banked), corrected for statues under lava, statues still to build,
-    saved shells, and how high each shaman stands. Symmetric: yellow's is the negative.
+def components(game: Game, weights: dict[str, float] | None = None) -> dict[str, float]:
+    """Red's advantage in points, split by what it comes from (yellow's is the negative).
+
+    The split is what the coach compares before and after a decision to say in words what
+    it gains. ``scoring``: what a scoring now would give both, points already banked
+    included. ``again``: in round 1, what statues and beach cards will score once more in
+    round 2 (R23: they stay), discounted for what may happen until then. ``lava``: statues
+    the lava on the craters would destroy at the next eruption (R19), counted twice in
+    round 1 because a destroyed statue misses both scorings. ``beaches``: who leads on
+    each beach where cards wait (the higher total chooses first, R10). ``shells``,
+    ``statues`` (still to build) and ``shaman`` (how high it stands) as before.
     """
     w = DEFAULT_WEIGHTS if weights is None else weights
+    red, yellow = round_totals(game)
+    owner = game.statue_owner
+    points = game.board.statue_points
+    first_round = game.round == 1
+    parts = {"scoring": float(red - yellow)}
+    again = 0.0
+    if first_round and w["again"]:
+        for space, who in enumerate(owner):
+            if who >= 0:
+                again += points[space % 3] * (1 - 2 * who)
+        again += _card_points(game, 0) - _card_points(game, 1)
+        again *= w["again"]
+    parts["again"] = again
+    lava = 0.0
+    lava_w = w["lava"] * (1.0 + w["again"] if first_round else 1.0)
+    if lava_w:
+        for seg, count in enumerate(game.lava):
+            for band in range(min(count, 3)):  # the eruption reaches mountain, forest, grass
+                who = owner[seg * 3 + 2 - band]
+                if who >= 0:
+                    lava -= lava_w * points[2 - band] * (1 - 2 * who)
+    parts["lava"] = lava
+    beaches = 0.0
+    beach_w = w["beaches"]
+    if beach_w:
+        k = game.board.slots_per_segment
+        slots = game.slots
+        red_totals, yellow_totals = game.totals
+        for seg in range(game.board.segments):
+            diff = red_totals[seg] - yellow_totals[seg]
+            if diff:
+                cards = sum(1 for s in range(seg * k, seg * k + k) if slots[s] >= 0)
+                beaches += beach_w * cards * (1 if diff > 0 else -1)
+    parts["beaches"] = beaches
+    parts["shells"] = w["shells"] * (len(game.shells[0]) - len(game.shells[1]))
+    parts["statues"] = w["statues"] * (game.statues_left[1] - game.statues_left[0])
+    shaman = 0.0
+    land = game.board.land_spaces
+    for p, space in enumerate(game.shaman):
+        if space < land:
+            bonus = w["height"] * points[space % 3]
+            if owner[space] < 0:
+                bonus += w["buildable"] * points[space % 3]
+            shaman += bonus if p == 0 else -bonus
+    parts["shaman"] = shaman
+    return parts
+
+
+def _card_points(game: Game, p: int) -> int:
+    """What ``p``'s beach cards score (fish majority, pearls, nautilus), items aside."""
+    pts = game.deck.points
+    baskets, _, white, black, nautilus = _card_tables(game.deck)
+    cards = game.beach_cards[p]
+    total = 0
+    mine = sum(baskets[c] for c in cards)
+    if mine > sum(baskets[c] for c in game.beach_cards[1 - p]):
+        total += pts["fish_majority"]
+    has_white = any(white[c] for c in cards)
+    has_black = any(black[c] for c in cards)
+    if has_white and has_black:
+        total += pts["both_pearls"]
+    else:
+        total += pts["white_pearl"] * has_white + pts["black_pearl"] * has_black
+    return total + pts["nautilus"] * sum(nautilus[c] for c in cards)
+
+
+def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
+    """Red's advantage in points, roughly: the sum of ``components``, computed without
+    naming the parts (the search asks this at every leaf; a test checks both agree)."""
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    if w["again"] or w["beaches"]:
+        return sum(components(game, w).values())
     red, yellow = round_totals(game)
     value = float(red - yellow)
     owner = game.statue_owner
@@ -154,14 +235,9 @@ def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
     if lava_w:
         for seg, count in enumerate(game.lava):
             for band in range(min(count, 3)):  # the eruption reaches mountain, forest, grass
-                space = seg * 3 + 2 - band
-                who = owner[space]
+                who = owner[seg * 3 + 2 - band]
                 if who >= 0:
                     value -= lava_w * points[2 - band] * (1 - 2 * who)
-    if game.round == 1 and w["again"]:  # statues that survive score again in round 2
-        for space, who in enumerate(owner):
-            if who >= 0:
-                value += w["again"] * points[space % 3] * (1 - 2 * who)
     value += w["shells"] * (len(game.shells[0]) - len(game.shells[1]))
     value += w["statues"] * (game.statues_left[1] - game.statues_left[0])
     land = game.board.land_spaces
@@ -177,6 +253,7 @@ def evaluate(game: Game, weights: dict[str, float] | None = None) -> float:
 DEFAULT_WEIGHTS = {
     "lava": 1.0,
     "again": 0.0,
+    "beaches": 0.0,
     "shells": 0.5,
     "statues": 0.3,
     "height": 0.2,
@@ -185,7 +262,8 @@ DEFAULT_WEIGHTS = {
 
 
 class Node:
-    """One decision in the shared tree, seen by the player who made it (``mover``)."""
+    """One decision (or move group) in the shared tree, seen by the player who made it
+    (``mover``)."""
 
     __slots__ = ("avail", "children", "mover", "reward", "visits")
 
@@ -197,8 +275,73 @@ class Node:
         self.mover = mover
 
 
+def previous_turn_action(history: list[int]) -> int | None:
+    """The turn action (place, return, boat) of the player whose turn it is now, on their
+    previous turn: turns alternate and each has exactly one turn action, so it is the
+    second-to-last turn action of the history. None when there is none."""
+    seen = 0
+    for d in reversed(history):
+        if d <= BOAT:
+            seen += 1
+            if seen == 2:
+                return d
+    return None
+
+
+def undoing(history: list[int]) -> int | None:
+    """The turn action that would undo the mover's previous one (take back the disc just
+    placed, or put back the disc just taken back), or None."""
+    last = previous_turn_action(history)
+    if last is None or last == BOAT:
+        return None
+    if last >= RETURN:
+        return last - RETURN  # place the same disc on the same beach again
+    return RETURN + last % 100  # take back the disc placed (with or without invocation)
+
+
+def move_group(action: int) -> int:
+    """The group of a turn action (a negative key, apart from decision codes): placing on
+    beach b (with or without invocation), taking a disc back, moving the boat. The search
+    first picks a group, then a decision in it, so what it learns about a beach is shared
+    by the five discs that could go there."""
+    if action < RETURN:
+        return -1 - action % 10
+    return -20 if action < BOAT else -30
+
+
+def child_for(node: Node, action: int) -> Node | None:
+    """The node a decision leads to, through its move group when the tree has one."""
+    child = node.children.get(action)
+    if child is None and action <= BOAT:
+        group = node.children.get(move_group(action))
+        if group is not None:
+            child = group.children.get(action)
+    return child
+
+
+def decision_stats(root: Node) -> dict[int, Node]:
+    """The root's decisions and their nodes, move groups flattened."""
+    out = {}
+    for key, child in root.children.items():
+        if key < 0:
+            out.update(child.children)
+        else:
+            out[key] = child
+    return out
+
+
 class SearchBot:
-    """ISMCTS with a time budget (seconds) or an iteration budget (deterministic)."""
+    """ISMCTS with a time budget (seconds) or an iteration budget (deterministic).
+
+    Levers over ``ai-v1``, each measured (README, "The search bot"). On by default:
+    exploration 0.2 instead of 0.7 (rewards differ by a few hundredths, so 0.7 spread the
+    visits almost evenly); the playout's result mixed with the estimate of the leaf itself
+    (``leaf_weight``: one random playout is noisy); the tree kept between decisions
+    (``reuse``). Measured and left off (options, for further measurement): move groups
+    (``groups``), never undoing one's own previous turn action in the search
+    (``cycle_guard``, against the endless place/take-back cycles), and the extra
+    evaluation terms of ``components`` (weights ``again`` and ``beaches``).
+    """
 
     name = "ai"
 
@@ -207,11 +350,15 @@ class SearchBot:
         seed: int = 0,
         iterations: int | None = None,
         budget: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.2,
         rollout_depth: int = 4,
         eval_scale: float = 4.0,
         margin_weight: float = 0.1,
         weights: dict[str, float] | None = None,
+        groups: bool = False,
+        reuse: bool = True,
+        cycle_guard: bool = False,
+        leaf_weight: float = 0.6,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -225,6 +372,13 @@ class SearchBot:
         self.eval_scale = eval_scale
         self.margin_weight = margin_weight
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
+        self.groups = groups
+        self.reuse = reuse
+        self.cycle_guard = cycle_guard
+        self.leaf_weight = leaf_weight
+        # The tree of the latest search and the decisions that led to its root, so the
+        # next search can start from the subtree the game has moved into.
+        self._tree: tuple[list[int], str, int, Node] | None = None
         # Of the latest search, for benchmarks and tests: how many iterations ran and the
         # longest one took (seconds; time budgets only). Think time ≤ budget + that.
         self.last_iterations = 0
@@ -251,10 +405,35 @@ class SearchBot:
                 best, best_key = action, (visits, reward)
         return best
 
+    def _root_for(self, game: Game) -> Node:
+        """The subtree for ``game`` kept from the previous search when the game went on
+        from there (the same game: variant and starting player, and its decisions since
+        extend the old ones), else a fresh root."""
+        tree = self._tree
+        history = game.history
+        if self.reuse and tree is not None:
+            old, variant, start, node = tree
+            if (
+                variant == game.variant
+                and start == game.start
+                and len(history) >= len(old)
+                and history[: len(old)] == old
+            ):
+                for d in history[len(old) :]:
+                    child = child_for(node, d)
+                    if child is None:
+                        break
+                    node = child
+                else:
+                    if node.visits:
+                        node.avail = 1
+                        return node
+        return Node(-1)
+
     def search(self, game: Game, budget: float | None = None) -> dict[int, tuple[int, float]]:
         """Run the search from ``game``; for each decision tried at the root, how often it
         was visited and its mean reward for the player to move (0 lost … 1 won)."""
-        root = Node(-1)
+        root = self._root_for(game)
         iterate = self._iterate
         slowest = 0.0
         if budget is None and self.budget is None and self.iterations is not None:
@@ -277,54 +456,97 @@ class SearchBot:
                 began = now
         self.last_iterations = done
         self.last_slowest_iteration = slowest
-        return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items()}
+        if self.reuse:
+            self._tree = (game.history[:], game.variant, game.start, root)
+        # A kept subtree may hold decisions of worlds that differ from this one (another
+        # card was revealed there): only the decisions legal now are answers.
+        legal = set(game.legal_actions())
+        return {
+            a: (n.visits, n.reward / n.visits)
+            for a, n in decision_stats(root).items()
+            if n.visits and a in legal
+        }
 
     # -- one iteration -------------------------------------------------------------------
 
-    def _iterate(self, root: Node, game: Game) -> None:
-        rng = self.rng
-        world = determinize(game, rng)
-        node = root
-        path = []
+    def _candidates(self, world: Game) -> list[int]:
+        legal = world.legal_actions()
+        if self.cycle_guard and world.phase == TURN and len(legal) > 1:
+            undo = undoing(world.history)
+            if undo is not None and undo in legal:
+                return [a for a in legal if a != undo]
+        return legal
+
+    def _choose(self, node: Node, options: list, mover: int) -> tuple[int, Node, bool]:
+        """UCB1 with availability counts among ``options`` (decisions or move groups) at
+        ``node``; an option never tried is expanded first (True)."""
+        children = node.children
+        untried = [a for a in options if a not in children]
+        if untried:
+            for a in options:
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+            action = untried[self.rng.randrange(len(untried))]
+            child = children[action] = Node(mover)
+            return action, child, True
         c = self.exploration
         log, sqrt = math.log, math.sqrt
+        best, best_score, action = node, -1.0, options[0]
+        for a in options:
+            child = children[a]
+            child.avail += 1
+            n = child.visits
+            score = child.reward / n + c * sqrt(log(child.avail) / n)
+            if score > best_score:
+                best, best_score, action = child, score, a
+        return action, best, False
+
+    def _iterate(self, root: Node, game: Game) -> None:
+        world = determinize(game, self.rng)
+        node = root
+        path = []
+        candidates, choose = self._candidates, self._choose
+        grouping = self.groups
         while not world.is_terminal():
-            legal = world.legal_actions()
-            children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
+            legal = candidates(world)
+            mover = world.decider
+            if grouping and world.phase == TURN and len(legal) > 1:
+                members: dict[int, list[int]] = {}
                 for a in legal:
-                    child = children.get(a)
-                    if child is not None:
-                        child.avail += 1
-                action = untried[rng.randrange(len(untried))]
-                child = children[action] = Node(world.decider)
-                world.apply(action)
-                path.append(child)
-                break
-            best, best_score = node, -1.0
-            for a in legal:
-                child = children[a]
-                child.avail += 1
-                score = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
-                if score > best_score:
-                    best, best_score, action = child, score, a
+                    members.setdefault(move_group(a), []).append(a)
+                if len(members) > 1:
+                    group, node, _ = choose(node, list(members), mover)
+                    path.append(node)
+                    legal = members[group]
+            action, node, expanded = choose(node, legal, mover)
             world.apply(action)
-            path.append(best)
-            node = best
+            path.append(node)
+            if expanded:
+                break
+        root.visits += 1
         red = self._playout(world)
         for n in path:
             n.visits += 1
             n.reward += red if n.mover == 0 else 1.0 - red
 
     def _playout(self, world: Game) -> float:
-        """Red's reward in [0, 1] after a short random playout."""
+        """Red's reward in [0, 1] after a short random playout (mixed with the estimate
+        of the leaf itself by ``leaf_weight``: less noise than one random playout)."""
+        lw = self.leaf_weight
+        if lw and not world.is_terminal():
+            here = 0.5 + 0.4 * math.tanh(evaluate(world, self.weights) / (2.0 * self.eval_scale))
+            return lw * here + (1.0 - lw) * self._rollout(world)
+        return self._rollout(world)
+
+    def _rollout(self, world: Game) -> float:
         rng = self.rng
         randrange = rng.randrange
+        candidates = self._candidates
         for _ in range(self.rollout_depth):
             if world.is_terminal():
                 break
-            legal = world.legal_actions()
+            legal = candidates(world)
             world.apply(legal[randrange(len(legal))])
         result = world.result()
         if result is not None:

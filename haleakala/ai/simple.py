@@ -96,3 +96,21 @@ class GreedyBot:
             elif abs(value - best_value) <= 1e-9:
                 best.append(d)
         return best[self.rng.randrange(len(best))]
+
+
+class ChildBot:
+    """The greedy bot that decides at random half of the time: the level for children,
+    below greedy on the Elo ladder, still making sensible moves often enough to be fun."""
+
+    name = "child"
+
+    def __init__(self, seed: int = 0, mistakes: float = 0.5) -> None:
+        self.rng = random.Random(seed)
+        self.mistakes = mistakes
+        self.greedy = GreedyBot(seed=seed + 1)
+
+    def decide(self, game: Game, budget: float | None = None) -> int:
+        legal = game.legal_actions()
+        if self.rng.random() < self.mistakes:
+            return legal[self.rng.randrange(len(legal))]
+        return self.greedy.decide(game)

@@ -53,10 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--strength",
-        choices=("easy", "normal", "strong"),
+        choices=("child", "easy", "normal", "strong"),
         default=None,
-        help="how well it plays: easy (greedy bot), normal (search bot, 0.5 s a decision), "
-        "strong (search bot, 2 s); default: as before, else normal",
+        help="how well it plays: child, easy, normal or strong (levels by Elo, see README); "
+        "default: as before, else normal",
     )
     p.add_argument(
         "--snapshot-every",

@@ -222,6 +222,7 @@ class Companion:
         self.overlay: U.Chooser | None = None
         self.mismatch: U.Mismatch | None = None
         self.message: U.Message | None = None
+        self._hint = None  # the coach's latest hint (menu "hint"), judged at the next decision
         self.instructions: tuple[str, ...] = ()
         self.eruption: U.Eruption | None = None
         self.auto_at: float | None = None
@@ -794,6 +795,8 @@ class Companion:
             U.Option(f"solo: companion {self.solo}" if self.solo else "solo: off", "solo")
         )
         options.append(U.Option(f"strength: {self.strength}", "strength"))
+        if not self.game.is_terminal() and self.game.to_move != self.solo:
+            options.append(U.Option("hint", "hint"))
         if self.game.scorings:
             options.append(U.Option("scores", "scores"))
         return tuple(options)
@@ -862,6 +865,19 @@ class Companion:
             self._refresh()
         elif value == "scores" and self.game.scorings:
             self._open_scores(self.game.scorings[-1], f"SCORING {len(self.game.scorings)}")
+        elif value == "hint" and not self.game.is_terminal():
+            self.overlay = None
+            self._give_hint()
+
+    def _give_hint(self) -> None:
+        """The coach's decision for the player to move, its reason on the OLED and in the
+        log (a ``hint`` record of NOTATION.md); judged when the player decides."""
+        from haleakala.ai.coach import BOARD_HINT_ITERATIONS, advise
+
+        hint = advise(self.game, iterations=BOARD_HINT_ITERATIONS, seed=len(self.game.history))
+        self._hint = hint
+        log.info("hint: %s", hint.record())
+        self._show(f"HINT: {hint.notation}", hint.reason, refusal=False)
 
     # ------------------------------------------------------------------ RFID board
 
@@ -1094,6 +1110,12 @@ class Companion:
         self.game = trial
         self.sources.append(by)
         self._after_decision(before, events, d)
+        hint, self._hint = self._hint, None
+        if hint is not None and by == "player" and hint.ply == len(before.history):
+            from haleakala.ai.coach import judge
+
+            log.info("hint judged: %s", judge(hint, d))
+            self._show("HINT", judge(hint, d), refusal=False)
 
     def _after_decision(self, before: Game, events: list[tuple], d: int) -> None:
         now = self.clock()

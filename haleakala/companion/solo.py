@@ -8,11 +8,15 @@ worker only ever sees a copy, and an answer is used only if its tag (request num
 decision count) is still the question the controller is waiting for, so an undo, a new game
 or a menu change while the bot thinks simply makes the late answer stale.
 
-Strength is a bot and a time budget:
+Strength is a level of ``haleakala.ai.levels``, defined by an Elo target on the ladder of
+``haleakala bench ai --ladder`` (greedy = 1000), not by seconds:
 
-- ``easy``: the greedy bot (one ply, instant);
-- ``normal``: the search bot (information-set MCTS) at 0.5 s per decision;
-- ``strong``: the search bot at 2 s per decision.
+- ``child``: below greedy (the greedy bot deciding at random half of the time), instant;
+- ``easy``: the greedy bot (one ply, instant), 1000 by definition;
+- ``normal``, ``strong``: the search bot at the iteration budget that reaches the
+  level's Elo; its time budget is that many iterations at the speed measured on this
+  machine (a short calibration at first use, cached), so a level plays as well on a
+  Raspberry Pi 3 as on a laptop, only slower.
 
 Each decision gets a fresh bot seeded by the position (``bot_seed``), so the easy bot's game is
 a pure function of the position and a game resumed after a power cut goes on as it would have.
@@ -45,12 +49,9 @@ from haleakala.rules.notation import (
 
 log = logging.getLogger("haleakala.solo")
 
-STRENGTHS: dict[str, tuple[str, float | None]] = {
-    "easy": ("greedy", None),
-    "normal": ("ai", 0.5),
-    "strong": ("ai", 2.0),
-}
-"""Strength → (bot name for ``haleakala.ai.make_bot``, seconds per decision)."""
+STRENGTHS: tuple[str, ...] = ("easy", "normal", "strong", "child")
+"""The levels (``haleakala.ai.levels.LEVELS``), in the order the menu cycles through them:
+the three known before and the new one for children last, so old menus keep their order."""
 DEFAULT_STRENGTH = "normal"
 
 BotFactory = Callable[[str, int], Any]
@@ -63,10 +64,13 @@ def make_solo_bot(strength: str, seed: int) -> Any:
 
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}: choose {', '.join(STRENGTHS)}")
-    name, budget = STRENGTHS[strength]
-    if budget is None:
-        return make_bot(name, seed=seed)
-    return make_bot(name, seed=seed, budget=budget)
+    from haleakala.ai.levels import LEVELS, calibrate
+
+    level = LEVELS[strength]
+    seconds = level.seconds(calibrate())
+    if seconds is None:
+        return make_bot(level.bot, seed=seed)
+    return make_bot(level.bot, seed=seed, budget=seconds)
 
 
 def bot_seed(game: Game) -> int:

@@ -65,9 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--strength",
-        choices=("easy", "normal", "strong"),
+        choices=("child", "easy", "normal", "strong"),
         default=None,
-        help="solo: easy (greedy), normal (search, 0.5 s), strong (search, 2 s)",
+        help="solo: child, easy, normal or strong (levels by Elo, see README)",
     )
     p.add_argument(
         "--state-dir",

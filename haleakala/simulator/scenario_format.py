@@ -8,7 +8,7 @@ A scenario is what a tester would do at the board, written down::
     start = "red"             # optional: who starts (default: by seed)
     kit = "buttons"           # buttons | rfid
     solo = "yellow"           # optional: the companion plays this colour itself
-    strength = "easy"         # optional with solo: easy (default) | normal | strong
+    strength = "easy"         # optional with solo: easy (default) | normal | strong | child
 
     [[step]]
     press = "beach2"          # a short press: select, back, beach0..beach5
@@ -76,7 +76,7 @@ EXPECT_KEYS = (
 )
 UNTIL = ("end", "round2", "scoring", "decisions")
 BOTS = ("random", "greedy")
-STRENGTHS = ("easy", "normal", "strong")
+STRENGTHS = ("child", "easy", "normal", "strong")
 
 
 class ScenarioError(ValueError):

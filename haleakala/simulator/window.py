@@ -84,6 +84,7 @@ HELP = (
     ("m", "misplace mode: each instructed move puts one piece in the wrong place"),
     ("f", "fix the table: every piece where the companion expects it"),
     ("b / a", "one bot decision through the inputs / autoplay on-off"),
+    ("c", "coach: the bot's decision for the player to move, and why"),
     ("p", "power cut: the daemon dies and restarts on the same state dir"),
     ("s, F12", "save a screenshot"),
     ("h, ?", "this help (Esc closes it)       q: quit"),
@@ -706,9 +707,22 @@ class SimWindow:
             session.note(f"autoplay {'on' if session.autoplay else 'off'}")
         elif key == pygame.K_p:
             session.power_cut()
+        elif key == pygame.K_c:
+            self._coach()
         elif key in (pygame.K_s, pygame.K_F12):
             path = self.save(self.screenshot_path())
             session.note(f"screenshot saved: {path}")
+
+    def _coach(self) -> None:
+        """Key c: the coach's hint for the player to move, in the simulator's log."""
+        from haleakala.ai.coach import BOARD_HINT_ITERATIONS, advise
+
+        game = self.session.game.clone()  # a copy: the companion's game is never touched
+        if game.is_terminal():
+            self.session.note("coach: the game is over")
+            return
+        hint = advise(game, iterations=BOARD_HINT_ITERATIONS, seed=len(game.history))
+        self.session.note(f"coach: {hint.line()}")
 
     # ------------------------------------------------------------------ frame loop
 

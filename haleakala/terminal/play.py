@@ -74,6 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="pause after each turn of a bots-only game "
                         f"(default {WATCH_DELAY} on a terminal, else 0)")  # fmt: skip
     p.add_argument("--load", metavar="FILE", default=None, help="continue a saved game")
+    p.add_argument("--strength", choices=("child", "easy", "normal", "strong"), default=None,
+                   help="the ai seats play at this level (levels by Elo, see README)")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -151,6 +153,11 @@ def make_seats(args: argparse.Namespace, game) -> list[Bot | None]:
             seats.append(None)
             continue
         try:
+            if name == "ai" and args.game == "haleakala" and getattr(args, "strength", None):
+                from haleakala.companion.solo import make_solo_bot
+
+                seats.append(make_solo_bot(args.strength, bot_seed(game.seed, p)))
+                continue
             seats.append(make_bot(name, seed=bot_seed(game.seed, p), game=args.game))
         except ValueError as exc:
             raise UsageError(f"--{game.players[p]} {name}: {exc}") from None

@@ -221,6 +221,8 @@ def _replay_records(game: Game, numbered: list[tuple[int, str]]) -> Game:
             found = difference(record, expected)
             if found:
                 raise Inconsistent(f"line {n}: {kind} differs: {found}")
+        elif kind == "hint":
+            continue  # the coach's advice (NOTATION.md): changes nothing in the game
         elif kind == "setup":
             raise Inconsistent(f"line {n}: a second setup record")
         else:

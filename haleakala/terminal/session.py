@@ -42,6 +42,7 @@ Decisions (notation):
   Prefix a decision with a colour to say who makes it: yellow 3@2.
 Commands:
   board        draw the island again          legal   list the legal decisions
+  hint         what the bot would decide here, and why (marked in the game log)
   undo         take back your last decision (and the bot decisions after it)
   save FILE    save the game                  load FILE   continue a saved game
   help         this text                      quit    leave the game"""
@@ -87,6 +88,10 @@ class TerminalGame:
         self.undo_stack: list[_Undo] = []
         self._drawn = False  # is the board on screen up to date?
         self._redraw = True  # draw before the next prompt even in mid-turn (start, undo, load)
+        # Coach: hints given, as game-log records (NOTATION.md ``hint``), and the latest
+        # one, judged against the decision the person makes next.
+        self.hints: list[dict] = []
+        self._hint = None
 
     # -- output ---------------------------------------------------------------------------
 
@@ -193,6 +198,8 @@ class TerminalGame:
                 self.say(text)
         elif word == "undo":
             self.undo()
+        elif word == "hint":
+            self.hint()
         elif word == "save":
             self.save(rest)
         elif word == "load":
@@ -215,11 +222,28 @@ class TerminalGame:
             return
         before = game.clone()
         decision = game.parse(line)
+        hint, self._hint = self._hint, None
+        if hint is not None and hint.ply == len(game.history):
+            from haleakala.ai.coach import judge
+
+            self.say(judge(hint, decision))
         events = game.apply(decision, player)
         self.undo_stack.append(_Undo(before, game.format(decision)))
         self._drawn = False
         for text in self._happened(events):
             self.say(text)
+
+    def hint(self) -> None:
+        """The coach's recommendation for the player to move, with its reason."""
+        from haleakala.ai.coach import advise
+
+        game = self.game
+        if game.is_terminal():
+            self.say("the game is over: no hint")
+            return
+        self._hint = advise(game, seed=len(game.history))
+        self.hints.append(self._hint.record())
+        self.say(self._hint.line())
 
     def undo(self) -> None:
         if not self.undo_stack:

@@ -1,0 +1,277 @@
+"""The coach: what the search bot would decide for the player to move, and why, in words.
+
+``advise(game)`` searches the position (a fixed iteration budget, so the same position
+always gets the same hint) and returns a ``Hint``: the recommended decision in notation and
+in words, a one-line reason, and the search's winning chance of every decision it tried.
+``judge(hint, decision)`` then says how the decision the player really made compares.
+
+The reason compares the evaluation (``ismcts.components``) for the player before the
+decision and after it together with the player's own follow-up decisions the search
+prefers (a disc placed, then the shaman moved), played in a *determinized* copy, so the
+hint never reveals the hidden pile order. The facts behind the biggest gain are said
+plainly: the statue it builds, the card it takes, the beach it leads, the statue it keeps
+out of the lava (or puts the lava under), the scoring card it buys, what it takes from the
+opponent.
+
+Hints are marked in the game log as ``{"type": "hint", ...}`` records (NOTATION.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..rules import PLAYERS, Game
+from ..rules.deck import BOARD_ITEMS
+from ..rules.notation import (
+    BOAT,
+    BUY,
+    INVOKE,
+    KEEP,
+    LAVA,
+    LAVA_NONE,
+    PASS,
+    RETURN,
+    SHAMAN,
+    STAY,
+    TAKE,
+)
+from .ismcts import SearchBot, child_for, components, decision_stats, determinize
+
+HINT_ITERATIONS = 1500
+BOARD_HINT_ITERATIONS = 300  # the board advises on its controller thread: a short search
+FOLLOW_UP = 4  # the player's own decisions after the hint that the reason looks at
+
+
+@dataclass(frozen=True)
+class Hint:
+    player: str
+    ply: int  # decisions made before the hint
+    decision: int
+    notation: str
+    words: str
+    reason: str
+    chances: dict[int, float] = field(default_factory=dict)  # decision → winning chance
+
+    def record(self) -> dict:
+        """The game-log record of this hint (NOTATION.md, ``hint``)."""
+        return {
+            "type": "hint",
+            "ply": self.ply,
+            "player": self.player,
+            "hint": self.notation,
+            "chance": round(self.chances.get(self.decision, 0.5), 3),
+            "reason": self.reason,
+        }
+
+    def line(self) -> str:
+        return f"hint for {self.player}: {self.notation} ({self.words}): {self.reason}"
+
+
+def advise(game: Game, iterations: int = HINT_ITERATIONS, seed: int = 0) -> Hint:
+    """The bot's recommendation for ``game.to_move`` with its reason."""
+    legal = game.legal_actions()
+    if not legal:
+        raise ValueError("the game is over: there is nothing to advise")
+    me = game.decider
+    bot = SearchBot(seed=seed, iterations=iterations, reuse=True)  # reuse: keeps the tree
+    if len(legal) == 1:
+        best, chances = legal[0], {}
+        root = None
+    else:
+        stats = bot.search(game)
+        chances = {a: reward for a, (_, reward) in stats.items()}
+        best = max(stats, key=lambda a: (stats[a][0], stats[a][1]))
+        root = bot._tree[3] if bot._tree is not None else None
+    reason = explain(game, best, root, seed)
+    return Hint(
+        PLAYERS[me],
+        len(game.history),
+        best,
+        game.format(best),
+        decision_words(game, best),
+        reason,
+        chances,
+    )
+
+
+def judge(hint: Hint, decision: int) -> str:
+    """How the decision really made compares with the hint, in winning chances."""
+    if decision == hint.decision:
+        return f"{hint.player} followed the hint ({hint.notation})"
+    best = hint.chances.get(hint.decision)
+    mine = hint.chances.get(decision)
+    if best is None:
+        return f"{hint.player} chose another decision than the hint ({hint.notation})"
+    if mine is None:
+        return (
+            f"the hint {hint.notation} wins {best:.0%} of the search's games; the search "
+            "found your decision too weak to try"
+        )
+    gap = best - mine
+    points = round(abs(gap) * 100)
+    return (
+        f"the hint {hint.notation} wins {best:.0%} of the search's games, your decision "
+        f"{mine:.0%}: {points} point{'s' * (points != 1)} {'better' if gap >= 0 else 'worse'}"
+    )
+
+
+# --------------------------------------------------------------------------- reasons
+
+
+def _follow(game: Game, decision: int, root, seed: int) -> Game:
+    """A determinized copy after ``decision`` and the player's next decisions the search
+    prefers (while the same player decides)."""
+    me = game.decider
+    world = determinize(game, random.Random(seed))
+    world.apply(decision)
+    node = child_for(root, decision) if root is not None else None
+    for _ in range(FOLLOW_UP):
+        if world.is_terminal() or world.decider != me or node is None or not node.children:
+            break
+        legal = set(world.legal_actions())
+        stats = decision_stats(node).items()
+        options = [(n.visits, a) for a, n in stats if a in legal and n.visits]
+        if not options:
+            break
+        _, action = max(options)
+        world.apply(action)
+        node = child_for(node, action)
+    return world
+
+
+def _sign(p: int) -> int:
+    return 1 if p == 0 else -1
+
+
+def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
+    """A one-line reason a player understands: what the decision gains for them."""
+    me = game.decider
+    other = 1 - me
+    after = _follow(game, decision, root, seed)
+    b = game.board
+    before_parts = components(game)
+    after_parts = components(after)
+    gain = {k: _sign(me) * (after_parts[k] - before_parts[k]) for k in before_parts}
+    facts: list[tuple[float, str]] = []
+    # Statues built.
+    for space, (was, now) in enumerate(zip(game.statue_owner, after.statue_owner, strict=True)):
+        if was < 0 and now == me:
+            points = b.statue_points[space % 3]
+            facts.append(
+                (
+                    gain["scoring"] + 2.0,
+                    f"builds a statue on {b.space_name(space)} ({points} point"
+                    f"{'s' * (points != 1)} at each scoring it survives)",
+                )
+            )
+    # Cards taken.
+    deck = game.deck
+    new_cards = [c for c in after.beach_cards[me] if c not in game.beach_cards[me]]
+    new_cards += [c for c in after.shells[me] if c not in game.shells[me]]
+    for card in new_cards:
+        facts.append((gain["scoring"] + gain["shells"] + 1.0, f"takes the {deck.cards[card].name}"))
+    # Scoring cards bought.
+    for i, code in enumerate(BOARD_ITEMS):
+        if game.board_owner[i] != me and after.board_owner[i] == me:
+            name = deck.board_items[code][0]
+            facts.append((gain["scoring"] + 1.5, f"buys {name}: it prepares the next scoring"))
+    # Lava: own statues saved, the opponent's threatened.
+    threat_before = _threatened(game)
+    threat_after = _threatened(after)
+    saved = [s for s in threat_before[me] if s not in threat_after[me]]
+    exposed = [s for s in threat_after[other] if s not in threat_before[other]]
+    if saved and gain["lava"] > 0:
+        names = ", ".join(b.space_name(s) for s in saved)
+        facts.append((gain["lava"], f"protects your statue on {names} from the lava"))
+    if exposed and gain["lava"] > 0:
+        names = ", ".join(b.space_name(s) for s in exposed)
+        facts.append((gain["lava"], f"puts the lava under {PLAYERS[other]}'s statue on {names}"))
+    # Beaches with cards: leads taken.
+    k = b.slots_per_segment
+    for seg in range(b.segments):
+        cards = sum(1 for s in range(seg * k, seg * k + k) if game.slots[s] >= 0)
+        if not cards:
+            continue
+        lead_before = game.totals[me][seg] - game.totals[other][seg]
+        lead_after = after.totals[me][seg] - after.totals[other][seg]
+        if lead_after > 0 >= lead_before:
+            took = " from " + PLAYERS[other] if lead_before < 0 else ""
+            facts.append(
+                (
+                    0.5 * cards + (0.5 if lead_before < 0 else 0.0),
+                    f"takes the lead on beach {seg}{took}, where {cards} card"
+                    f"{'s wait' if cards != 1 else ' waits'}: you choose first when the "
+                    "boat stops there",
+                )
+            )
+    # The shaman climbing to an empty space.
+    mine_space = after.shaman[me]
+    if (
+        mine_space != game.shaman[me]
+        and mine_space < b.land_spaces
+        and after.statue_owner[mine_space] < 0
+    ):
+        points = b.statue_points[mine_space % 3]
+        facts.append(
+            (
+                0.2 * points,
+                f"brings your shaman to {b.space_name(mine_space)}, ready to build a "
+                f"{points}-point statue",
+            )
+        )
+    if facts:
+        facts.sort(key=lambda f: -f[0])
+        return facts[0][1]
+    total = sum(gain.values())
+    if decision == BOAT or (decision < RETURN and decision % 10 == game.boat):
+        return "moves the boat on so the cards go out where it suits you"
+    if total < 0:
+        return "the least bad choice: every other decision loses more"
+    return "keeps your options open; the search found nothing better"
+
+
+def _threatened(game: Game) -> tuple[list[int], list[int]]:
+    """Statue spaces of each player that the next eruption would destroy (R19)."""
+    out: tuple[list[int], list[int]] = ([], [])
+    for seg, count in enumerate(game.lava):
+        for band in range(min(count, 3)):
+            space = seg * 3 + 2 - band
+            who = game.statue_owner[space]
+            if who >= 0:
+                out[who].append(space)
+    return out
+
+
+def decision_words(game: Game, d: int) -> str:
+    """A decision in plain words: ``place disc 3 on beach 2``."""
+    b = game.board
+    if d < INVOKE:
+        return f"place disc {d // 10} on beach {d % 10}"
+    if d < RETURN:
+        v, beach = divmod(d - INVOKE, 10)
+        return f"place disc {v} with the invocation disc on beach {beach}"
+    if d < BOAT:
+        v, beach = divmod(d - RETURN, 10)
+        return f"take disc {v} back from beach {beach}"
+    if d == BOAT:
+        return f"move the boat to segment {(game.boat + 1) % b.segments}"
+    if d == STAY:
+        return "leave the shaman where it stands"
+    if SHAMAN <= d < TAKE:
+        return f"move the shaman to {b.space_name(d - SHAMAN)}"
+    if TAKE <= d < LAVA_NONE:
+        card = game.deck.cards[game.slots[d - TAKE]]
+        return f"take the {card.name} from slot {b.slot_name(d - TAKE)}"
+    if d == LAVA_NONE:
+        return "move no lava"
+    if LAVA <= d < BUY:
+        src, ccw = divmod(d - LAVA, 2)
+        return f"move lava from crater {src} to crater {(src + (-1 if ccw else 1)) % b.segments}"
+    if BUY <= d < KEEP:
+        return f"buy {game.deck.board_items[BOARD_ITEMS[d - BUY]][0]}"
+    if d == KEEP:
+        return "keep the shell"
+    if d == PASS:
+        return "buy nothing"
+    return game.format(d)
