@@ -72,9 +72,15 @@ def test_terminal_play_seats_the_ai_at_the_level_asked_for(tmp_path, monkeypatch
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(levels, "_cached", 5000.0)
     game = Game("base", 1)
-    seats = make_seats(argparse.Namespace(red="ai", yellow="human", strength="child"), game)
+    seats = make_seats(
+        argparse.Namespace(seats=["ai", "human"], game="haleakala", strength="child"), game
+    )
     assert seats[0].name == "child" and seats[1] is None
-    seats = make_seats(argparse.Namespace(red="ai", yellow="ai", strength="strong"), game)
+    seats = make_seats(
+        argparse.Namespace(seats=["ai", "ai"], game="haleakala", strength="strong"), game
+    )
     assert [s.budget for s in seats] == [levels.LEVELS["strong"].iterations() / 5000.0] * 2
-    plain = make_seats(argparse.Namespace(red="ai", yellow="greedy", strength=None), game)
+    plain = make_seats(
+        argparse.Namespace(seats=["ai", "greedy"], game="haleakala", strength=None), game
+    )
     assert plain[0].name == "ai" and plain[1].name == "greedy"

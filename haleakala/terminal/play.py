@@ -136,12 +136,11 @@ def _new_other_game(args: argparse.Namespace):
         if given:
             raise UsageError(f"--load continues a saved game; drop {', '.join(given)}")
         try:
-            with open(args.load, encoding="utf-8") as f:
-                return cls.from_json(f.read())
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.load}: {exc.strerror or exc}") from None
-        except (SaveError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot load {args.load}: {exc}") from None
+            return cls.from_json(read_text(args.load, MAX_SAVE_BYTES))
+        except UnreadableFile as exc:
+            raise UsageError(str(exc)) from None
+        except SaveError as exc:
+            raise UsageError(f"cannot load {printable(args.load)}: {exc}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     return cls(seed=seed, start=args.start)
 
