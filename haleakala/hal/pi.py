@@ -45,9 +45,7 @@ PI5_NEOPIXEL_HINT = (
     "on a Pi 5 install adafruit-blinka-raspberry-pi5-neopixel and let group "
     'gpio use /dev/pio0 (udev: SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660")'
 )
-INSTALL_FIX = (
-    "run 'sudo python3 -m haleakala install' in the checkout (it turns {bus} on), then reboot"
-)
+INSTALL_FIX = "run 'sudo python3 -m haleakala install' in the checkout (it sets {bus}), then reboot"
 
 
 def led_device(model: str, gpio: int) -> str:
@@ -136,11 +134,12 @@ class PiLeds:
 
                     neopixel_class = neopixel.NeoPixel
             except (ImportError, NotImplementedError, RuntimeError) as exc:
-                raise HardwareError(
-                    f"cannot load the NeoPixel driver: {exc} "
-                    f"(pip install 'haleakala-companion[pi]'; "
-                    f"{PI5_NEOPIXEL_HINT})"
-                ) from exc
+                hint = (
+                    f"pip install 'haleakala-companion[pi5]'; {PI5_NEOPIXEL_HINT}"
+                    if model == "pi5"
+                    else "pip install 'haleakala-companion[pi]'"
+                )
+                raise HardwareError(f"cannot load the NeoPixel driver: {exc} ({hint})") from exc
         self._pixel_count = pixel_count
         self.gpio = gpio
         pin = led_pin(board, gpio)
@@ -251,7 +250,7 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
         if not os.path.exists(bus):
             raise HardwareError(
                 f"cannot open the OLED: {bus} does not exist (I2C is off: "
-                + INSTALL_FIX.format(bus="dtparam=i2c_arm=on and i2c-dev")
+                + INSTALL_FIX.format(bus="dtparam=i2c_arm=on and loads i2c-dev")
                 + ")"
             )
         try:
