@@ -107,6 +107,7 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
         "--shell /usr/sbin/nologin --comment 'Haleakala Companion' haleakala",
         "usermod --append --groups gpio,spi,i2c,dialout haleakala",
         "python3 -m venv --system-site-packages /opt/haleakala/venv",
+        "/opt/haleakala/venv/bin/pip install --upgrade 'pip>=24'",
         f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]'",
         "udevadm control --reload-rules",
         "udevadm trigger",
@@ -386,3 +387,16 @@ def test_a_failing_command_names_itself():
         runner.run(["false"])
     with pytest.raises(install.InstallError, match="no-such-tool-xyz is not installed"):
         runner.run(["no-such-tool-xyz", "--version"])
+
+
+def test_in_a_chroot_without_systemd_the_reloads_are_skipped_not_failed(
+    source, monkeypatch, tmp_path, capsys
+):
+    """Installing into an image (or the virtual Pi): systemctl daemon-reload and udevadm
+    control have no daemon to talk to; the files are read when the daemons start."""
+    monkeypatch.setattr(install, "SYSTEMD_RUNNING", install.PurePosixPath(tmp_path / "none"))
+    installer = install.Installer(root=Path("/"), source=source, say=print)
+    assert not installer.running("systemd", install.SYSTEMD_RUNNING)
+    assert "systemd is not running here" in capsys.readouterr().out
+    (tmp_path / "none").mkdir()
+    assert installer.running("systemd", install.SYSTEMD_RUNNING)

@@ -73,6 +73,10 @@ PASSWD = PurePosixPath("/etc/passwd")
 GROUP = PurePosixPath("/etc/group")
 DEVICE_MODEL = PurePosixPath("/proc/device-tree/model")
 LOG = PurePosixPath("/var/log/haleakala-install.log")
+SYSTEMD_RUNNING = PurePosixPath("/run/systemd/system")
+"""sd_booted(3): this directory exists exactly when systemd is PID 1."""
+UDEV_CONTROL = PurePosixPath("/run/udev/control")
+"""systemd-udevd's control socket: ``udevadm control`` needs it."""
 SOURCE_STAMP = PREFIX / "installed-source.sha256"
 
 USER = "haleakala"
@@ -391,6 +395,15 @@ class Installer:
                 f"{path}: {exc.problems[0]}; fix it first (haleakala config check --config {path})"
             ) from None
 
+    def running(self, daemon: str, marker: PurePosixPath) -> bool:
+        """Is ``daemon`` running here? Not in a chroot or an image being built: then its
+        reload is skipped (it reads the files when it starts) instead of failing. The sandbox
+        records the reload as on a Pi."""
+        if self.sandbox or self.p(marker).exists():
+            return True
+        self.say(f"= {daemon} is not running here (a chroot or an image): no reload needed")
+        return False
+
     def boot_config(self) -> PurePosixPath | None:
         return next((p for p in BOOT_CONFIGS if self.p(p).is_file()), None)
 
@@ -520,9 +533,12 @@ class Installer:
 
     def venv(self, config: cfg.Config) -> None:
         if not self.p(VENV / "pyvenv.cfg").is_file():
+            # Bookworm's pip 23.0 builds rpi_ws281x with the legacy setup.py path, which
+            # neither caches a wheel nor isolates the build: a current pip first.
             self.command(
                 f"venv {VENV} (with system site packages: Raspberry Pi OS's python3- packages)",
                 ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
+                [str(VENV / "bin" / "pip"), "install", "--upgrade", "pip>=24"],
             )
         # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
         # when the source did not change.
@@ -553,14 +569,16 @@ class Installer:
         changed = [
             self.write(UDEV_DIR / rule.name, rule.read_bytes(), "udev rule") for rule in rules
         ]
-        if any(changed):
+        if any(changed) and self.running("udev", UDEV_CONTROL):
             self.command(
                 "udev rules reloaded",
                 ["udevadm", "control", "--reload-rules"],
                 ["udevadm", "trigger"],
             )
         unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
-        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit"):
+        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit") and self.running(
+            "systemd", SYSTEMD_RUNNING
+        ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"])
         target = wanted_by(unit_text.decode())
         link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
@@ -577,13 +595,15 @@ class Installer:
             self.command(
                 f"{UNIT_NAME} stopped and disabled", ["systemctl", "disable", "--now", UNIT_NAME]
             )
-        if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit"):
+        if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
+            "systemd", SYSTEMD_RUNNING
+        ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"])
         names = {r.name for r in (self.source / "systemd").glob("*.rules")}
         if self.p(UDEV_DIR).is_dir():
             names |= {r.name for r in self.p(UDEV_DIR).glob("99-haleakala-*.rules")}
         removed = [self.remove(UDEV_DIR / name, "udev rule") for name in sorted(names)]
-        if any(removed):
+        if any(removed) and self.running("udev", UDEV_CONTROL):
             self.command("udev rules reloaded", ["udevadm", "control", "--reload-rules"])
         self.remove(MODULES_LOAD, "i2c-dev at boot")
         boot = self.boot_config()
