@@ -82,6 +82,7 @@ def test_each_model_builds_its_led_chain_up_to_the_device_open(model, tmp_path):
         "back", "beach0", "beach1", "beach2", "beach3", "beach4", "beach5", "encoder", "select",
     ]  # fmt: skip
     assert result["display"] == "128x64 sent 1"
+    assert result["rpi_gpio"].endswith(" via rpi-lgpio")  # RPi.GPIO scripts go through lgpio
     if model != "pi5":
         assert result["driver"] == ["_rpi_ws281x"]
         assert result["leds"].startswith(
@@ -115,6 +116,15 @@ def test_every_library_a_model_loads_is_a_declared_dependency(model, tmp_path):
     }
     undeclared = sorted(loaded - declared)
     assert not undeclared, f"loaded on a {model} but no [{extra}] dependency brings: {undeclared}"
+
+
+def test_rpi_gpio_is_the_lgpio_shim_never_the_original():
+    """RPi.GPIO cannot drive a Pi 5; rpi-lgpio offers its API on lgpio, which can. Both
+    install the package ``RPi``, so the original must not come in through a dependency."""
+    for extra in ("pi", "pi5"):
+        declared = declared_closure(extra)
+        assert "rpi-lgpio" in declared and "lgpio" in declared
+        assert "rpi-gpio" not in declared
 
 
 def test_the_pi5_extra_declares_its_pio_driver_for_arm_linux_only():

@@ -49,6 +49,8 @@ def force_board(model: str) -> None:
     os.environ["BLINKA_FORCEBOARD"] = BOARDS[model][0]
     os.environ["BLINKA_FORCECHIP"] = CHIP
     os.environ.pop("BLINKA_OS_AGNOSTIC", None)
+    # rpi-lgpio's own override for the revision it reads from the device tree.
+    os.environ["RPI_LGPIO_REVISION"] = BOARDS[model][1]
 
 
 def read_cpuinfo_from(path: Path) -> None:
@@ -100,6 +102,13 @@ def check(model: str) -> dict[str, object]:
     import board
 
     result["board"] = board.board_id
+    # A maker's RPi.GPIO script: served by the rpi-lgpio shim on lgpio, on every model.
+    import importlib.metadata
+
+    import RPi.GPIO
+
+    owners = importlib.metadata.packages_distributions().get("RPi", [])
+    result["rpi_gpio"] = f"{RPi.GPIO.RPI_INFO['TYPE']} via {', '.join(owners)}"
     result["driver"] = sorted(
         m for m in ("_rpi_ws281x", "adafruit_raspberry_pi5_neopixel_write") if m in sys.modules
     )
