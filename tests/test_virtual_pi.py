@@ -60,4 +60,5 @@ def test_the_maker_steps_pass_in_the_virtual_pi(model, tmp_path):
     driver = "adafruit_raspberry_pi5_neopixel_write" if model == "pi5" else "_rpi_ws281x"
     assert backend["driver"] == [driver]
     assert "gpiod" in backend["modules"] and "luma" in backend["modules"]
+    assert backend["rpi_gpio"].endswith(" via rpi-lgpio")
     assert result["venv_mb"] > 0
