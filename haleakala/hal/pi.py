@@ -84,6 +84,20 @@ def check_led_device(device: str) -> None:
         raise HardwareError(f"cannot open the LED chain: no permission for {device} ({fix})")
 
 
+def lgpio_workdir() -> None:
+    """Give lgpio a writable directory for its notification pipes before it is imported.
+
+    lgpio creates ``.lgd-nfy*`` in the current directory at import time (unless ``LG_WD``
+    names another). The service runs in ``/`` as an unprivileged user under
+    ``ProtectSystem=strict``, where that fails and gpiozero cannot load its pin driver; the
+    temporary directory (private to the service with ``PrivateTmp=``) is writable everywhere.
+    """
+    import os
+    import tempfile
+
+    os.environ.setdefault("LG_WD", tempfile.gettempdir())
+
+
 class HardwareError(RuntimeError):
     """A device could not be opened: says which one and what to check."""
 
@@ -295,6 +309,7 @@ class PiInputs:
         clock: Callable[[], float] = time.monotonic,
         ticker: bool = True,
     ) -> None:
+        lgpio_workdir()
         try:
             from gpiozero import DigitalInputDevice, RotaryEncoder
         except ImportError as exc:

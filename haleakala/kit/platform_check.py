@@ -105,6 +105,9 @@ def check(model: str) -> dict[str, object]:
     # A maker's RPi.GPIO script: served by the rpi-lgpio shim on lgpio, on every model.
     import importlib.metadata
 
+    from haleakala.hal.pi import lgpio_workdir
+
+    lgpio_workdir()  # the service user in / cannot write lgpio's pipes there
     import RPi.GPIO
 
     owners = importlib.metadata.packages_distributions().get("RPi", [])
