@@ -279,9 +279,12 @@ def enroll_command(args: argparse.Namespace) -> int:
     baud = int(rfid.get("baud", 115200))
     timeout = args.timeout or None
     print(f"Enrolling {len(discs)} disc(s) into {path} from the RFID Pico ({port}).")
+    from haleakala.kit.service import service_paused
+
     try:
-        enroll(path, port, discs, baud=baud, timeout_s=timeout,
-               say=lambda text: print(text, flush=True))
+        with service_paused("tags enroll"):  # the daemon holds the Pico's serial port
+            enroll(path, port, discs, baud=baud, timeout_s=timeout,
+                   say=lambda text: print(text, flush=True))
     except KeyboardInterrupt:
         print(f"\nEnrolment cancelled: {path} is unchanged.", file=sys.stderr)
         return 130

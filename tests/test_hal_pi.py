@@ -7,9 +7,12 @@ device or a real ``ssd1306`` on a recording serial interface.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -348,7 +351,9 @@ def test_the_real_luma_driver_sends_the_image_to_the_bus(driver):
 
 
 def test_a_missing_i2c_bus_names_the_bus_and_the_fix():
-    with pytest.raises(HardwareError, match="cannot open the OLED on I2C bus 99 at 0x3c"):
+    with pytest.raises(
+        HardwareError, match=r"OLED: /dev/i2c-99 does not exist \(I2C is off: .*reboot"
+    ):
         open_display(replace(Config().display, i2c_port=99))
 
 
@@ -409,3 +414,24 @@ def test_vendor_libraries_are_not_imported_until_a_device_is_opened():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_lgpio_gets_a_writable_directory_for_its_pipes_outside_the_cwd(tmp_path):
+    """As the service user in / (ProtectSystem=strict) lgpio's import fails creating
+    .lgd-nfy* in the current directory (found by the virtual Pi): the backend points LG_WD
+    at the temporary directory before gpiozero loads lgpio, unless the user chose one."""
+    pytest.importorskip("lgpio")
+    env = {k: v for k, v in os.environ.items() if k != "LG_WD"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    script = (
+        "import os; from haleakala.hal.pi import lgpio_workdir; lgpio_workdir(); "
+        "import lgpio; print(os.environ['LG_WD'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd="/", capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == tempfile.gettempdir()
+    chosen = subprocess.run([sys.executable, "-c", script], env={**env, "LG_WD": str(tmp_path)},
+                            cwd="/", capture_output=True, text=True)  # fmt: skip
+    assert chosen.stdout.strip() == str(tmp_path)

@@ -5,9 +5,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$here/.venv"
 extras="${1:-sim}"
 py="${PYTHON:-python3}"
+# HALEAKALA_SYSTEM_SITE=1 (./run on a Pi): the venv sees the system site packages, as the
+# installer's /opt/haleakala/venv does; an old venv without them is named, not patched over.
+site_flag=""
+if [ "${HALEAKALA_SYSTEM_SITE:-0}" = 1 ]; then
+    site_flag="--system-site-packages"
+    if [ -f "$venv/pyvenv.cfg" ] && ! grep -qE 'include-system-site-packages *= *true' "$venv/pyvenv.cfg"; then
+        echo "$venv was made without --system-site-packages, which the kit needs on a Pi:" \
+            "remove it (rm -rf $venv) and run again" >&2
+        return 1 2>/dev/null || exit 1
+    fi
+fi
 if [ ! -x "$venv/bin/python" ]; then
     echo "setting up $venv (first run only)..." >&2
-    "$py" -m venv "$venv"
+    "$py" -m venv $site_flag "$venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
 fi
 stamp="$venv/.installed-$extras"

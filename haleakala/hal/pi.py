@@ -45,6 +45,57 @@ PI5_NEOPIXEL_HINT = (
     "on a Pi 5 install adafruit-blinka-raspberry-pi5-neopixel and let group "
     'gpio use /dev/pio0 (udev: SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660")'
 )
+INSTALL_FIX = "run 'sudo python3 -m haleakala install' in the checkout (it sets {bus}), then reboot"
+
+
+def led_device(model: str, gpio: int) -> str:
+    """The device node the NeoPixel driver opens on this model for data on ``gpio``.
+
+    Pi 5: Blinka's PIO driver, any GPIO, ``/dev/pio0``. Pi 3/4/Zero 2 W: rpi_ws281x, which
+    drives GPIO 10 through SPI0 (``/dev/spidev0.0``, group spi) and every other LED pin by
+    PWM/PCM DMA through ``/dev/mem`` (root only).
+    """
+    if model == "pi5":
+        return "/dev/pio0"
+    return "/dev/spidev0.0" if gpio == 10 else "/dev/mem"
+
+
+def check_led_device(device: str) -> None:
+    """Refuse, with the fix, before the vendor driver meets a missing or forbidden device:
+    rpi_ws281x answers those with a bare error code, the PIO driver with an errno."""
+    import os
+
+    if not os.path.exists(device):
+        why = {
+            "/dev/spidev0.0": "SPI is off: " + INSTALL_FIX.format(bus="dtparam=spi=on"),
+            "/dev/pio0": "this kernel has no RP1 PIO driver: update Raspberry Pi OS "
+            "(sudo apt full-upgrade) and reboot",
+            "/dev/mem": "this system has no /dev/mem: move the LED data to GPIO 10 (SPI)",
+        }[device]
+        raise HardwareError(f"cannot open the LED chain: {device} does not exist ({why})")
+    if not os.access(device, os.R_OK | os.W_OK):
+        group = {"/dev/spidev0.0": "spi", "/dev/pio0": "gpio"}.get(device)
+        fix = (
+            f"add the user to group {group} (haleakala install does this for the service "
+            "user) and log in again"
+            if group
+            else "only root may drive the LEDs by PWM: move the LED data to GPIO 10 (SPI)"
+        )
+        raise HardwareError(f"cannot open the LED chain: no permission for {device} ({fix})")
+
+
+def lgpio_workdir() -> None:
+    """Give lgpio a writable directory for its notification pipes before it is imported.
+
+    lgpio creates ``.lgd-nfy*`` in the current directory at import time (unless ``LG_WD``
+    names another). The service runs in ``/`` as an unprivileged user under
+    ``ProtectSystem=strict``, where that fails and gpiozero cannot load its pin driver; the
+    temporary directory (private to the service with ``PrivateTmp=``) is writable everywhere.
+    """
+    import os
+    import tempfile
+
+    os.environ.setdefault("LG_WD", tempfile.gettempdir())
 
 
 class HardwareError(RuntimeError):
@@ -83,7 +134,9 @@ class PiLeds:
         *,
         neopixel_class: Callable[..., Any] | None = None,
         board: Any = None,
+        model: str = "pi4",
     ) -> None:
+        vendor_driver = neopixel_class is None
         if neopixel_class is None or board is None:
             try:
                 if board is None:
@@ -95,16 +148,26 @@ class PiLeds:
 
                     neopixel_class = neopixel.NeoPixel
             except (ImportError, NotImplementedError, RuntimeError) as exc:
-                raise HardwareError(
-                    f"cannot load the NeoPixel driver: {exc} "
-                    f"(pip install 'haleakala-companion[pi]'; "
-                    f"{PI5_NEOPIXEL_HINT})"
-                ) from exc
+                hint = (
+                    f"pip install 'haleakala-companion[pi5]'; {PI5_NEOPIXEL_HINT}"
+                    if model == "pi5"
+                    else "pip install 'haleakala-companion[pi]'"
+                )
+                raise HardwareError(f"cannot load the NeoPixel driver: {exc} ({hint})") from exc
         self._pixel_count = pixel_count
         self.gpio = gpio
+        pin = led_pin(board, gpio)
+        # On a real board (not Blinka's OS-agnostic one, not a stand-in class) the chain is
+        # opened now, so a missing device fails at start-up naming itself, not at the first
+        # frame. Everything up to here (board, neopixel, the platform driver module, the pin)
+        # is built the same on x86 with a forced board and in the virtual Pi.
+        real_board = vendor_driver and getattr(board, "board_id", None) != OS_AGNOSTIC_BOARD
+        self.device = led_device(model, gpio) if real_board else None
+        if self.device is not None:
+            check_led_device(self.device)
         try:
             self.strip = neopixel_class(
-                led_pin(board, gpio),
+                pin,
                 pixel_count,
                 brightness=1.0,
                 auto_write=False,
@@ -112,8 +175,13 @@ class PiLeds:
             )
         except HardwareError:
             raise
+            if self.device is not None:
+                self.off()  # the first transfer opens the SPI/PIO device
         except Exception as exc:  # vendor errors vary by platform: name the device
-            raise HardwareError(f"cannot open the LED chain on GPIO {gpio}: {exc}") from exc
+            raise HardwareError(
+                f"cannot open the LED chain on GPIO {gpio}"
+                f"{f' ({self.device})' if self.device else ''}: {exc}"
+            ) from exc
 
     @property
     def pixel_count(self) -> int:
@@ -188,8 +256,17 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
     if display.driver not in drivers:
         raise HardwareError(f"unknown OLED driver {display.driver!r}: use ssd1306 or sh1106")
     if serial is None:
+        import os
+
         from luma.core.interface.serial import i2c
 
+        bus = f"/dev/i2c-{display.i2c_port}"
+        if not os.path.exists(bus):
+            raise HardwareError(
+                f"cannot open the OLED: {bus} does not exist (I2C is off: "
+                + INSTALL_FIX.format(bus="dtparam=i2c_arm=on and loads i2c-dev")
+                + ")"
+            )
         try:
             serial = i2c(port=display.i2c_port, address=display.address)
         except Exception as exc:  # luma raises DeviceNotFoundError / DevicePermissionError
@@ -232,6 +309,7 @@ class PiInputs:
         clock: Callable[[], float] = time.monotonic,
         ticker: bool = True,
     ) -> None:
+        lgpio_workdir()
         try:
             from gpiozero import DigitalInputDevice, RotaryEncoder
         except ImportError as exc:
@@ -332,6 +410,7 @@ def open_pi_hardware(
             config.leds.pixel_order,
             neopixel_class=neopixel_class,
             board=board,
+            model=config.model,
         )
         opened.append(leds)
         display = (

@@ -3,16 +3,31 @@ idempotent command.
 
 What ``install`` makes true (each step checks first, so a second run says "nothing to do"):
 
-1. the Debian packages the venv builds on (``python3-lgpio`` comes from Debian, not pip);
+1. the Debian packages the venv builds on (a compiler and headers: rpi_ws281x is a source
+   distribution; nothing pip installs again, so no python3-pil; lgpio and gpiod come from PyPI
+   because Debian has no python3-lgpio and its python3-libgpiod is too old for Blinka);
 2. I2C and SPI on, in a marked block at the end of ``/boot/firmware/config.txt`` (plus the
    fixed core clock the SPI LED driver needs on a Pi 3/4), and ``i2c-dev`` loaded at boot;
 3. the groups ``gpio spi i2c dialout`` and the service user ``haleakala`` in them;
 4. the venv ``/opt/haleakala/venv`` with ``--system-site-packages`` (Bookworm forbids system
-   pip) and this checkout installed into it with the ``[pi]`` extra;
-5. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` — never overwritten;
-6. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
+   pip; Raspberry Pi OS's own python3- packages stay visible) and this checkout installed into
+   it with the model's extra: ``[pi5]`` on a Pi 5 (Blinka's PIO NeoPixel driver), ``[pi]``
+   otherwise. A model change in the config re-runs pip with the new extra;
+5. before any of it, the checks that would leave a half-installed kit: the machine is a
+   Raspberry Pi of a supported model, an existing config names that model, an existing venv
+   sees the system site packages. Each refusal is one sentence naming the fix.
+6. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` with this Pi's model —
+   never overwritten;
+7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
 
-``uninstall`` undoes 2, 4 and 6 and keeps the config, the state and the user unless
+Files and directories get explicit modes and the commands run under umask 022, so a shell
+with ``umask 000`` cannot leave anything world-writable.
+
+The model comes from ``/proc/device-tree/model``. Test-only override: ``HALEAKALA_TEST_PI_MODEL
+=pi3|pi4|pi5|zero2w`` stands in for the device tree (the virtual Pi, ``tools/virtual-pi``, has
+none); a real Pi never needs it.
+
+``uninstall`` undoes 2, 4 and 7 and keeps the config, the state and the user unless
 ``--purge``; Debian packages and groups stay (other software may use them).
 
 ``--root DIR`` installs into a sandbox: files are written under DIR, and every command
@@ -27,6 +42,7 @@ nothing anywhere and prints what would be done.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import os
 import re
@@ -57,15 +73,21 @@ PASSWD = PurePosixPath("/etc/passwd")
 GROUP = PurePosixPath("/etc/group")
 DEVICE_MODEL = PurePosixPath("/proc/device-tree/model")
 LOG = PurePosixPath("/var/log/haleakala-install.log")
+SYSTEMD_RUNNING = PurePosixPath("/run/systemd/system")
+"""sd_booted(3): this directory exists exactly when systemd is PID 1."""
+UDEV_CONTROL = PurePosixPath("/run/udev/control")
+"""systemd-udevd's control socket: ``udevadm control`` needs it."""
 SOURCE_STAMP = PREFIX / "installed-source.sha256"
 
 USER = "haleakala"
 GROUPS = ("gpio", "spi", "i2c", "dialout")
-APT_PACKAGES = ("python3-venv", "python3-dev", "python3-lgpio", "python3-pil", "i2c-tools")
-"""python3-lgpio: gpiozero's pin driver on Bookworm (all models, the only one on a Pi 5);
-python3-pil: Pillow without compiling it on a Zero; i2c-tools: i2cdetect for the OLED;
-python3-dev: headers for the pip packages that still build a C extension."""
-PI5_PIP = ("adafruit-blinka-raspberry-pi5-neopixel",)
+APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "i2c-tools")
+"""python3-dev, gcc, libc6-dev: rpi_ws281x (and sysv_ipc, Blinka's) come as source and build a
+C extension; i2c-tools: i2cdetect for the OLED. All from Debian: Raspberry Pi OS's own archive
+is not needed. No python3- package that pip would install again (Pillow: Debian's 9.4 is older
+than the project's lower bound)."""
+TEST_MODEL_ENV = "HALEAKALA_TEST_PI_MODEL"
+DIR_MODE = 0o755
 BLOCK_BEGIN = "# >>> haleakala: added by 'haleakala install', removed by 'haleakala uninstall'"
 BLOCK_END = "# <<< haleakala"
 CORE_CLOCK = {
@@ -77,10 +99,28 @@ CORE_CLOCK = {
 it must not scale (rpi_ws281x's README). A Pi 5 drives the LEDs through PIO instead."""
 MODEL_NAMES = {
     "Raspberry Pi 5": "pi5",
+    "Raspberry Pi 500": "pi5",
     "Raspberry Pi 4": "pi4",
+    "Raspberry Pi 400": "pi4",
     "Raspberry Pi 3": "pi3",
     "Raspberry Pi Zero 2": "zero2w",
 }
+
+
+def pip_extra(model: str) -> str:
+    """The extra of haleakala-companion that carries this model's platform libraries."""
+    return "pi5" if model == "pi5" else "pi"
+
+
+def make_dirs(path: Path, mode: int = DIR_MODE) -> None:
+    """``mkdir -p`` with an explicit mode on every directory it creates (umask-proof)."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for directory in reversed(missing):
+        directory.mkdir()
+        directory.chmod(mode)
 
 
 class InstallError(RuntimeError):
@@ -124,14 +164,14 @@ class SandboxRunner:
 
     def run(self, argv: Sequence[str]) -> None:
         self.say(f"$ {shlex.join(argv)}  (recorded)")
-        self.log.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.log.parent)
         with self.log.open("a", encoding="utf-8") as log:
             log.write(shlex.join(argv) + "\n")
         self._trace(list(argv))
 
     def _append(self, path: PurePosixPath, text: str) -> None:
         target = self.p(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(target.parent)
         with target.open("a", encoding="utf-8") as f:
             f.write(text)
 
@@ -155,17 +195,17 @@ class SandboxRunner:
             _drop_lines(self.p(GROUP), argv[-1])
         elif argv[1:3] == ["-m", "venv"]:
             venv = self.p(argv[-1])
-            (venv / "bin").mkdir(parents=True, exist_ok=True)
+            make_dirs(venv / "bin")
             (venv / "pyvenv.cfg").write_text("include-system-site-packages = true\n")
         elif name.endswith("/bin/pip") and "install" in argv:
             site = self.p(PurePosixPath(name).parent.parent) / "lib" / "python3" / "site-packages"
             info = site / f"haleakala_companion-{self.version}.dist-info"
-            info.mkdir(parents=True, exist_ok=True)
+            make_dirs(info)
             (info / "METADATA").write_text(f"Name: haleakala-companion\nVersion: {self.version}\n")
         elif name == "systemctl" and argv[1] in ("enable", "disable"):
             link = self.p(UNIT_DIR / "multi-user.target.wants" / argv[-1])
             if argv[1] == "enable":
-                link.parent.mkdir(parents=True, exist_ok=True)
+                make_dirs(link.parent)
                 if not link.is_symlink():
                     link.symlink_to(UNIT_DIR / argv[-1])
             elif link.is_symlink():
@@ -320,7 +360,7 @@ class Installer:
             return False
 
         def do() -> None:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(target.parent)
             tmp = target.with_name(target.name + ".haleakala-tmp")
             tmp.write_bytes(data)
             tmp.chmod(mode)
@@ -355,20 +395,32 @@ class Installer:
                 f"{path}: {exc.problems[0]}; fix it first (haleakala config check --config {path})"
             ) from None
 
+    def running(self, daemon: str, marker: PurePosixPath) -> bool:
+        """Is ``daemon`` running here? Not in a chroot or an image being built: then its
+        reload is skipped (it reads the files when it starts) instead of failing. The sandbox
+        records the reload as on a Pi."""
+        if self.sandbox or self.p(marker).exists():
+            return True
+        self.say(f"= {daemon} is not running here (a chroot or an image): no reload needed")
+        return False
+
     def boot_config(self) -> PurePosixPath | None:
         return next((p for p in BOOT_CONFIGS if self.p(p).is_file()), None)
 
     # -- install
 
     def install(self) -> list[str]:
-        config = self.kit_config()
-        self.note_model(config)
-        self.apt()
-        self.enable_buses(config)
-        self.user_and_groups()
-        self.venv(config)
-        self.config_file()
-        self.udev_and_unit()
+        config = self.preflight()
+        old_umask = os.umask(0o022)
+        try:
+            self.apt()
+            self.enable_buses(config)
+            self.user_and_groups()
+            self.venv(config)
+            self.config_file(config.model)
+            self.udev_and_unit()
+        finally:
+            os.umask(old_umask)
         if not self.changes:
             self.say("nothing to do: the kit is installed")
         elif not self.dry_run:
@@ -378,17 +430,59 @@ class Installer:
             )
         return self.changes
 
-    def note_model(self, config: cfg.Config) -> None:
+    def board(self) -> tuple[str, str] | None:
+        """(what the device tree says, our model name), or None on a machine that is not a
+        Raspberry Pi. Raises UsageError for a Pi the kit does not support."""
+        override = os.environ.get(TEST_MODEL_ENV)
+        if override:
+            if override not in cfg.MODELS:
+                raise UsageError(
+                    f"${TEST_MODEL_ENV}={override!r} is not a model: use one of "
+                    f"{', '.join(cfg.MODELS)} (or unset it on a real Pi)"
+                )
+            return f"{override} (${TEST_MODEL_ENV}, test only)", override
         path = self.p(DEVICE_MODEL)
-        if not path.is_file():
-            return
-        text = path.read_bytes().decode(errors="replace").strip("\0\n ")
-        model = next((m for prefix, m in MODEL_NAMES.items() if text.startswith(prefix)), None)
-        if model and model != config.model:
-            self.say(
-                f"note: this is a {text} but {CONFIG} says model = {config.model!r}: "
-                f'set model = "{model}" there'
+        text = path.read_bytes().decode(errors="replace").strip("\0\n ") if path.is_file() else ""
+        if not text.startswith("Raspberry Pi"):
+            return None
+        # Longest prefix first: "Raspberry Pi 400" before "Raspberry Pi 4".
+        for prefix in sorted(MODEL_NAMES, key=len, reverse=True):
+            if text.startswith(prefix):
+                return text, MODEL_NAMES[prefix]
+        raise UsageError(
+            f"this is a {text}, which the kit does not support: it runs on a Raspberry Pi "
+            "Zero 2 W, 3, 4 or 5"
+        )
+
+    def preflight(self) -> cfg.Config:
+        """Everything that would stop the install half-way is checked before the first change."""
+        config = self.kit_config()
+        board = self.board()
+        if board is None:
+            if not (self.sandbox or self.dry_run):
+                raise UsageError(
+                    f"this machine is not a Raspberry Pi ({DEVICE_MODEL} does not say so): "
+                    "install on the Pi itself, or see the plan with --dry-run, or try it in a "
+                    "sandbox with --root DIR"
+                )
+        else:
+            text, model = board
+            if self.p(CONFIG).is_file() and config.model != model:
+                raise UsageError(
+                    f"this is a {text} but {CONFIG} says model = {config.model!r}: set "
+                    f'model = "{model}" there, then run install again'
+                )
+            if not self.p(CONFIG).is_file():
+                config = dataclasses.replace(config, model=model)
+        pyvenv = self.p(VENV / "pyvenv.cfg")
+        if pyvenv.is_file() and not re.search(
+            r"include-system-site-packages\s*=\s*true", pyvenv.read_text(encoding="utf-8")
+        ):
+            raise UsageError(
+                f"{VENV} was made without --system-site-packages: remove it (sudo rm -rf "
+                f"{VENV}) and run install again, which makes it right"
             )
+        return config
 
     def apt(self) -> None:
         missing = [p for p in APT_PACKAGES if p not in installed_packages(self.root)]
@@ -438,49 +532,53 @@ class Installer:
             )
 
     def venv(self, config: cfg.Config) -> None:
-        pyvenv = self.p(VENV / "pyvenv.cfg")
-        system_site = pyvenv.is_file() and re.search(
-            r"include-system-site-packages\s*=\s*true", pyvenv.read_text(encoding="utf-8")
-        )
-        if not system_site:
+        if not self.p(VENV / "pyvenv.cfg").is_file():
+            # Bookworm's pip 23.0 builds rpi_ws281x with the legacy setup.py path, which
+            # neither caches a wheel nor isolates the build: a current pip first.
             self.command(
-                f"venv {VENV} (with system site packages, for Debian's lgpio)",
+                f"venv {VENV} (with system site packages: Raspberry Pi OS's python3- packages)",
                 ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
+                [str(VENV / "bin" / "pip"), "install", "--upgrade", "pip>=24"],
             )
-        digest = source_digest(self.source)
+        # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
+        # when the source did not change.
+        extra = pip_extra(config.model)
+        wanted = f"{source_digest(self.source)} [{extra}]"
         stamp = self.p(SOURCE_STAMP)
         current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
-        if current != digest:
-            extras = PI5_PIP if config.model == "pi5" else ()
+        if current != wanted:
             self.command(
-                f"haleakala-companion {self.version} from {self.source} into the venv",
-                [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[pi]", *extras],
+                f"haleakala-companion {self.version} [{extra}] from {self.source} into the venv",
+                [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[{extra}]"],
             )
-            self.write(SOURCE_STAMP, (digest + "\n").encode(), "what the venv was built from")
+            self.write(SOURCE_STAMP, (wanted + "\n").encode(), "what the venv was built from")
         readme = self.source / "README.md"
         if readme.is_file():
             self.write(PREFIX / "README.md", readme.read_bytes(), "the unit's Documentation=")
 
-    def config_file(self) -> None:
+    def config_file(self, model: str) -> None:
         if self.p(CONFIG).exists():
             self.say(f"= kept {CONFIG} (never overwritten)")
             return
-        example = self.source / "hw" / "config.example.toml"
-        self.write(CONFIG, example.read_bytes(), "from hw/config.example.toml: edit it")
+        text = (self.source / "hw" / "config.example.toml").read_text(encoding="utf-8")
+        text = re.sub(r'^model = "[^"]*"', f'model = "{model}"', text, count=1, flags=re.M)
+        self.write(CONFIG, text.encode(), f"from hw/config.example.toml, model {model}: edit it")
 
     def udev_and_unit(self) -> None:
         rules = sorted((self.source / "systemd").glob("*.rules"))
         changed = [
             self.write(UDEV_DIR / rule.name, rule.read_bytes(), "udev rule") for rule in rules
         ]
-        if any(changed):
+        if any(changed) and self.running("udev", UDEV_CONTROL):
             self.command(
                 "udev rules reloaded",
                 ["udevadm", "control", "--reload-rules"],
                 ["udevadm", "trigger"],
             )
         unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
-        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit"):
+        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit") and self.running(
+            "systemd", SYSTEMD_RUNNING
+        ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"])
         target = wanted_by(unit_text.decode())
         link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
@@ -497,13 +595,15 @@ class Installer:
             self.command(
                 f"{UNIT_NAME} stopped and disabled", ["systemctl", "disable", "--now", UNIT_NAME]
             )
-        if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit"):
+        if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
+            "systemd", SYSTEMD_RUNNING
+        ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"])
         names = {r.name for r in (self.source / "systemd").glob("*.rules")}
         if self.p(UDEV_DIR).is_dir():
             names |= {r.name for r in self.p(UDEV_DIR).glob("99-haleakala-*.rules")}
         removed = [self.remove(UDEV_DIR / name, "udev rule") for name in sorted(names)]
-        if any(removed):
+        if any(removed) and self.running("udev", UDEV_CONTROL):
             self.command("udev rules reloaded", ["udevadm", "control", "--reload-rules"])
         self.remove(MODULES_LOAD, "i2c-dev at boot")
         boot = self.boot_config()

@@ -679,7 +679,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from haleakala.hal.factory import BackendError, choose_backend, open_hardware
+    from haleakala.hal.factory import BackendError, choose_backend
 
     config, label = load_for_kit(args.config)
     try:
@@ -704,6 +704,17 @@ def run(args: argparse.Namespace) -> int:
     if timeout <= 0:
         raise UsageError(f"--timeout {timeout:g} must be positive")
     title = f"Haleakala self-test: {config.model}, {config.kit} kit, {backend} backend ({label})"
+    if backend == "pi":
+        from haleakala.kit.service import service_paused
+
+        with service_paused("selftest"):
+            return _run_on(config, backend, args, timeout, title)
+    return _run_on(config, backend, args, timeout, title)
+
+
+def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float, title: str) -> int:
+    from haleakala.hal.factory import open_hardware
+
     try:
         hardware = open_hardware(config, backend)
     except Exception as exc:
