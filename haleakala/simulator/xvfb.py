@@ -9,78 +9,82 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import IO
 
 
 def xvfb_path() -> str | None:
     return shutil.which("Xvfb")
 
 
-def _free_display(start: int = 90) -> int:
-    for number in range(start, start + 200):
-        if (
-            not Path(f"/tmp/.X{number}-lock").exists()
-            and not Path(f"/tmp/.X11-unix/X{number}").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display number between :90 and :289")
+def _start(binary: str, width: int, height: int) -> tuple[subprocess.Popen, int]:
+    """Start Xvfb on a display it picks itself; the process and the number once it listens.
 
-
-def _start(binary: str, number: int, width: int, height: int) -> subprocess.Popen | str:
-    """Start Xvfb on ``:number``; the process once it listens, or why it did not."""
+    ``-displayfd`` makes Xvfb choose a free display number and write it to a pipe only when
+    it accepts connections, so parallel test workers never race for a number, and nobody
+    mistakes another worker's socket for their own server being up.
+    """
+    read_end, write_end = os.pipe()
     # Its chatter goes to a file, not a pipe: a pipe nobody reads could fill and stall it.
     with tempfile.TemporaryFile() as log:
+        screen = ["-screen", "0", f"{width}x{height}x24"]
         proc = subprocess.Popen(
-            [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            [binary, "-displayfd", str(write_end), *screen, "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL,
             stderr=log,
+            pass_fds=(write_end,),
         )
-        return _wait_up(proc, number, log)
-
-
-def _wait_up(proc: subprocess.Popen, number: int, log: IO[bytes]) -> subprocess.Popen | str:
-    socket = Path(f"/tmp/.X11-unix/X{number}")
-    deadline = time.monotonic() + 10.0
-    while not socket.exists():
-        if proc.poll() is not None:
-            log.seek(0)
-            err = log.read().decode(errors="replace")
-            return f"Xvfb :{number} exited at start: {err.strip()[-200:]}"
-        if time.monotonic() > deadline:
+        os.close(write_end)
+        try:
+            number = _read_display(read_end, proc)
+        finally:
+            os.close(read_end)
+        if number is None:
             proc.kill()
             proc.wait()
-            return f"Xvfb :{number} did not come up within 10 s"
-        time.sleep(0.02)
-    return proc
+            log.seek(0)
+            err = log.read().decode(errors="replace").strip()[-200:]
+            raise RuntimeError(f"Xvfb did not come up within {START_S:.0f} s: {err}")
+        return proc, number
+
+
+START_S = 30.0
+"""How long Xvfb may take to listen (a loaded 2-core machine can be slow to start it)."""
+
+
+def _read_display(fd: int, proc: subprocess.Popen) -> int | None:
+    """The display number Xvfb writes to ``fd`` when ready; None if it exits or times out."""
+    deadline = time.monotonic() + START_S
+    text = b""
+    while not text.endswith(b"\n"):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
+        if ready:
+            chunk = os.read(fd, 64)
+            if not chunk:  # Xvfb closed the pipe without a number: it exited
+                return None
+            text += chunk
+        elif proc.poll() is not None:
+            return None
+    return int(text.strip())
 
 
 @contextlib.contextmanager
 def virtual_display(width: int = 1280, height: int = 800) -> Iterator[str]:
-    """Start ``Xvfb :N`` (a free N), yield ``":N"``, stop it afterwards.
+    """Start ``Xvfb :N`` (N chosen by Xvfb), yield ``":N"``, stop it afterwards.
 
-    Parallel test workers may pick the same free number at the same moment: the loser's
-    Xvfb exits at once and the next number is tried. Raises RuntimeError naming the cause
-    when Xvfb is absent or never comes up.
+    Raises RuntimeError naming the cause when Xvfb is absent or never comes up.
     """
     binary = xvfb_path()
     if binary is None:
         raise RuntimeError("Xvfb is not installed (Debian: apt-get install xvfb)")
-    started: subprocess.Popen | str = "no attempt"
-    number = _free_display(90 + os.getpid() % 50)
-    for _ in range(5):
-        started = _start(binary, number, width, height)
-        if not isinstance(started, str):
-            break
-        number = _free_display(number + 1)
-    if isinstance(started, str):
-        raise RuntimeError(started)
-    proc = started
+    proc, number = _start(binary, width, height)
     try:
         yield f":{number}"
     finally:
