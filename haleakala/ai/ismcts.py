@@ -28,7 +28,14 @@ import random
 import time
 
 from ..rules import Game, to_dict
-from ..rules.decision import beach_of, is_placement, is_return, is_turn_action, undo_of
+from ..rules.decision import (
+    beach_of,
+    is_placement,
+    is_return,
+    is_turn_action,
+    previous_turn_action,
+    undo_of,
+)
 from ..rules.deck import BOARD_ITEMS, Deck
 from ..rules.game import TURN
 
@@ -273,19 +280,6 @@ class Node:
         self.reward = 0.0  # summed from the mover's point of view
         self.avail = 1
         self.mover = mover
-
-
-def previous_turn_action(history: list[int]) -> int | None:
-    """The turn action (place, return, boat) of the player whose turn it is now, on their
-    previous turn: turns alternate and each has exactly one turn action, so it is the
-    second-to-last turn action of the history. None when there is none."""
-    seen = 0
-    for d in reversed(history):
-        if is_turn_action(d):
-            seen += 1
-            if seen == 2:
-                return d
-    return None
 
 
 def undoing(history: list[int]) -> int | None:

@@ -236,6 +236,20 @@ def undo_of(code: int) -> int | None:
     return None
 
 
+def previous_turn_action(history: list[int]) -> int | None:
+    """The turn action (place, return, boat) of the player whose turn it is now, on their
+    previous turn: turns alternate and each has exactly one turn action, so it is the
+    second-to-last turn action of the history. None when there is none. (Here rather than
+    in the bot because it walks the history on every simulated turn: int compares only.)"""
+    seen = 0
+    for d in reversed(history):
+        if d <= BOAT:
+            seen += 1
+            if seen == 2:
+                return d
+    return None
+
+
 # -- refusals -------------------------------------------------------------------------
 
 RefusalKind: TypeAlias = Literal[
