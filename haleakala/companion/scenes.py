@@ -175,16 +175,16 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     if game.phase == MOVE_SHAMAN and chooser is not None and chooser.kind in (U.DECISION,):
         for option in chooser.options:
             match _decision(option.value, game):
-                case Shaman(space) if space is not None:
-                    frame[space // 3, BANDS[space % 3]] = CANDIDATE
+                case Shaman(space=int(goes)):
+                    frame[goes // 3, BANDS[goes % 3]] = CANDIDATE
     for p in (0, 1):
         space = game.shaman[p]
         if space < b.land_spaces:
             frame[space // 3, BANDS[space % 3]] = PLAYER_COLOURS[p]
     proposal = chooser is not None and chooser.kind == U.PROPOSAL
     match _decision(value, game):
-        case Shaman(space) if space is not None:
-            frame[space // 3, BANDS[space % 3]] = own if fast_on else CANDIDATE
+        case Shaman(space=int(goes)):
+            frame[goes // 3, BANDS[goes % 3]] = own if fast_on else CANDIDATE
         case Take(slot):
             zone = "slot_a" if slot % b.slots_per_segment == 0 else "slot_b"
             if not fast_on:
