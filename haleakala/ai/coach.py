@@ -22,20 +22,8 @@ import random
 from dataclasses import dataclass, field
 
 from ..rules import PLAYERS, Game
+from ..rules.decision import Boat, Buy, Keep, Lava, Pass, Place, Return, Shaman, Take, decode
 from ..rules.deck import BOARD_ITEMS
-from ..rules.notation import (
-    BOAT,
-    BUY,
-    INVOKE,
-    KEEP,
-    LAVA,
-    LAVA_NONE,
-    PASS,
-    RETURN,
-    SHAMAN,
-    STAY,
-    TAKE,
-)
 from .ismcts import SearchBot, child_for, components, decision_stats, determinize
 
 HINT_ITERATIONS = 1500
@@ -224,7 +212,8 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         facts.sort(key=lambda f: -f[0])
         return facts[0][1]
     total = sum(gain.values())
-    if decision == BOAT or (decision < RETURN and decision % 10 == game.boat):
+    move = decode(decision, game.board)
+    if isinstance(move, Boat) or (isinstance(move, Place) and move.beach == game.boat):
         return "moves the boat on so the cards go out where it suits you"
     if total < 0:
         return "the least bad choice: every other decision loses more"
@@ -246,32 +235,30 @@ def _threatened(game: Game) -> tuple[list[int], list[int]]:
 def decision_words(game: Game, d: int) -> str:
     """A decision in plain words: ``place disc 3 on beach 2``."""
     b = game.board
-    if d < INVOKE:
-        return f"place disc {d // 10} on beach {d % 10}"
-    if d < RETURN:
-        v, beach = divmod(d - INVOKE, 10)
-        return f"place disc {v} with the invocation disc on beach {beach}"
-    if d < BOAT:
-        v, beach = divmod(d - RETURN, 10)
-        return f"take disc {v} back from beach {beach}"
-    if d == BOAT:
-        return f"move the boat to segment {(game.boat + 1) % b.segments}"
-    if d == STAY:
-        return "leave the shaman where it stands"
-    if SHAMAN <= d < TAKE:
-        return f"move the shaman to {b.space_name(d - SHAMAN)}"
-    if TAKE <= d < LAVA_NONE:
-        card = game.deck.cards[game.slots[d - TAKE]]
-        return f"take the {card.name} from slot {b.slot_name(d - TAKE)}"
-    if d == LAVA_NONE:
-        return "move no lava"
-    if LAVA <= d < BUY:
-        src, ccw = divmod(d - LAVA, 2)
-        return f"move lava from crater {src} to crater {(src + (-1 if ccw else 1)) % b.segments}"
-    if BUY <= d < KEEP:
-        return f"buy {game.deck.board_items[BOARD_ITEMS[d - BUY]][0]}"
-    if d == KEEP:
-        return "keep the shell"
-    if d == PASS:
-        return "buy nothing"
+    match decode(d, b):
+        case Place(v, beach, invoke=False):
+            return f"place disc {v} on beach {beach}"
+        case Place(v, beach, invoke=True):
+            return f"place disc {v} with the invocation disc on beach {beach}"
+        case Return(v, beach):
+            return f"take disc {v} back from beach {beach}"
+        case Boat():
+            return f"move the boat to segment {(game.boat + 1) % b.segments}"
+        case Shaman(None):
+            return "leave the shaman where it stands"
+        case Shaman(space) if space is not None:
+            return f"move the shaman to {b.space_name(space)}"
+        case Take(slot):
+            card = game.deck.cards[game.slots[slot]]
+            return f"take the {card.name} from slot {b.slot_name(slot)}"
+        case Lava(None, None):
+            return "move no lava"
+        case Lava(source, target):
+            return f"move lava from crater {source} to crater {target}"
+        case Buy(item):
+            return f"buy {game.deck.board_items[item][0]}"
+        case Keep():
+            return "keep the shell"
+        case Pass():
+            return "buy nothing"
     return game.format(d)

@@ -28,9 +28,16 @@ import random
 import time
 
 from ..rules import Game, to_dict
+from ..rules.decision import (
+    beach_of,
+    is_placement,
+    is_return,
+    is_turn_action,
+    previous_turn_action,
+    undo_of,
+)
 from ..rules.deck import BOARD_ITEMS, Deck
 from ..rules.game import TURN
-from ..rules.notation import BOAT, RETURN
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -275,28 +282,13 @@ class Node:
         self.mover = mover
 
 
-def previous_turn_action(history: list[int]) -> int | None:
-    """The turn action (place, return, boat) of the player whose turn it is now, on their
-    previous turn: turns alternate and each has exactly one turn action, so it is the
-    second-to-last turn action of the history. None when there is none."""
-    seen = 0
-    for d in reversed(history):
-        if d <= BOAT:
-            seen += 1
-            if seen == 2:
-                return d
-    return None
-
-
 def undoing(history: list[int]) -> int | None:
     """The turn action that would undo the mover's previous one (take back the disc just
     placed, or put back the disc just taken back), or None."""
     last = previous_turn_action(history)
-    if last is None or last == BOAT:
-        return None
-    if last >= RETURN:
-        return last - RETURN  # place the same disc on the same beach again
-    return RETURN + last % 100  # take back the disc placed (with or without invocation)
+    # take back the disc placed (with or without invocation), or place the disc taken back
+    # on the same beach again; nothing undoes the boat
+    return None if last is None else undo_of(last)
 
 
 def move_group(action: int) -> int:
@@ -304,15 +296,15 @@ def move_group(action: int) -> int:
     beach b (with or without invocation), taking a disc back, moving the boat. The search
     first picks a group, then a decision in it, so what it learns about a beach is shared
     by the five discs that could go there."""
-    if action < RETURN:
-        return -1 - action % 10
-    return -20 if action < BOAT else -30
+    if is_placement(action):
+        return -1 - beach_of(action)
+    return -20 if is_return(action) else -30
 
 
 def child_for(node: Node, action: int) -> Node | None:
     """The node a decision leads to, through its move group when the tree has one."""
     child = node.children.get(action)
-    if child is None and action <= BOAT:
+    if child is None and is_turn_action(action):
         group = node.children.get(move_group(action))
         if group is not None:
             child = group.children.get(action)

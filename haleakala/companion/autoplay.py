@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from haleakala.hal.events import INVOCATION, BeachContents, ButtonPressed, Disc, EncoderTurned
 from haleakala.rules import PLAYERS, Game
-from haleakala.rules.notation import BOAT, INVOKE, RETURN
+from haleakala.rules.decision import Place, Return, decode, encode
 
 from . import ui as U
 from .board import beach_discs
@@ -93,24 +93,25 @@ def events_for(companion: Companion, d: int) -> list[Any]:
         if not chooser.options:
             return []  # the companion thinks: its answer arrives as an event
         proposal = chooser.options[0].value
-        if rfid and proposal < BOAT:
+        if rfid and isinstance(decode(proposal, game.board), Place | Return):
             return [disc_change(game, expected, proposal)]
         return [ButtonPressed("select")]
-    if d < BOAT:
+    move = decode(d, game.board)
+    if isinstance(move, Place | Return):
         if rfid:
             events = [disc_change(game, expected, d)]
-            beach = d % 10
             if (
-                d < INVOKE
-                and beach == game.boat
-                and d + INVOKE in game.legal_actions()
+                isinstance(move, Place)
+                and not move.invoke
+                and move.beach == game.boat
+                and encode(Place(move.value, move.beach, invoke=True)) in game.legal_actions()
                 and companion.settle_s > 0
             ):
                 events.append(ButtonPressed("select"))  # no invocation disc this time
             return events
-        if chooser is not None and chooser.kind == U.BEACH and chooser.subject == d % 10:
+        if chooser is not None and chooser.kind == U.BEACH and chooser.subject == move.beach:
             return _to_option(chooser, d)
-        return [ButtonPressed(f"beach{d % 10}")]
+        return [ButtonPressed(f"beach{move.beach}")]
     if chooser is None:
         return [ButtonPressed("select")]  # opens the boat chooser
     return _to_option(chooser, d)
@@ -119,14 +120,16 @@ def events_for(companion: Companion, d: int) -> list[Any]:
 def disc_change(game: Game, expected: tuple, d: int) -> BeachContents:
     """The RFID snapshot of the beach after the player to move carries out ``d``."""
     colour = PLAYERS[game.decider]
-    beach = d % 10
-    value = (d % 100) // 10
+    move = decode(d, game.board)
+    if not isinstance(move, Place | Return):
+        raise ValueError(f"{game.format(d)} moves no disc: no beach changes")
+    beach, value = move.beach, move.value
     discs = set(expected[beach])
-    if d >= RETURN:
+    if isinstance(move, Return):
         discs.discard(Disc(colour, value))
     else:
         discs.add(Disc(colour, value))
-        if d >= INVOKE:
+        if move.invoke:
             discs.add(Disc(colour, INVOCATION))
     return BeachContents(beach, frozenset(discs))
 

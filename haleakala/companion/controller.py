@@ -60,7 +60,20 @@ from haleakala.hal.events import (
     LinkHealth,
 )
 from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
-from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.decision import (
+    Boat,
+    Buy,
+    Keep,
+    Lava,
+    Pass,
+    Place,
+    Refusal,
+    Return,
+    Shaman,
+    Take,
+    decode,
+    encode,
+)
 from haleakala.rules.game import (
     CHOOSE_CARD,
     MOVE_SHAMAN,
@@ -69,21 +82,6 @@ from haleakala.rules.game import (
     PRIESTESS,
     SHELL,
     TURN,
-)
-from haleakala.rules.notation import (
-    BOAT,
-    BUY,
-    INVOKE,
-    KEEP,
-    LAVA,
-    LAVA_NONE,
-    PASS,
-    RETURN,
-    SHAMAN,
-    STAY,
-    TAKE,
-    place,
-    withdraw,
 )
 
 from . import oled, scenes
@@ -443,7 +441,7 @@ class Companion:
             proposal=self._proposal[1] if self._proposal else None,
             thinking=self.thinking and self._bots_turn(),
             bot_at=self.bot_at if self._auto_ready() else None,
-            pending_beach=self.pending[0] % 10 if self.pending else None,
+            pending_beach=self._pending_beach(),
             link_ok=self.link_ok,
             link_detail=self.link_detail,
             notes=self.notes,
@@ -614,6 +612,13 @@ class Companion:
             self.overlay is None and self.mismatch is None and self.hold is None and not self.paused
         )
 
+    def _pending_beach(self) -> int | None:
+        """The beach of the disc move waiting to settle (a disc move is all that waits)."""
+        if self.pending is None:
+            return None
+        move = decode(self.pending[0], self.game.board)
+        return move.beach if isinstance(move, Place | Return) else None
+
     def _timers(self, now: float) -> None:
         if self.message is not None and self.message.until <= now:
             self.message = None
@@ -696,15 +701,16 @@ class Companion:
                 self._open_scores(records[-1], "FINAL SCORES")
             return
         if game.phase == TURN:
-            if BOAT in game.legal_actions():
+            boat = encode(Boat())
+            if boat in game.legal_actions():
                 dest = (game.boat + 1) % game.board.segments
                 self.chooser = U.Chooser(
                     U.BOAT,
                     f"{PLAYERS[game.decider].upper()}: MOVE BOAT?",
-                    (U.Option(f"yes, boat to {dest}", BOAT), U.Option("no", "cancel")),
+                    (U.Option(f"yes, boat to {dest}", boat), U.Option("no", "cancel")),
                 )
             else:
-                self._show("NOT NOW", game.why_illegal(BOAT) or "", refusal=True)
+                self._show("NOT NOW", game.why_illegal(boat) or "", refusal=True)
 
     def _on_beach_button(self, button: str) -> None:
         suffix = button[len("beach") :]
@@ -746,15 +752,13 @@ class Companion:
         game = self.game
         placements, invocations, returns = [], [], []
         for d in game.legal_actions():
-            if d >= BOAT or d % 10 != beach:
-                continue
-            v = (d % 100) // 10
-            if d < INVOKE:
-                placements.append(U.Option(f"place {v}", d))
-            elif d < RETURN:
-                invocations.append(U.Option(f"place {v} + invocation", d))
-            else:
-                returns.append(U.Option(f"take back {v}", d))
+            match decode(d, game.board):
+                case Place(v, b, invoke=False) if b == beach:
+                    placements.append(U.Option(f"place {v}", d))
+                case Place(v, b, invoke=True) if b == beach:
+                    invocations.append(U.Option(f"place {v} + invocation", d))
+                case Return(v, b) if b == beach:
+                    returns.append(U.Option(f"take back {v}", d))
         return placements + invocations + returns
 
     def _why_not_beach(self, beach: int) -> str:
@@ -762,10 +766,10 @@ class Companion:
         p = game.decider
         supply = [v for v in game.board.discs if game.disc_at[p][v] < 0]
         if supply:
-            return game.why_illegal(place(supply[0], beach)) or "no disc may go there now"
+            return game.why_illegal(encode(Place(supply[0], beach))) or "no disc may go there now"
         mine = [v for v in game.board.discs if game.disc_at[p][v] == beach]
         if mine:
-            return game.why_illegal(withdraw(mine[0], beach)) or "no disc may leave it now"
+            return game.why_illegal(encode(Return(mine[0], beach))) or "no disc may leave it now"
         return f"all {PLAYERS[p]}'s discs are on the island and none on beach {beach}"
 
     def _on_turn(self, steps: Any) -> None:
@@ -951,16 +955,19 @@ class Companion:
             return
         d = verdict
         game = self.game
+        move = decode(d, game.board)
         if (
             not settled
             and not bots  # the companion said what it plays: nothing to wait for
             and self.settle_s > 0
             and (
-                (RETURN <= d < BOAT)  # lifted: perhaps on its way to another beach
+                isinstance(move, Return)  # lifted: perhaps on its way to another beach
                 or (
-                    d < INVOKE
-                    and d % 10 == game.boat
-                    and (d + INVOKE) in game.legal_actions()  # the invocation disc may follow
+                    isinstance(move, Place)
+                    and not move.invoke
+                    and move.beach == game.boat
+                    # the invocation disc may follow
+                    and encode(replace(move, invoke=True)) in game.legal_actions()
                 )
             )
         ):
@@ -982,9 +989,9 @@ class Companion:
         game = self.game
         if colour != PLAYERS[game.decider] or game.phase != TURN:
             return self._not_now(colour)
-        why = game.why_illegal(d)
-        if why is not None:
-            return _headline(why), why
+        refusal = game.refusal(d)
+        if refusal is not None:
+            return _headline(refusal), refusal.text
         return d
 
     def _refuse(self, beaches: tuple[int, ...], headline: str, reason: str, fixes: tuple) -> None:
@@ -1019,17 +1026,17 @@ class Companion:
             (disc,) = added
             if disc.value == INVOCATION:
                 return None
-            return place(disc.value, beach), disc.colour
+            return encode(Place(disc.value, beach)), disc.colour
         if len(added) == 2 and not removed:
             a, b = sorted(added, key=lambda d: d.value)
             if a.value == INVOCATION and b.value != INVOCATION and a.colour == b.colour:
-                return place(b.value, beach, invoke=True), b.colour
+                return encode(Place(b.value, beach, invoke=True)), b.colour
             return None
         if len(removed) == 1 and not added:
             (disc,) = removed
             if disc.value == INVOCATION:
                 return None
-            return withdraw(disc.value, beach), disc.colour
+            return encode(Return(disc.value, beach)), disc.colour
         return None
 
     def _not_now(self, colour: str) -> tuple[str, str]:
@@ -1074,10 +1081,10 @@ class Companion:
             return "SEEN TWICE", f"{disc_words(disc)} is read on two beaches (one is beach {b})."
         if len(diff) == 1 and len(added) == 1 and added[0][1].value == INVOCATION:
             b, disc = added[0]
-            d = place(1, b, invoke=True)
-            why = game.why_illegal(d) if game.phase == TURN else None
-            if why and "R7" not in why and "already" not in why:
-                return "WRONG BEACH" if "R26" in why else "NOT ALLOWED", why
+            d = encode(Place(1, b, invoke=True))
+            refusal = game.refusal(d) if game.phase == TURN else None
+            if refusal and refusal.kind not in ("sum_rule", "disc_already_out"):
+                return "WRONG BEACH" if refusal.ruling == "R26" else "NOT ALLOWED", refusal.text
             return "INVOCATION", "Put a number disc with your invocation disc (same beach)."
         if len(added) + len(removed) > 1:
             colours = {d.colour for _, d in added + removed}
@@ -1168,11 +1175,11 @@ class Companion:
         if game.phase == TURN:
             if self.chooser is not None and self.chooser.kind not in (U.BEACH, U.BOAT):
                 self.chooser = None
-            if legal == [BOAT]:
+            if len(legal) == 1 and isinstance(decode(legal[0], game.board), Boat):
                 self.chooser = U.Chooser(
                     U.BOAT,
                     f"{PLAYERS[game.decider].upper()}: MOVE BOAT",
-                    (U.Option(f"boat to {(game.boat + 1) % game.board.segments}", BOAT),),
+                    (U.Option(f"boat to {(game.boat + 1) % game.board.segments}", legal[0]),),
                     cancellable=False,
                 )
                 self.auto_at = self.clock() + self.auto_s
@@ -1192,29 +1199,29 @@ class Companion:
         b = game.board
         first, rest = [], []
         for d in legal:
-            if d == STAY:
-                here = b.space_name(game.shaman[game.decider])
-                first.append(U.Option(f"stay on {here}", d))
-            elif SHAMAN <= d < TAKE:
-                name = b.space_name(d - SHAMAN)
-                rest.append(U.Option(f"{name} {BAND_WORDS[name[1]]}", d))
-            elif TAKE <= d < LAVA_NONE:
-                slot = d - TAKE
-                card = game.deck.cards[game.slots[slot]]
-                rest.append(U.Option(f"{b.slot_name(slot)} {card.name}", d))
-            elif d == LAVA_NONE:
-                first.append(U.Option("no lava to move", d))
-            elif LAVA <= d < BUY:
-                rest.append(U.Option(game.format(d).replace(">", " to "), d))
-            elif BUY <= d < KEEP:
-                name, cost = game.deck.board_items[BOARD_ITEMS[d - BUY]]
-                rest.append(U.Option(f"buy {name} ({cost})", d))
-            elif d == KEEP:
-                first.append(U.Option("keep the shell", d))
-            elif d == PASS:
-                first.append(U.Option("buy nothing", d))
-            else:
-                rest.append(U.Option(game.format(d), d))
+            match decode(d, b):
+                case Shaman(None):
+                    here = b.space_name(game.shaman[game.decider])
+                    first.append(U.Option(f"stay on {here}", d))
+                case Shaman(space) if space is not None:
+                    name = b.space_name(space)
+                    rest.append(U.Option(f"{name} {BAND_WORDS[name[1]]}", d))
+                case Take(slot):
+                    card = game.deck.cards[game.slots[slot]]
+                    rest.append(U.Option(f"{b.slot_name(slot)} {card.name}", d))
+                case Lava(None, None):
+                    first.append(U.Option("no lava to move", d))
+                case Lava():
+                    rest.append(U.Option(game.format(d).replace(">", " to "), d))
+                case Buy(item):
+                    name, cost = game.deck.board_items[item]
+                    rest.append(U.Option(f"buy {name} ({cost})", d))
+                case Keep():
+                    first.append(U.Option("keep the shell", d))
+                case Pass():
+                    first.append(U.Option("buy nothing", d))
+                case _:
+                    rest.append(U.Option(game.format(d), d))
         return first + rest
 
     # ------------------------------------------------------------------ solo
@@ -1368,14 +1375,15 @@ class Companion:
                 f"The companion ({whose}) is still thinking: leave the board as it was."
             )
         d = proposal[1]
-        if d >= BOAT:
+        move = decode(d, game.board)
+        if not isinstance(move, Place | Return):
             return "COMPANION'S TURN", f"The companion plays: {describe(game, d)}."
         target = list(expected)
-        beach, value = d % 10, (d % 100) // 10
-        if d >= RETURN:
+        beach, value = move.beach, move.value
+        if isinstance(move, Return):
             target[beach] = expected[beach] - {Disc(whose, value)}
         else:
-            extra = {Disc(whose, value)} | ({Disc(whose, INVOCATION)} if d >= INVOKE else set())
+            extra = {Disc(whose, value)} | ({Disc(whose, INVOCATION)} if move.invoke else set())
             target[beach] = expected[beach] | extra
         if sensed == tuple(target):
             return d
@@ -1462,47 +1470,45 @@ class Companion:
             log.info("refused: %s: %s", title, text)
 
 
-def _headline(why: str) -> str:
-    if "R25" in why:
-        return "NO INVOCATION"
-    if "R7" in why:
-        return "SUM RULE"
-    if "R26" in why and "beach next to the boat" in why:
-        return "WRONG BEACH"
-    if "already on beach" in why:
-        return "DISC ALREADY OUT"
-    if "is not on beach" in why:
-        return "WRONG BEACH"
-    if "R6" in why:
-        return "NOT YET"
-    return "NOT ALLOWED"
+HEADLINES: dict[str, str] = {
+    "invocation_tactical_only": "NO INVOCATION",
+    "sum_rule": "SUM RULE",
+    "invocation_beach": "WRONG BEACH",
+    "disc_already_out": "DISC ALREADY OUT",
+    "disc_not_there": "WRONG BEACH",
+    "discs_in_supply": "NOT YET",
+}
+
+
+def _headline(refusal: Refusal) -> str:
+    """The OLED headline of a refused disc move, by the refusal's kind (never its words)."""
+    return HEADLINES.get(refusal.kind, "NOT ALLOWED")
 
 
 def describe(game: Game, d: int) -> str:
     """A decision in words, as the companion tells players to carry it out."""
     b = game.board
     colour = PLAYERS[game.decider]
-    if d < INVOKE:
-        return f"put {colour} {d // 10} on beach {d % 10}"
-    if d < RETURN:
-        v, beach = divmod(d - INVOKE, 10)
-        return f"put {colour} {v} and the invocation disc on beach {beach}"
-    if d < BOAT:
-        v, beach = divmod(d - RETURN, 10)
-        return f"take {colour} {v} off beach {beach}"
-    if d == BOAT:
-        return f"move the boat to {(game.boat + 1) % b.segments}"
-    if d == STAY:
-        return f"the {colour} shaman stays"
-    if SHAMAN <= d < TAKE:
-        return f"{colour} shaman to {b.space_name(d - SHAMAN)}"
-    if TAKE <= d < LAVA_NONE:
-        card = game.deck.cards[game.slots[d - TAKE]]
-        return f"{colour} takes {b.slot_name(d - TAKE)} ({card.name})"
-    if d == LAVA_NONE:
-        return "no lava to move"
-    if LAVA <= d < BUY:
-        return "move lava " + game.format(d).replace("lava ", "from crater ").replace(">", " to ")
-    if BUY <= d < KEEP:
-        return f"{colour} buys {game.deck.board_items[BOARD_ITEMS[d - BUY]][0]}"
+    match decode(d, b):
+        case Place(v, beach, invoke=False):
+            return f"put {colour} {v} on beach {beach}"
+        case Place(v, beach, invoke=True):
+            return f"put {colour} {v} and the invocation disc on beach {beach}"
+        case Return(v, beach):
+            return f"take {colour} {v} off beach {beach}"
+        case Boat():
+            return f"move the boat to {(game.boat + 1) % b.segments}"
+        case Shaman(None):
+            return f"the {colour} shaman stays"
+        case Shaman(space) if space is not None:
+            return f"{colour} shaman to {b.space_name(space)}"
+        case Take(slot):
+            card = game.deck.cards[game.slots[slot]]
+            return f"{colour} takes {b.slot_name(slot)} ({card.name})"
+        case Lava(None, None):
+            return "no lava to move"
+        case Lava(source, target):
+            return f"move lava from crater {source} to {target}"
+        case Buy(item):
+            return f"{colour} buys {game.deck.board_items[item][0]}"
     return f"{colour}: {game.format(d)}"

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from haleakala.hal.base import DISPLAY_HEIGHT, DISPLAY_WIDTH
 from haleakala.rules import PLAYERS, Game
+from haleakala.rules.decision import Boat, Take, decode, encode
 from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
-from haleakala.rules.notation import BOAT, TAKE
 
 from . import ui as U
 
@@ -233,7 +233,7 @@ def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
         lines.append("Put a disc on a lit beach or take one back")
     else:
         lines.append("Press a lit beach's button")
-    if BOAT in legal:
+    if encode(Boat()) in legal:
         lines.append("or select: move the boat")
     return lines
 
@@ -279,7 +279,8 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         assert chooser is not None
         return _scores_screen(game, chooser)
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
-        faces = tuple(CardFace.of(game, o.value - TAKE) for o in chooser.options if o.value >= TAKE)
+        takes = (decode(o.value, game.board) for o in chooser.options)
+        faces = tuple(CardFace.of(game, t.slot) for t in takes if isinstance(t, Take))
         title = f"{who}: TAKE A CARD" + (" (only one)" if len(faces) == 1 else "")
         return Screen(title, cards=faces, selected=chooser.cursor)
     if chooser is not None and chooser.kind == U.PROPOSAL:

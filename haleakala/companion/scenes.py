@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 
 from haleakala.rules import Game
+from haleakala.rules.decision import Boat, Decision, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
-from haleakala.rules.notation import BOAT, LAVA, LAVA_NONE, SHAMAN, TAKE
+from haleakala.rules.notation import NotationError
 
 from . import ui as U
 
@@ -87,9 +88,20 @@ def legal_beaches(game: Game) -> set[int]:
         return set()
     out = set()
     for d in game.legal_actions():
-        if d < 300:
-            out.add(d % 10)
+        move = decode(d, game.board)
+        if isinstance(move, Place | Return):
+            out.add(move.beach)
     return out
+
+
+def _decision(value: object, game: Game) -> Decision | None:
+    """The decision an option's value stands for (None: "cancel" or no decision code)."""
+    if not isinstance(value, int):
+        return None
+    try:
+        return decode(value, game.board)
+    except NotationError:
+        return None
 
 
 def _cursor_value(ui: U.UiState):
@@ -162,31 +174,27 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     value = _cursor_value(ui)
     if game.phase == MOVE_SHAMAN and chooser is not None and chooser.kind in (U.DECISION,):
         for option in chooser.options:
-            if isinstance(option.value, int) and option.value >= SHAMAN:
-                space = option.value - SHAMAN
-                frame[space // 3, BANDS[space % 3]] = CANDIDATE
+            match _decision(option.value, game):
+                case Shaman(space=int(goes)):
+                    frame[goes // 3, BANDS[goes % 3]] = CANDIDATE
     for p in (0, 1):
         space = game.shaman[p]
         if space < b.land_spaces:
             frame[space // 3, BANDS[space % 3]] = PLAYER_COLOURS[p]
-    if isinstance(value, int):
-        if SHAMAN <= value < TAKE:
-            space = value - SHAMAN
-            frame[space // 3, BANDS[space % 3]] = own if fast_on else CANDIDATE
-        elif TAKE <= value < LAVA_NONE:
-            slot = value - TAKE
+    proposal = chooser is not None and chooser.kind == U.PROPOSAL
+    match _decision(value, game):
+        case Shaman(space=int(goes)):
+            frame[goes // 3, BANDS[goes % 3]] = own if fast_on else CANDIDATE
+        case Take(slot):
             zone = "slot_a" if slot % b.slots_per_segment == 0 else "slot_b"
             if not fast_on:
                 frame[slot // b.slots_per_segment, zone] = (0, 0, 0)
-        elif LAVA <= value < LAVA + 2 * b.segments and game.phase == PRIESTESS:
-            src, ccw = divmod(value - LAVA, 2)
-            dst = (src + (-1 if ccw else 1)) % b.segments
+        case Lava(src, dst) if src is not None and dst is not None and game.phase == PRIESTESS:
             frame[dst, "crater"] = LAVA_GLOW[2] if fast_on else (0, 0, 0)
             frame[src, "crater"] = LAVA_GLOW[min(game.lava[src], 4)] if fast_on else own
-        elif value < BOAT and chooser is not None and chooser.kind == U.PROPOSAL:
-            beach = value % 10
+        case Place(beach=beach) | Return(beach=beach) if proposal:
             frame[beach, "beach"] = own if fast_on else (0, 0, 0)
-        elif value == BOAT and chooser is not None and chooser.kind == U.PROPOSAL:
+        case Boat() if proposal:
             frame[(game.boat + 1) % b.segments, "water"] = BOAT_COLOUR if fast_on else own
     if chooser is not None and chooser.kind == U.BEACH and chooser.subject is not None:
         frame[chooser.subject, "beach"] = own
@@ -219,12 +227,12 @@ def next_change(game: Game, ui: U.UiState, now: float) -> float | None:
         or (ui.message is not None and ui.message.beaches and now < ui.message.until)
         or (ui.eruption is not None and now < ui.eruption.until)
     )
-    value = _cursor_value(ui)
-    if isinstance(value, int) and (
-        SHAMAN <= value < LAVA_NONE + 1 + 2 * game.board.segments
-        or (ui.chooser is not None and ui.chooser.kind == U.PROPOSAL and value <= BOAT)
-    ):
-        fast = True
+    proposal = ui.chooser is not None and ui.chooser.kind == U.PROPOSAL
+    match _decision(_cursor_value(ui), game):
+        case Shaman(space=int()) | Take() | Lava():  # a cursor blinks on the island
+            fast = True
+        case Place() | Return() | Boat() if proposal:  # the companion's move blinks
+            fast = True
     if ui.thinking:
         deadlines.append((math.floor(now / THINK_STEP) + 1) * THINK_STEP)
     if fast:

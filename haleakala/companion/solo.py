@@ -32,19 +32,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from haleakala.rules import PLAYERS, Game
-from haleakala.rules.deck import BOARD_ITEMS
-from haleakala.rules.notation import (
-    BOAT,
-    BUY,
-    INVOKE,
-    KEEP,
-    LAVA,
-    LAVA_NONE,
-    PASS,
-    RETURN,
-    SHAMAN,
-    STAY,
-    TAKE,
+from haleakala.rules.decision import (
+    Boat,
+    Buy,
+    Keep,
+    Lava,
+    Pass,
+    Place,
+    Return,
+    Shaman,
+    Take,
+    decode,
 )
 
 log = logging.getLogger("haleakala.solo")
@@ -173,10 +171,11 @@ def needs_hands(d: int, kit: str) -> str:
     - ``"none"``: nothing to move (a card, a purchase, the lava, a shaman that stays): it
       goes on by itself after a moment.
     """
-    if d < BOAT:
-        return "board" if kit == "rfid" else "select"
-    if d == BOAT or SHAMAN <= d < TAKE:
-        return "select"
+    match decode(d):
+        case Place() | Return():
+            return "board" if kit == "rfid" else "select"
+        case Boat() | Shaman(space=int()):
+            return "select"
     return "none"
 
 
@@ -186,42 +185,39 @@ def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
     b = game.board
     who = PLAYERS[game.decider].upper()
     then = ", then press select" if kit != "rfid" else ""
-    if d < INVOKE:
-        return f"{who} PLACES {d // 10} ON BEACH {d % 10}", f"put the disc there{then}"
-    if d < RETURN:
-        v, beach = divmod(d - INVOKE, 10)
-        return (
-            f"{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}",
-            f"put both discs there{then}",
-        )
-    if d < BOAT:
-        v, beach = divmod(d - RETURN, 10)
-        return f"{who} TAKES {v} BACK FROM BEACH {beach}", f"take the disc off the beach{then}"
-    if d == BOAT:
-        return (
-            f"{who} MOVES THE BOAT TO {(game.boat + 1) % b.segments}",
-            "move the boat, then press select",
-        )
-    if d == STAY:
-        return f"{who}'S SHAMAN STAYS ON {b.space_name(game.shaman[game.decider])}", ""
-    if SHAMAN <= d < TAKE:
-        return (
-            f"{who}'S SHAMAN GOES TO {b.space_name(d - SHAMAN)}",
-            "move the shaman there, then press select",
-        )
-    if TAKE <= d < LAVA_NONE:
-        card = game.deck.cards[game.slots[d - TAKE]]
-        return f"{who} TAKES {b.slot_name(d - TAKE).upper()}: {card.name}", ""
-    if d == LAVA_NONE:
-        return f"{who} MOVES NO LAVA", ""
-    if LAVA <= d < BUY:
-        src, ccw = divmod(d - LAVA, 2)
-        dst = (src + (-1 if ccw else 1)) % b.segments
-        return f"{who} MOVES LAVA FROM CRATER {src} TO {dst}", ""
-    if BUY <= d < KEEP:
-        return f"{who} BUYS {game.deck.board_items[BOARD_ITEMS[d - BUY]][0].upper()}", ""
-    if d == KEEP:
-        return f"{who} KEEPS THE SHELL", ""
-    if d == PASS:
-        return f"{who} BUYS NOTHING", ""
+    match decode(d, b):
+        case Place(v, beach, invoke=False):
+            return f"{who} PLACES {v} ON BEACH {beach}", f"put the disc there{then}"
+        case Place(v, beach, invoke=True):
+            return (
+                f"{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}",
+                f"put both discs there{then}",
+            )
+        case Return(v, beach):
+            return f"{who} TAKES {v} BACK FROM BEACH {beach}", f"take the disc off the beach{then}"
+        case Boat():
+            return (
+                f"{who} MOVES THE BOAT TO {(game.boat + 1) % b.segments}",
+                "move the boat, then press select",
+            )
+        case Shaman(None):
+            return f"{who}'S SHAMAN STAYS ON {b.space_name(game.shaman[game.decider])}", ""
+        case Shaman(space) if space is not None:
+            return (
+                f"{who}'S SHAMAN GOES TO {b.space_name(space)}",
+                "move the shaman there, then press select",
+            )
+        case Take(slot):
+            card = game.deck.cards[game.slots[slot]]
+            return f"{who} TAKES {b.slot_name(slot).upper()}: {card.name}", ""
+        case Lava(None, None):
+            return f"{who} MOVES NO LAVA", ""
+        case Lava(source, target):
+            return f"{who} MOVES LAVA FROM CRATER {source} TO {target}", ""
+        case Buy(item):
+            return f"{who} BUYS {game.deck.board_items[item][0].upper()}", ""
+        case Keep():
+            return f"{who} KEEPS THE SHELL", ""
+        case Pass():
+            return f"{who} BUYS NOTHING", ""
     return f"{who}: {game.format(d)}", ""

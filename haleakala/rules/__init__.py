@@ -10,6 +10,7 @@ Board geometry and the deck manifest are data (``data/*.toml``); rulings R1–R2
 RULINGS.md are cited in the code and tests that enforce them.
 """
 
+from .decision import Decision, Refusal, decode, encode
 from .deck import Deck, deck_path, default_deck, load_deck
 from .game import PLAYERS, VARIANTS, Game, IllegalDecision, Result, UnknownVariant
 from .geometry import Board, default_board, load_board
@@ -20,17 +21,21 @@ __all__ = [
     "PLAYERS",
     "VARIANTS",
     "Board",
+    "Decision",
     "Deck",
     "Game",
     "IllegalDecision",
     "NotationError",
+    "Refusal",
     "Result",
     "SaveError",
     "UnknownVariant",
     "deck_path",
+    "decode",
     "default_board",
     "default_deck",
     "digest",
+    "encode",
     "format_decision",
     "from_dict",
     "load_board",

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .decision import Refusal
 from .deck import BOARD_ITEMS, Deck, default_deck
 from .geometry import Board, default_board
 from .notation import (
@@ -50,7 +51,20 @@ PRIESTESS_ITEM = BOARD_ITEMS.index("priestess")
 
 
 class IllegalDecision(ValueError):
-    """A well-formed decision that the rules do not allow now; the message says why."""
+    """A decision that the rules do not allow now; the message says why, ``refusal``
+    (``kind``, ``ruling``) says it for programs."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal or Refusal("not_allowed", message)
+
+    @property
+    def kind(self) -> str:
+        return self.refusal.kind
+
+    @property
+    def ruling(self) -> str | None:
+        return self.refusal.ruling
 
 
 class UnknownVariant(ValueError):
@@ -228,33 +242,43 @@ class Game:
 
     def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
         """None when the decision is legal now; else a sentence naming the rule."""
+        refusal = self.refusal(decision, player)
+        return None if refusal is None else refusal.text
+
+    def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None:
+        """None when the decision is legal now; else why not, as ``kind`` and ``ruling``
+        to match and the sentence ``why_illegal`` gives."""
         try:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
         except NotationError as exc:
-            return str(exc)
+            return Refusal("notation", str(exc))
         if self.phase == OVER:
-            return "the game is over"
+            return Refusal("game_over", "the game is over")
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return f"it is {PLAYERS[me]}'s decision, not {player}'s"
+            return Refusal("not_your_decision", f"it is {PLAYERS[me]}'s decision, not {player}'s")
         if d in self.legal_actions():
             return None
         return self._reason(d, me)
 
-    def _reason(self, d: int, p: int) -> str:
+    def _reason(self, d: int, p: int) -> Refusal:
         phase, name = self.phase, PLAYERS[p]
-        expecting = {
-            TURN: f"{name} must take a turn action (place a disc, take one back, or move the boat)",
-            MOVE_SHAMAN: f"{name} must now move the shaman (>2G) or leave it (>stay)",
-            CHOOSE_CARD: f"{name} must now choose a card (take {self.context[0]}a or "
-            f"take {self.context[0]}b)"
-            if phase == CHOOSE_CARD
-            else "",
-            PRIESTESS: f"{name} must now use the Lava Priestess (lava 3>4, or lava none "
-            "when there is no lava)",
-            SHELL: f"{name} received a shell: buy an item from the scoring board or keep",
-            PRESCORE: f"before the scoring {name} may buy one item (buy ...) or pass",
-        }[phase]
+        expecting = Refusal(
+            "wrong_phase",
+            {
+                TURN: f"{name} must take a turn action (place a disc, take one back, or move "
+                "the boat)",
+                MOVE_SHAMAN: f"{name} must now move the shaman (>2G) or leave it (>stay)",
+                CHOOSE_CARD: f"{name} must now choose a card (take {self.context[0]}a or "
+                f"take {self.context[0]}b)"
+                if phase == CHOOSE_CARD
+                else "",
+                PRIESTESS: f"{name} must now use the Lava Priestess (lava 3>4, or lava none "
+                "when there is no lava)",
+                SHELL: f"{name} received a shell: buy an item from the scoring board or keep",
+                PRESCORE: f"before the scoring {name} may buy one item (buy ...) or pass",
+            }[phase],
+        )
         b = self.board
         if d < BOAT:
             if phase != TURN:
@@ -267,42 +291,64 @@ class Game:
             if kind == 2:  # return
                 if where != beach:
                     place = "in your supply" if where < 0 else f"on beach {where}"
-                    return f"{name}'s disc {v} is not on beach {beach} (it is {place})"
-                return (
+                    return Refusal(
+                        "disc_not_there",
+                        f"{name}'s disc {v} is not on beach {beach} (it is {place})",
+                    )
+                return Refusal(
+                    "sum_rule",
                     f"R7 sum rule: taking back {v} would leave {name} {own - v} against "
-                    f"{other} {opp} on beach {beach}; the totals must differ"
+                    f"{other} {opp} on beach {beach}; the totals must differ",
+                    "R7",
                 )
             if where >= 0:
-                return (
+                return Refusal(
+                    "disc_already_out",
                     f"{name}'s disc {v} is already on beach {where}; "
-                    f"take it back first (-{v}@{where})"
+                    f"take it back first (-{v}@{where})",
                 )
             if kind == 1:
                 if self.invocation[p] == -2:
-                    return "invocation discs are only used in the tactical variant (R25)"
+                    return Refusal(
+                        "invocation_tactical_only",
+                        "invocation discs are only used in the tactical variant (R25)",
+                        "R25",
+                    )
                 if self.invocation[p] >= 0:
-                    return (
+                    return Refusal(
+                        "invocation_on_island",
                         f"{name}'s invocation disc is on beach {self.invocation[p]}; it comes "
-                        "back when the boat stops there or with a Lava Priestess (R27)"
+                        "back when the boat stops there or with a Lava Priestess (R27)",
+                        "R27",
                     )
                 if beach != self.boat:
-                    return (
+                    return Refusal(
+                        "invocation_beach",
                         "R26: the invocation disc goes only with a number disc on the beach "
-                        f"next to the boat (beach {self.boat})"
+                        f"next to the boat (beach {self.boat})",
+                        "R26",
                     )
                 if sum(self.lava) >= b.lava_discs:
-                    return "R26: all 4 lava discs are on the island; no more can be invoked"
-            return (
+                    return Refusal(
+                        "lava_exhausted",
+                        "R26: all 4 lava discs are on the island; no more can be invoked",
+                        "R26",
+                    )
+            return Refusal(
+                "sum_rule",
                 f"R7 sum rule: {name} would have {own + v} against {other} {opp} on beach "
-                f"{beach}; the totals must differ"
+                f"{beach}; the totals must differ",
+                "R7",
             )
         if d == BOAT:
             if phase != TURN:
                 return expecting
             left = sum(1 for v in b.discs if self.disc_at[p][v] < 0)
-            return (
+            return Refusal(
+                "discs_in_supply",
                 f"R6: the boat can be moved only when all your number discs are on the "
-                f"island ({name} has {left} left)"
+                f"island ({name} has {left} left)",
+                "R6",
             )
         if d == STAY or SHAMAN <= d < TAKE:
             if phase != MOVE_SHAMAN:
@@ -310,12 +356,17 @@ class Game:
             dest = d - SHAMAN
             here = b.space_name(self.shaman[p])
             if dest == self.shaman[1 - p]:
-                return (
-                    f"R8: the shaman may pass the other shaman but not stop on {b.space_name(dest)}"
+                return Refusal(
+                    "shaman_occupied",
+                    f"R8: the shaman may pass the other shaman but not stop on "
+                    f"{b.space_name(dest)}",
+                    "R8",
                 )
-            return (
+            return Refusal(
+                "shaman_reach",
                 f"R8: from {here} the shaman reaches {b.space_name(dest)} only in at most 2 "
-                "steps over grassland, forest and mountain with at most one step uphill"
+                "steps over grassland, forest and mountain with at most one step uphill",
+                "R8",
             )
         if TAKE <= d < LAVA_NONE:
             if phase != CHOOSE_CARD:
@@ -323,35 +374,57 @@ class Game:
             slot = d - TAKE
             seg = self.context[0]
             if slot // b.slots_per_segment != seg:
-                return (
+                return Refusal(
+                    "card_segment",
                     f"R10: the cards go out in segment {seg}, where the boat is; "
-                    f"take {seg}a or {seg}b"
+                    f"take {seg}a or {seg}b",
+                    "R10",
                 )
-            return f"slot {b.slot_name(slot)} is empty"
+            return Refusal("slot_empty", f"slot {b.slot_name(slot)} is empty")
         if LAVA_NONE <= d < BUY:
             if phase != PRIESTESS:
                 return expecting
             if d == LAVA_NONE:
-                return "R16: there is lava on the island, so the Lava Priestess must move a disc"
+                return Refusal(
+                    "lava_must_move",
+                    "R16: there is lava on the island, so the Lava Priestess must move a disc",
+                    "R16",
+                )
             src = (d - LAVA) // 2
-            return f"R16: there is no lava disc on crater {src} to move"
+            return Refusal(
+                "no_lava_there", f"R16: there is no lava disc on crater {src} to move", "R16"
+            )
         if BUY <= d <= PASS:
             if phase not in (SHELL, PRESCORE):
                 return expecting
             if d == KEEP and phase == PRESCORE:
-                return "before a scoring say pass (not keep) to buy nothing"
+                return Refusal("say_pass", "before a scoring say pass (not keep) to buy nothing")
             if d == PASS and phase == SHELL:
-                return "after receiving a shell say keep (not pass) to buy nothing"
+                return Refusal(
+                    "say_keep", "after receiving a shell say keep (not pass) to buy nothing"
+                )
             i = d - BUY
             code = BOARD_ITEMS[i]
             owner = self.board_owner[i]
             if owner == FACE_DOWN:
-                return "R17: the board's Lava Priestess is face down until the next scoring"
+                return Refusal(
+                    "priestess_face_down",
+                    "R17: the board's Lava Priestess is face down until the next scoring",
+                    "R17",
+                )
             if owner != NO_OWNER:
                 item_name = self.deck.board_items[code][0]
-                return f"R17: {PLAYERS[owner]} already has the {item_name} card"
+                return Refusal(
+                    "item_taken",
+                    f"R17: {PLAYERS[owner]} already has the {item_name} card",
+                    "R17",
+                )
             cost = self.deck.board_items[code][1]
-            return f"R17: {code} costs {cost} shells and {name} has {len(self.shells[p])}"
+            return Refusal(
+                "too_few_shells",
+                f"R17: {code} costs {cost} shells and {name} has {len(self.shells[p])}",
+                "R17",
+            )
         return expecting
 
     # -- applying decisions -----------------------------------------------------------
@@ -371,9 +444,10 @@ class Game:
             try:
                 d = parse_decision(decision, self.board)
             except NotationError as exc:
-                raise IllegalDecision(str(exc)) from None
+                raise IllegalDecision(str(exc), Refusal("notation", str(exc))) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or "not legal now")
+            refusal = self.refusal(d, player) or Refusal("not_allowed", "not legal now")
+            raise IllegalDecision(refusal.text, refusal)
         events: list[tuple] = []
         self._legal = None
         self.history.append(d)

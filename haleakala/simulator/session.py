@@ -35,7 +35,7 @@ from haleakala.config import Config
 from haleakala.hal.events import Disc
 from haleakala.hal.sim import SimClock, SimHardware
 from haleakala.rules import PLAYERS, Game
-from haleakala.rules.notation import BOAT, INVOKE, RETURN
+from haleakala.rules.decision import Boat, Place, Return, decode
 
 from .board import Table, apply_change, table_from_expected
 from .rfid import RfidLink, open_link, tag_map
@@ -534,14 +534,15 @@ class SimSession:
         before = len(self.game.history)
         text = self.game.format(d)
         hands = S.needs_hands(d, self.kit)
-        if hands == "board":
+        move = decode(d, self.game.board)
+        if hands == "board" and isinstance(move, Place | Return):
             colour = self.game.to_move
-            value, beach = (d % 100) // 10, d % 10
-            if d >= RETURN:
+            value, beach = move.value, move.beach
+            if isinstance(move, Return):
                 self.remove([f"{colour}{value}"])
                 done.append(f"take {colour}{value} off beach {beach}")
             else:
-                discs = [f"{colour}{value}"] + ([f"{colour}*"] if d >= INVOKE else [])
+                discs = [f"{colour}{value}"] + ([f"{colour}*"] if move.invoke else [])
                 self.place(beach, discs)
                 done.append(f"put {'+'.join(discs)} on beach {beach}")
         elif hands == "select":
@@ -584,16 +585,17 @@ class SimSession:
         done: list[str] = []
         self._clear_way(done)
         game = c.game
-        if game.phase_name == "turn" and d < BOAT:
-            beach = d % 10
-            value = (d % 100) // 10
+        move = decode(d, game.board)
+        if game.phase_name == "turn" and isinstance(move, Place | Return):
+            beach = move.beach
+            value = move.value
             colour = game.to_move
             if self.kit == "rfid":
-                if d >= RETURN:
+                if isinstance(move, Return):
                     self.remove([f"{colour}{value}"])
                     done.append(f"take {colour}{value} off beach {beach}")
                 else:
-                    discs = [f"{colour}{value}"] + ([f"{colour}*"] if d >= INVOKE else [])
+                    discs = [f"{colour}{value}"] + ([f"{colour}*"] if move.invoke else [])
                     self.place(beach, discs)
                     done.append(f"put {'+'.join(discs)} on beach {beach}")
                 # A disc lifted (it may be on its way elsewhere) or laid next to the boat
@@ -606,9 +608,9 @@ class SimSession:
                 self.press(f"beach{beach}")
                 done.append(f"press beach{beach}")
                 self._choose(d, done)
-        elif game.phase_name == "turn" and d == BOAT:
+        elif game.phase_name == "turn" and isinstance(move, Boat):
             shown = c.shown
-            if shown is None or all(o.value != BOAT for o in shown.options):
+            if shown is None or all(o.value != d for o in shown.options):
                 self.press("select")
                 done.append("press select")
             self._choose(d, done)
