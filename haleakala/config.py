@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from haleakala.hal.base import DEFAULT_ZONES, SEGMENTS, ZONES
 from haleakala.hal.events import BEACHES, Disc
+from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS, ZONES
 from haleakala.rules.game import VARIANTS
 
 DEFAULT_PATH = Path("/etc/haleakala/config.toml")
