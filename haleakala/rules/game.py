@@ -36,6 +36,7 @@ from .notation import (
     format_decision,
     parse_decision,
 )
+from .scoring import erupt, score_round
 
 PLAYERS = ("red", "yellow")
 VARIANTS = ("base", "tactical")
@@ -598,8 +599,6 @@ class Game:
     # -- scoring ----------------------------------------------------------------------
 
     def _score(self, rnd: int, events: list[tuple]) -> None:
-        from .scoring import erupt, score_round
-
         destroyed = erupt(self)
         events.append(("eruption", rnd, destroyed))
         record = score_round(self, rnd)
