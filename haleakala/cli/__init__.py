@@ -15,9 +15,9 @@ from typing import NoReturn
 
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
-    "bench": "haleakala.bench",
+    "bench": "haleakala.cli.bench",
     "bom": "haleakala.kit.bom",
-    "config": "haleakala.config_cli",
+    "config": "haleakala.cli.config",
     "deck": "haleakala.terminal.deck",
     "install": "haleakala.kit.install",
     "play": "haleakala.terminal.play",
@@ -26,7 +26,7 @@ COMMANDS: dict[str, str] = {
     "run": "haleakala.companion.cli",
     "selftest": "haleakala.kit.selftest",
     "sim": "haleakala.simulator.cli",
-    "tags": "haleakala.tags_cli",
+    "tags": "haleakala.cli.tags",
     "uninstall": "haleakala.kit.uninstall",
     "wiring": "haleakala.kit.wiring",
 }
