@@ -78,6 +78,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .daemon import main
+    from haleakala.companion.daemon import main
 
     return main(args)
