@@ -19,6 +19,7 @@ import argparse
 import math
 from dataclasses import dataclass
 
+from haleakala.cli import INSTALLED_CONFIG, add_config_option
 from haleakala.config import Config
 from haleakala.hal.base import (
     MA_PER_CHANNEL,
@@ -210,7 +211,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--config", metavar="PATH", default=None, help="config file")
+    add_config_option(parser, INSTALLED_CONFIG + ", else the built-in defaults")
     parser.set_defaults(func=run)
 
 
