@@ -704,8 +704,9 @@ class Game:
         squashed into [0, 1] for ``player``; the exact result once the game is over."""
         if self.phase == OVER:
             return self.returns()[player]
-        from haleakala.ai.ismcts import evaluate
         from haleakala.gameapi import squash
+
+        from .heuristic import evaluate
 
         red_advantage = evaluate(self)
         return squash(red_advantage if player == 0 else -red_advantage, 4.0)
