@@ -9,6 +9,11 @@ implicit import of a module's parent packages is not an edge. Imports inside fun
 methods are deferred to call time and do not count: they are how a core type reaches a
 format or a heuristic beside it (``Game.to_json`` calls ``rules.serialize``, which imports
 ``rules.game`` at module level). The graph of counted edges must have no cycle.
+
+A second, looser rule counts the call-time imports too: then a cycle may only stay inside
+one package (a core type and the formats beside it), never cross packages, so a lower layer
+never reaches up into a higher one even at call time (as ``config`` once did into ``kit`` and
+the CLI, and ``rules`` into ``ai``).
 """
 
 from __future__ import annotations
@@ -49,14 +54,20 @@ def module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+def all_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, call-time ones inside functions included."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+
+
+def import_graph(modules: dict[str, Path], *, deferred: bool = False) -> dict[str, set[str]]:
     def known(name: str) -> str | None:
         return name if name in modules else None
 
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in module_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in all_imports(tree) if deferred else module_level_imports(tree):
             targets: list[str | None] = []
             if isinstance(node, ast.Import):
                 targets = [known(alias.name) for alias in node.names]
@@ -110,6 +121,18 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_level_import_cycle_in_the_package():
     graph = import_graph(module_files())
     assert cycles(graph) == []
+
+
+def test_call_time_imports_close_loops_only_inside_one_package():
+    modules = module_files()
+
+    def package(name: str) -> str:
+        return name if modules[name].name == "__init__.py" else name.rpartition(".")[0]
+
+    crossing = [
+        c for c in cycles(import_graph(modules, deferred=True)) if len(set(map(package, c))) > 1
+    ]
+    assert crossing == []
 
 
 def test_the_cycle_finder_sees_a_cycle_through_a_type_checking_import():
