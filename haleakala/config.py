@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from haleakala.hal.base import DEFAULT_ZONES, SEGMENTS, ZONES
 from haleakala.hal.events import BEACHES, Disc
+from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS, ZONES
+from haleakala.kit.budget import budget
 from haleakala.rules.game import VARIANTS
 
 DEFAULT_PATH = Path("/etc/haleakala/config.toml")
@@ -596,8 +597,6 @@ def _check_supply(c: Config) -> list[Problem]:
     """The 5 V supply (``leds.supply_ma``) must carry the kit's peak: the LEDs at the
     configured brightness and current limit, the Pi model, the OLED and the RFID kit. The
     figures are ``haleakala power``'s, computed by the daemon's own frame functions."""
-    from haleakala.kit.power import budget
-
     b = budget(c)
     fix = (
         f"fit a 5 V supply of at least {b.recommended_supply_ma / 1000:g} A and set "

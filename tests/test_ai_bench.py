@@ -1,4 +1,4 @@
-"""``haleakala bench ai``: Wilson intervals, the pairings played, and the figures printed.
+"""``haleakala bench ai``: the pairings played, and the figures printed.
 
 Tiny budgets only: the real figures come from running the command, never from tests.
 """
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from haleakala.ai import bench
+from haleakala.bench import ai as bench
 from haleakala.cli import UsageError, main
 
 
@@ -18,33 +18,6 @@ def args(**given) -> argparse.Namespace:
     values = {"games": None, "budget": None, "jobs": None, "seconds": None}
     values.update(given)
     return argparse.Namespace(**values)
-
-
-@pytest.mark.parametrize(
-    ("wins", "games", "low", "high"),
-    [
-        (50, 100, 0.4038, 0.5962),
-        (0, 10, 0.0, 0.2775),
-        (10, 10, 0.7225, 1.0),
-        (95, 100, 0.8883, 0.9785),
-    ],
-)
-def test_wilson_interval_matches_published_values(wins, games, low, high):
-    lo, hi = bench.wilson(wins, games)
-    assert lo == pytest.approx(low, abs=1e-4)
-    assert hi == pytest.approx(high, abs=1e-4)
-
-
-def test_wilson_interval_without_games_says_nothing():
-    assert bench.wilson(0, 0) == (0.0, 1.0)
-
-
-def test_percentile_is_the_nearest_rank():
-    values = [float(v) for v in range(1, 101)]
-    assert bench.percentile(values, 0.99) == 99.0
-    assert bench.percentile(values, 1.0) == 100.0
-    assert bench.percentile([0.5], 0.99) == 0.5
-    assert bench.percentile([], 0.99) == 0.0
 
 
 def test_matches_alternate_the_search_bots_colour_and_the_starting_player():

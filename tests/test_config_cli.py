@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -99,3 +100,29 @@ def test_config_without_an_action_is_misuse(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["config"])
     assert exit_.value.code == 2
+
+
+def test_every_command_reading_the_config_takes_the_one_shared_config_option():
+    """``--config`` is defined once (``haleakala.cli.add_config_option``): same name, same
+    metavar, and the default it names for installed commands is the one the loader reads."""
+    import argparse
+
+    from haleakala.cli import INSTALLED_CONFIG, build_parser
+
+    # The suite points DEFAULT_PATH at a temporary folder; the help names the shipped one.
+    shipped = re.search(r'^DEFAULT_PATH = Path\("(.+)"\)$', Path(cfg.__file__).read_text(), re.M)
+    assert shipped and f"${cfg.ENV_PATH}, else {shipped[1]}" == INSTALLED_CONFIG
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen = []
+    pending = list(commands.choices.items())
+    while pending:
+        name, sub = pending.pop()
+        for action in sub._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                pending += [(f"{name} {n}", p) for n, p in action.choices.items()]
+            elif "--config" in action.option_strings:
+                assert action.metavar == "PATH" and action.default is None, name
+                assert action.help.startswith("config file (default: "), name
+                seen.append(name)
+    assert {"run", "config check", "tags show", "power", "wiring", "bom"} <= set(seen)

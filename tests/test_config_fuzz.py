@@ -30,8 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from haleakala import cli, config_cli
+from haleakala import cli
 from haleakala import config as cfg
+from haleakala.cli import config as config_cli
 from haleakala.companion import daemon as daemon_module
 from haleakala.hal.base import ZONES
 from haleakala.hal.events import ALL_DISCS

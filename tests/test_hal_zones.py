@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from haleakala.config import Config
-from haleakala.hal.base import (
+from haleakala.hal.zones import (
     DEFAULT_ZONES,
     SEGMENTS,
     ZONES,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from haleakala import config as cfg
 from haleakala.cli import main
-from haleakala.hal.base import ZoneMap
+from haleakala.hal.zones import ZoneMap, estimate_current_ma
 from haleakala.kit import power
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def test_expected_maximum_is_what_the_daemon_renders_for_an_all_white_frame():
     zone_map = ZoneMap.from_config(config.leds)
     frame = {(s, z): (255, 255, 255) for s in range(6) for z in zone_map.zones}
     sent = zone_map.render(frame)
-    assert power.budget(config).led_max_ma == pytest.approx(power.estimate_current_ma(sent))
+    assert power.budget(config).led_max_ma == pytest.approx(estimate_current_ma(sent))
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,7 +9,7 @@ reported by ``haleakala bench daemon``."""
 
 from __future__ import annotations
 
-from haleakala.companion.bench import measure_rfid_flood
+from haleakala.bench.daemon import measure_rfid_flood
 from haleakala.hal.eventqueue import EVENTS_MAX, KEYS_MAX
 
 SECONDS = 15.0

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from haleakala import cli, tags_cli
+from haleakala import cli
+from haleakala.cli import tags as tags_cli
+from haleakala.cli.tags import ENROL_ORDER, EnrolError, enroll, replace_tags_section
 from haleakala.hal.events import Disc
 from haleakala.hal.rfid.virtual_pico import VirtualPico
-from haleakala.tags_cli import ENROL_ORDER, EnrolError, enroll, replace_tags_section
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "hw" / "config.example.toml"
 UIDS = {disc: f"E00401500000{i + 1:04X}" for i, disc in enumerate(ENROL_ORDER)}

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_config_option
 from haleakala.kit.common import REPO_ROOT, default_config_for_docs, write_if_changed
 from haleakala.kit.overlay import overlay_markdown
 
@@ -179,9 +179,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--config", metavar="PATH", default=None, help="config (default: the default kit)"
-    )
+    add_config_option(parser, "the default kit")
     parser.add_argument(
         "--hw", metavar="DIR", type=Path, default=DEFAULT_HW_DIR, help="the hw/ directory"
     )

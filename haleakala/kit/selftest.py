@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_config_option
 from haleakala.config import Config
 from haleakala.hal.base import (
     SEGMENTS,
@@ -655,7 +655,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--config", metavar="PATH", default=None, help="config file")
+    add_config_option(parser)
     parser.add_argument(
         "--hardware",
         choices=("sim", "pi"),

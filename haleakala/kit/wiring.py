@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_config_option
 from haleakala.config import Config
 from haleakala.hal.base import SEGMENTS
 from haleakala.kit.common import REPO_ROOT, default_config_for_docs, write_if_changed
@@ -950,12 +950,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        default=None,
-        help="config file (default: the default kit, hw/config.example.toml)",
-    )
+    add_config_option(parser, "the default kit, hw/config.example.toml")
     parser.add_argument(
         "--out",
         metavar="DIR",

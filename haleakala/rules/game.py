@@ -37,6 +37,7 @@ from .notation import (
     format_decision,
     parse_decision,
 )
+from .scoring import erupt, score_round
 
 PLAYERS = ("red", "yellow")
 VARIANTS = ("base", "tactical")
@@ -672,8 +673,6 @@ class Game:
     # -- scoring ----------------------------------------------------------------------
 
     def _score(self, rnd: int, events: list[tuple]) -> None:
-        from .scoring import erupt, score_round
-
         destroyed = erupt(self)
         events.append(("eruption", rnd, destroyed))
         record = score_round(self, rnd)
@@ -779,8 +778,9 @@ class Game:
         squashed into [0, 1] for ``player``; the exact result once the game is over."""
         if self.phase == OVER:
             return self.returns()[player]
-        from haleakala.ai.ismcts import evaluate
         from haleakala.gameapi import squash
+
+        from .heuristic import evaluate
 
         red_advantage = evaluate(self)
         return squash(red_advantage if player == 0 else -red_advantage, 4.0)

@@ -2,16 +2,30 @@
 
 Kept apart from the turn rules because the scoring board is where a house rule or a
 corrected card is most likely to change something; every number comes from the deck data.
+The game calls these with itself; they name only what they read (``Position``), so this
+module does not import ``game`` and the two do not import each other.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .deck import BOARD_ITEMS
+from .deck import BOARD_ITEMS, Deck
+from .geometry import Board
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Position(Protocol):
+    """The parts of a ``Game`` that the eruption changes and a scoring reads."""
+
+    board: Board
+    deck: Deck
+    lava: list[int]
+    statue_owner: list[int]
+    statues_left: list[int]
+    beach_cards: list[list[int]]
+    shells: list[list[int]]
+    board_owner: list[int]
+    scorings: list[dict]
 
 POINT_KEYS = (
     "statues", "fish", "pearls", "nautilus", "butterflies",
@@ -19,7 +33,7 @@ POINT_KEYS = (
 )  # fmt: skip
 
 
-def erupt(game: Game) -> list[str]:
+def erupt(game: Position) -> list[str]:
     """R19: k lava discs on a crater reach mountain, forest, grassland (k ≥ 1, 2, 3) of
     that segment, destroying statues there; shamans dodge. Then all lava leaves."""
     destroyed = []
@@ -35,7 +49,7 @@ def erupt(game: Game) -> list[str]:
     return sorted(destroyed)
 
 
-def score_round(game: Game, rnd: int) -> dict:
+def score_round(game: Position, rnd: int) -> dict:
     """Points of this scoring for both players, with the facts they rest on."""
     deck, board = game.deck, game.board
     pts = deck.points

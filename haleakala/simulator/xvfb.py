@@ -2,7 +2,8 @@
 
 CI machines have no screen; the window must still be opened for real (the X11 video
 driver, real flips) to measure it and to test it. Xvfb is a Debian package (``xvfb``); when
-it is missing, callers fall back to SDL's offscreen driver and say so.
+it is missing, callers fall back to SDL's offscreen driver and say so. ``fit_flags`` is the
+one other thing the simulator windows ask of the display: whether it is too small for them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import Any
 
 
 def xvfb_path() -> str | None:
@@ -102,3 +104,15 @@ def has_display(env: dict[str, str] | None = None) -> bool:
     if os.name != "posix" or os.uname().sysname == "Darwin":
         return True  # Windows and macOS always have a desktop session when run by a user
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def fit_flags(pygame: Any) -> int:
+    """On a desktop smaller than the window (a 1366×768 laptop), let SDL scale it down: the
+    drawing and the mouse keep the 1280×800 coordinates."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return 0
+    if sizes and all(w < 1280 or h < 800 for w, h in sizes):
+        return pygame.SCALED | pygame.RESIZABLE
+    return 0

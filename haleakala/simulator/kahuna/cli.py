@@ -85,14 +85,14 @@ def run(args: argparse.Namespace, *, offscreen: bool) -> int:
         raise UsageError(
             f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
         ) from None
-    from ..cli import _fit_flags
+    from ..xvfb import fit_flags
     from . import layout as L
     from .window import KahunaWindow
 
     table = make_table(args)
     pygame.display.init()
     try:
-        screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), _fit_flags(pygame))
+        screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), fit_flags(pygame))
         pygame.display.set_caption("Haleakala Companion — Kahuna")
         win = KahunaWindow(table, screen=screen)
         stand_in_decisions(table, args.decisions, seed=table.game.seed)

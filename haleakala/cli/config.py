@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from haleakala import config as cfg
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_config_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,12 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("show", show, "print the effective config as TOML"),
     ):
         sub = actions.add_parser(name, help=text, description=text)
-        sub.add_argument(
-            "--config",
-            metavar="PATH",
-            default=None,
-            help=f"config file (default: ${cfg.ENV_PATH} or {cfg.DEFAULT_PATH})",
-        )
+        add_config_option(sub)
         sub.set_defaults(func=func)
 
 

@@ -24,7 +24,7 @@ import statistics
 import time
 from collections.abc import Iterator
 
-from .xvfb import virtual_display, xvfb_path
+from haleakala.simulator.xvfb import virtual_display, xvfb_path
 
 WIDTH, HEIGHT = 1280, 800
 
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     with _display() as where:
         import pygame
 
-        from .session import SimSession
-        from .window import SimWindow
+        from haleakala.simulator.session import SimSession
+        from haleakala.simulator.window import SimWindow
 
         pygame.display.init()
         screen = pygame.display.set_mode((WIDTH, HEIGHT))

@@ -6,7 +6,7 @@ import argparse
 import random
 import time
 
-from .rules import Game
+from haleakala.rules import Game
 
 
 def play_random(seed: int, variant: str) -> int:

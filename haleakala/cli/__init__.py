@@ -1,9 +1,14 @@
 """The ``haleakala`` command: one entry point, one module per sub-command.
 
-Sub-command modules are imported only when used, so ``haleakala play`` never pays for
-pygame or the hardware libraries. Each module listed in ``COMMANDS`` provides
+``COMMANDS`` is the index of every command. Commands that are only a command line live in
+this package (``cli.config``, ``cli.tags``, ``cli.run``, ``cli.sim``, ``cli.bench``); the
+maker tools and the terminal games keep their ``register`` beside the code they drive.
+Sub-command modules import their heavy parts only when run, so ``haleakala play`` never pays
+for pygame or the hardware libraries. Each module listed in ``COMMANDS`` provides
 ``register(subparsers)`` (adds its parser, sets ``func``) and its ``func(args) -> int``.
-Command-line misuse exits with status 2 and a one-line message, never a traceback.
+Command-line misuse (``UsageError``, defined here for every command) exits with status 2
+and a one-line message, never a traceback; options shared by commands (``--config``) are
+defined here once.
 """
 
 from __future__ import annotations
@@ -15,18 +20,18 @@ from typing import NoReturn
 
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
-    "bench": "haleakala.bench",
+    "bench": "haleakala.cli.bench",
     "bom": "haleakala.kit.bom",
-    "config": "haleakala.config_cli",
+    "config": "haleakala.cli.config",
     "deck": "haleakala.terminal.deck",
     "install": "haleakala.kit.install",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
-    "run": "haleakala.companion.cli",
+    "run": "haleakala.cli.run",
     "selftest": "haleakala.kit.selftest",
-    "sim": "haleakala.simulator.cli",
-    "tags": "haleakala.tags_cli",
+    "sim": "haleakala.cli.sim",
+    "tags": "haleakala.cli.tags",
     "uninstall": "haleakala.kit.uninstall",
     "wiring": "haleakala.kit.wiring",
 }
@@ -34,6 +39,18 @@ COMMANDS: dict[str, str] = {
 
 class UsageError(Exception):
     """Raised by a command for misuse: printed as one line, exit status 2."""
+
+
+INSTALLED_CONFIG = "$HALEAKALA_CONFIG, else /etc/haleakala/config.toml"
+"""What a command reads without ``--config`` (``haleakala.config.resolve_path``)."""
+
+
+def add_config_option(parser: argparse.ArgumentParser, default: str = INSTALLED_CONFIG) -> None:
+    """``--config PATH``, the same option for every command that reads the kit's config;
+    ``default`` says in the help what the command reads without it."""
+    parser.add_argument(
+        "--config", metavar="PATH", default=None, help=f"config file (default: {default})"
+    )
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_config_option
 from haleakala.hal.events import Disc, LinkHealth
 
 ENROL_ORDER = tuple(Disc(colour, value) for colour in ("red", "yellow")
@@ -311,12 +311,11 @@ def register(subparsers: Any) -> None:
         "tags", help="enrol the discs' RFID tags and show the tag map (RFID kit)",
         description="Enrol the RFID tags glued into the discs, or show the tag map.")
     actions = parser.add_subparsers(dest="tags_action", metavar="ACTION")
-    config_help = "config file (default: $HALEAKALA_CONFIG, else /etc/haleakala/config.toml)"
     enrol = actions.add_parser(
         "enroll", help="put each disc on a beach in turn and record its tag",
         description="Asks for each disc in turn and records the tag that appears on a "
                     "beach; writes the [tags] table of the config at the end.")
-    enrol.add_argument("--config", help=config_help)
+    add_config_option(enrol)
     enrol.add_argument("--port", help='the Pico\'s serial port (default: [rfid] port of the '
                                       'config, else "auto")')
     enrol.add_argument("--disc", action="append", metavar="NAME",
@@ -325,7 +324,7 @@ def register(subparsers: Any) -> None:
                        help="give up if a disc is not placed within this time (0: wait)")
     enrol.set_defaults(func=enroll_command)
     show = actions.add_parser("show", help="print which tag is glued into which disc")
-    show.add_argument("--config", help=config_help)
+    add_config_option(show)
     show.set_defaults(func=show_command)
     parser.set_defaults(func=lambda _args: _usage(parser))
 

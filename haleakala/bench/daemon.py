@@ -40,23 +40,18 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
+from haleakala.bench.stats import percentile
 
 
 def measure_latency(events: int, state_dir: Path) -> dict[str, float]:
     """Scripted play in-process on the sim backend; returns latency figures in ms."""
     import logging
 
+    from haleakala.companion.autoplay import AutoPlayer
+    from haleakala.companion.controller import Companion
+    from haleakala.companion.journal import Journal
     from haleakala.config import Config
     from haleakala.hal.sim import SimClock, SimHardware
-
-    from .autoplay import AutoPlayer
-    from .controller import Companion
-    from .journal import Journal
 
     logging.getLogger("haleakala").setLevel(logging.WARNING)
     frame_ms: list[float] = []
@@ -89,10 +84,10 @@ def measure_latency(events: int, state_dir: Path) -> dict[str, float]:
         game_no += 1
     return {
         "event_to_frame_p50_ms": statistics.median(frame_ms),
-        "event_to_frame_p99_ms": _percentile(frame_ms, 99),
+        "event_to_frame_p99_ms": percentile(frame_ms, 0.99),
         "event_to_frame_max_ms": max(frame_ms),
         "decision_to_durable_p50_ms": statistics.median(durable_ms),
-        "decision_to_durable_p99_ms": _percentile(durable_ms, 99),
+        "decision_to_durable_p99_ms": percentile(durable_ms, 0.99),
         "events": float(len(frame_ms)),
         "games": float(game_no),
     }
@@ -198,14 +193,13 @@ def measure_rfid_flood(
     import tty
     from collections import deque
 
+    from haleakala.companion.controller import Companion
+    from haleakala.companion.daemon import Daemon, Notifier
     from haleakala.config import Config
     from haleakala.hal.events import Disc
     from haleakala.hal.rfid import protocol
     from haleakala.hal.rfid.driver import RfidDriver
     from haleakala.hal.sim import SimHardware
-
-    from .controller import Companion
-    from .daemon import Daemon, Notifier
 
     logging.getLogger("haleakala").setLevel(logging.ERROR)
 
@@ -322,7 +316,7 @@ def measure_rfid_flood(
         "flood_coalesced": float(stats.get("coalesced", 0)),
         "flood_dropped": float(stats.get("dropped_total", 0)),
         "flood_after_event_to_frame_p50_ms": statistics.median(latencies),
-        "flood_after_event_to_frame_p99_ms": _percentile(latencies, 99),
+        "flood_after_event_to_frame_p99_ms": percentile(latencies, 0.99),
     }
 
 

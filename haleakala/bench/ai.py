@@ -18,15 +18,15 @@ The last lines are ``name: value`` figures for scripts: ``winrate_vs_random``,
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import sys
 import time
 from dataclasses import dataclass
 
-from ..rules import PLAYERS, VARIANTS, Game
-from . import make_bot
-from .ismcts import DEFAULT_BUDGET, SearchBot
+from haleakala.ai import make_bot
+from haleakala.ai.ismcts import DEFAULT_BUDGET, SearchBot
+from haleakala.bench.stats import percentile, wilson
+from haleakala.rules import PLAYERS, VARIANTS, Game
 
 OPPONENTS = ("random", "greedy")
 DEFAULT_GAMES = 50  # per pairing and variant: 100 per pairing with both variants pooled
@@ -35,17 +35,6 @@ DEFAULT_JOBS = 2
 # moving the boat); random games take ~400 decisions, so a game still running after this
 # many is stopped and counted as not won by the search bot.
 MAX_DECISIONS = 5000
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95 % for z = 1.96); (0, 1) for no games."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -111,16 +100,8 @@ def play(match: Match) -> Outcome:
     )
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which ``fraction`` of ``values`` lie (nearest rank); 0 if none."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
-
-
 def _check(args: argparse.Namespace) -> tuple[int, float, int]:
-    from ..cli import UsageError
+    from haleakala.cli import UsageError
 
     games = DEFAULT_GAMES if args.games is None else args.games
     budget = DEFAULT_BUDGET if args.budget is None else args.budget
@@ -136,7 +117,8 @@ def _check(args: argparse.Namespace) -> tuple[int, float, int]:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "game", "haleakala") != "haleakala":
-        from .bench_games import run as run_game  # any other game: the game-agnostic search
+        # any other game: the game-agnostic search
+        from haleakala.bench.ai_games import run as run_game
 
         return run_game(args)
     if getattr(args, "vs", None):
@@ -224,7 +206,7 @@ DEFAULT_LADDER_BUDGETS = (25, 100, 400)
 
 
 def _jobs(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from haleakala.cli import UsageError
 
     jobs = DEFAULT_JOBS if getattr(args, "jobs", None) is None else args.jobs
     if jobs < 1:
@@ -234,8 +216,8 @@ def _jobs(args: argparse.Namespace) -> int:
 
 def run_vs(args: argparse.Namespace) -> int:
     """``ai`` at N iterations against another bot (ai-v1) at M (default 4N) iterations."""
-    from ..cli import UsageError
-    from .arena import Entrant, Pairing, iterations_per_second, play_all
+    from haleakala.ai.arena import Entrant, Pairing, iterations_per_second, play_all
+    from haleakala.cli import UsageError
 
     n = DEFAULT_VS_ITERATIONS if args.iterations is None else args.iterations
     m = 4 * n if args.opponent_iterations is None else args.opponent_iterations
@@ -282,8 +264,7 @@ def run_vs(args: argparse.Namespace) -> int:
 
 def run_ladder(args: argparse.Namespace) -> int:
     """Round robin of random, greedy, ai-v1 and ai at several budgets; Elo with 95 % CI."""
-    from ..cli import UsageError
-    from .arena import (
+    from haleakala.ai.arena import (
         Entrant,
         fit_iterations,
         iterations_per_second,
@@ -292,6 +273,7 @@ def run_ladder(args: argparse.Namespace) -> int:
         round_robin,
         scores_by_pair,
     )
+    from haleakala.cli import UsageError
 
     games = DEFAULT_LADDER_GAMES if args.games is None else args.games
     if games < 1:
@@ -335,7 +317,7 @@ def run_ladder(args: argparse.Namespace) -> int:
         print(f"elo_fit_ai@{b}: {line(b):.0f}")
     for e in entrants:
         print(f"elo_{e.label}: {ratings[e.label][0]:.0f}")
-    from .levels import level_table, measure
+    from haleakala.ai.levels import level_table, measure
 
     ips = measure(0.5)
     print(f"levels (iterations per second here: {ips:.0f}):")

@@ -24,9 +24,8 @@ from typing import Any
 
 from haleakala.cli import UsageError
 from haleakala.rules import PLAYERS, VARIANTS
+from haleakala.simulator.xvfb import fit_flags, has_display
 from haleakala.terminal.play import one_line_errors
-
-from .xvfb import has_display
 
 KITS = ("buttons", "rfid")
 
@@ -92,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pause between decisions of the terminal demo",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
-    from .kahuna.cli import add_arguments as kahuna_arguments
+    from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
     kahuna_arguments(p)
     p.set_defaults(func=run)
@@ -138,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
 def kahuna(args: argparse.Namespace) -> int:
     """The Kahuna window; offscreen for a screenshot where no display is."""
-    from .kahuna.cli import run as run_kahuna
+    from haleakala.simulator.kahuna.cli import run as run_kahuna
 
     names = ("kit", "variant", "start", "solo", "strength", "state_dir")
     given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
@@ -171,8 +170,8 @@ def window_unavailable() -> str | None:
 
 
 def run_scenarios(paths: list[str], *, quiet: bool = False) -> int:
-    from .scenario import run_scenario
-    from .scenario_format import ScenarioError, load_scenario
+    from haleakala.simulator.scenario import run_scenario
+    from haleakala.simulator.scenario_format import ScenarioError, load_scenario
 
     scenarios = []
     for path in paths:
@@ -193,7 +192,7 @@ def run_scenarios(paths: list[str], *, quiet: bool = False) -> int:
 
 
 def demo(args: argparse.Namespace, reason: str | None) -> int:
-    from .demo import play_demo
+    from haleakala.simulator.demo import play_demo
 
     if reason is not None:
         print(
@@ -211,7 +210,7 @@ def demo(args: argparse.Namespace, reason: str | None) -> int:
 
 
 def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
-    from .session import SimSession
+    from haleakala.simulator.session import SimSession
 
     kit = args.kit or "buttons"
     state_dir = args.state_dir
@@ -242,11 +241,11 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         raise UsageError(
             f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
         ) from None
-    from .window import SimWindow
+    from haleakala.simulator.window import SimWindow
 
     try:
         pygame.display.init()
-        screen = pygame.display.set_mode((1280, 800), _fit_flags(pygame))
+        screen = pygame.display.set_mode((1280, 800), fit_flags(pygame))
     except pygame.error as exc:
         if offscreen:
             raise
@@ -254,7 +253,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     pygame.display.set_caption("Haleakala Companion — simulator")
     scenario = None
     if args.scenario:
-        from .scenario_format import ScenarioError, load_scenario
+        from haleakala.simulator.scenario_format import ScenarioError, load_scenario
 
         if len(args.scenario) > 1:
             raise UsageError("the window plays one scenario at a time")
@@ -283,24 +282,12 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         pygame.display.quit()
 
 
-def _fit_flags(pygame: Any) -> int:
-    """On a desktop smaller than the window (a 1366×768 laptop), let SDL scale it down: the
-    drawing and the mouse keep the 1280×800 coordinates."""
-    try:
-        sizes = pygame.display.get_desktop_sizes()
-    except pygame.error:
-        return 0
-    if sizes and all(w < 1280 or h < 800 for w, h in sizes):
-        return pygame.SCALED | pygame.RESIZABLE
-    return 0
-
-
 def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int:
     """Play a scenario in the window, a few frames per step, then leave it on screen."""
     import pygame
 
-    from .scenario import open_session, run_scenario
-    from .window import SimWindow
+    from haleakala.simulator.scenario import open_session, run_scenario
+    from haleakala.simulator.window import SimWindow
 
     session = open_session(scenario)
     win = SimWindow(session, screen=screen)

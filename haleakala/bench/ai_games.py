@@ -20,10 +20,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..gameapi import GAMES, new_game
-from . import make_bot
-from .bench import percentile, wilson
-from .search import DEFAULT_BUDGET, SearchBot
+from haleakala.ai import make_bot
+from haleakala.ai.search import DEFAULT_BUDGET, SearchBot
+from haleakala.bench.stats import percentile, wilson
+from haleakala.gameapi import GAMES, new_game
 
 OPPONENTS = ("random", "greedy")
 DEFAULT_GAMES = 100  # per opponent
@@ -93,7 +93,7 @@ def play(match: Match) -> Outcome:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from haleakala.cli import UsageError
 
     name = args.game
     if name not in GAMES:

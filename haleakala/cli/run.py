@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from haleakala.cli import add_config_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -25,9 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="hardware backend (default: $HALEAKALA_HARDWARE, the config, then auto-detect)",
     )
     p.add_argument("--headless", action="store_true", help="sim backend without a window")
-    p.add_argument(
-        "--config", default=None, help="config file (default: /etc/haleakala/config.toml)"
-    )
+    add_config_option(p)
     p.add_argument("--state-dir", default=None, help="journal directory (default: the config's)")
     p.add_argument(
         "--variant",
@@ -78,6 +78,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .daemon import main
+    from haleakala.companion.daemon import main
 
     return main(args)

@@ -4,12 +4,13 @@ landing on a beach to reaching the controller.
 ``frames_per_s`` is measured: the host parser on a full six-beach snapshot frame.
 
 ``scan_to_event_ms`` is simulated on a virtual clock, because no Pico is attached to CI:
-the real firmware scanner (firmware/haleakala_pico/scanner.py, imported from the source
-tree) drives six simulated readers whose scan times follow the timing model below (see
-firmware/PROTOCOL.md, "Reader timing"), its frames cross a USB model and are fed to the real
-host ``RfidSession``; the host's own processing time is measured and added. Discs are
-placed, lifted and moved at random on a board of 12 tagged discs, and the time from each
-change to the matching ``BeachContents`` event is recorded.
+the real firmware scanner (firmware/haleakala_pico/scanner.py, which only a source checkout
+has: ``--firmware DIR`` names it, else the checkout beside the package; an installed package
+says so instead of guessing) drives six simulated readers whose scan times follow the timing
+model below (see firmware/PROTOCOL.md, "Reader timing"), its frames cross a USB model and
+are fed to the real host ``RfidSession``; the host's own processing time is measured and
+added. Discs are placed, lifted and moved at random on a board of 12 tagged discs, and the
+time from each change to the matching ``BeachContents`` event is recorded.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from haleakala.bench.stats import percentile
+from haleakala.checkout import CheckoutNeeded, firmware_dir
 from haleakala.hal.events import BEACHES, BeachContents, Disc
 from haleakala.hal.rfid import protocol
 from haleakala.hal.rfid.driver import RfidSession
@@ -139,11 +142,13 @@ class TimedReader:
         return uids
 
 
-def _firmware_scanner() -> ModuleType:
-    root = Path(__file__).resolve().parents[3] / "firmware"
-    if not (root / "haleakala_pico" / "scanner.py").exists():
-        raise FileNotFoundError("firmware/haleakala_pico not found: run the bench from a "
-                                "source checkout of haleakala")
+def firmware_scanner(firmware: str | Path | None = None) -> ModuleType:
+    """The Pico firmware's ``haleakala_pico.scanner``, from ``firmware`` or the checkout's
+    ``firmware/`` (``CheckoutNeeded`` says what to do when neither is there).
+
+    The firmware's modules import each other as ``haleakala_pico.*`` (as on the Pico), so
+    its folder goes on ``sys.path``; the bench prints which folder it ran (``firmware:``)."""
+    root = firmware_dir(firmware)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     return importlib.import_module("haleakala_pico.scanner")
@@ -154,9 +159,9 @@ def _tag(rng: random.Random) -> str:
 
 
 def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
-             debounce: int = 2) -> dict[str, Any]:
+             debounce: int = 2, firmware: str | Path | None = None) -> dict[str, Any]:
     """Run the firmware scanner and the host session on a virtual clock; latencies in ms."""
-    scanner_module = _firmware_scanner()
+    scanner_module = firmware_scanner(firmware)
     rng = random.Random(seed)
     discs = [Disc(c, v) for c in ("red", "yellow") for v in range(6)]
     uids = [_tag(rng) for _ in discs]
@@ -225,7 +230,7 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
     return {
         "reader": reader, "debounce": debounce, "changes": changes, "missed": missed,
         "arrival_mean_ms": statistics.fmean(arrivals),
-        "arrival_p95_ms": arrivals[int(0.95 * (len(arrivals) - 1))],
+        "arrival_p95_ms": percentile(arrivals, 0.95),
         "arrival_max_ms": arrivals[-1],
         "departure_mean_ms": statistics.fmean(departures) if departures else 0.0,
         "round_ms": statistics.fmean(rounds) if rounds else 0.0,
@@ -253,29 +258,19 @@ def parse_throughput(seconds: float = 0.5) -> float:
 # ----------------------------------------------------------------------------- command
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--changes", type=int, default=300,
-                        help="disc placements/removals simulated (default 300)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--reader", choices=("pn5180", "mfrc522"), default="pn5180",
-                        help="reader chip under all six beaches (default pn5180)")
-    parser.add_argument("--debounce", type=int, default=2,
-                        help="consecutive agreeing scans before a tag counts (default 2)")
-
-
 def run(args: argparse.Namespace) -> int:
-    changes = getattr(args, "changes", 300)
-    seed = getattr(args, "seed", 1)
-    reader = getattr(args, "reader", "pn5180")
-    debounce = getattr(args, "debounce", 2)
-    fps = parse_throughput(getattr(args, "seconds", None) or 0.5)
+    """Options come from ``haleakala bench rfid`` (``haleakala.cli.bench``)."""
+    changes, seed, reader, debounce = args.changes, args.seed, args.reader, args.debounce
+    fps = parse_throughput(args.seconds or 0.5)
     print(f"frames_per_s: {fps:.0f}")
     print(f"parse_ms_per_frame: {1000 / fps:.4f}")
     try:
-        result = simulate(changes, seed, reader, debounce)
-    except FileNotFoundError as exc:
+        firmware = firmware_dir(args.firmware)
+    except CheckoutNeeded as exc:
         print(f"scan_to_event_ms: unavailable ({exc})")
         return 1
+    print(f"firmware: {firmware}")
+    result = simulate(changes, seed, reader, debounce, firmware)
     print(f"scan_to_event_ms: {result['arrival_mean_ms']:.0f}")
     print(f"scan_to_event_p95_ms: {result['arrival_p95_ms']:.0f}")
     print(f"scan_to_event_max_ms: {result['arrival_max_ms']:.0f}")

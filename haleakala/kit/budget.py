@@ -1,0 +1,172 @@
+"""The kit's current budget: what the LEDs, the Pi, the OLED and the RFID kit draw at most,
+and the 5 V supply that carries it (``haleakala power`` prints it, the config check uses it).
+
+Computed with the daemon's own frame functions (``hal.zones``) on an all-white frame. This
+module reads the config through the fields it names (``KitConfig``) and imports nothing of
+the config or the commands, so the config's supply check can use it without a cycle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from haleakala.hal.zones import (
+    MA_PER_CHANNEL,
+    SEGMENTS,
+    apply_brightness,
+    estimate_current_ma,
+    limit_current,
+)
+
+
+class LedsSection(Protocol):
+    @property
+    def pixels_per_ring(self) -> int: ...
+    @property
+    def ring_order(self) -> Sequence[int]: ...
+    @property
+    def brightness(self) -> float: ...
+    @property
+    def current_limit_ma(self) -> float: ...
+    @property
+    def supply_ma(self) -> float: ...
+
+
+class KitConfig(Protocol):
+    """What the budget reads of ``haleakala.config.Config``."""
+
+    @property
+    def model(self) -> str: ...
+    @property
+    def kit(self) -> str: ...
+    @property
+    def leds(self) -> LedsSection: ...
+
+
+WHITE = (255, 255, 255)
+MA_PER_PIXEL = 3 * MA_PER_CHANNEL
+"""Full white: all three channels at 20 mA."""
+
+PI_BUDGET_MA = {"zero2w": 600, "pi3": 1000, "pi4": 1300, "pi5": 2000}
+"""The Pi itself under full load on every core, no USB devices (reviewers' measurements,
+rounded up): Zero 2 W ≈ 0.6 A, 3 B/B+ ≈ 0.8-1.0 A, 4 B ≈ 1.3 A, 5 ≈ 1.6-2.0 A."""
+OLED_MA = 25
+"""A 128x64 SSD1306/SH1106 with every pixel on draws ≈ 20 mA."""
+RFID_MA = 300
+"""RFID kit over the Pi's USB: Pico ≈ 25 mA, six idle readers ≈ 15 mA each, and one RF field
+(≈ 180 mA) — the firmware switches on one reader's field at a time."""
+HEADROOM = 0.10
+SUPPLY_STEP_MA = 500
+
+
+@dataclass(frozen=True)
+class RingBudget:
+    position: int
+    """1-based place on the data wire."""
+    segment: int
+    pixels: int
+    worst_ma: float
+    at_brightness_ma: float
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    model: str
+    kit: str
+    rings: tuple[RingBudget, ...]
+    worst_ma: float
+    brightness: float
+    at_brightness_ma: float
+    current_limit_ma: float
+    led_max_ma: float
+    pi_ma: float
+    oled_ma: float
+    rfid_ma: float
+    supply_ma: float
+
+    @property
+    def pixels(self) -> int:
+        return sum(r.pixels for r in self.rings)
+
+    @property
+    def limit_bites(self) -> bool:
+        """True when the current limit (not brightness alone) caps the chain."""
+        return self.led_max_ma < self.at_brightness_ma
+
+    @property
+    def peak_ma(self) -> float:
+        return self.pi_ma + self.oled_ma + self.rfid_ma + self.led_max_ma
+
+    @property
+    def needed_ma(self) -> float:
+        return self.peak_ma * (1 + HEADROOM)
+
+    @property
+    def recommended_supply_ma(self) -> int:
+        return math.ceil(self.needed_ma / SUPPLY_STEP_MA) * SUPPLY_STEP_MA
+
+    @property
+    def headroom(self) -> float:
+        return self.supply_ma / self.peak_ma - 1
+
+    def warnings(self) -> list[str]:
+        """What is wrong with the supply, one line each (empty when it is big enough)."""
+        supply = f"the {self.supply_ma / 1000:g} A supply (leds.supply_ma = {self.supply_ma:g})"
+        fix = (
+            f"fit a 5 V supply of at least {self.recommended_supply_ma / 1000:g} A, or lower "
+            "leds.current_limit_ma / leds.brightness"
+        )
+        if self.supply_ma < self.peak_ma:
+            return [
+                f"{supply} is smaller than the {math.ceil(self.peak_ma)} mA peak: the Pi will "
+                f"brown out and reboot when the LEDs are bright; {fix}"
+            ]
+        if self.supply_ma < self.needed_ma:
+            return [
+                f"{supply} leaves {self.headroom:.0%} headroom over the "
+                f"{math.ceil(self.peak_ma)} mA peak, less than {HEADROOM:.0%}; {fix}"
+            ]
+        return []
+
+
+def chain_current_ma(pixels: int, brightness: float, limit_ma: float = math.inf) -> float:
+    """Draw of ``pixels`` full-white pixels after brightness and the current limit, computed
+    with the daemon's own functions."""
+    frame = apply_brightness([WHITE] * pixels, brightness)
+    if limit_ma != math.inf:
+        frame = limit_current(frame, limit_ma)[0]
+    return estimate_current_ma(frame)
+
+
+def budget(config: KitConfig) -> PowerBudget:
+    """The kit's current budget for ``config`` (a ``haleakala.config.Config``)."""
+    leds = config.leds
+    ppr = leds.pixels_per_ring
+    rings = tuple(
+        RingBudget(
+            position=pos + 1,
+            segment=segment,
+            pixels=ppr,
+            worst_ma=chain_current_ma(ppr, 1.0),
+            at_brightness_ma=chain_current_ma(ppr, leds.brightness),
+        )
+        for pos, segment in enumerate(leds.ring_order)
+    )
+    total = ppr * SEGMENTS
+    return PowerBudget(
+        model=config.model,
+        kit=config.kit,
+        rings=rings,
+        worst_ma=chain_current_ma(total, 1.0),
+        brightness=float(leds.brightness),
+        at_brightness_ma=chain_current_ma(total, leds.brightness),
+        current_limit_ma=float(leds.current_limit_ma),
+        led_max_ma=chain_current_ma(total, leds.brightness, leds.current_limit_ma),
+        pi_ma=PI_BUDGET_MA.get(config.model, max(PI_BUDGET_MA.values())),
+        oled_ma=OLED_MA,
+        rfid_ma=RFID_MA if config.kit == "rfid" else 0,
+        supply_ma=float(leds.supply_ma),
+    )
