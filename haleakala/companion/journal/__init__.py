@@ -1,0 +1,99 @@
+"""The journal: a game that survives being unplugged, a full disk and damaged storage.
+
+Every accepted decision is appended to ``journal.bin`` as one record and fsynced before it
+is acknowledged. A record is ``length (4 bytes, big-endian) · CRC32 of the payload (4 bytes)
+· payload`` where the payload is UTF-8 JSON. The first record is the header (variant, seed,
+starting player: enough to rebuild the deal); then one record per decision
+(``{"type": "decision", "ply": 12, "player": "red", "decision": "3@2", "by": "player",
+"digest": "…"}``, the digest of the position *after* it) and one per undo
+(``{"type": "undo", "count": 2, "ply": 10, "digest": "…"}``). Solo mode is part of the game
+on the table, so its setting is kept too: in the header (``"solo": "yellow", "strength":
+"normal"``) and as a ``{"type": "solo", …}`` record whenever the menu changes it; a daemon
+restarted without ``--solo`` resumes the companion's seat as it was.
+
+Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
+file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
+records it covers, so a restart replays only the tail.
+
+A failed append (disk full, I/O error, a file that belongs to another user) cuts the file back
+to its last good size at once, and no later record is written until that cut has succeeded:
+acknowledged records are never followed by a partial one. The error says what happened in a
+few words for the OLED (``short``) and in full for the log, with the ``chown`` that fixes a
+file of the wrong owner.
+
+Recovery on start never destroys anything: it reads every record it can, including those
+behind a damaged one (it finds the next intact frame), mends a record with one flipped bit
+(CRC32 locates it) or a damaged length field, and picks the longest history it can *verify*:
+the journal replayed from its header, the snapshot, and journal records after the snapshot's
+position whose digests prove they follow it. If the files must change, the old journal and
+snapshot are first copied to uniquely named backups (``journal.bin.bad-…``,
+``snapshot.json.bad-…``), then the journal is replaced atomically with the records kept and a
+fresh snapshot is written. Finished games are kept as game logs (NOTATION.md) under ``games/``.
+
+The package, by concern: ``records`` (the format, framing and mending of damaged records),
+``storage`` (errors players can act on, atomic replacement, backups), ``games`` (a game
+rebuilt from a deal, the game log, the snapshot value), ``recovery`` (reading it all back)
+and ``writer`` (``Journal``: appending, pausing on a failed write, snapshots, archives).
+"""
+
+from .games import Snapshot, game_log_lines, replay
+from .records import (
+    DEFAULT_SNAPSHOT_EVERY,
+    FORMAT,
+    FRAME,
+    GAMES_DIR,
+    JOURNAL_NAME,
+    MAX_PAYLOAD,
+    SNAPSHOT_FORMAT,
+    SNAPSHOT_NAME,
+    SNAPSHOT_VERSION,
+    SOURCES,
+    VERSION,
+    Piece,
+    RecordScan,
+    encode_record,
+    new_game_id,
+    read_pieces,
+    scan_records,
+)
+from .storage import (
+    Disk,
+    JournalError,
+    keep_copy,
+    ownership_fix,
+    storage_error,
+    unwritable,
+    write_atomically,
+)
+from .writer import Journal
+
+__all__ = [
+    "DEFAULT_SNAPSHOT_EVERY",
+    "FORMAT",
+    "FRAME",
+    "GAMES_DIR",
+    "JOURNAL_NAME",
+    "MAX_PAYLOAD",
+    "SNAPSHOT_FORMAT",
+    "SNAPSHOT_NAME",
+    "SNAPSHOT_VERSION",
+    "SOURCES",
+    "VERSION",
+    "Disk",
+    "Journal",
+    "JournalError",
+    "Piece",
+    "RecordScan",
+    "Snapshot",
+    "encode_record",
+    "game_log_lines",
+    "keep_copy",
+    "new_game_id",
+    "ownership_fix",
+    "read_pieces",
+    "replay",
+    "scan_records",
+    "storage_error",
+    "unwritable",
+    "write_atomically",
+]
