@@ -312,24 +312,24 @@ class Recovery:
                 digest = game.digest() if positional and check else None
                 follows = digest is None or record_follows(record, game, digest)
                 if follows or not (walk.uncertain or piece.mended):
-                    if not follows:
+                    if digest is not None and not follows:
                         self._mismatch(index, record, digest)
                     self._keep(walk, index, record, game, sources, digest)
                     return
         if positional and snap is not None and not walk.anchored and self._replays(snap):
             try:
-                game, sources = self._apply(snap.game.clone(), list(snap.sources), record)
-                digest = game.digest()
+                resumed, sources = self._apply(snap.game.clone(), list(snap.sources), record)
+                digest = resumed.digest()
             except Exception:
                 digest = ""
-            if digest and record_follows(record, game, digest):
+            if digest and record_follows(record, resumed, digest):
                 self._note(
                     logging.WARNING,
                     f"journal: record {index} follows the snapshot; resuming from the snapshot",
                 )
                 walk.anchored = True
                 walk.kept = self._synthesized(snap, walk)
-                self._keep(walk, index, record, game, sources, digest)
+                self._keep(walk, index, record, resumed, sources, digest)
                 return
         if walk.game is not None and walk.gap == index - 1 and self._bridge(walk, index, record):
             return
@@ -362,7 +362,7 @@ class Recovery:
         if len(found) != 1:
             return False
         d, middle, after = found[0]
-        lost = {
+        lost: dict[str, Any] = {
             "type": "decision",
             "ply": len(middle.history),
             "decision": middle.format(d),
@@ -375,7 +375,8 @@ class Recovery:
             f"{lost['decision']} (the next record's digest says so); kept",
         )
         self._keep(walk, index - 1, lost, middle, [*walk.sources, "player"], lost["digest"])
-        sources = [*walk.sources, record.get("by") if record.get("by") in SOURCES else "player"]
+        by = record.get("by")
+        sources = [*walk.sources, str(by) if by in SOURCES else "player"]
         self._keep(walk, index, record, after, sources, record["digest"])
         return True
 

@@ -105,7 +105,7 @@ class Disk:
     def open_append(self, path: Path) -> int:
         return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
-    def write(self, fd: int, data: bytes) -> int:
+    def write(self, fd: int, data: bytes | memoryview) -> int:
         return os.write(fd, data)
 
     def fsync(self, fd: int) -> None:
