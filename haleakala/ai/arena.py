@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..rules import PLAYERS, VARIANTS, Game
+from . import Bot
 
 MAX_DECISIONS = 3000  # search bots finish in ~130 decisions; a stopped game is a draw
 BOOTSTRAP = 400
@@ -56,7 +57,7 @@ class Entrant:
             raise ValueError(f"{text!r}: the iterations after @ must be a whole number ≥ 1")
         return cls(name, int(budget))
 
-    def make(self, seed: int):
+    def make(self, seed: int) -> Bot:
         from . import make_bot
 
         if self.iterations is None:
@@ -97,9 +98,9 @@ def play(pairing: Pairing) -> Played:
     """One complete game between the pairing's two entrants."""
     game = Game(pairing.variant, pairing.index, start=pairing.start)
     me = pairing.first_player
-    seats = [None, None]
-    seats[me] = pairing.first.make(seed=pairing.index)
-    seats[1 - me] = pairing.second.make(seed=10_000 + pairing.index)
+    first = pairing.first.make(seed=pairing.index)
+    second = pairing.second.make(seed=10_000 + pairing.index)
+    seats = [first, second] if me == 0 else [second, first]
     spent = [0.0, 0.0]
     searched = [0, 0]
     clock = time.perf_counter

@@ -278,7 +278,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     games = DEFAULT_LADDER_GAMES if args.games is None else args.games
     if games < 1:
         raise UsageError(f"--games must be at least 1 per pairing, got {games}")
-    budgets = DEFAULT_LADDER_BUDGETS
+    budgets: tuple[int, ...] = DEFAULT_LADDER_BUDGETS
     if getattr(args, "budgets", None):
         try:
             budgets = tuple(int(b) for b in args.budgets.split(","))

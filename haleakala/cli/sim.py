@@ -287,6 +287,7 @@ def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int
     import pygame
 
     from haleakala.simulator.scenario import open_session, run_scenario
+    from haleakala.simulator.session import ScenarioClock
     from haleakala.simulator.window import SimWindow
 
     session = open_session(scenario)
@@ -308,7 +309,9 @@ def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int
             win.save(args.screenshot)
             print(f"screenshot: {args.screenshot}")
         else:
-            session.clock.go_live()  # from here on the kit is yours to play
+            clock = session.clock
+            assert isinstance(clock, ScenarioClock)  # open_session gives every scenario one
+            clock.go_live()  # from here on the kit is yours to play
             win.run(seconds=args.seconds)
         return 0 if outcome.passed else 1
     finally:

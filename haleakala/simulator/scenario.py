@@ -285,12 +285,12 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
         last = game.format(game.history[-1]) if game.history else "none"
         compare("last decision", expect["last"], last)
     if "score" in expect:
-        got = (
+        score = (
             tuple(game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
             if game.scorings
             else (0, 0)
         )
-        compare("score (red, yellow)", tuple(expect["score"]), got)
+        compare("score (red, yellow)", tuple(expect["score"]), score)
     if "winner" in expect:
         result = game.result()
         compare("winner", expect["winner"], result.winner if result else "none (not over)")
@@ -322,22 +322,22 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
                 problems.append(f"statues: {name} is not a land space like 2M")
                 continue
             owner = game.statue_owner[space]
-            got = PLAYERS[owner] if owner >= 0 else "none"
-            if got != want:
-                problems.append(f"statue on {name}: expected {want}, got {got}")
+            statue = PLAYERS[owner] if owner >= 0 else "none"
+            if statue != want:
+                problems.append(f"statue on {name}: expected {want}, got {statue}")
     if "leds" in expect:
         for segments, zones, spec, key in expect["leds"]:
             for segment in segments:
                 for zone in zones:
-                    got = _zone_colour(session, segment, zone)
-                    if not any(matches(got, alt) for alt in spec):
+                    lit = _zone_colour(session, segment, zone)
+                    if not any(matches(lit, alt) for alt in spec):
                         label = f"{segment}.{zone}"
                         if key != label:
                             label += f" (of {key})"
                         problems.append(
                             f"LED {label}: expected "
                             f"{' or '.join(_spec_text(a) for a in spec)}, "
-                            f"got {describe(got)}"
+                            f"got {describe(lit)}"
                         )
     if "board" in expect:
         problems += _check_board(session, expect["board"])
@@ -363,7 +363,7 @@ def _check_board(session: SimSession, want: dict) -> list[str]:
     if "lava" in want and list(want["lava"]) != table.lava:
         problems.append(f"table lava: expected {want['lava']}, lies {table.lava}")
     for colour, space in want.get("shamans", {}).items():
-        got = space_name(table.shamans.get(colour))
-        if got != space:
-            problems.append(f"table {colour} shaman: expected on {space}, stands on {got}")
+        stands = space_name(table.shamans.get(colour))
+        if stands != space:
+            problems.append(f"table {colour} shaman: expected on {space}, stands on {stands}")
     return problems

@@ -360,9 +360,10 @@ def _leds(value: Any) -> list[tuple[tuple[int, ...], tuple[str, ...], Any, str]]
     """``{ "2.beach" = "red", "*.crater" = "off", "0.*" = "off" }`` → expanded checks."""
     if not isinstance(value, dict) or not value:
         raise ValueError('leds = { "2.beach" = "red" }: segment.zone = colour')
-    checks = []
+    checks: list[tuple[tuple[int, ...], tuple[str, ...], Any, str]] = []
     for key, colour in value.items():
         seg_text, _, zone = str(key).partition(".")
+        zones: tuple[str, ...]
         if seg_text == "*":
             segments = tuple(range(SEGMENTS))
         elif seg_text.isdigit() and int(seg_text) < SEGMENTS:

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from haleakala.config import Config
 from haleakala.hal.events import Disc
@@ -39,6 +39,9 @@ from haleakala.rules.decision import Boat, Place, Return, decode
 
 from .board import Table, apply_change, table_from_expected
 from .rfid import RfidLink, open_link, tag_map
+
+if TYPE_CHECKING:
+    from haleakala.companion.controller import Companion
 
 LOG_LINES = 200
 
@@ -124,7 +127,7 @@ class SimSession:
         self._bots: dict[str, Any] = {}
         self.power_cuts = 0
         self.link: RfidLink | None = None
-        self.companion: Any = None
+        self.companion: Companion  # made by _boot (and again by every power cut)
         self.hw: SimHardware
         self._boot(
             new_game=(variant, seed, start) if seed is not None or start else None,

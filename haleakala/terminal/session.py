@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from haleakala.ai import Bot
+    from haleakala.ai.coach import Hint
 
 HELP = """\
 Decisions (notation):
@@ -91,7 +92,7 @@ class TerminalGame:
         # Coach: hints given, as game-log records (NOTATION.md ``hint``), and the latest
         # one, judged against the decision the person makes next.
         self.hints: list[dict] = []
-        self._hint = None
+        self._hint: Hint | None = None
 
     # -- output ---------------------------------------------------------------------------
 
