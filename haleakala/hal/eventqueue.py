@@ -25,7 +25,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Hashable
 from queue import Empty
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from haleakala.hal.events import BeachContents, ButtonHeld, ButtonPressed, EncoderTurned, LinkHealth
 
@@ -37,11 +37,14 @@ EVENTS_MAX = 256
 KEYS_MAX = 8
 """Coalescing keys that may each add one report beyond ``maxsize``: six beaches, the link."""
 
+E = TypeVar("E")
+"""What a queue carries: the hardware's ``InputEvent`` and whatever its program posts."""
+
 DROPPABLE = (ButtonPressed, ButtonHeld, EncoderTurned, BeachContents, LinkHealth)
 """Hardware inputs: refused when the queue is full and they cannot be coalesced."""
 
 
-def coalesce_key(event: Any) -> Hashable | None:
+def coalesce_key(event: object) -> Hashable | None:
     """Reports whose newest value is all that matters share a key; other events have none."""
     if isinstance(event, BeachContents):
         beach = event.beach
@@ -51,15 +54,15 @@ def coalesce_key(event: Any) -> Hashable | None:
     return None
 
 
-class _Cell:
+class _Cell(Generic[E]):
     __slots__ = ("event", "key")
 
-    def __init__(self, event: Any, key: Hashable | None) -> None:
+    def __init__(self, event: E, key: Hashable | None) -> None:
         self.event = event
         self.key = key
 
 
-class EventQueue:
+class EventQueue(Generic[E]):
     """Thread-safe FIFO with the ``queue.Queue`` calls the controller and daemon use
     (``put``, ``get``, ``get_nowait``, ``empty``, ``qsize``) plus ``stats``."""
 
@@ -67,9 +70,9 @@ class EventQueue:
         if maxsize < 1:
             raise ValueError(f"maxsize {maxsize} must be at least 1")
         self.maxsize = maxsize
-        self._cells: deque[_Cell] = deque()
-        self._tail: dict[Hashable, _Cell] = {}  # keyed reports after the last other event
-        self._last: dict[Hashable, _Cell] = {}  # newest queued report per key, anywhere
+        self._cells: deque[_Cell[E]] = deque()
+        self._tail: dict[Hashable, _Cell[E]] = {}  # keyed reports after the last other event
+        self._last: dict[Hashable, _Cell[E]] = {}  # newest queued report per key, anywhere
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
         self.put_count = 0
@@ -80,7 +83,7 @@ class EventQueue:
 
     # ------------------------------------------------------------------ producers
 
-    def put(self, event: Any, block: bool = True, timeout: float | None = None) -> None:
+    def put(self, event: E, block: bool = True, timeout: float | None = None) -> None:
         """Queue ``event`` (never blocks: a full queue coalesces or drops instead)."""
         key = coalesce_key(event)
         with self._lock:
@@ -114,7 +117,7 @@ class EventQueue:
 
     # ------------------------------------------------------------------ the consumer
 
-    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+    def get(self, block: bool = True, timeout: float | None = None) -> E:
         """The oldest event; waits up to ``timeout`` (None: forever) unless ``block`` is
         false; raises ``queue.Empty`` when there is none."""
         with self._lock:
@@ -140,7 +143,7 @@ class EventQueue:
                     del self._last[key]
             return cell.event
 
-    def get_nowait(self) -> Any:
+    def get_nowait(self) -> E:
         return self.get(block=False)
 
     def empty(self) -> bool:
