@@ -41,6 +41,7 @@ from .board import Table, apply_change, table_from_expected
 from .rfid import RfidLink, open_link, tag_map
 
 if TYPE_CHECKING:
+    from haleakala.ai import Bot
     from haleakala.companion.controller import Companion
 
 LOG_LINES = 200
@@ -124,7 +125,7 @@ class SimSession:
         self.autoplay = False
         self.autoplay_interval = 0.6
         self._next_auto = 0.0
-        self._bots: dict[str, Any] = {}
+        self._bots: dict[str, Bot] = {}
         self.power_cuts = 0
         self.link: RfidLink | None = None
         self.companion: Companion  # made by _boot (and again by every power cut)
@@ -459,7 +460,7 @@ class SimSession:
 
     # ------------------------------------------------------------------ players' hands
 
-    def bot(self, colour: str, name: str = "greedy", seed: int = 0) -> Any:
+    def bot(self, colour: str, name: str = "greedy", seed: int = 0) -> Bot:
         key = f"{colour}:{name}:{seed}"
         if key not in self._bots:
             from haleakala.ai import make_bot
