@@ -396,8 +396,9 @@ class SelfTest:
         )
 
         def matches(event: InputEvent | TagsSeen) -> str | None:
-            seen = isinstance(event, BeachContents) and event.discs
-            seen = seen or (isinstance(event, TagsSeen) and event.uids)
+            seen = (isinstance(event, BeachContents) and bool(event.discs)) or (
+                isinstance(event, TagsSeen) and bool(event.uids)
+            )
             if not seen:
                 return None
             assert isinstance(event, BeachContents | TagsSeen)
@@ -474,7 +475,7 @@ class RfidSource:
 
     def start(self, post: Callable[[InputEvent | TagsSeen], None]) -> None:
         self._post = post
-        self.driver.start(post)  # type: ignore[arg-type]
+        self.driver.start(post)
 
     def close(self) -> None:
         self.driver.stop()
