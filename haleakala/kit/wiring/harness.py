@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from haleakala.config import Config
+from haleakala.config import Config, PinsConfig
 from haleakala.hal.base import SEGMENTS
 from haleakala.kit.wiring.boards import (
     MODEL_NAMES,
@@ -108,12 +108,26 @@ def _gpio_label(gpio: int) -> str:
 
 
 def build(config: Config, pico: PicoPins) -> Harness:
-    """Every part and wire of the kit described by ``config`` (and the Pico's pins)."""
-    pins = config.pins
-    buttons_kit = config.kit == "buttons"
+    """Every part and wire of the kit described by ``config`` (and the Pico's pins).
+
+    The order of the steps is part of the output: the YAML and PINS.md list parts and cables
+    as they are added, and ``--check`` compares those files byte for byte."""
     model = MODEL_NAMES.get(config.model, config.model)
     h = Harness(f"Haleakala companion wiring: {model}, {config.kit} kit", config, pico)
+    _add_pi(h, config, model)
+    _add_pi_side_parts(h, config)
+    _wire_led_chain(h, config.pins)
+    _wire_controls(h, config.pins)
+    if config.kit == "buttons":
+        _add_beach_buttons(h, config.pins)
+    _add_rfid(h, pico)
+    return h
 
+
+def _add_pi(h: Harness, config: Config, model: str) -> None:
+    """The Pi's header: the pins this kit uses, each labelled with its BCM GPIO."""
+    pins = config.pins
+    buttons_kit = config.kit == "buttons"
     # Pi header pins used, with the config key that names each GPIO.
     header: dict[int, str] = {}
     gpio_use: dict[int, str] = {
@@ -141,6 +155,10 @@ def build(config: Config, pico: PicoPins) -> Harness:
             notes="Pin numbers are physical header pins; labels give the BCM GPIO.",
         )
     )
+
+
+def _add_pi_side_parts(h: Harness, config: Config) -> None:
+    """Supply, level shifter and its passives, the rings, the OLED, the encoder, back."""
     h.add(
         Part(
             PI_POWER,
@@ -212,7 +230,9 @@ def build(config: Config, pico: PicoPins) -> Harness:
     )
     h.add(Part(BACK, "Push button (back; hold = undo)", [(1, "1"), (2, "2")]))
 
-    # LED chain: Pi → shifter → resistor → ring 1 → ... ; power straight from the supply.
+
+def _wire_led_chain(h: Harness, pins: PinsConfig) -> None:
+    """Pi → shifter → resistor → ring 1 → ...; the LED power comes straight from the supply."""
     h.cable(
         [
             Wire(PI, 2, SHIFTER, 14, "5V", "RD"),
@@ -254,6 +274,10 @@ def build(config: Config, pico: PicoPins) -> Harness:
                 Wire(ring(pos), "GND", ring(pos + 1), "GND", "GND", "BK"),
             ]
         )
+
+
+def _wire_controls(h: Harness, pins: PinsConfig) -> None:
+    """The OLED on I2C1, the encoder and the back button."""
     h.cable(
         [
             Wire(PI, 1, OLED, "VCC", "3V3", "OG"),
@@ -278,36 +302,35 @@ def build(config: Config, pico: PicoPins) -> Harness:
         ]
     )
 
-    if buttons_kit:
+
+def _add_beach_buttons(h: Harness, pins: PinsConfig) -> None:
+    """Buttons kit: a button under each beach, grounded through one strip."""
+    h.add(
+        Part(
+            GROUND_BUS,
+            "Ground strip on the perfboard",
+            [(i, "GND") for i in range(1, SEGMENTS + 2)],
+            kit="buttons",
+            notes="One wire from the Pi, one to every beach button.",
+        )
+    )
+    h.cable([Wire(PI, 30, GROUND_BUS, 1, "GND", "BK")], kit="buttons")
+    for b in range(SEGMENTS):
         h.add(
             Part(
-                GROUND_BUS,
-                "Ground strip on the perfboard",
-                [(i, "GND") for i in range(1, SEGMENTS + 2)],
+                beach_button(b),
+                f"Push button under beach {b} (notation {b}B)",
+                [(1, "1"), (2, "2")],
                 kit="buttons",
-                notes="One wire from the Pi, one to every beach button.",
             )
         )
-        h.cable([Wire(PI, 30, GROUND_BUS, 1, "GND", "BK")], kit="buttons")
-        for b in range(SEGMENTS):
-            h.add(
-                Part(
-                    beach_button(b),
-                    f"Push button under beach {b} (notation {b}B)",
-                    [(1, "1"), (2, "2")],
-                    kit="buttons",
-                )
-            )
-            h.cable(
-                [
-                    Wire(PI, PI_GPIO_PIN[pins.beach(b)], beach_button(b), 1, f"beach {b}", "YE"),
-                    Wire(GROUND_BUS, b + 2, beach_button(b), 2, "GND", "BK"),
-                ],
-                kit="buttons",
-            )
-
-    _add_rfid(h, pico)
-    return h
+        h.cable(
+            [
+                Wire(PI, PI_GPIO_PIN[pins.beach(b)], beach_button(b), 1, f"beach {b}", "YE"),
+                Wire(GROUND_BUS, b + 2, beach_button(b), 2, "GND", "BK"),
+            ],
+            kit="buttons",
+        )
 
 
 def _add_rfid(h: Harness, pico: PicoPins) -> None:
