@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "hw" / "config.example.toml"
 
 def problems_of(text: str) -> list[str]:
     """Every problem of a config text, as the one-line strings the user sees."""
-    raw = cfg.tomllib.loads(textwrap.dedent(text))
+    raw = tomllib.loads(textwrap.dedent(text))
     return [str(p) for p in cfg.from_dict(raw)[1]]
 
 
@@ -112,7 +113,7 @@ def test_show_output_loads_back_to_the_same_config(
         display=replace(Config().display, driver=driver, address=address),
         tags={f"{i:08X}": d for i, d in enumerate(discs)},
     )
-    assert cfg.from_dict(cfg.tomllib.loads(to_toml(config)))[0] == config
+    assert cfg.from_dict(tomllib.loads(to_toml(config)))[0] == config
 
 
 # --------------------------------------------------------------------------- mistakes

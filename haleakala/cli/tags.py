@@ -22,6 +22,7 @@ from typing import Any
 
 from haleakala.cli import UsageError, add_config_option
 from haleakala.hal.events import Disc, LinkHealth
+from haleakala.hal.rfid.protocol import normalise_uid
 
 ENROL_ORDER = tuple(Disc(colour, value) for colour in ("red", "yellow")
                     for value in (1, 2, 3, 4, 5, 0))
@@ -37,10 +38,6 @@ class EnrolError(Exception):
 
 
 # ----------------------------------------------------------------------------- the file
-
-
-def normalise_uid(uid: str) -> str:
-    return "".join(ch for ch in uid if ch not in ":- ").upper()
 
 
 def read_config(path: Path) -> tuple[str, dict[str, Any]]:

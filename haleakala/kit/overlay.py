@@ -56,7 +56,8 @@ def ring_picture(zone_map: ZoneMap, rx: int = 22, ry: int = 8) -> list[str]:
     n = zone_map.pixels_per_ring
     for i in range(n):
         angle = 2 * math.pi * i / n
-        label = f"{i} {ABBREVIATION[owner[i]] if owner[i] else '---'}"
+        zone = owner[i]
+        label = f"{i} {ABBREVIATION[zone] if zone else '---'}"
         x = round(cx + rx * math.sin(angle)) - len(label) // 2
         y = round(cy - ry * math.cos(angle))
         y = min(max(y, 0), height - 1)

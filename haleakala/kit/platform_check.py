@@ -63,7 +63,7 @@ def read_cpuinfo_from(path: Path) -> None:
         match = re.search(rf"^{field}\s+:\s+(.*)$", text, re.M | re.I)
         return match.group(1) if match else None
 
-    adafruit_platformdetect.Detector.get_cpuinfo_field = get_cpuinfo_field  # type: ignore[method-assign]
+    adafruit_platformdetect.Detector.get_cpuinfo_field = get_cpuinfo_field
 
 
 def check(model: str) -> dict[str, object]:

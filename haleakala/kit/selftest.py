@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import argparse
 import queue
-import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any
 
 from haleakala.cli import UsageError, add_config_option
 from haleakala.config import Config
@@ -49,12 +47,22 @@ from haleakala.hal.events import (
     LinkHealth,
 )
 from haleakala.kit.common import load_for_kit
+from haleakala.kit.selftest_steps import (
+    ConsoleOperator,
+    InputStep,
+    LedFrameCheck,
+    Operator,
+    PartResult,
+    Report,
+    SimOperator,
+    TagsSeen,
+    VisualCheck,
+)
 from haleakala.kit.wiring import PI_GPIO_PIN, load_pico_pins
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from haleakala.hal.sim import SimHardware
 
 WHITE = (255, 255, 255)
 ZONE_COLOUR = {
@@ -69,179 +77,6 @@ ZONE_COLOUR = {
 }
 INTERACTIVE_TIMEOUT_S = 10.0
 AUTO_TIMEOUT_S = 0.5
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class PartResult:
-    part: str
-    ok: bool
-    detail: str
-    hint: str = ""
-
-    def line(self) -> str:
-        if self.ok:
-            return f"PASS  {self.part}: {self.detail}"
-        check = f" — check {self.hint}" if self.hint else ""
-        return f"FAIL  {self.part}: {self.detail}{check}"
-
-
-@dataclass
-class Report:
-    title: str
-    results: list[PartResult] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.results) and all(r.ok for r in self.results)
-
-    @property
-    def failed(self) -> list[PartResult]:
-        return [r for r in self.results if not r.ok]
-
-    def lines(self) -> list[str]:
-        lines = [self.title, *(r.line() for r in self.results)]
-        passed = len(self.results) - len(self.failed)
-        summary = f"{passed} of {len(self.results)} parts pass"
-        if self.failed:
-            summary += "; failed: " + ", ".join(r.part for r in self.failed)
-        return [*lines, summary]
-
-
-# --------------------------------------------------------------------------- steps
-
-
-@dataclass(frozen=True)
-class LedFrameCheck:
-    """One frame shown on the chain and the chain pixels that should be lit in it."""
-
-    what: str
-    lit: frozenset[int]
-
-
-@dataclass(frozen=True)
-class VisualCheck:
-    """Something a person looks at: LED frames or the OLED image."""
-
-    part: str
-    question: str
-    frames: tuple[LedFrameCheck, ...] = ()
-    image: Image | None = None
-
-
-@dataclass(frozen=True)
-class InputStep:
-    """An input the self-test waits for. ``action`` tells a simulated part what to do:
-    ("press", button), ("turn", steps), ("place", beach) or ("link",)."""
-
-    part: str
-    instruction: str
-    action: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class TagsSeen:
-    """Raw tag UIDs on a beach, enrolled or not (RFID kit: any tagged disc will do)."""
-
-    beach: int
-    uids: frozenset[str]
-
-
-class Operator(Protocol):
-    interactive: bool
-
-    def say(self, text: str) -> None: ...
-
-    def confirm(self, check: VisualCheck) -> tuple[bool, str]:
-        """(looks right, what was wrong)."""
-
-    def act(self, step: InputStep) -> None:
-        """Ask for (or make) the input of ``step``."""
-
-
-class ConsoleOperator:
-    """A person at the kit: reads the instructions, looks, presses, answers y/n."""
-
-    interactive = True
-
-    def __init__(
-        self, out: TextIO = sys.stdout, ask: Callable[[str], str] = input, timeout_s: float = 10
-    ) -> None:
-        self.out = out
-        self.ask = ask
-        self.timeout_s = timeout_s
-
-    def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
-
-    def confirm(self, check: VisualCheck) -> tuple[bool, str]:
-        try:
-            answer = self.ask(f"{check.question} [Y/n] ").strip().lower()
-        except EOFError:
-            return False, "no answer (input closed)"
-        if answer in ("", "y", "yes"):
-            return True, ""
-        return False, "you answered no"
-
-    def act(self, step: InputStep) -> None:
-        self.say(f"{step.instruction} (waiting {self.timeout_s:g} s)")
-
-
-class SimOperator:
-    """The simulated parts answer by themselves: events are injected into the SimHardware,
-    and what the self-test showed is read back from its recording LEDs and display."""
-
-    interactive = False
-
-    def __init__(self, hardware: SimHardware, disc: str = "red1") -> None:
-        self.hw = hardware
-        self.disc = disc
-
-    def say(self, text: str) -> None:
-        pass
-
-    def confirm(self, check: VisualCheck) -> tuple[bool, str]:
-        if check.image is not None:
-            shown = self.hw.display.last
-            if shown is None:
-                return False, "the display shows nothing"
-            if shown.tobytes() != check.image.tobytes():
-                return False, "the display shows something other than the test pattern"
-            return True, ""
-        frames = list(self.hw.leds.frames)[-len(check.frames) :] if check.frames else []
-        if len(frames) < len(check.frames):
-            return False, f"{len(check.frames) - len(frames)} frame(s) never reached the chain"
-        for want, got in zip(check.frames, frames, strict=True):
-            lit = frozenset(i for i, p in enumerate(got.pixels) if p != (0, 0, 0))
-            if lit != want.lit:
-                saw = _indices(lit) if lit else "nothing"
-                return (
-                    False,
-                    f"{want.what}: chain pixels {_indices(want.lit)} should light, saw {saw}",
-                )
-        return True, ""
-
-    def act(self, step: InputStep) -> None:
-        kind = step.action[0]
-        if kind == "press":
-            from haleakala.hal.sim import SimClock
-
-            if isinstance(self.hw.inputs.clock, SimClock):
-                self.hw.inputs.tap(step.action[1])  # raw edges through the debouncer
-            else:
-                self.hw.press(step.action[1])
-        elif kind == "turn":
-            self.hw.turn(step.action[1])
-        elif kind == "place":
-            self.hw.place(step.action[1], [self.disc])
-        elif kind == "link":
-            self.hw.inputs.link(True, "simulated RFID Pico")
-
-
-def _indices(pixels: frozenset[int]) -> str:
-    return ", ".join(str(i) for i in sorted(pixels))
 
 
 # --------------------------------------------------------------------------- the test pattern
@@ -561,8 +396,9 @@ class SelfTest:
         )
 
         def matches(event: InputEvent | TagsSeen) -> str | None:
-            seen = isinstance(event, BeachContents) and event.discs
-            seen = seen or (isinstance(event, TagsSeen) and event.uids)
+            seen = (isinstance(event, BeachContents) and bool(event.discs)) or (
+                isinstance(event, TagsSeen) and bool(event.uids)
+            )
             if not seen:
                 return None
             assert isinstance(event, BeachContents | TagsSeen)
@@ -639,7 +475,7 @@ class RfidSource:
 
     def start(self, post: Callable[[InputEvent | TagsSeen], None]) -> None:
         self._post = post
-        self.driver.start(post)  # type: ignore[arg-type]
+        self.driver.start(post)
 
     def close(self) -> None:
         self.driver.stop()

@@ -100,16 +100,11 @@ class _Candidate:
         self.frames: list[protocol.Frame] = []
 
 
-def normalise_uid(uid: str) -> str:
-    """Tag UIDs compare as upper-case hex without separators: ``e0:04:01`` == ``E00401``."""
-    return "".join(ch for ch in uid if ch not in ":- ").upper()
-
-
 def normalise_tag_map(tag_map: Mapping[str, Disc | str]) -> dict[str, Disc]:
     """UID -> Disc from a config-style map whose values may be disc names ("red3", "yellow*")."""
     result: dict[str, Disc] = {}
     for uid, disc in tag_map.items():
-        result[normalise_uid(uid)] = disc if isinstance(disc, Disc) else Disc.parse(disc)
+        result[protocol.normalise_uid(uid)] = disc if isinstance(disc, Disc) else Disc.parse(disc)
     return result
 
 

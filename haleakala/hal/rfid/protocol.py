@@ -44,6 +44,14 @@ _WORD = re.compile(r"[a-z0-9_]{1,16}")
 _NUMBER = re.compile(r"-?[0-9]{1,10}")
 
 
+def normalise_uid(uid: str) -> str:
+    """Tag UIDs compare as upper-case hex without separators: ``e0:04:01`` == ``E00401``.
+
+    The one spelling of a UID on the host: the config, the tags CLI and the driver all
+    compare through it, so a UID typed with colons still finds the tag the Pico reports."""
+    return "".join(ch for ch in uid if ch not in ":- ").upper()
+
+
 def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE: ``crc16(b"123456789") == 0x29B1`` (``crc_hqx`` is this CRC)."""
     return binascii.crc_hqx(data, 0xFFFF)

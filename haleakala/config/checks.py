@@ -1,0 +1,361 @@
+"""What a well-formed config means: allowed values, pins that exist and do not collide,
+rings that fit, a supply that carries the peak. Works on a ``Config`` however it was made."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import fields
+
+from haleakala.config.build import _describe, _kind_of, _number_problem, _short_int
+from haleakala.config.schema import (
+    _SECTIONS,
+    BAUD_RANGE,
+    DRIVERS,
+    HARDWARE,
+    HAT_EEPROM_GPIOS,
+    HEADER_GPIOS,
+    I2C1_GPIOS,
+    I2C_PORTS,
+    KITS,
+    MAX_HOLD_MS,
+    MODELS,
+    NAME_MAX,
+    PIXEL_ORDERS,
+    PWM_LED_GPIO,
+    SPI0_GPIOS,
+    SPI_LED_GPIO,
+    Config,
+    DisplayConfig,
+    LedsConfig,
+    Problem,
+)
+from haleakala.hal.zones import SEGMENTS
+from haleakala.kit.budget import budget
+from haleakala.rules.game import VARIANTS
+
+
+def _one_of(
+    problems: list[Problem], key: str, value: str, allowed: tuple[str, ...], why: str
+) -> None:
+    if value not in allowed:
+        same_but_case = [a for a in allowed if a.casefold() == value.casefold()]
+        close = same_but_case or difflib.get_close_matches(value, allowed, n=1, cutoff=0.75)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        if same_but_case:
+            hint += "(the case matters) "
+        shown = _describe(value).removeprefix("string ")
+        problems.append(Problem(key, f"{shown} is not one of {', '.join(allowed)}", f"{hint}{why}"))
+
+
+def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
+    p: list[Problem] = []
+    # A Config built in code skipped the file checks: its numbers must be finite too.
+    for section, cls in _SECTIONS.items():
+        for f in fields(cls):
+            if _kind_of(cls, f.name) == "number":
+                value = getattr(getattr(c, section), f.name)
+                bad = _number_problem(f"{section}.{f.name}", value, getattr(cls(), f.name))
+                if bad is not None:
+                    p.append(bad)
+    if p:
+        return p
+    _one_of(p, "hardware", c.hardware, HARDWARE, "auto picks pi on a Raspberry Pi, else sim")
+    _one_of(p, "model", c.model, MODELS, "the Raspberry Pi under the island")
+    _one_of(p, "kit", c.kit, KITS, "buttons: one button per beach; rfid: tags read by a Pico")
+    if not c.variant:
+        p.append(Problem("variant", "is empty", 'use "base" for the standard rules'))
+    else:
+        _one_of(p, "variant", c.variant, VARIANTS, '"base" is the rulebook\'s standard game')
+    if not str(c.state_dir) or str(c.state_dir) == ".":
+        p.append(Problem("state_dir", "is empty", "use /var/lib/haleakala"))
+    elif not c.state_dir.is_absolute():
+        p.append(
+            Problem(
+                "state_dir",
+                f"{_describe(str(c.state_dir)).removeprefix('string ')} is a relative path, "
+                "which depends on where the daemon happens to start",
+                "write an absolute path such as /var/lib/haleakala",
+            )
+        )
+    elif any(len(part.encode()) > NAME_MAX for part in c.state_dir.parts):
+        p.append(
+            Problem(
+                "state_dir",
+                f"has a directory name longer than {NAME_MAX} bytes, which no Linux file "
+                "system stores",
+                "shorten it, e.g. /var/lib/haleakala",
+            )
+        )
+    p += _check_pins(c)
+    p += _check_leds(c.leds)
+    p += _check_display(c.display)
+    if c.rfid.baud <= 0:
+        p.append(
+            Problem(
+                "rfid.baud",
+                f"baud rate {_short_int(c.rfid.baud)} must be positive",
+                "the Pico firmware talks at 115200",
+            )
+        )
+    elif not BAUD_RANGE[0] <= c.rfid.baud <= BAUD_RANGE[1]:
+        p.append(
+            Problem(
+                "rfid.baud",
+                f"baud rate {_short_int(c.rfid.baud)} is outside {BAUD_RANGE[0]}..{BAUD_RANGE[1]}",
+                "the Pico firmware talks at 115200",
+            )
+        )
+    if not c.rfid.port:
+        p.append(Problem("rfid.port", "is empty", 'use "auto" or a path like /dev/ttyACM0'))
+    if not 1 <= c.inputs.bounce_ms <= 200:
+        p.append(
+            Problem(
+                "inputs.bounce_ms",
+                f"{c.inputs.bounce_ms} ms is outside 1..200",
+                "20 ms suits ordinary tactile buttons",
+            )
+        )
+    if c.inputs.hold_ms <= c.inputs.bounce_ms:
+        p.append(
+            Problem(
+                "inputs.hold_ms",
+                f"{c.inputs.hold_ms} ms is not longer than inputs.bounce_ms",
+                "a long press must outlast contact bounce: 800 ms is usual",
+            )
+        )
+    elif c.inputs.hold_ms > MAX_HOLD_MS:
+        p.append(
+            Problem(
+                "inputs.hold_ms",
+                f"{c.inputs.hold_ms:g} ms is longer than anyone holds a button "
+                f"(at most {MAX_HOLD_MS} ms), so undo could never be reached",
+                "800 ms is usual",
+            )
+        )
+    if supply and not any(pr.key.startswith(("leds.", "model", "kit")) for pr in p):
+        p += _check_supply(c)
+    return p
+
+
+def _check_supply(c: Config) -> list[Problem]:
+    """The 5 V supply (``leds.supply_ma``) must carry the kit's peak: the LEDs at the
+    configured brightness and current limit, the Pi model, the OLED and the RFID kit. The
+    figures are ``haleakala power``'s, computed by the daemon's own frame functions."""
+    b = budget(c)
+    fix = (
+        f"fit a 5 V supply of at least {b.recommended_supply_ma / 1000:g} A and set "
+        "leds.supply_ma to its rating, or lower leds.current_limit_ma / leds.brightness "
+        "(details: haleakala power)"
+    )
+    if b.supply_ma < b.peak_ma:
+        return [
+            Problem(
+                "leds.supply_ma",
+                f"the {b.supply_ma:g} mA supply cannot carry the kit's "
+                f"{math.ceil(b.peak_ma)} mA peak ({b.model} {math.ceil(b.pi_ma)}, LEDs "
+                f"{math.ceil(b.led_max_ma)}, OLED {math.ceil(b.oled_ma)}"
+                + (f", RFID {math.ceil(b.rfid_ma)}" if b.rfid_ma else "")
+                + " mA): the Pi would brown out",
+                fix,
+            )
+        ]
+    if b.supply_ma < b.needed_ma:
+        return [
+            Problem(
+                "leds.supply_ma",
+                f"the {b.supply_ma:g} mA supply leaves {b.headroom:.0%} headroom over the "
+                f"kit's {math.ceil(b.peak_ma)} mA peak, less than 10%",
+                fix,
+                "warning",
+            )
+        ]
+    return []
+
+
+def _check_pins(c: Config) -> list[Problem]:
+    p: list[Problem] = []
+    used = c.pins_in_use()
+    owner: dict[int, str] = {}
+    for key, gpio in used.items():
+        if gpio not in HEADER_GPIOS:
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {_short_int(gpio)} does not exist on a {c.model}",
+                    "the 40-pin header has BCM GPIO 0..27",
+                )
+            )
+            continue
+        if gpio in owner:
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is also {owner[gpio]}",
+                    "every device needs its own pin: pick a free GPIO",
+                )
+            )
+            continue
+        owner[gpio] = key
+        if gpio in HAT_EEPROM_GPIOS:
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is a HAT ID EEPROM pin (ID_SD/ID_SC)",
+                    "it works, but a HAT on the header would clash: prefer 4..27",
+                    "warning",
+                )
+            )
+        if gpio in I2C1_GPIOS and c.display.i2c_port == 1:
+            p.append(
+                Problem(
+                    key,
+                    f"GPIO {gpio} is I2C1 {'SDA' if gpio == 2 else 'SCL'}, which the OLED needs",
+                    "move this to a free GPIO",
+                )
+            )
+    led = c.pins.led_data
+    if c.model in MODELS and c.model != "pi5" and led in HEADER_GPIOS:
+        if led not in (SPI_LED_GPIO, PWM_LED_GPIO):
+            p.append(
+                Problem(
+                    "pins.led_data",
+                    f"GPIO {led} cannot drive NeoPixels on a {c.model}",
+                    "use 10 (SPI0 MOSI, no root needed) or 18 (PWM, needs root)",
+                )
+            )
+        elif led == PWM_LED_GPIO:
+            p.append(
+                Problem(
+                    "pins.led_data",
+                    "GPIO 18 drives the LEDs by PWM, which needs root and disables analogue audio",
+                    "use 10 (SPI0 MOSI) so the daemon runs without root",
+                    "warning",
+                )
+            )
+        else:
+            for key, gpio in used.items():
+                if key != "pins.led_data" and gpio in SPI0_GPIOS and gpio != led:
+                    p.append(
+                        Problem(
+                            key,
+                            f"GPIO {gpio} is on SPI0, which the LED chain on "
+                            f"GPIO {led} needs for itself on a {c.model}",
+                            "keep GPIO 7, 8, 9 and 11 free: pick another GPIO",
+                        )
+                    )
+    return p
+
+
+def _check_leds(leds: LedsConfig) -> list[Problem]:
+    p: list[Problem] = []
+    ppr = leds.pixels_per_ring
+    if not 1 <= ppr <= 256:
+        p.append(
+            Problem(
+                "leds.pixels_per_ring",
+                f"{_short_int(ppr)} is outside 1..256",
+                "count the pixels of one ring (12, 16 or 24 are common)",
+            )
+        )
+    if sorted(leds.ring_order) != list(range(SEGMENTS)):
+        p.append(
+            Problem(
+                "leds.ring_order",
+                f"{_describe(list(leds.ring_order)).removeprefix('list ')} does not list "
+                "segments 0..5 once each",
+                "write the segment under each ring in chain order, e.g. [0, 1, 2, 3, 4, 5]",
+            )
+        )
+    _one_of(
+        p,
+        "leds.pixel_order",
+        leds.pixel_order,
+        PIXEL_ORDERS,
+        "WS2812B rings are GRB; try RGB if red and green are swapped",
+    )
+    if not 0 <= leds.brightness <= 1:
+        p.append(
+            Problem(
+                "leds.brightness",
+                f"{leds.brightness} is outside 0..1",
+                "0.3 is bright enough indoors",
+            )
+        )
+    if leds.supply_ma <= 0:
+        p.append(
+            Problem(
+                "leds.supply_ma",
+                f"{leds.supply_ma} mA must be positive",
+                "write the rating of the 5 V supply that feeds the rings and the Pi",
+            )
+        )
+    if leds.current_limit_ma <= 0:
+        p.append(
+            Problem(
+                "leds.current_limit_ma",
+                f"{leds.current_limit_ma} mA must be positive",
+                "e.g. 1800 (the Pi keeps the rest of the supply)",
+            )
+        )
+    owner: dict[int, str] = {}
+    for zone, indices in leds.zones.items():
+        for n, i in enumerate(indices):
+            key = f"leds.zones.{zone}[{n}]"
+            if not 0 <= i < max(ppr, 1):
+                p.append(
+                    Problem(
+                        key,
+                        f"pixel {_short_int(i)} is past the end of a {ppr}-pixel ring",
+                        f"use 0..{ppr - 1} or change leds.pixels_per_ring",
+                    )
+                )
+            elif i in owner:
+                p.append(
+                    Problem(
+                        key,
+                        f"pixel {i} is also in leds.zones.{owner[i]}",
+                        "a pixel belongs to one zone: remove it from one list",
+                    )
+                )
+            else:
+                owner[i] = zone
+    return p
+
+
+def _check_display(d: DisplayConfig) -> list[Problem]:
+    p: list[Problem] = []
+    _one_of(
+        p,
+        "display.driver",
+        d.driver,
+        DRIVERS,
+        "the 0.96-inch panels are ssd1306, most 1.3-inch ones sh1106",
+    )
+    if d.i2c_port not in I2C_PORTS:
+        p.append(
+            Problem(
+                "display.i2c_port",
+                f"{_short_int(d.i2c_port)} is not a bus number 0..{I2C_PORTS[-1]}",
+                "the header's I2C bus is 1 (/dev/i2c-1)",
+            )
+        )
+    if not 0x03 <= d.address <= 0x77:
+        p.append(
+            Problem(
+                "display.address",
+                f"{d.address:#x} is not a 7-bit I2C address"
+                if abs(d.address) < 2**32
+                else f"{_short_int(d.address)} is not a 7-bit I2C address",
+                "OLEDs answer at 0x3C (or 0x3D): run i2cdetect -y 1",
+            )
+        )
+    if d.rotate not in (0, 2):
+        p.append(
+            Problem(
+                "display.rotate",
+                f"{_short_int(d.rotate)} is not 0 or 2",
+                "scenes are drawn landscape 128x64: 0 upright, 2 upside down",
+            )
+        )
+    return p
