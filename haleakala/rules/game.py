@@ -14,12 +14,12 @@ small tuples kept in the state, so a game can stop at any decision, be saved, an
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import ClassVar
 
 from .decision import Refusal
 from .deck import BOARD_ITEMS, Deck, default_deck
 from .geometry import Board, default_board
+from .legal import generate
 from .notation import (
     BOAT,
     BUY,
@@ -27,8 +27,6 @@ from .notation import (
     KEEP,
     LAVA,
     LAVA_NONE,
-    PASS,
-    PLACE,
     RETURN,
     SHAMAN,
     STAY,
@@ -37,56 +35,46 @@ from .notation import (
     format_decision,
     parse_decision,
 )
+from .refusals import reason
 from .scoring import erupt, score_round
+from .state import (
+    CHOOSE_CARD,
+    FACE_DOWN,
+    MOVE_SHAMAN,
+    NO_OWNER,
+    OVER,
+    PHASE_NAMES,
+    PLAYERS,
+    PRESCORE,
+    PRIESTESS,
+    PRIESTESS_ITEM,
+    SHELL,
+    TURN,
+    VARIANTS,
+    IllegalDecision,
+    Result,
+    UnknownVariant,
+)
 
-PLAYERS = ("red", "yellow")
-VARIANTS = ("base", "tactical")
-
-# Phases: what kind of decision is awaited.
-TURN, MOVE_SHAMAN, CHOOSE_CARD, PRIESTESS, SHELL, PRESCORE, OVER = range(7)
-PHASE_NAMES = ("turn", "shaman", "card", "priestess", "shell", "prescore", "over")
-
-NO_OWNER = -1
-FACE_DOWN = 2  # the board's Lava Priestess after use (R17)
-PRIESTESS_ITEM = BOARD_ITEMS.index("priestess")
-
-
-class IllegalDecision(ValueError):
-    """A decision that the rules do not allow now; the message says why, ``refusal``
-    (``kind``, ``ruling``) says it for programs."""
-
-    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal or Refusal("not_allowed", message)
-
-    @property
-    def kind(self) -> str:
-        return self.refusal.kind
-
-    @property
-    def ruling(self) -> str | None:
-        return self.refusal.ruling
-
-
-class UnknownVariant(ValueError):
-    pass
-
-
-@dataclass(frozen=True)
-class Result:
-    """Final scores, with each scoring's breakdown and the tie-break that decided."""
-
-    scores: tuple[int, int]
-    winner: str
-    tiebreak: str | None
-    scorings: tuple[dict, ...]
-
-    def to_dict(self) -> dict:
-        return {
-            "scores": dict(zip(PLAYERS, self.scores, strict=True)),
-            "winner": self.winner,
-            "tiebreak": self.tiebreak,
-        }
+__all__ = [
+    "CHOOSE_CARD",
+    "FACE_DOWN",
+    "MOVE_SHAMAN",
+    "NO_OWNER",
+    "OVER",
+    "PHASE_NAMES",
+    "PLAYERS",
+    "PRESCORE",
+    "PRIESTESS",
+    "PRIESTESS_ITEM",
+    "SHELL",
+    "TURN",
+    "VARIANTS",
+    "Game",
+    "IllegalDecision",
+    "Result",
+    "UnknownVariant",
+]
 
 
 class Game:
@@ -182,58 +170,8 @@ class Game:
             legal = self._legal = self._generate()
         return legal
 
-    def _generate(self) -> list[int]:
-        phase = self.phase
-        p = self.decider
-        if phase == TURN:
-            return self._turn_actions(p)
-        if phase == MOVE_SHAMAN:
-            other = self.shaman[1 - p]
-            return [STAY] + [SHAMAN + s for s in self.board.reach[self.shaman[p]] if s != other]
-        if phase == CHOOSE_CARD:
-            k = self.board.slots_per_segment
-            first = self.context[0] * k
-            return [TAKE + s for s in range(first, first + k) if self.slots[s] >= 0]
-        if phase == PRIESTESS:
-            moves = []
-            for crater, count in enumerate(self.lava):
-                if count:
-                    moves.append(LAVA + 2 * crater)
-                    moves.append(LAVA + 2 * crater + 1)
-            return moves or [LAVA_NONE]
-        if phase == SHELL:
-            return [*self._purchases(p), KEEP]
-        if phase == PRESCORE:
-            return [*self._purchases(p), PASS]
-        return []
-
-    def _turn_actions(self, p: int) -> list[int]:
-        own, opp = self.totals[p], self.totals[1 - p]
-        at = self.disc_at[p]
-        beaches = range(self.board.segments)
-        supply = [v for v in self.board.discs if at[v] < 0]
-        # R7: after placing v on b, own total own[b]+v must differ from opp[b].
-        acts = [PLACE + v * 10 + b for v in supply for b in beaches if own[b] + v != opp[b]]
-        if self.invocation[p] == -1 and sum(self.lava) < self.board.lava_discs:
-            b = self.boat
-            acts += [INVOKE + v * 10 + b for v in supply if own[b] + v != opp[b]]
-        for v in self.board.discs:
-            b = at[v]
-            if b >= 0 and (own[b] - v != opp[b] or opp[b] == 0):
-                acts.append(RETURN + v * 10 + b)
-        if not supply:
-            acts.append(BOAT)
-        acts.sort()
-        return acts
-
-    def _purchases(self, p: int) -> list[int]:
-        shells = len(self.shells[p])
-        items = self.deck.board_items
-        return [
-            BUY + i
-            for i, code in enumerate(BOARD_ITEMS)
-            if self.board_owner[i] == NO_OWNER and items[code][1] <= shells
-        ]
+    # Legal-decision generation lives in ``legal``; bound here, it costs no extra call.
+    _generate = generate
 
     def legal_decisions(self) -> list[str]:
         """Every legal decision in its text form, sorted as the game log lists them."""
@@ -262,171 +200,8 @@ class Game:
             return None
         return self._reason(d, me)
 
-    def _reason(self, d: int, p: int) -> Refusal:
-        phase, name = self.phase, PLAYERS[p]
-        expecting = Refusal(
-            "wrong_phase",
-            {
-                TURN: f"{name} must take a turn action (place a disc, take one back, or move "
-                "the boat)",
-                MOVE_SHAMAN: f"{name} must now move the shaman (>2G) or leave it (>stay)",
-                CHOOSE_CARD: f"{name} must now choose a card (take {self.context[0]}a or "
-                f"take {self.context[0]}b)"
-                if phase == CHOOSE_CARD
-                else "",
-                PRIESTESS: f"{name} must now use the Lava Priestess (lava 3>4, or lava none "
-                "when there is no lava)",
-                SHELL: f"{name} received a shell: buy an item from the scoring board or keep",
-                PRESCORE: f"before the scoring {name} may buy one item (buy ...) or pass",
-            }[phase],
-        )
-        b = self.board
-        if d < BOAT:
-            if phase != TURN:
-                return expecting
-            kind, rest = divmod(d, 100)
-            v, beach = divmod(rest, 10)
-            own, opp = self.totals[p][beach], self.totals[1 - p][beach]
-            other = PLAYERS[1 - p]
-            where = self.disc_at[p][v]
-            if kind == 2:  # return
-                if where != beach:
-                    place = "in your supply" if where < 0 else f"on beach {where}"
-                    return Refusal(
-                        "disc_not_there",
-                        f"{name}'s disc {v} is not on beach {beach} (it is {place})",
-                    )
-                return Refusal(
-                    "sum_rule",
-                    f"R7 sum rule: taking back {v} would leave {name} {own - v} against "
-                    f"{other} {opp} on beach {beach}; the totals must differ",
-                    "R7",
-                )
-            if where >= 0:
-                return Refusal(
-                    "disc_already_out",
-                    f"{name}'s disc {v} is already on beach {where}; "
-                    f"take it back first (-{v}@{where})",
-                )
-            if kind == 1:
-                if self.invocation[p] == -2:
-                    return Refusal(
-                        "invocation_tactical_only",
-                        "invocation discs are only used in the tactical variant (R25)",
-                        "R25",
-                    )
-                if self.invocation[p] >= 0:
-                    return Refusal(
-                        "invocation_on_island",
-                        f"{name}'s invocation disc is on beach {self.invocation[p]}; it comes "
-                        "back when the boat stops there or with a Lava Priestess (R27)",
-                        "R27",
-                    )
-                if beach != self.boat:
-                    return Refusal(
-                        "invocation_beach",
-                        "R26: the invocation disc goes only with a number disc on the beach "
-                        f"next to the boat (beach {self.boat})",
-                        "R26",
-                    )
-                if sum(self.lava) >= b.lava_discs:
-                    return Refusal(
-                        "lava_exhausted",
-                        "R26: all 4 lava discs are on the island; no more can be invoked",
-                        "R26",
-                    )
-            return Refusal(
-                "sum_rule",
-                f"R7 sum rule: {name} would have {own + v} against {other} {opp} on beach "
-                f"{beach}; the totals must differ",
-                "R7",
-            )
-        if d == BOAT:
-            if phase != TURN:
-                return expecting
-            left = sum(1 for v in b.discs if self.disc_at[p][v] < 0)
-            return Refusal(
-                "discs_in_supply",
-                f"R6: the boat can be moved only when all your number discs are on the "
-                f"island ({name} has {left} left)",
-                "R6",
-            )
-        if d == STAY or SHAMAN <= d < TAKE:
-            if phase != MOVE_SHAMAN:
-                return expecting
-            dest = d - SHAMAN
-            here = b.space_name(self.shaman[p])
-            if dest == self.shaman[1 - p]:
-                return Refusal(
-                    "shaman_occupied",
-                    f"R8: the shaman may pass the other shaman but not stop on "
-                    f"{b.space_name(dest)}",
-                    "R8",
-                )
-            return Refusal(
-                "shaman_reach",
-                f"R8: from {here} the shaman reaches {b.space_name(dest)} only in at most 2 "
-                "steps over grassland, forest and mountain with at most one step uphill",
-                "R8",
-            )
-        if TAKE <= d < LAVA_NONE:
-            if phase != CHOOSE_CARD:
-                return expecting
-            slot = d - TAKE
-            seg = self.context[0]
-            if slot // b.slots_per_segment != seg:
-                return Refusal(
-                    "card_segment",
-                    f"R10: the cards go out in segment {seg}, where the boat is; "
-                    f"take {seg}a or {seg}b",
-                    "R10",
-                )
-            return Refusal("slot_empty", f"slot {b.slot_name(slot)} is empty")
-        if LAVA_NONE <= d < BUY:
-            if phase != PRIESTESS:
-                return expecting
-            if d == LAVA_NONE:
-                return Refusal(
-                    "lava_must_move",
-                    "R16: there is lava on the island, so the Lava Priestess must move a disc",
-                    "R16",
-                )
-            src = (d - LAVA) // 2
-            return Refusal(
-                "no_lava_there", f"R16: there is no lava disc on crater {src} to move", "R16"
-            )
-        if BUY <= d <= PASS:
-            if phase not in (SHELL, PRESCORE):
-                return expecting
-            if d == KEEP and phase == PRESCORE:
-                return Refusal("say_pass", "before a scoring say pass (not keep) to buy nothing")
-            if d == PASS and phase == SHELL:
-                return Refusal(
-                    "say_keep", "after receiving a shell say keep (not pass) to buy nothing"
-                )
-            i = d - BUY
-            code = BOARD_ITEMS[i]
-            owner = self.board_owner[i]
-            if owner == FACE_DOWN:
-                return Refusal(
-                    "priestess_face_down",
-                    "R17: the board's Lava Priestess is face down until the next scoring",
-                    "R17",
-                )
-            if owner != NO_OWNER:
-                item_name = self.deck.board_items[code][0]
-                return Refusal(
-                    "item_taken",
-                    f"R17: {PLAYERS[owner]} already has the {item_name} card",
-                    "R17",
-                )
-            cost = self.deck.board_items[code][1]
-            return Refusal(
-                "too_few_shells",
-                f"R17: {code} costs {cost} shells and {name} has {len(self.shells[p])}",
-                "R17",
-            )
-        return expecting
+    # The explanations live in ``refusals``; a class attribute, so tests can reword them.
+    _reason = reason
 
     # -- applying decisions -----------------------------------------------------------
 

@@ -21,75 +21,28 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from haleakala.hal.base import ZONES
-from haleakala.rules.deck import BOARD_ITEMS
 
 from . import layout as L
+from .palette import (
+    BACKGROUND,
+    BAND_COLOURS,
+    CARD_KIND,
+    DIM,
+    GLOW,
+    LAVA,
+    PANEL,
+    PANEL_EDGE,
+    PLAYER,
+    SHORT_CARD,
+    TEXT,
+    Fonts,
+    blit_centred,
+    led_display_colour,
+)
+from .panel import PanelDrawing
 
 if TYPE_CHECKING:
     from .session import SimSession
-
-# -------------------------------------------------------------------------- palette
-BAND_COLOURS = {
-    "sea": (24, 64, 104),
-    "water": (40, 104, 150),
-    "beach": (222, 200, 148),
-    "grassland": (118, 168, 78),
-    "forest": (48, 112, 60),
-    "mountain": (122, 112, 104),
-    "crater": (64, 44, 40),
-}
-BACKGROUND = (14, 30, 52)
-PANEL = (26, 28, 34)
-PANEL_EDGE = (70, 74, 86)
-TEXT = (226, 228, 232)
-DIM = (140, 146, 158)
-PLAYER = {"red": (214, 48, 40), "yellow": (238, 196, 30)}
-PLAYER_INDEX = {"red": 0, "yellow": 1}
-PLAYER_TEXT = {"red": (255, 255, 255), "yellow": (30, 24, 0)}
-OLED_ON = (190, 228, 255)
-LAVA = (255, 90, 20)
-CARD_KIND = {
-    "action": (170, 110, 60),
-    "shell": (222, 150, 170),
-    "beach": (70, 140, 200),
-    "lava": (200, 60, 30),
-}
-SHORT_CARD = {
-    "statue": ("Build a", "Statue"),
-    "priestess": ("Lava", "Priestess"),
-    "shell": ("Shell", ""),
-    "fish1b": ("Fish 1", "+ butterfly"),
-    "fish2": ("Fish 2", ""),
-    "fish2b": ("Fish 2", "+ butterfly"),
-    "whitepearl": ("White", "Pearl"),
-    "blackpearl": ("Black", "Pearl"),
-    "nautilus": ("Nautilus", ""),
-    "lava": ("Lava", ""),
-}
-HOLD_HINT_S = 0.8
-GLOW = 0.45
-"""How much of an LED's colour lights up its zone of the board (additive)."""
-
-HELP = (
-    ("Encoder", ""),
-    ("Left / Right arrow, mouse wheel", "turn the encoder (or click turn - / turn +)"),
-    ("Enter / Space, click the knob", "select (encoder push)"),
-    ("Backspace, click BACK", "back; hold it 0.8 s: undo"),
-    ("Buttons kit", ""),
-    ("1-6, click a beach", "press the button of beach 0-5"),
-    ("RFID kit", ""),
-    ("drag a disc", "from a tray onto a beach, between beaches, or back to its tray"),
-    ("Tab, then 1-6 or 0", "take the next free disc in hand; lay it on beach 0-5, or 0: back"),
-    ("Table", ""),
-    ("m", "misplace mode: each instructed move puts one piece in the wrong place"),
-    ("f", "fix the table: every piece where the companion expects it"),
-    ("b / a", "one bot decision through the inputs / autoplay on-off"),
-    ("c", "coach: the bot's decision for the player to move, and why"),
-    ("p", "power cut: the daemon dies and restarts on the same state dir"),
-    ("s, F12", "save a screenshot"),
-    ("h, ?", "this help (Esc closes it)       q: quit"),
-)
-
 
 KEY_BUTTONS = {
     pygame.K_RETURN: "select",
@@ -99,49 +52,7 @@ KEY_BUTTONS = {
 }
 
 
-class Fonts:
-    """Cached text rendering: a label costs a dict lookup after its first frame."""
-
-    def __init__(self) -> None:
-        pygame.font.init()
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._cache: dict[tuple, pygame.Surface] = {}
-
-    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
-        key = (size, bold)
-        if key not in self._fonts:
-            font = pygame.font.Font(None, size)
-            font.set_bold(bold)
-            self._fonts[key] = font
-        return self._fonts[key]
-
-    def render(
-        self, text: str, size: int = 20, colour: tuple[int, int, int] = TEXT, bold: bool = False
-    ) -> pygame.Surface:
-        key = (text, size, colour, bold)
-        surface = self._cache.get(key)
-        if surface is None:
-            if len(self._cache) > 2000:
-                self._cache.clear()
-            surface = self.font(size, bold).render(text, True, colour)
-            self._cache[key] = surface
-        return surface
-
-
-def blit_centred(target: pygame.Surface, surface: pygame.Surface, centre: tuple[float, float]):
-    rect = surface.get_rect(center=(round(centre[0]), round(centre[1])))
-    target.blit(surface, rect)
-    return rect
-
-
-def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[int, int, int]:
-    """The colour a lit LED looks to the eye: the sent value with the kit's brightness taken
-    back out (a NeoPixel at 30 % still reads as a bright dot under the board)."""
-    scale = 1.0 / max(brightness, 0.05)
-    return tuple(min(255, round(c * scale)) for c in pixel)  # type: ignore[return-value]
-
-
-class SimWindow:
+class SimWindow(PanelDrawing):
     """One pygame window over one ``SimSession``."""
 
     def __init__(self, session: SimSession, *, screen: pygame.Surface | None = None) -> None:
@@ -209,12 +120,12 @@ class SimWindow:
         pygame.draw.rect(bg, (8, 8, 10), (x - 6, y - 6, w + 12, h + 12), border_radius=6)
         pygame.draw.rect(bg, PANEL_EDGE, (x - 6, y - 6, w + 12, h + 12), 2, border_radius=6)
         bg.blit(self.fonts.render("OLED 128×64 (×4)", 16, DIM), (x, y + h + 8))
-        for (tx, ty, tw, th), label in (
+        for (tx, ty, tw, th), caption in (
             (L.TURN_LEFT_RECT, "turn -"),
             (L.TURN_RIGHT_RECT, "turn +"),
         ):
             pygame.draw.rect(bg, (52, 56, 66), (tx, ty, tw, th), border_radius=6)
-            blit_centred(bg, self.fonts.render(label, 18, TEXT), (tx + tw / 2, ty + th / 2))
+            blit_centred(bg, self.fonts.render(caption, 18, TEXT), (tx + tw / 2, ty + th / 2))
         bx, by = L.BACK_CENTRE
         blit_centred(bg, self.fonts.render("hold = undo", 16, DIM), (bx, by + L.BACK_RADIUS + 14))
         ex, ey = L.ENCODER_CENTRE
@@ -399,16 +310,6 @@ class SimWindow:
         else:
             pygame.draw.circle(scene, LAVA, (cx, cy), 8)
 
-    def _disc(self, scene: pygame.Surface, name: str, pos: tuple[int, int], ring: bool = False):
-        colour = "red" if name.startswith("red") else "yellow"
-        value = name[len(colour) :]
-        pygame.draw.circle(scene, (20, 20, 20), (pos[0] + 1, pos[1] + 2), L.DISC_RADIUS)
-        pygame.draw.circle(scene, PLAYER[colour], pos, L.DISC_RADIUS)
-        pygame.draw.circle(
-            scene, (255, 255, 255) if ring else (40, 30, 20), pos, L.DISC_RADIUS, 2 if ring else 1
-        )
-        blit_centred(scene, self.fonts.render(value, 19, PLAYER_TEXT[colour], True), pos)
-
     def _draw_pieces(self, scene: pygame.Surface) -> None:
         table = self.session.table
         expected = self.session.expected
@@ -456,129 +357,6 @@ class SimWindow:
         pygame.draw.polygon(
             scene, (240, 240, 230), [(bx + 1, by - 24), (bx + 15, by - 8), (bx + 1, by - 8)]
         )
-
-    def _draw_oled(self, scene: pygame.Surface) -> None:
-        display = self.session.hw.display
-        count = (id(display), display.show_count, display.clear_count)  # new after a power cut
-        if count != self._oled_count:
-            self._oled_count = count
-            image = display.last
-            if image is None:
-                self._oled_surface = None
-            else:
-                data = image.convert("L").tobytes()
-                small = pygame.image.frombuffer(data, image.size, "P")
-                small.set_palette([(0, 0, 0)] * 255 + [OLED_ON])
-                self._oled_surface = pygame.transform.scale(small, L.OLED_RECT[2:]).convert()
-        if self._oled_surface is None:
-            pygame.draw.rect(scene, (0, 0, 0), L.OLED_RECT)
-        else:
-            scene.blit(self._oled_surface, L.OLED_RECT[:2])
-
-    def _draw_panel(self, scene: pygame.Surface) -> None:
-        session = self.session
-        self._draw_oled(scene)
-        # Encoder knob with a notch that turns with the detents (20 per turn).
-        ex, ey = L.ENCODER_CENTRE
-        pressed = set(self.pressed.values())
-        pygame.draw.circle(
-            scene,
-            (90, 94, 104) if "select" in pressed else (62, 66, 76),
-            (ex, ey),
-            L.ENCODER_RADIUS,
-        )
-        pygame.draw.circle(scene, (150, 154, 164), (ex, ey), L.ENCODER_RADIUS, 2)
-        angle = math.radians(-90 + 18 * self.encoder_position)
-        notch = (
-            ex + (L.ENCODER_RADIUS - 10) * math.cos(angle),
-            ey + (L.ENCODER_RADIUS - 10) * math.sin(angle),
-        )
-        pygame.draw.circle(scene, (230, 230, 235), notch, 5)
-        blit_centred(scene, self.fonts.render("select", 18, TEXT), (ex, ey + 8))
-        bx, by = L.BACK_CENTRE
-        held = self.pressed_at.get("back")
-        colour = (150, 70, 60) if "back" in pressed else (110, 50, 44)
-        pygame.draw.circle(scene, colour, (bx, by), L.BACK_RADIUS)
-        pygame.draw.circle(scene, (200, 120, 110), (bx, by), L.BACK_RADIUS, 2)
-        blit_centred(scene, self.fonts.render("BACK", 19, TEXT, True), (bx, by))
-        if held is not None:
-            frac = min(1.0, (time.monotonic() - held) / HOLD_HINT_S)
-            pygame.draw.arc(
-                scene,
-                (255, 220, 120),
-                (bx - 31, by - 31, 62, 62),
-                math.pi / 2 - 2 * math.pi * frac,
-                math.pi / 2,
-                4,
-            )
-        # Status.
-        sx, sy, _sw, _sh = L.STATUS_RECT
-        for i, (line, colour) in enumerate(session.status_lines()):
-            scene.blit(self.fonts.render(line, 19, colour), (sx, sy + i * 20))
-        self._draw_trays(scene)
-        # Log.
-        lx, ly, _lw, lh = L.LOG_RECT
-        lines = list(session.log)[-(lh - 12) // 19 :]
-        for i, line in enumerate(lines):
-            scene.blit(
-                self.fonts.render(line[:78], 17, DIM if i < len(lines) - 1 else TEXT),
-                (lx + 10, ly + 8 + i * 19),
-            )
-        scene.blit(self.fonts.render("h: help", 16, DIM), (L.WIDTH - 60, L.HEIGHT - 18))
-
-    def _draw_trays(self, scene: pygame.Surface) -> None:
-        """Each player's supply (the discs not on the island; draggable on the RFID kit),
-        statues left, cards and shells."""
-        session = self.session
-        game = session.game
-        on_island = session.table.on_island()
-        dragged = self.drag[0] if self.drag else None
-        for colour, (x, y, _w, _h) in L.TRAY_RECTS.items():
-            p = PLAYER_INDEX[colour]
-            title = f"{colour} supply · statues left {game.statues_left[p]}"
-            scene.blit(self.fonts.render(title, 17, PLAYER[colour], True), (x + 8, y + 6))
-            values = [1, 2, 3, 4, 5] + ([0] if game.tactical else [])
-            for value in values:
-                name = f"{colour}{'*' if value == 0 else value}"
-                pos = L.tray_position(colour, value)
-                if name in on_island or name == dragged:
-                    pygame.draw.circle(scene, (50, 52, 60), pos, L.DISC_RADIUS, 1)
-                else:
-                    self._disc(scene, name, pos, ring=name == self.hand)
-            cards = [game.deck.cards[c].code for c in game.beach_cards[p]]
-            owned = [item for i, item in enumerate(BOARD_ITEMS) if game.board_owner[i] == p]
-            text = [
-                "cards: " + (", ".join(cards) if cards else "none"),
-                f"shells: {len(game.shells[p])}"
-                + (" · bought: " + ", ".join(owned) if owned else ""),
-            ]
-            row = y + 66
-            for line in text:
-                for part in _wrap(line, 36)[:2]:
-                    scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
-                    row += 16
-
-    def _draw_help(self) -> None:
-        if self._help is None:
-            overlay = pygame.Surface((L.WIDTH, L.HEIGHT), pygame.SRCALPHA)
-            overlay.fill((0, 0, 0, 150))
-            box = pygame.Rect(150, 70, 980, 40 + 26 * len(HELP) + 30)
-            pygame.draw.rect(overlay, (18, 20, 26, 245), box, border_radius=12)
-            pygame.draw.rect(overlay, (90, 96, 110, 255), box, 2, border_radius=12)
-            x, y = box.x + 30, box.y + 18
-            overlay.blit(self.fonts.render("Keys and mouse", 32, TEXT, True), (x, y))
-            y += 42
-            for key, what in HELP:
-                if not what:
-                    y += 6
-                    overlay.blit(self.fonts.render(key, 22, (250, 210, 120), True), (x, y))
-                    y += 24
-                    continue
-                overlay.blit(self.fonts.render(key, 21, TEXT), (x + 16, y))
-                overlay.blit(self.fonts.render(what, 21, DIM), (x + 330, y))
-                y += 23
-            self._help = overlay
-        self.screen.blit(self._help, (0, 0))
 
     # ------------------------------------------------------------------ input
 
@@ -802,14 +580,3 @@ class SimWindow:
         self.draw()
         pygame.image.save(self.screen, path)
         return path
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
