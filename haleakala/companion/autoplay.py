@@ -19,7 +19,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from haleakala.hal.events import INVOCATION, BeachContents, ButtonPressed, Disc, EncoderTurned
+from haleakala.hal.events import (
+    INVOCATION,
+    BeachContents,
+    ButtonPressed,
+    Disc,
+    EncoderTurned,
+    InputEvent,
+)
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Place, Return, decode, encode
 
@@ -99,7 +106,7 @@ def events_for(companion: Companion, d: int) -> list[Any]:
     move = decode(d, game.board)
     if isinstance(move, Place | Return):
         if rfid:
-            events = [disc_change(game, expected, d)]
+            events: list[InputEvent] = [disc_change(game, expected, d)]
             if (
                 isinstance(move, Place)
                 and not move.invoke

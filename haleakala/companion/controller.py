@@ -108,6 +108,7 @@ from .solo import (
 )
 
 if TYPE_CHECKING:
+    from haleakala.ai.coach import Hint
     from haleakala.config import Config
     from haleakala.hal.base import Hardware
 
@@ -220,7 +221,8 @@ class Companion:
         self.overlay: U.Chooser | None = None
         self.mismatch: U.Mismatch | None = None
         self.message: U.Message | None = None
-        self._hint = None  # the coach's latest hint (menu "hint"), judged at the next decision
+        # The coach's latest hint (menu "hint"), judged at the next decision.
+        self._hint: Hint | None = None
         self.instructions: tuple[str, ...] = ()
         self.eruption: U.Eruption | None = None
         self.auto_at: float | None = None
@@ -895,7 +897,7 @@ class Companion:
             log.info("beach contents ignored: the %s kit has no readers", self.kit)
             return
         try:
-            discs = frozenset(event.discs)
+            discs: frozenset[Any] = frozenset(event.discs)
         except TypeError:
             discs = frozenset({"?"})
         self.sensed[beach] = discs
@@ -1235,7 +1237,7 @@ class Companion:
         if solo is None:
             self.solo = journal.solo
         if strength is None and journal.strength in STRENGTHS:
-            self.strength = journal.strength  # type: ignore[assignment]
+            self.strength = journal.strength
         if (self.solo, self.strength) != (journal.solo, journal.strength):
             self._record_solo()
         if self.solo is not None:

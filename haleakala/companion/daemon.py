@@ -29,7 +29,10 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from haleakala.hal.base import Hardware
 
 log = logging.getLogger("haleakala.daemon")
 
@@ -302,6 +305,7 @@ def main(args: Any) -> int:
         )
         return EXIT_FAILURE
 
+    hardware: Hardware
     if backend == "sim":
         from haleakala.hal.sim import SimHardware
 

@@ -304,7 +304,7 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         title += " (companion)"
     if not ui.link_ok:
         title += " RFID!"
-    lines: list[str] = []
+    lines = []
     if ui.instructions:  # what to move on the board comes first: it is what players miss
         lines += [f"* {line}" for line in ui.instructions]
     if game.phase == TURN:

@@ -207,7 +207,7 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
                 frame[seg, "crater"] = ERUPTION if fast_on else LAVA_GLOW[1]
         for space in eruption.destroyed:
             frame[space // 3, BANDS[space % 3]] = ERUPTION if fast_on else (0, 0, 0)
-    alert = set()
+    alert: set[int] = set()
     if ui.mismatch is not None:
         alert.update(ui.mismatch.beaches)
     if ui.message is not None and now < ui.message.until:
