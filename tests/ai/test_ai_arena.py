@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from haleakala.ai import arena, bench, make_bot
+from haleakala.ai import arena, make_bot
 from haleakala.ai.ismcts_v1 import SearchBotV1
+from haleakala.bench import ai as bench
 from haleakala.cli import UsageError
 from haleakala.rules import Game
 
