@@ -11,16 +11,16 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from support.companion_rig import Rig
+from support.paths import REPO_ROOT
 
 from haleakala.companion import oled
 from haleakala.companion.daemon import Daemon, Notifier
 from haleakala.hal.events import ButtonPressed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 RUN = [sys.executable, "-m", "haleakala", "run"]
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot
@@ -17,7 +17,7 @@ from haleakala.simulator.scenario import run_scenario
 from haleakala.simulator.scenario_format import ScenarioError, parse_scenario
 from haleakala.simulator.session import PerformError, SimSession
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 HEADER = 'variant = "base"\nseed = 15\nstart = "red"\n'
 
 
