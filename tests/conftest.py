@@ -1,5 +1,2 @@
-import sys
-from pathlib import Path
-
-# Test helpers live beside the tests (tests/support/…).
-sys.path.insert(0, str(Path(__file__).parent))
+"""Shared pytest setup. Test helpers live in tests/support and are importable as ``support``
+through pytest's ``pythonpath`` setting in pyproject.toml (no sys.path patching here)."""

@@ -10,7 +10,7 @@ FIRMWARE_VERSION = "1.1.0"
 
 MICROPYTHON_VERSION = "1.29.0"
 """The MicroPython release this firmware is written and checked for: its ``mpy-cross``
-compiles every file in the test suite (tests/test_firmware_compiles.py, which also checks
+compiles every file in the test suite (tests/firmware/test_firmware_compiles.py, which also checks
 that only modules of its rp2 port are imported), and the Pico gets the RPI_PICO build of the
 same release. The logic itself is tested under CPython with fake reader chips; what only a
 real Pico can show (SPI timing, the readers' RF) is listed in the README's "Tested on"."""

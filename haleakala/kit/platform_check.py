@@ -2,7 +2,7 @@
 
 ``python -m haleakala.kit.platform_check --model pi4`` prints one JSON object. It is what the
 virtual Pi (``tools/virtual-pi``) runs as the service user, and what the default test suite
-runs on x86 for every model (``tests/test_pi_platform.py``), so a platform library missing
+runs on x86 for every model (``tests/kit/test_pi_platform.py``), so a platform library missing
 from the ``pi`` extra fails CI instead of a maker's first boot:
 
 - gpiozero on its mock pin factory opens every button and the encoder (there is no gpiochip);

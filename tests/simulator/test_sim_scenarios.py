@@ -5,14 +5,14 @@ from __future__ import annotations
 import runpy
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.simulator.scenario import run_scenario
 from haleakala.simulator.scenario_format import ScenarioError, load_scenario, parse_scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 LIBRARY = ROOT / "sim" / "scenarios"
 SCENARIOS = sorted(LIBRARY.glob("*.toml"))
 

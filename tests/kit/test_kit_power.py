@@ -7,18 +7,18 @@ import csv
 import math
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.paths import REPO_ROOT
 
 from haleakala import config as cfg
 from haleakala.cli import main
 from haleakala.hal.zones import ZoneMap, estimate_current_ma
 from haleakala.kit import power
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 
 
 @pytest.fixture(autouse=True)

@@ -12,11 +12,11 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import replace
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from PIL import Image, ImageDraw
+from support.paths import REPO_ROOT
 
 from haleakala.config import Config, InputsConfig
 from haleakala.hal.base import Display, Inputs, LedChain
@@ -422,7 +422,7 @@ def test_lgpio_gets_a_writable_directory_for_its_pipes_outside_the_cwd(tmp_path)
     at the temporary directory before gpiozero loads lgpio, unless the user chose one."""
     pytest.importorskip("lgpio")
     env = {k: v for k, v in os.environ.items() if k != "LG_WD"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = str(REPO_ROOT)
     script = (
         "import os; from haleakala.hal.pi import lgpio_workdir; lgpio_workdir(); "
         "import lgpio; print(os.environ['LG_WD'])"

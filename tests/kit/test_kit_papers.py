@@ -4,9 +4,10 @@ extra installs the tool that puts the firmware on the Pico."""
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from support.paths import REPO_ROOT
+
+ROOT = REPO_ROOT
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import configparser
 import os
-import queue
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from support.companion_rig import Rig
+from support.paths import REPO_ROOT
+from support.virtual_time import VirtualTimeQueue
+from support.waiting import wait_for
 
 from haleakala.companion import oled
 from haleakala.companion.daemon import Daemon, Notifier
 from haleakala.hal.events import ButtonPressed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 RUN = [sys.executable, "-m", "haleakala", "run"]
 
 
@@ -120,16 +121,6 @@ class RecordingNotifier(Notifier):
         return True
 
 
-class CountingQueue(queue.Queue):
-    def __init__(self) -> None:
-        super().__init__()
-        self.waits = 0
-
-    def get(self, block=True, timeout=None):
-        self.waits += 1
-        return super().get(block, timeout)
-
-
 def run_in_thread(daemon: Daemon) -> threading.Thread:
     thread = threading.Thread(target=daemon.run, daemon=True)
     thread.start()
@@ -138,16 +129,13 @@ def run_in_thread(daemon: Daemon) -> threading.Thread:
 
 def test_the_loop_sleeps_until_something_happens(tmp_path):
     rig = Rig("buttons")
-    rig.c.events = CountingQueue()
-    rig.c.clock = time.monotonic  # the loop's deadlines are real time here
+    rig.c.events = events = VirtualTimeQueue(rig.clock)
     daemon = Daemon(rig.c, notifier=RecordingNotifier())
     thread = run_in_thread(daemon)
-    time.sleep(0.5)
-    idle_waits = rig.c.events.waits
-    assert idle_waits <= 2  # blocked on the queue, not polling
+    events.run_for(60.0)  # a quiet minute on the table
+    assert events.waits <= 2 and events.timeouts[-1] is None  # blocked on the queue, not polling
     rig.c.post(ButtonPressed("beach2"))
-    time.sleep(0.2)
-    assert rig.c.shown is not None and rig.c.shown.subject == 2  # woken by the event
+    wait_for(lambda: rig.c.shown is not None and rig.c.shown.subject == 2, "woken by the event")
     daemon.stop()
     thread.join(5)
     assert not thread.is_alive()
@@ -157,17 +145,16 @@ def test_the_loop_sleeps_until_something_happens(tmp_path):
 
 def test_the_watchdog_is_pinged_only_while_the_controller_is_healthy():
     rig = Rig("buttons")
-    rig.c.clock = time.monotonic
+    rig.c.events = events = VirtualTimeQueue(rig.clock)
     notifier = RecordingNotifier(watchdog_s=0.1)
     daemon = Daemon(rig.c, notifier=notifier)
     thread = run_in_thread(daemon)
-    time.sleep(0.3)
+    events.run_for(0.3)
     pings = notifier.sent.count("WATCHDOG=1")
-    assert pings >= 3
+    assert pings == 1 + 6  # at the start, then every half WATCHDOG_USEC (0.05 s)
     rig.c.consecutive_errors = 1000  # stuck failing on every event
-    time.sleep(0.3)
-    after = notifier.sent.count("WATCHDOG=1")
-    assert after - pings <= 1
+    events.run_for(0.3)
+    assert notifier.sent.count("WATCHDOG=1") == pings
     daemon.stop()
     thread.join(5)
 
@@ -325,22 +312,23 @@ def test_the_watchdog_is_pinged_and_inputs_handled_while_the_companions_bot_thin
         return Bot()
 
     rig = Rig("buttons", solo="yellow", bot_factory=held)
-    rig.c.clock = time.monotonic
     rig.carry_out("3@2")
     rig.carry_out(">stay")
     assert asked.wait(5) and rig.c.thinking
+    rig.c.events = events = VirtualTimeQueue(rig.clock)
     notifier = RecordingNotifier(watchdog_s=0.1)
     daemon = Daemon(rig.c, notifier=notifier)
     thread = run_in_thread(daemon)
     try:
-        time.sleep(0.4)
-        assert notifier.sent.count("WATCHDOG=1") >= 3
+        events.run_until(lambda: notifier.sent.count("WATCHDOG=1") >= 3, "three pings")
+        assert rig.c.thinking
         rig.c.post(ButtonPressed("back"))
-        time.sleep(0.2)
-        assert rig.c.shown.kind == "menu" and rig.c.thinking
+        wait_for(lambda: rig.c.shown.kind == "menu", "the menu, while the bot thinks")
+        assert rig.c.thinking
         release.set()
-        time.sleep(0.3)
-        assert not rig.c.thinking and rig.c.chooser.options[0].value in rig.game.legal_actions()
+        wait_for(lambda: rig.c._thinker.answered >= 1, "the bot to answer")
+        events.run_until(lambda: not rig.c.thinking, "the bot's answer")
+        assert rig.c.chooser.options[0].value in rig.game.legal_actions()
     finally:
         release.set()
         daemon.stop()

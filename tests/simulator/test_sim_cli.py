@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 
 
 def headless_env(tmp_path: Path) -> dict[str, str]:

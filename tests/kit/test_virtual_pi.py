@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 TOOL = REPO / "tools" / "virtual-pi"
 LED_DEVICE = {"zero2w": "/dev/spidev0.0", "pi3": "/dev/spidev0.0", "pi4": "/dev/spidev0.0",
               "pi5": "/dev/pio0"}  # fmt: skip

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+FIRMWARE = REPO_ROOT / "firmware"
 SOURCES = sorted(FIRMWARE.rglob("*.py"))
 
 MICROPYTHON_MODULES = {

@@ -18,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.kit.platform_check import BOARDS, cpuinfo
 
@@ -25,7 +26,7 @@ pytest.importorskip("gpiozero")
 packaging_requirements = pytest.importorskip("packaging.requirements")
 packaging_utils = pytest.importorskip("packaging.utils")
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 PI_TARGET = {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "aarch64"}
 """Markers are evaluated for the kit's target: 64-bit Raspberry Pi OS."""
 ARM_WHEELS_ONLY = {"adafruit-blinka-raspberry-pi5-neopixel"}

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.companion.logs import (
     JournalPrefixFormatter,
@@ -20,7 +21,7 @@ from haleakala.companion.logs import (
     syslog_priority,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 
 
 def journal_env(path: Path) -> dict[str, str]:

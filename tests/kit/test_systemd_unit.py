@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import configparser
 import re
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 
 
 class MultiDict(dict):

@@ -7,11 +7,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala import config as cfg
 from haleakala.cli import main
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "hw" / "config.example.toml"
+EXAMPLE = REPO_ROOT / "hw" / "config.example.toml"
 
 
 @pytest.fixture(autouse=True)

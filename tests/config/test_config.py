@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.paths import REPO_ROOT
 
 from haleakala import config as cfg
 from haleakala.config import Config, ConfigError, Problem, check, load, loads, to_toml
 from haleakala.hal.events import ALL_DISCS, Disc
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "hw" / "config.example.toml"
+EXAMPLE = REPO_ROOT / "hw" / "config.example.toml"
 
 
 def problems_of(text: str) -> list[str]:

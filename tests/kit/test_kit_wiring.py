@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala import config as cfg
 from haleakala.cli import main
 from haleakala.kit import wiring
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 WIRING = REPO / "wiring"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot missing")
 

@@ -4,10 +4,12 @@ shows the LEDs, the OLED and the disc that was placed."""
 from __future__ import annotations
 
 import os
-import time
+from collections.abc import Callable
 
 import pytest
+from support.waiting import wait_for
 
+from haleakala.hal.sim import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.xvfb import virtual_display, xvfb_path
 
@@ -41,7 +43,8 @@ def window(x_display, tmp_path):
 
     pygame.display.init()
     screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
-    session = SimSession(kit="buttons", seed=1, start="red", state_dir=tmp_path / "state")
+    session = SimSession(kit="buttons", seed=1, start="red", state_dir=tmp_path / "state",
+                         clock=SimClock())  # time moves only in frames(): exact on any load
     win = SimWindow(session, screen=screen)
     win.step()
     yield win
@@ -49,18 +52,22 @@ def window(x_display, tmp_path):
     pygame.display.quit()
 
 
-def frames(win, seconds: float = 0.08) -> None:
-    """Run the window's loop for a moment (the debouncer needs its 20 ms lockout to pass)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+def frames(win, seconds: float = 0.08, until: Callable[[], bool] | None = None) -> None:
+    """Run the window's loop for a moment of the session's clock (the debouncer needs its
+    20 ms lockout to pass), one frame every 5 ms of it. A session on live time (the RFID kit,
+    whose reader thread runs on a real pty) runs frames ``until`` its condition holds."""
+    if until is not None:
+        wait_for(lambda: (win.step(), until())[1], "the window to show the outcome")
+        return
+    for _ in range(round(seconds / 0.005)):
+        win.session.advance(0.005)
         win.step()
-        time.sleep(0.005)
 
 
-def click(win, pos) -> None:
+def click(win, pos, until: Callable[[], bool] | None = None) -> None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    frames(win)
+    frames(win, until=until)
 
 
 def key(win, k) -> None:
@@ -170,22 +177,22 @@ def test_rfid_window_drag_a_tagged_disc_onto_a_beach(x_display, tmp_path):
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEMOTION, pos=drop, rel=(0, 0), buttons=(1, 0, 0))
         )
-        frames(win)
-        assert win.drag is not None and win.drag[0] == "red3"
+        frames(win, until=lambda: win.drag is not None)
+        assert win.drag[0] == "red3"
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=drop, button=1))
-        frames(win)
+        frames(win, until=lambda: len(session.game.history) == 1)
         game = session.game
         assert [game.format(d) for d in game.history] == ["3@2"]
         assert session.companion.sensed_board()[2] == session.companion.expected_board().beaches[2]
         # Dragging yellow's disc now is out of turn: refused, the game unchanged.
-        click(win, L.ENCODER_CENTRE)  # red's shaman stays
+        click(win, L.ENCODER_CENTRE, until=lambda: len(session.game.history) == 2)  # shaman stays
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=L.tray_position("red", 1), button=1)
         )
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEBUTTONUP, pos=L.at(4, *L.BEACH_BUTTON), button=1)
         )
-        frames(win)
+        frames(win, until=lambda: "OUT OF TURN" in " ".join(session.prompt))
         assert len(session.game.history) == 2
         assert "OUT OF TURN" in " ".join(session.prompt)
     finally:

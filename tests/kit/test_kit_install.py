@@ -10,11 +10,12 @@ import stat
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.cli import main
 from haleakala.kit import install
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 BOOT_CONFIG = (
     "# For more options and information see http://rptl.io/configtxt\n"
     "#dtparam=i2c_arm=on\n#dtparam=i2s=on\n#dtparam=spi=on\n"

@@ -7,7 +7,6 @@ Iteration budgets keep these tests fast and deterministic; strength is measured 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -142,24 +141,54 @@ def test_same_seed_and_iteration_budget_give_the_same_decisions():
         assert first.decide(game) == second.decide(game)
 
 
-def test_think_time_stays_within_the_budget_plus_one_iteration():
+class StepClock:
+    """An injected ``perf_counter``: every reading is ``step`` seconds after the last, so one
+    search iteration "takes" exactly one step and the budget arithmetic is checked exactly,
+    whatever the machine's load. (Real think times are ``haleakala bench ai``.)"""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.readings = 0
+
+    def perf_counter(self) -> float:
+        self.readings += 1
+        self.now += self.step
+        return self.now
+
+    def searched(self, since: int) -> float:
+        """Seconds between the first and the last reading after ``since`` readings."""
+        return (self.readings - since - 1) * self.step
+
+
+@pytest.fixture
+def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
+    clock = StepClock(step=0.01)
+    monkeypatch.setattr(ismcts, "time", clock)
+    return clock
+
+
+def test_think_time_stays_within_the_budget_plus_one_iteration(step_clock):
     budget = 0.05
     bot = SearchBot(seed=2)
     for game in POSITIONS:
-        began = time.perf_counter()
+        before = step_clock.readings
         decision = bot.decide(game, budget)
-        spent = time.perf_counter() - began
+        spent = step_clock.searched(since=before)
         assert decision in game.legal_actions()
         assert bot.last_iterations > 1
-        assert budget <= spent <= 1.1 * budget + bot.last_slowest_iteration
+        assert bot.last_slowest_iteration == pytest.approx(step_clock.step)
+        assert budget <= spent + 1e-9
+        assert spent <= budget + bot.last_slowest_iteration + 1e-9
 
 
-def test_budget_given_at_construction_is_used():
+def test_budget_given_at_construction_is_used(step_clock):
     bot = SearchBot(seed=2, budget=0.02)
-    began = time.perf_counter()
+    before = step_clock.readings
     bot.decide(POSITIONS[1])
-    spent = time.perf_counter() - began
-    assert 0.02 <= spent <= 1.1 * 0.02 + bot.last_slowest_iteration
+    spent = step_clock.searched(since=before)
+    assert 0.02 <= spent + 1e-9 <= 0.02 + bot.last_slowest_iteration + 2e-9
+    assert bot.last_iterations == round(0.02 / step_clock.step)
 
 
 def test_single_legal_decision_is_returned_without_searching():
@@ -169,10 +198,8 @@ def test_single_legal_decision_is_returned_without_searching():
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
     bot = SearchBot(seed=1, budget=30.0)
-    began = time.perf_counter()
     assert bot.decide(game) == game.legal_actions()[0]
-    assert time.perf_counter() - began < 1.0
-    assert bot.last_iterations == 0
+    assert bot.last_iterations == 0            # no search: the 30 s budget is never used
 
 
 def test_deciding_in_a_finished_game_is_refused():

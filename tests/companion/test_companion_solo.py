@@ -8,11 +8,11 @@ bot that blocks on an ``Event``.
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from support.companion_rig import Rig
 from support.invariants import check_invariants
+from support.waiting import wait_for
 
 from haleakala.ai import make_bot
 from haleakala.companion import scenes, solo
@@ -131,11 +131,10 @@ def test_a_stale_answer_after_a_new_game_is_dropped():
     rig = Rig("buttons", solo="yellow", bot_factory=held.factory)
     to_companions_turn(rig)
     assert held.started.wait(5)
+    thinker = rig.c._thinker  # the new game may start another: watch the one asked
     rig.c.new_game(seed=5)
     held.release.set()
-    deadline = time.monotonic() + 5
-    while rig.c._thinker.answered < 1 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for(lambda: thinker.answered >= 1, "the stale answer to arrive")
     rig.c.pump(timeout=0.2)
     rig.c.pump()
     assert rig.game.history == [] and rig.c.sources == []

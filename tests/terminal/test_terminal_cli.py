@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala.cli import main
 from haleakala.rules import Game, deck_path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from haleakala import config as cfg
 from haleakala.cli import main
 from haleakala.kit import bom
 from haleakala.kit.overlay import overlay_markdown
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 HW = REPO / "hw"
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from support.paths import REPO_ROOT
 
 from haleakala import cli
 from haleakala.cli import tags as tags_cli
@@ -18,7 +19,7 @@ from haleakala.cli.tags import ENROL_ORDER, EnrolError, enroll, replace_tags_sec
 from haleakala.hal.events import Disc
 from haleakala.hal.rfid.virtual_pico import VirtualPico
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "hw" / "config.example.toml"
+EXAMPLE = REPO_ROOT / "hw" / "config.example.toml"
 UIDS = {disc: f"E00401500000{i + 1:04X}" for i, disc in enumerate(ENROL_ORDER)}
 
 
