@@ -35,7 +35,9 @@ def _start(binary: str, width: int, height: int) -> tuple[subprocess.Popen, int]
     with tempfile.TemporaryFile() as log:
         screen = ["-screen", "0", f"{width}x{height}x24"]
         proc = subprocess.Popen(
-            [binary, "-displayfd", str(write_end), *screen, "-nolisten", "tcp"],
+            # -noreset: by default the server resets when its last client leaves, and a
+            # window opened again at that moment is refused ("x11 not available").
+            [binary, "-displayfd", str(write_end), *screen, "-nolisten", "tcp", "-noreset"],
             stdout=subprocess.DEVNULL,
             stderr=log,
             pass_fds=(write_end,),
