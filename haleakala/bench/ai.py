@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import sys
 import time
 from dataclasses import dataclass
 
 from haleakala.ai import make_bot
 from haleakala.ai.ismcts import DEFAULT_BUDGET, SearchBot
-from haleakala.bench.stats import percentile, wilson
+from haleakala.bench.stats import percentile, progress, search_summary, wilson
 from haleakala.rules import PLAYERS, VARIANTS, Game
 
 OPPONENTS = ("random", "greedy")
@@ -141,12 +140,12 @@ def run(args: argparse.Namespace) -> int:
     if jobs == 1:
         for match in matches:
             outcomes.append(play(match))
-            _progress(len(outcomes), len(matches))
+            progress(len(outcomes), len(matches))
     else:
         with multiprocessing.Pool(jobs) as pool:
             for outcome in pool.imap_unordered(play, matches):
                 outcomes.append(outcome)
-                _progress(len(outcomes), len(matches))
+                progress(len(outcomes), len(matches))
     elapsed = time.perf_counter() - began
 
     header = (
@@ -175,25 +174,8 @@ def run(args: argparse.Namespace) -> int:
             if variant == "both":
                 pooled[opponent] = wins / len(rows)
     times = [t for o in outcomes for t in o.think_times]
-    print(f"games: {len(outcomes)}")
-    print(f"unfinished_games: {sum(not o.finished for o in outcomes)}")
-    print(f"elapsed_s: {elapsed:.1f}")
-    print(f"budget_s: {budget:g}")
-    print(f"decisions_searched: {len(times)}")
-    print(f"iterations_mean: {sum(o.iterations for o in outcomes) / max(len(times), 1):.0f}")
-    print(f"think_s_mean: {sum(times) / max(len(times), 1):.4f}")
-    print(f"think_s_p99: {percentile(times, 0.99):.4f}")
-    print(f"think_cpu_s_max: {max(o.think_cpu_max for o in outcomes):.4f}")
-    print(f"winrate_vs_random: {pooled['random']:.3f}")
-    print(f"winrate_vs_greedy: {pooled['greedy']:.3f}")
-    print(f"think_s_max: {max(times, default=0.0):.4f}")
+    search_summary(outcomes, elapsed, budget, pooled)
     return 0
-
-
-def _progress(done: int, total: int) -> None:
-    """A line on stderr every 5 % of the games, so a long run shows it is alive."""
-    if done == total or done % max(1, total // 20) == 0:
-        print(f"{done}/{total} games", file=sys.stderr, flush=True)
 
 
 # --------------------------------------------------------------------------- ai --vs

@@ -9,7 +9,9 @@ no proportion interval, and a statistics package is not worth its weight for two
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -30,3 +32,29 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def search_summary(
+    outcomes: Sequence[Any], elapsed: float, budget: float, rates: dict[str, float]
+) -> None:
+    """The closing figures of a search-bot benchmark, the same for every game: each outcome
+    has ``finished``, ``iterations``, ``think_times`` and ``think_cpu_max``."""
+    times = [t for o in outcomes for t in o.think_times]
+    print(f"games: {len(outcomes)}")
+    print(f"unfinished_games: {sum(not o.finished for o in outcomes)}")
+    print(f"elapsed_s: {elapsed:.1f}")
+    print(f"budget_s: {budget:g}")
+    print(f"decisions_searched: {len(times)}")
+    print(f"iterations_mean: {sum(o.iterations for o in outcomes) / max(len(times), 1):.0f}")
+    print(f"think_s_mean: {sum(times) / max(len(times), 1):.4f}")
+    print(f"think_s_p99: {percentile(times, 0.99):.4f}")
+    print(f"think_cpu_s_max: {max((o.think_cpu_max for o in outcomes), default=0.0):.4f}")
+    print(f"winrate_vs_random: {rates['random']:.3f}")
+    print(f"winrate_vs_greedy: {rates['greedy']:.3f}")
+    print(f"think_s_max: {max(times, default=0.0):.4f}")
+
+
+def progress(done: int, total: int) -> None:
+    """A line on stderr every 5 % of the games, so a long run shows it is alive."""
+    if done == total or done % max(1, total // 20) == 0:
+        print(f"{done}/{total} games", file=sys.stderr, flush=True)
