@@ -42,19 +42,41 @@ BEACH_BUTTON = (244.0, 0.0)
 """(radius, degrees off the centre line) of a beach's button in the buttons kit."""
 HUT = (216.0, 0.0)
 
-# The right-hand panel.
+# The right-hand panel, top to bottom: the OLED (3x) with the controls beside it, the
+# whose-turn banner, the scoring board (score track, scoring cards, piles), the players'
+# trays, the status line and the log.
 PANEL_X = 752
-OLED_SCALE = 4
-OLED_RECT = (760, 14, 128 * OLED_SCALE, 64 * OLED_SCALE)
-ENCODER_CENTRE = (838, 352)
-ENCODER_RADIUS = 42
-TURN_LEFT_RECT = (770, 404, 56, 30)
-TURN_RIGHT_RECT = (850, 404, 56, 30)
-BACK_CENTRE = (960, 352)
-BACK_RADIUS = 26
-STATUS_RECT = (1016, 290, 256, 150)
-TRAY_RECTS = {"red": (760, 456, 252, 150), "yellow": (1020, 456, 252, 150)}
-LOG_RECT = (760, 616, 512, 176)
+OLED_SCALE = 3
+OLED_RECT = (762, 12, 128 * OLED_SCALE, 64 * OLED_SCALE)
+ENCODER_CENTRE = (1210, 56)
+ENCODER_RADIUS = 38
+TURN_LEFT_RECT = (1156, 100, 52, 26)
+TURN_RIGHT_RECT = (1214, 100, 52, 26)
+BACK_CENTRE = (1186, 160)
+BACK_RADIUS = 22
+STATUS_RECT = (760, 574, 512, 20)
+BANNER_RECT = (760, 212, 512, 34)
+BOARD_RECT = (760, 252, 512, 192)
+TRACK_RECT = (776, 280, 480, 22)
+ITEM_SIZE = (164, 40)
+PILES_RECT = (768, 404, 496, 36)
+TRAY_RECTS = {"red": (760, 450, 252, 120), "yellow": (1020, 450, 252, 120)}
+LOG_RECT = (760, 598, 512, 194)
+END_RECT = (46, 120, 660, 560)
+"""The end-of-game table, over the island."""
+
+
+def item_rect(index: int) -> tuple[int, int, int, int]:
+    """Scoring card ``index`` (``BOARD_ITEMS`` order) on the scoring board: three by two."""
+    row, column = divmod(index, 3)
+    w, h = ITEM_SIZE
+    return 768 + column * (w + 2), 310 + row * (h + 4), w, h
+
+
+def track_x(points: int, top: int) -> float:
+    """Where ``points`` sit on the score track, which runs from 0 to ``top``."""
+    x, _y, w, _h = TRACK_RECT
+    return x + w * min(points, top) / max(top, 1)
 
 
 def centre_angle(segment: int) -> float:
@@ -133,9 +155,11 @@ def space_position(space: int, who: str) -> tuple[int, int]:
         spread = {"statue": 0.0, "red": -4.5, "yellow": 4.5}[who]
         return at(segment, HUT[0], spread)
     segment, k = divmod(space, 3)
-    radius = band_mid(LAND_BANDS[k])
-    # An arc of 10 px from the centre line at any radius.
-    step = math.degrees(11.0 / radius) * (1.6 if k == 2 else 1.0)
+    outer, inner = BANDS[LAND_BANDS[k]]
+    radius = (outer + inner) / 2 + 5  # outward: the space's name is printed inside
+    # An arc of 11 px from the centre line at any radius (wider on the cramped mountain, but
+    # clear of its borders).
+    step = math.degrees(11.0 / radius) * (1.3 if k == 2 else 1.0)
     offset = {"statue": -step * 1.3, "red": step * 0.6, "yellow": step * 1.9}[who]
     return at(segment, radius, offset)
 
@@ -218,7 +242,7 @@ def tray_position(colour: str, value: int) -> tuple[int, int]:
     """Spot of a disc in its player's tray (RFID kit): 1..5 then the invocation disc (0)."""
     x, y, _, _ = TRAY_RECTS[colour]
     column = 5 if value == 0 else value - 1
-    return x + 22 + column * 40, y + 44
+    return x + 22 + column * 40, y + 40
 
 
 def tray_at(x: float, y: float) -> str | None:
@@ -226,3 +250,15 @@ def tray_at(x: float, y: float) -> str | None:
         if rx <= x < rx + rw and ry <= y < ry + rh:
             return colour
     return None
+
+
+def space_label_position(space: int) -> tuple[int, int]:
+    """Where a land space's name is printed: on its centre line near the inner edge, below
+    the statue and shaman spots (which sit further out), so pieces never cover it."""
+    segment, k = divmod(space, 3)
+    return at(segment, BANDS[LAND_BANDS[k]][1] + 8, 0.0)
+
+
+def sum_position(segment: int, colour: str) -> tuple[int, int]:
+    """Where a player's sum on a beach is shown: in the water just outside their discs."""
+    return at(segment, 268.0, -16.0 if colour == "red" else 16.0)
