@@ -30,7 +30,7 @@ BANDS: dict[str, tuple[float, float]] = {
 LAND_BANDS = ("grassland", "forest", "mountain")
 """Land band of a shaman space ``segment * 3 + k`` (the rules' numbering)."""
 
-CARD_SIZE = (74, 50)
+CARD_SIZE = (88, 52)
 CARD_RADIUS = 336.0
 CARD_SPREAD_DEG = 13.0
 """Slot a sits this many degrees anticlockwise of the segment's centre line, slot b clockwise."""

@@ -38,15 +38,15 @@ SHORT_CARD = {
     "statue": ("Build a", "Statue"),
     "priestess": ("Lava", "Priestess"),
     "shell": ("Shell", ""),
-    "fish1b": ("Fish", "1 + butterfly"),
-    "fish2": ("Fish", "2 baskets"),
-    "fish2b": ("Fish", "2 + butterfly"),
+    "fish1b": ("Fish 1", "+ butterfly"),
+    "fish2": ("Fish 2", "baskets"),
+    "fish2b": ("Fish 2", "+ butterfly"),
     "whitepearl": ("White", "Pearl"),
     "blackpearl": ("Black", "Pearl"),
-    "nautilus": ("Nautilus", ""),
+    "nautilus": ("Nautilus", "2 butterflies"),
     "lava": ("Lava", ""),
 }
-"""A card's face in two short lines that fit its 74-px frame."""
+"""A card's face in two short lines that fit its 88-px frame ("Fish 1": one basket)."""
 
 TRAY_CARD = {
     "fish1b": "Fish (1 basket, butterfly)",
@@ -59,7 +59,7 @@ TRAY_CARD = {
 """A kept card as a player names it in a tray."""
 
 PHASE_HINT = {
-    "turn": "place or take back a disc, or sail the boat",
+    "turn": "place a disc, take one back, or sail",
     "shaman": "move your shaman, or leave it",
     "card": "take one of the two cards beside the boat",
     "priestess": "the Priestess: move a lava disc, or none",
@@ -180,6 +180,20 @@ def fit(font: pygame.font.Font, text: str, width: int) -> str:
         else:
             high = mid - 1
     return text[:low].rstrip() + "…"
+
+
+def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """``text`` in lines that each render within ``width`` pixels, broken between words."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
 
 
 def wrap(text: str, width: int) -> list[str]:

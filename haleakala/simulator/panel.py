@@ -36,7 +36,7 @@ from .palette import (
     Fonts,
     blit_centred,
     fit,
-    wrap,
+    wrap_pixels,
 )
 from .story import Mark, Story, scoring_forecast
 
@@ -210,7 +210,7 @@ class PanelDrawing:
         scene.blit(self.fonts.render(name, 17, ink, True), (x + 6, y + 4))
         scene.blit(self.fonts.render(note, 15, ink), (x + 6, y + 22))
 
-    def _draw_piles(self, scene: pygame.Surface, forecast: str) -> None:
+    def _draw_piles(self, scene: pygame.Surface, forecast: tuple[str, str]) -> None:
         game = self.session.game
         x, y, w, _h = L.PILES_RECT
         for i, pile in enumerate(game.piles[:3]):
@@ -225,11 +225,12 @@ class PanelDrawing:
             blit_centred(scene, self.fonts.render(str(i + 1), 14, TEXT, True),
                          (px + 16, y + 12))  # fmt: skip
             scene.blit(self.fonts.render(str(len(pile)), 20, TEXT, True), (px + 34, y + 12))
-        font = self.fonts.font(18)
         left = x + 3 * 66 + 4
-        text = fit(font, forecast, x + w - left)
-        scene.blit(self.fonts.render("piles: 1-, 2-, 3-tree", 14, DIM), (left, y + 2))
-        scene.blit(self.fonts.render(text, 18, (250, 210, 120)), (left, y + 18))
+        headline, how = forecast
+        headline = fit(self.fonts.font(19, True), headline, x + w - left)
+        scene.blit(self.fonts.render(headline, 19, (250, 210, 120), True), (left, y + 2))
+        how = fit(self.fonts.font(16), how, x + w - left)
+        scene.blit(self.fonts.render(how, 16, DIM), (left, y + 21))
 
     def _draw_status(self, scene: pygame.Surface) -> None:
         """The session's lines the banner and the board do not already show, on one line."""
@@ -293,11 +294,10 @@ class PanelDrawing:
             text = "Cards: " + (", ".join(names) if names else "none yet")
             font = self.fonts.font(16)
             row = y + 58
-            parts = wrap(text, 34)
-            for k, part in enumerate(parts[:3]):
-                if k == 2 and len(parts) > 3:
-                    part += " …"
-                part = fit(font, part, w - 14)
+            parts = wrap_pixels(font, text, w - 16)
+            if len(parts) > 3:
+                parts = [*parts[:2], fit(font, " ".join(parts[2:]), w - 16)]
+            for part in parts:
                 scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
                 row += 17
 
@@ -355,12 +355,10 @@ class PanelDrawing:
         if result is None:
             return
         x, y, w, h = L.END_RECT
-        box = pygame.Surface((w, h), pygame.SRCALPHA)
-        box.fill((14, 16, 22, 236))
-        scene.blit(box, (x, y))
+        pygame.draw.rect(scene, (16, 18, 24), (x, y, w, h), border_radius=10)
         pygame.draw.rect(scene, PLAYER[result.winner], (x, y, w, h), 3, border_radius=10)
         red, yellow = result.scores
-        title = f"{result.winner.capitalize()} wins, {red} – {yellow}"
+        title = f"{result.winner.capitalize()} wins: red {red}, yellow {yellow}"
         if result.tiebreak == "statues":
             title += " (more statues)"
         elif result.tiebreak == "start":

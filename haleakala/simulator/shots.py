@@ -27,6 +27,21 @@ def _until(session, stop: Callable[[], bool], limit: int = 600) -> None:
             return
 
 
+def _sum_rule_breach(session) -> tuple[str, int]:
+    """A disc of the player to move and a beach where laying it breaks the sum rule."""
+    game = session.game
+    mover = game.to_move or "red"
+    for value in range(1, 6):
+        disc = f"{mover}{value}"
+        if disc in session.table.on_island():
+            continue
+        for beach in range(6):
+            refusal = game.refusal(f"{value}@{beach}")
+            if refusal is not None and refusal.kind == "sum_rule":
+                return disc, beach
+    raise RuntimeError(f"seed {SEED}: no placement breaks the sum rule now; pick another seed")
+
+
 def make(out: Path) -> list[Path]:
     """Save the five pictures into ``out``; their paths."""
     import pygame
@@ -61,17 +76,15 @@ def make(out: Path) -> list[Path]:
         session.set_misplace(True)  # the players get one piece wrong: the companion says so
         _until(session, lambda: bool(session.differences()), limit=20)
         shoot(session, "misplaced")
-    with SimSession(kit="rfid", variant="tactical", seed=SEED, start="red") as session:
-        _until(session, lambda: len(session.game.history) >= 12)
-        mover = session.game.to_move or "red"
-        other = "yellow" if mover == "red" else "red"
-        free = [
-            f"{other}{v}" for v in range(1, 6) if f"{other}{v}" not in session.table.on_island()
-        ]
-        session.move_disc(free[0], 3)  # the player not to move lays a disc: refused
-        for _ in range(200):
+    with SimSession(kit="rfid", variant="base", seed=SEED, start="red") as session:
+        _until(
+            session, lambda: len(session.game.history) >= 14 and session.game.phase_name == "turn"
+        )
+        disc, beach = _sum_rule_breach(session)
+        session.move_disc(disc, beach)  # a disc that makes both sums equal: refused (R7)
+        for _ in range(100):
             session.update()
-            if "TURN" in " ".join(session.prompt):
+            if session.companion.message is not None:
                 break
             session.settle()
         shoot(session, "refusal")

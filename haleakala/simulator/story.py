@@ -13,12 +13,16 @@ the simulator does not keep a third copy of them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from haleakala.ai.coach import decision_words
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.terminal.render import describe_events
+
+DECISION_NOTE = re.compile(r"^\d+\. ")
+"""The session's own log line for a decision ("12. 3@2 (player)"): the story says it in words."""
 
 QUIET_EVENTS = ("reveal", "result")
 """Events the log leaves out: refills are on the board for all to see; the result has its own
@@ -159,14 +163,23 @@ def story_of(game: Game) -> Story:
     return story
 
 
-def scoring_forecast(game: Game) -> str:
-    """When the next scoring comes, as the piles tell it (R20, R21)."""
+def cards_before_scoring(game: Game) -> int | None:
+    """Cards still to be drawn before the next scoring can come: the 1- and 2-tree piles in
+    round 1 (R20), the 3-tree pile in round 2 (R21); None once the game is over."""
     if game.is_terminal():
-        return "the game is over"
+        return None
     one, two, three = (len(p) for p in game.piles[:3])
+    return one + two if game.round == 1 else three
+
+
+def scoring_forecast(game: Game) -> tuple[str, str]:
+    """When the next scoring comes, as the piles tell it (R20, R21): a headline and how."""
+    n = cards_before_scoring(game)
+    if n is None:
+        return "the game is over", ""
+    cards = f"{n} more card{'s' if n != 1 else ''}"
     if game.round == 1:
-        n = one + two
-        return f"scoring 1 after {n} more card{'s' if n != 1 else ''}"
-    if three:
-        return f"scoring 2 once the 3-tree pile ({three}) is gone and the boat finds no cards"
-    return "scoring 2 when the boat stops beside no cards"
+        return f"scoring 1 after {cards}", "when the 2-tree pile runs out"
+    if n:
+        return f"scoring 2 after {cards}", "and a boat stop beside no cards"
+    return "scoring 2 at the next boat stop", "beside no cards"

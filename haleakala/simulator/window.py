@@ -19,7 +19,6 @@ screen.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -48,7 +47,7 @@ from .palette import (
     led_display_colour,
 )
 from .panel import PanelDrawing
-from .story import Mark, Story, legal_marks
+from .story import DECISION_NOTE, Mark, Story, legal_marks
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -64,7 +63,6 @@ WINDOW_FLAGS = pygame.SCALED | pygame.RESIZABLE
 PULSE_LEVELS = 6
 """Steps of the outlines' pulse: a redraw of the outlines only when the level changes."""
 GLOW_RADIUS = 12
-DECISION_NOTE = re.compile(r"^\d+\. ")
 LOG_KEEP = 80
 NOTE_COLOUR = (150, 156, 170)
 LOG_PLAYER = {"red": (250, 120, 110), "yellow": (245, 210, 90)}
@@ -137,11 +135,6 @@ class SimWindow(PanelDrawing):
                     self.fonts.render(f"{segment}{'GFM'[k]}", 15, (20, 30, 20)),
                     L.space_label_position(space),
                 )
-            blit_centred(
-                bg,
-                self.fonts.render(f"beach {segment}", 14, (110, 90, 50)),
-                L.at(segment, L.BANDS["beach"][1] + 7, 0),
-            )
         pygame.draw.circle(bg, (40, 26, 24), (round(L.CENTRE[0]), round(L.CENTRE[1])), 30)
         # Panel.
         pygame.draw.rect(bg, PANEL, (L.PANEL_X, 0, L.WIDTH - L.PANEL_X, L.HEIGHT))
@@ -453,7 +446,7 @@ class SimWindow(PanelDrawing):
                 pygame.draw.rect(scene, PLAYER[colour], rect, border_radius=7)
                 scene.blit(label, label.get_rect(center=rect.center))
 
-    def _mark_centre(self, mark: Mark) -> tuple[tuple[int, int], int] | None:
+    def _mark_centre(self, mark: Mark, who: str) -> tuple[tuple[int, int], int] | None:
         """Centre and radius of the last-move ring around a place on the island."""
         i = int(mark.index) if mark.kind != "item" else 0
         if mark.kind == "beach":
@@ -462,11 +455,8 @@ class SimWindow(PanelDrawing):
             return L.boat_position(i), 28
         if mark.kind == "crater":
             return L.at(i, L.band_mid("crater")), 20
-        if mark.kind == "space":
-            if i >= L.SEGMENTS * 3:
-                return L.at(i - L.SEGMENTS * 3, L.HUT[0]), 20
-            segment, k = divmod(i, 3)
-            return L.at(segment, L.band_mid(L.LAND_BANDS[k]) + 3), 20 if k == 2 else 24
+        if mark.kind == "space":  # around the shaman that moved (or stayed)
+            return L.space_position(i, who), 17
         if mark.kind == "slot":
             x, y, w, h = L.card_rect(i)
             return (x + w // 2, y + h // 2), 44
@@ -485,7 +475,7 @@ class SimWindow(PanelDrawing):
             rect = pygame.Rect(self.mark_rect(mark) or (0, 0, 0, 0)).inflate(6, 6)
             pygame.draw.rect(scene, (255, 255, 255), rect, 2, border_radius=6)
             return
-        spot = self._mark_centre(mark)
+        spot = self._mark_centre(mark, who)
         if spot is None:
             return
         (cx, cy), r = spot

@@ -22,6 +22,7 @@ from pathlib import Path
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot, proposal_words
 from haleakala.rules import PLAYERS, Game
+from haleakala.simulator.story import cards_before_scoring, story_of
 
 HERE = Path(__file__).resolve().parent
 HEADER = (
@@ -174,6 +175,22 @@ def facts(p: Point, *, final: bool = False) -> dict[str, object]:
     return out
 
 
+def window_facts(game: Game) -> dict[str, object]:
+    """What the window's scoring board and last-move ring show, from the engine's game."""
+    after = cards_before_scoring(game)
+    last = story_of(game).last
+    return {
+        "piles": [len(pile) for pile in game.piles[:3]],
+        "scoring_after": "none" if after is None else after,
+        "last_move": "none" if last is None or last[1] is None else last[1].label,
+    }
+
+
+def log_line(game: Game, starts: str) -> str:
+    """The window log's line that starts with ``starts`` (the story's own words)."""
+    return next(e.text for e in story_of(game).entries if e.text.startswith(starts))
+
+
 # --------------------------------------------------------------------------- the library
 
 
@@ -191,17 +208,33 @@ scoring and at the end, and the winner, are the rules engine's own (same bots, s
         seed=seed,
         kit=kit,
     )
-    w.step(expect={"decisions": 0, "to_move": first.to_move, "digest": first.digest})
+    w.step(
+        expect={
+            "decisions": 0,
+            "to_move": first.to_move,
+            "digest": first.digest,
+            **window_facts(player.game),
+        }
+    )
     after_first = player.play("scoring")
+    shown = window_facts(player.game)
     w.step(
         "to the first scoring (the eruption, then the scores on the OLED)",
         play_bot={"until": "scoring", "bot": bot},
     )
-    w.step(expect={**facts(after_first), "oled": "SCORING 1"})  # until select, on both kits
+    w.step(expect={**facts(after_first), "oled": "SCORING 1", **shown})  # until select
     end = player.play("end")
+    shown = {**window_facts(player.game), "log": log_line(player.game, "Scoring 2")}
     w.step("to the end", play_bot={"until": "end", "bot": bot})
     colour = end.winner or "red"
-    w.step(expect={**facts(end, final=True), "oled": "FINAL SCORES", "leds": {"*.beach": colour}})
+    w.step(
+        expect={
+            **facts(end, final=True),
+            "oled": "FINAL SCORES",
+            "leds": {"*.beach": colour},
+            **shown,
+        }
+    )
     return w.text()
 
 
@@ -275,7 +308,17 @@ Scenario time starts at 0 and play_bot needs none, so the first frame is a flash
     )
     w.step(play_bot={"until": "scoring"})
     statues = {space: "none" for space in p.destroyed}
-    w.step(expect={**facts(p), "oled": "SCORING 1", "statues": statues, "leds": on})
+    told = [log_line(player.game, "The volcano erupts"), log_line(player.game, "Scoring 1")]
+    w.step(
+        expect={
+            **facts(p),
+            "oled": "SCORING 1",
+            "statues": statues,
+            "leds": on,
+            "log": told,
+            **window_facts(player.game),
+        }
+    )
     w.step(wait=0.25)
     w.step("the dark half of the blink", expect={"leds": off})
     w.step(wait=3.0)
