@@ -124,8 +124,13 @@ class Story:
         who = PLAYERS[replay.decider]
         words = decision_words(replay, d)
         mark = mark_of(replay, d)
+        occupied = [replay.totals[0][b] + replay.totals[1][b] for b in range(replay.board.segments)]
         events = replay.apply(d)
-        shown = [e for e in events if e[0] not in QUIET_EVENTS]
+        shown = [
+            e
+            for e in events
+            if e[0] not in QUIET_EVENTS and not (e[0] == "discs_back" and not occupied[e[1]])
+        ]
         if isinstance(decode(d, replay.board), Take):  # "red receives X" repeats the take
             shown = [e for e in shown if not (e[0] == "receive" and e[1] == PLAYERS.index(who))]
         boat = [e for e in shown if e[0] == "boat"]
