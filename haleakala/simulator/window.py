@@ -11,9 +11,9 @@ something it shows changed (a new LED frame, OLED image, table or game change); 
 nothing new is one blit. Text surfaces are cached. The pulsing outlines on the legal targets
 are drawn over the scene, touching only their own rectangles, a few times a second.
 
-The window draws on a fixed 1280×800 canvas; SDL scales it to any window size and keeps its
-proportions (``pygame.SCALED``: letterboxed, mouse positions mapped back), F11 toggles full
-screen.
+The window draws on a fixed 1280×800 canvas. At that size the canvas is the display surface
+itself (nothing is copied); resized or full screen (F11), the canvas is scaled into the window
+with its proportions kept (letterboxed) and mouse positions are mapped back onto it.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ KEY_BUTTONS = {
     pygame.K_SPACE: "select",
     pygame.K_BACKSPACE: "back",
 }
-WINDOW_FLAGS = pygame.SCALED | pygame.RESIZABLE
-"""Resizable with the proportions kept: SDL scales the 1280×800 canvas and maps the mouse."""
+WINDOW_FLAGS = pygame.RESIZABLE
+"""The window may be resized; the canvas is scaled into it (``SimWindow.present``)."""
 PULSE_LEVELS = 6
 """Steps of the outlines' pulse: a redraw of the outlines only when the level changes."""
 GLOW_RADIUS = 12
@@ -79,7 +79,12 @@ class SimWindow(PanelDrawing):
             pygame.display.init()
             pygame.display.set_caption("Haleakala Companion — simulator")
             screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
-        self.screen = screen
+        self.display = screen
+        self.screen = screen  # the canvas everything is drawn on (the display at 1280×800)
+        self.view = pygame.Rect(0, 0, L.WIDTH, L.HEIGHT)  # where the canvas shows on it
+        self.fullscreen = False
+        if screen.get_size() != (L.WIDTH, L.HEIGHT):
+            self.resized()
         self.fonts = Fonts()
         self.background = self._draw_background()
         self.scene = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
@@ -646,8 +651,10 @@ class SimWindow(PanelDrawing):
         session = self.session
         if event.type == pygame.QUIT:
             self.running = False
-        elif event.type in (pygame.VIDEORESIZE, pygame.VIDEOEXPOSE):
-            self._signature = None  # SDL rescaled the canvas: push it whole
+        elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.resized()
+        elif event.type == pygame.VIDEOEXPOSE:
+            self._signature = None  # shown again: push it whole
         elif event.type == pygame.KEYDOWN:
             self._key_down(event)
         elif event.type == pygame.KEYUP:
@@ -656,7 +663,7 @@ class SimWindow(PanelDrawing):
             if event.y:
                 self._turn(1 if event.y > 0 else -1)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            x, y = event.pos
+            x, y = self.to_canvas(event.pos)
             name = L.panel_button_at(x, y)
             if name in ("select", "back"):
                 self._press("mouse", name)
@@ -676,14 +683,15 @@ class SimWindow(PanelDrawing):
             if self.drag is not None:
                 disc, _ = self.drag
                 self.drag = None
-                beach = L.beach_at(*event.pos)
-                if beach is None and L.locate(*event.pos) is not None:
+                pos = self.to_canvas(event.pos)
+                beach = L.beach_at(*pos)
+                if beach is None and L.locate(*pos) is not None:
                     return  # dropped on land: the disc goes back where it was
                 session.move_disc(disc, beach)
                 return
             self._release("mouse")
         elif event.type == pygame.MOUSEMOTION and self.drag is not None:
-            self.drag = (self.drag[0], event.pos)
+            self.drag = (self.drag[0], self.to_canvas(event.pos))
 
     def _key_down(self, event: Any) -> None:
         session = self.session
@@ -726,8 +734,7 @@ class SimWindow(PanelDrawing):
         elif key == pygame.K_e:
             self.show_end = not self.show_end
         elif key == pygame.K_F11:
-            pygame.display.toggle_fullscreen()
-            self._signature = None
+            self.toggle_fullscreen()
         elif key in (pygame.K_s, pygame.K_F12):
             path = self.save(self.screenshot_path())
             session.note(f"screenshot saved: {path}")
@@ -811,11 +818,64 @@ class SimWindow(PanelDrawing):
             self.handle(event)
         self.session.update()
         changed = self.draw()
-        if changed is None:
-            pygame.display.flip()
-        elif changed:
-            pygame.display.update(changed)
+        if changed is None or changed:
+            self.present(changed)
         self.frames += 1
+
+    # ------------------------------------------------------------------ window size
+
+    def present(self, changed: list[pygame.Rect] | None) -> None:
+        """Show the canvas: at 1280×800 push the changed rectangles (None: all); otherwise
+        scale the canvas into its letterboxed place and push the window."""
+        if self.screen is self.display:
+            if changed is None:
+                pygame.display.flip()
+            else:
+                pygame.display.update(changed)
+            return
+        target = self.display.subsurface(self.view)
+        pygame.transform.smoothscale(self.screen, self.view.size, target)
+        pygame.display.flip()
+
+    def resized(self) -> None:
+        """The window changed size: draw on a canvas of our own and scale it into the
+        largest rectangle of the canvas's proportions that fits, centred (or draw straight
+        onto the display again when it is back at 1280×800)."""
+        display = pygame.display.get_surface()
+        if display is None:
+            return
+        self.display = display
+        w, h = display.get_size()
+        if (w, h) == (L.WIDTH, L.HEIGHT):
+            if self.screen is not display:
+                display.blit(self.screen, (0, 0))
+            self.screen = display
+            self.view = pygame.Rect(0, 0, w, h)
+        else:
+            if self.screen is display:
+                self.screen = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
+            scale = min(w / L.WIDTH, h / L.HEIGHT)
+            size = (max(1, round(L.WIDTH * scale)), max(1, round(L.HEIGHT * scale)))
+            self.view = pygame.Rect((0, 0), size)
+            self.view.center = (w // 2, h // 2)
+            display.fill((0, 0, 0))
+        self._signature = None  # redraw and push everything
+
+    def to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A window position as a canvas position (mouse events)."""
+        if self.screen is self.display:
+            return pos
+        scale = self.view.width / L.WIDTH
+        return (round((pos[0] - self.view.x) / scale), round((pos[1] - self.view.y) / scale))
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen at the display's own size (letterboxed), or back to 1280×800."""
+        self.fullscreen = not self.fullscreen
+        if self.fullscreen:
+            pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
+        self.resized()
 
     def run(self, *, fps: int = 60, seconds: float | None = None) -> int:
         clock = pygame.time.Clock()

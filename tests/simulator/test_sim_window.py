@@ -279,29 +279,40 @@ from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 
 pygame.display.init()
 screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
-clock = SimClock()
-with SimSession(kit="buttons", seed=1, start="red", clock=clock) as session:
+with SimSession(kit="buttons", seed=1, start="red", clock=SimClock()) as session:
     win = SimWindow(session, screen=screen)
     win.step([])
-    Window.from_display_module().size = (1600, 1000)
-    for _ in range(20):
+    Window.from_display_module().size = (1600, 900)
+    for _ in range(40):
         session.advance(0.005)
         win.step()
-    print("window", *pygame.display.get_window_size())
-    print("canvas", *pygame.display.get_surface().get_size())
+        if pygame.display.get_surface().get_size() == (1600, 900):
+            break
+    win.resized()
+    print("window", *pygame.display.get_surface().get_size())
+    print("canvas", *win.screen.get_size())
+    print("view", *win.view)
+    x, y = L.at(2, *L.BEACH_BUTTON)  # beach 2's button where the scaled canvas shows it
+    pos = (round(win.view.x + x * win.view.width / L.WIDTH), round(y * win.view.height / L.HEIGHT))
     for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        win.handle(pygame.event.Event(kind, pos=L.at(2, *L.BEACH_BUTTON), button=1))
+        win.handle(pygame.event.Event(kind, pos=pos, button=1))
         for _ in range(20):
             session.advance(0.005)
             win.step()
     print("prompt", session.prompt[0])
+    shown = pygame.display.get_surface()
+    print("bars", *shown.get_at((10, 450))[:3], *shown.get_at((1590, 450))[:3])
+    win.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F11, mod=0, unicode=""))
+    win.step([])
+    print("full", win.fullscreen, *pygame.display.get_surface().get_size(), *win.screen.get_size())
 """
 
 
 def test_the_window_scales_its_canvas_when_resized(x_display):
-    """Resized, the window keeps drawing its 1280×800 canvas, which SDL scales with the
-    proportions kept (pygame.SCALED), and clicks still land where they are drawn. In its own
-    process: SDL's scaled renderer and the other tests' plain windows do not mix in one."""
+    """Resized, the window keeps drawing its 1280×800 canvas and shows it scaled with its
+    proportions kept (black bars at the sides of a wider window); clicks land where the
+    scaled picture shows things. In its own process, so the resize cannot touch the other
+    tests' windows."""
     import subprocess
     import sys
 
@@ -310,9 +321,12 @@ def test_the_window_scales_its_canvas_when_resized(x_display):
         [sys.executable, "-c", RESIZE], capture_output=True, text=True, timeout=120, env=env
     )
     assert result.returncode == 0, result.stderr[-800:]
-    assert "window 1600 1000" in result.stdout
+    assert "window 1600 900" in result.stdout
     assert "canvas 1280 800" in result.stdout
+    assert "view 80 0 1440 900" in result.stdout  # 1.125 times, centred
+    assert "bars 0 0 0 0 0 0" in result.stdout
     assert "prompt RED: BEACH 2" in result.stdout
+    assert "full True 1280 800 1280 800" in result.stdout  # F11: the whole (virtual) screen
 
 
 def test_the_end_of_the_game_shows_every_scoring_and_e_hides_it(x_display, tmp_path):
