@@ -10,6 +10,7 @@ display, and the window, the screenshot checks and the tests agree on every coor
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -101,13 +102,19 @@ def band_mid(band: str) -> float:
 
 
 def wedge(segment: int, band: str, steps: int = 12) -> list[tuple[float, float]]:
-    """Outline of one band of one segment, as a polygon (for drawing and glow masks)."""
+    """Outline of one band of one segment, as a polygon (for drawing and glow masks); a
+    fresh list of the cached outline."""
+    return list(_wedge(segment, band, steps))
+
+
+@functools.lru_cache(maxsize=512)
+def _wedge(segment: int, band: str, steps: int) -> tuple[tuple[float, float], ...]:
     outer, inner = BANDS[band]
     start = centre_angle(segment) - 180.0 / SEGMENTS
     span = 360.0 / SEGMENTS
     ring = [polar(outer, start + span * i / steps) for i in range(steps + 1)]
     ring += [polar(inner, start + span * (steps - i) / steps) for i in range(steps + 1)]
-    return ring
+    return tuple(ring)
 
 
 def locate(x: float, y: float) -> tuple[int, str] | None:

@@ -7,6 +7,8 @@ constants, and the Kahuna window borrows the fonts without the Haleakala window.
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 BAND_COLOURS = {
@@ -168,8 +170,10 @@ def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[
     return tuple(min(255, round(c * scale)) for c in pixel)  # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=4096)
 def fit(font: pygame.font.Font, text: str, width: int) -> str:
-    """``text`` cut with an ellipsis so it renders within ``width`` pixels (whole if it fits)."""
+    """``text`` cut with an ellipsis so it renders within ``width`` pixels (whole if it fits).
+    Cached: the panel asks the same lines again at every redraw."""
     if font.size(text)[0] <= width:
         return text
     low, high = 0, len(text)

@@ -34,6 +34,7 @@ from .palette import (
     CARD_KIND,
     DIM,
     GLOW,
+    HOLD_HINT_S,
     LAVA,
     PANEL,
     PANEL_EDGE,
@@ -64,6 +65,8 @@ PULSE_LEVELS = 6
 """Steps of the outlines' pulse: a redraw of the outlines only when the level changes."""
 GLOW_RADIUS = 12
 LOG_KEEP = 80
+ISLAND_RECT = pygame.Rect(0, 0, L.PANEL_X, L.HEIGHT)
+PANEL_RECT = pygame.Rect(L.PANEL_X, 0, L.WIDTH - L.PANEL_X, L.HEIGHT)
 NOTE_COLOUR = (150, 156, 170)
 LOG_PLAYER = {"red": (250, 120, 110), "yellow": (245, 210, 90)}
 LOG_ISLAND = (255, 150, 90)
@@ -113,6 +116,9 @@ class SimWindow(PanelDrawing):
         self._marks_key: tuple = ()
         self._marks: list[Mark] = []
         self._pulse_drawn: int | None = None
+        self._island_key: tuple = ()
+        self._panel_key: tuple = ()
+        self._shapes: dict[Mark, tuple[list[tuple[float, float]] | None, pygame.Rect]] = {}
         self.show_end = True
         self.screenshot_path: Callable[[], str] = lambda: time.strftime(
             "haleakala-sim-%Y%m%d-%H%M%S.png"
@@ -219,18 +225,46 @@ class SimWindow(PanelDrawing):
             self.show_end,
         )
 
-    def compose(self) -> None:
-        """Recompose the scene surface from the background and the current state."""
+    def _layer_keys(self) -> tuple[tuple, tuple]:
+        """What the island layer and the panel layer each show, to redraw only the one that
+        changed (LED blinks touch the island; the OLED, the knob and the log the panel)."""
+        hw = self.session.hw
+        changes = self.session.changes
+        pressed = tuple(sorted(self.pressed.values()))
+        dragged = self.drag[0] if self.drag else None
+        island: tuple = ((id(hw.leds), hw.leds.show_count), changes, pressed, dragged)
+        island += (self.show_end,)
+        island += (len(self.story.entries), self.story.last)
+        held = self.pressed_at.get("back")
+        progress = None if held is None else int((time.monotonic() - held) / HOLD_HINT_S * 24)
+        panel: tuple = (hw.display.show_count, hw.display.clear_count, id(hw.display), changes)
+        panel += (pressed,)
+        panel += (self.encoder_position, dragged, self.hand, progress)
+        panel += (len(self.log_lines), self.log_lines[-1] if self.log_lines else None)
+        return island, panel
+
+    def compose(self, *, everything: bool = False) -> None:
+        """Bring the scene surface up to date: the island and the panel layers are each
+        redrawn from the background only when what they show changed (or ``everything``)."""
         scene = self.scene
-        scene.blit(self.background, (0, 0))
-        self._draw_leds(scene)
-        self._draw_cards(scene)
-        self._draw_pieces(scene)
-        self._draw_sums(scene)
-        self._draw_last_move(scene)
-        self._draw_panel(scene)
-        if self.show_end:
-            self._draw_end_table(scene)
+        island, panel = self._layer_keys()
+        if everything or island != self._island_key:
+            self._island_key = island
+            scene.set_clip(ISLAND_RECT)
+            scene.blit(self.background, ISLAND_RECT, ISLAND_RECT)
+            self._draw_leds(scene)
+            self._draw_cards(scene)
+            self._draw_pieces(scene)
+            self._draw_sums(scene)
+            self._draw_last_move(scene)
+            if self.show_end:
+                self._draw_end_table(scene)
+        if everything or panel != self._panel_key:
+            self._panel_key = panel
+            scene.set_clip(PANEL_RECT)
+            scene.blit(self.background, PANEL_RECT, PANEL_RECT)
+            self._draw_panel(scene)
+        scene.set_clip(None)
 
     def _glow(self, key: tuple[int, str], colour: tuple[int, int, int]) -> pygame.Surface:
         """The zone's glow tinted ``colour``, for additive blending (LEDs add light to the
@@ -528,7 +562,12 @@ class SimWindow(PanelDrawing):
         who = game.to_move
         if who is None:
             return []
-        shapes = [self._highlight_shape(mark) for mark in self.legal_now()]
+        shapes = []
+        for mark in self.legal_now():
+            shape = self._shapes.get(mark)
+            if shape is None:
+                shape = self._shapes[mark] = self._highlight_shape(mark)
+            shapes.append(shape)
         for _points, rect in shapes:
             self.screen.blit(self.scene, rect, rect)
         strength = 0.35 + 0.65 * level / (PULSE_LEVELS - 1)

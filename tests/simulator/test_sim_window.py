@@ -271,24 +271,16 @@ def test_log_lines_speak_words_in_the_movers_colour_and_mark_the_last_move(windo
 
 RESIZE = """
 import pygame
-from pygame._sdl2.video import Window
 from haleakala.hal.sim import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.session import SimSession
 from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 
 pygame.display.init()
-screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
+screen = pygame.display.set_mode((1600, 900), WINDOW_FLAGS)  # as the player left it
 with SimSession(kit="buttons", seed=1, start="red", clock=SimClock()) as session:
     win = SimWindow(session, screen=screen)
     win.step([])
-    Window.from_display_module().size = (1600, 900)
-    for _ in range(40):
-        session.advance(0.005)
-        win.step()
-        if pygame.display.get_surface().get_size() == (1600, 900):
-            break
-    win.resized()
     print("window", *pygame.display.get_surface().get_size())
     print("canvas", *win.screen.get_size())
     print("view", *win.view)
@@ -309,10 +301,10 @@ with SimSession(kit="buttons", seed=1, start="red", clock=SimClock()) as session
 
 
 def test_the_window_scales_its_canvas_when_resized(x_display):
-    """Resized, the window keeps drawing its 1280×800 canvas and shows it scaled with its
-    proportions kept (black bars at the sides of a wider window); clicks land where the
-    scaled picture shows things. In its own process, so the resize cannot touch the other
-    tests' windows."""
+    """At another size, the window keeps drawing its 1280×800 canvas and shows it scaled
+    with its proportions kept (black bars at the sides of a wider window); clicks land where
+    the scaled picture shows things; F11 fills the screen. In its own process, so the mode
+    changes cannot touch the other tests' windows."""
     import subprocess
     import sys
 
