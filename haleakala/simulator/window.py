@@ -93,8 +93,10 @@ class SimWindow(PanelDrawing):
         self.scene = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
         self._zone_masks = self._make_zone_masks()
         self._led_spots = self._make_led_spots()
+        for _index, pos, _key in self._led_spots:
+            self._socket(self.background, pos)
         self._glows: dict[tuple, pygame.Surface] = {}
-        self._dots: dict[tuple[int, int, int], tuple[pygame.Surface, bool]] = {}
+        self._dots: dict[tuple[int, int, int], tuple[pygame.Surface, tuple[int, int, int]]] = {}
         self._oled_surface: pygame.Surface | None = None
         self._oled_count: tuple = ()
         self._signature: tuple | None = None
@@ -282,39 +284,42 @@ class SimWindow(PanelDrawing):
             self._glows[key, colour] = surface
         return surface
 
-    def _dot(self, pixel: tuple[int, int, int], brightness: float) -> tuple[pygame.Surface, bool]:
-        """One LED as seen from above, and whether it adds light (``True``) or is a dark
-        socket. Lit, it is a glow in the LED's hue whose strength follows how bright it is
-        sent, never darker than a faint halo: a dim LED reads as dimly lit, not as a brown
-        dot. Cached by the sent value."""
+    def _dot(
+        self, pixel: tuple[int, int, int], brightness: float
+    ) -> tuple[pygame.Surface, tuple[int, int, int]]:
+        """A lit LED as seen from above: a glow in its hue (added to the board) whose strength
+        follows how bright it is sent, never fainter than a clear halo, so a dim LED reads as
+        dimly lit, not as a brown dot; and the colour of its core. Cached by the sent value."""
         cached = self._dots.get(pixel)
         if cached is None:
             if len(self._dots) > 1024:
                 self._dots.clear()
-            if any(pixel):
-                level = min(1.0, max(pixel) / 255 / max(brightness, 0.05))
-                strength = 0.5 + 0.5 * math.sqrt(level)
-                peak = max(pixel)
-                hue = tuple(c * 255 // peak for c in pixel)
-                size = 2 * GLOW_RADIUS + 1
-                surface = pygame.Surface((size, size)).convert()
-                surface.fill((0, 0, 0))
-                for r in range(GLOW_RADIUS, 0, -1):
-                    f = strength * (1 - r / (GLOW_RADIUS + 1)) ** 1.5
-                    colour = tuple(min(255, round(c * f)) for c in hue)
-                    pygame.draw.circle(surface, colour, (GLOW_RADIUS, GLOW_RADIUS), r)
-                cached = (surface, True)
-            else:
-                surface = pygame.Surface((13, 13), pygame.SRCALPHA)
-                pygame.draw.circle(surface, (0, 0, 0, 90), (6, 6), 4)
-                pygame.draw.circle(surface, (0, 0, 0, 140), (6, 6), 4, 1)
-                cached = (surface, False)
+            level = min(1.0, max(pixel) / 255 / max(brightness, 0.05))
+            strength = 0.5 + 0.5 * math.sqrt(level)
+            peak = max(pixel)
+            hue = tuple(c * 255 // peak for c in pixel)
+            size = 2 * GLOW_RADIUS + 1
+            surface = pygame.Surface((size, size)).convert()
+            surface.fill((0, 0, 0))
+            for r in range(GLOW_RADIUS, 0, -1):
+                f = strength * (1 - r / (GLOW_RADIUS + 1)) ** 1.5
+                colour = tuple(min(255, round(c * f)) for c in hue)
+                pygame.draw.circle(surface, colour, (GLOW_RADIUS, GLOW_RADIUS), r)
+            cached = (surface, self.core_colour(pixel, brightness))
             self._dots[pixel] = cached
         return cached
 
     @staticmethod
+    def _socket(target: pygame.Surface, pos: tuple[int, int]) -> None:
+        """A dark LED seen from above: a faint socket (drawn once, in the background)."""
+        socket = pygame.Surface((13, 13), pygame.SRCALPHA)
+        pygame.draw.circle(socket, (0, 0, 0, 90), (6, 6), 4)
+        pygame.draw.circle(socket, (0, 0, 0, 140), (6, 6), 4, 1)
+        target.blit(socket, (pos[0] - 6, pos[1] - 6))
+
+    @staticmethod
     def core_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[int, int, int]:
-        """The lit LED's core: its hue, from half to full strength as it is sent dim to
+        """The lit LED's core: its hue, from 60 % to full strength as it is sent dim to
         bright (the hue is what a player reads; the exact value is in the scenario checks)."""
         level = min(1.0, max(pixel) / 255 / max(brightness, 0.05))
         peak = max(pixel)
@@ -351,14 +356,13 @@ class SimWindow(PanelDrawing):
             )
         for index, (x, y), _key in self._led_spots:
             pixel = pixels[index]
-            surface, lit = self._dot(pixel, brightness)
-            if lit:
-                scene.blit(
-                    surface, (x - GLOW_RADIUS, y - GLOW_RADIUS), special_flags=pygame.BLEND_RGB_ADD
-                )
-                pygame.draw.circle(scene, self.core_colour(pixel, brightness), (x, y), 3)
-            else:
-                scene.blit(surface, (x - 6, y - 6))
+            if not any(pixel):
+                continue  # its dark socket is in the background
+            surface, core = self._dot(pixel, brightness)
+            scene.blit(
+                surface, (x - GLOW_RADIUS, y - GLOW_RADIUS), special_flags=pygame.BLEND_RGB_ADD
+            )
+            pygame.draw.circle(scene, core, (x, y), 3)
 
     def _draw_cards(self, scene: pygame.Surface) -> None:
         game = self.session.game
