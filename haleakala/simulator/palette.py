@@ -63,12 +63,26 @@ TRAY_CARD = {
 PHASE_HINT = {
     "turn": "place a disc, take one back, or sail",
     "shaman": "move your shaman, or leave it",
-    "card": "take one of the two cards beside the boat",
-    "priestess": "the Priestess: move a lava disc, or none",
-    "shell": "a shell: buy a scoring card, or keep it",
-    "prescore": "before the scoring: buy a scoring card, or pass",
+    "card": "take a card beside the boat",
+    "priestess": "Priestess: move a lava disc, or none",
+    "shell": "shell: buy a scoring card, or keep it",
+    "prescore": "before scoring: buy a card, or pass",
 }
 """What the player to move does now, for the whose-turn banner."""
+
+SCORE_ROWS = {
+    "statues": "statues",
+    "fish": "fish (most baskets)",
+    "pearls": "pearls",
+    "nautilus": "nautilus",
+    "butterflies": "Butterflies card",
+    "majority": "Statue Majority card",
+    "segment": "Complete Segment card",
+    "forest": "Forest Statues card",
+    "mountain": "Mountain Statues card",
+    "shells": "shells kept",
+}
+"""The end-of-game table's rows: the scoring's point kinds as players name them."""
 
 HOLD_HINT_S = 0.8
 GLOW = 0.45
@@ -103,8 +117,10 @@ LEGEND = (
     ("card lights", "statue white, Priestess magenta, shell cyan, fish blue"),
     ("Marks drawn by the simulator", ""),
     ("pulsing outline", "a legal target for the player to move"),
-    ("dashed ring", "the last move"),
+    ("dashed ring", "the last move, in the mover's colour"),
+    ("=7 in the water", "that player's sum on the beach (sums must differ)"),
     ("white ring, !", "a piece that is not where the game has it"),
+    ("the log", "every move in words; refusals and notes in grey"),
 )
 
 RULES = (

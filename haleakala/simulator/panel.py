@@ -31,6 +31,7 @@ from .palette import (
     PLAYER_INDEX,
     PLAYER_TEXT,
     RULES,
+    SCORE_ROWS,
     TEXT,
     TRAY_CARD,
     Fonts,
@@ -354,7 +355,15 @@ class PanelDrawing:
         result = game.result()
         if result is None:
             return
-        x, y, w, h = L.END_RECT
+        kinds: list[str] = []
+        for record in result.scorings:
+            for colour in PLAYERS:
+                for kind in record["players"][colour]["points"]:
+                    if kind not in kinds:
+                        kinds.append(kind)
+        x, y, w, _h = L.END_RECT
+        h = 62 + 44 + 24 * (len(kinds) + 2) + 30
+        y = L.HEIGHT // 2 - h // 2
         pygame.draw.rect(scene, (16, 18, 24), (x, y, w, h), border_radius=10)
         pygame.draw.rect(scene, PLAYER[result.winner], (x, y, w, h), 3, border_radius=10)
         red, yellow = result.scores
@@ -365,17 +374,11 @@ class PanelDrawing:
             title += " (tie: the second player wins)"
         blit_centred(scene, self.fonts.render(title, 32, PLAYER[result.winner], True),
                      (x + w / 2, y + 28))  # fmt: skip
-        kinds: list[str] = []
-        for record in result.scorings:
-            for colour in PLAYERS:
-                for kind in record["players"][colour]["points"]:
-                    if kind not in kinds:
-                        kinds.append(kind)
         columns = [(record["round"], colour) for record in result.scorings for colour in PLAYERS]
-        left, col_w, row_h = x + 24, (w - 200) // max(1, len(columns)), 24
+        left, col_w, row_h = x + 24, (w - 240) // max(1, len(columns)), 24
         top = y + 62
         for c, (rnd, colour) in enumerate(columns):
-            cx = left + 160 + c * col_w + col_w // 2
+            cx = left + 200 + c * col_w + col_w // 2
             blit_centred(scene, self.fonts.render(f"scoring {rnd}", 16, DIM), (cx, top))
             blit_centred(scene, self.fonts.render(colour, 19, PLAYER[colour], True),
                          (cx, top + 18))  # fmt: skip
@@ -384,7 +387,8 @@ class PanelDrawing:
             strong = kind in ("this scoring", "total")
             if strong:
                 pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
-            scene.blit(self.fonts.render(kind, 19, TEXT, strong), (left, row_y))
+            name = SCORE_ROWS.get(kind, kind)
+            scene.blit(self.fonts.render(name, 19, TEXT, strong), (left, row_y))
             for c, (rnd, colour) in enumerate(columns):
                 record = result.scorings[rnd - 1]["players"][colour]
                 points = record["points"]
@@ -394,7 +398,7 @@ class PanelDrawing:
                     value = sum(points.values())
                 else:
                     value = points.get(kind, 0)
-                cx = left + 160 + c * col_w + col_w // 2
+                cx = left + 200 + c * col_w + col_w // 2
                 ink = TEXT if value else (90, 94, 104)
                 blit_centred(scene, self.fonts.render(str(value), 19, ink, strong),
                              (cx, row_y + 8))  # fmt: skip

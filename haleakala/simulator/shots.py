@@ -1,5 +1,5 @@
-"""The README's simulator screenshots, made again from real games: the start, a game in
-progress, a refused move, the first scoring and the end.
+"""The README's simulator screenshots, made again from real games: the start (and the help
+page), a game in progress, a misplaced piece, a refused move, the first scoring and the end.
 
     python -m haleakala.simulator.shots docs/
 
@@ -68,6 +68,11 @@ def make(out: Path) -> list[Path]:
 
     with new() as session:
         shoot(session, "start")
+        win = SimWindow(session, screen=screen)
+        win.show_help = True
+        path = out / "simulator-help.png"
+        win.save(str(path))
+        saved.append(path)
     with new() as session:
         _until(session, lambda: len(session.game.history) >= 57)
         shoot(session, "midgame")

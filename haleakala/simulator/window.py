@@ -465,11 +465,13 @@ class SimWindow(PanelDrawing):
         pygame.draw.polygon(
             scene, (240, 240, 230), [(bx + 1, by - 24), (bx + 15, by - 8), (bx + 1, by - 8)]
         )
+        if expected is not None and expected.boat != table.boat:
+            self._misplaced(scene, (bx, by - 6), 27)
 
-    def _misplaced(self, scene: pygame.Surface, pos: tuple[int, int]) -> None:
+    def _misplaced(self, scene: pygame.Surface, pos: tuple[int, int], radius: int = 15) -> None:
         """A piece that is not where the game has it: a white ring and a "!" beside it."""
-        pygame.draw.circle(scene, (255, 255, 255), pos, 15, 2)
-        bx, by = pos[0] + 13, pos[1] - 13
+        pygame.draw.circle(scene, (255, 255, 255), pos, radius, 2)
+        bx, by = pos[0] + radius - 2, pos[1] - radius + 2
         pygame.draw.circle(scene, (255, 255, 255), (bx, by), 7)
         blit_centred(scene, self.fonts.render("!", 16, (200, 30, 30), True), (bx, by))
 
