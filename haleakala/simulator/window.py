@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from haleakala.hal.base import ZONES
+from haleakala.rules import NotationError
 
 from . import layout as L
 from .palette import (
@@ -48,7 +49,7 @@ from .palette import (
     led_display_colour,
 )
 from .panel import PanelDrawing
-from .story import DECISION_NOTE, Mark, Story, legal_marks
+from .story import DECISION_NOTE, Mark, Story, legal_marks, mark_of
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -236,7 +237,7 @@ class SimWindow(PanelDrawing):
         dragged = self.drag[0] if self.drag else None
         island: tuple = ((id(hw.leds), hw.leds.show_count), changes, pressed, dragged)
         island += (self.show_end,)
-        island += (len(self.story.entries), self.story.last)
+        island += (len(self.story.entries), self.story.last, self.selected_mark())
         held = self.pressed_at.get("back")
         progress = None if held is None else int((time.monotonic() - held) / HOLD_HINT_S * 24)
         panel: tuple = (hw.display.show_count, hw.display.clear_count, id(hw.display), changes)
@@ -259,6 +260,7 @@ class SimWindow(PanelDrawing):
             self._draw_pieces(scene)
             self._draw_sums(scene)
             self._draw_last_move(scene)
+            self._draw_selected(scene)
             if self.show_end:
                 self._draw_end_table(scene)
         if everything or panel != self._panel_key:
@@ -529,6 +531,50 @@ class SimWindow(PanelDrawing):
             a = 2 * math.pi * k / DASHES
             pygame.draw.arc(scene, (20, 20, 20), box, a, a + math.pi / DASHES, 5)
             pygame.draw.arc(scene, colour, box, a, a + math.pi / DASHES, 3)
+
+    def selected_mark(self) -> Mark | None:
+        """The place of the option under the companion's cursor (a card, a shaman space, a
+        crater), when the OLED offers decisions: what ``select`` would do."""
+        companion = self.session.companion
+        shown = getattr(companion, "shown", None)
+        if shown is None or getattr(shown, "kind", None) not in ("decision", "proposal"):
+            return None
+        option = shown.current
+        if option is None:
+            return None
+        game = self.session.game
+        try:
+            d = option.value if isinstance(option.value, int) else game.parse(str(option.value))
+        except (NotationError, ValueError):
+            return None
+        if d not in game.legal_actions():
+            return None
+        mark = mark_of(game, d)
+        return mark if mark is not None and mark.kind in ("slot", "space", "crater") else None
+
+    def _draw_selected(self, scene: pygame.Surface) -> None:
+        """The option under the cursor: a thick white frame and a pointer, clearer than the
+        blinking LED alone."""
+        mark = self.selected_mark()
+        if mark is None:
+            return
+        if mark.kind == "slot":
+            rect = pygame.Rect(L.card_rect(int(mark.index))).inflate(10, 10)
+            pygame.draw.rect(scene, (20, 20, 20), rect.inflate(4, 4), 3, border_radius=9)
+            pygame.draw.rect(scene, (255, 255, 255), rect, 4, border_radius=8)
+            cx, top = rect.centerx, rect.top - 4
+        else:
+            who = self.session.game.to_move or "red"
+            if mark.kind == "space":
+                (cx, cy), r = L.space_position(int(mark.index), who), 18
+            else:
+                (cx, cy), r = L.at(int(mark.index), L.band_mid("crater")), 18
+            pygame.draw.circle(scene, (20, 20, 20), (cx, cy), r + 2, 6)
+            pygame.draw.circle(scene, (255, 255, 255), (cx, cy), r, 3)
+            top = cy - r - 2
+        pointer = [(cx - 9, top - 14), (cx + 9, top - 14), (cx, top - 2)]
+        pygame.draw.polygon(scene, (255, 255, 255), pointer)
+        pygame.draw.polygon(scene, (20, 20, 20), pointer, 2)
 
     def legal_now(self) -> list[Mark]:
         """The legal targets of the player to move (cached per decision)."""

@@ -345,3 +345,20 @@ def test_the_end_of_the_game_shows_every_scoring_and_e_hides_it(x_display, tmp_p
     finally:
         session.close()
         pygame.display.quit()
+
+
+def test_the_option_under_the_cursor_is_marked_on_the_island(window):
+    """Choosing the shaman's space: the space under the encoder's cursor carries a white
+    ring and pointer, and the mark follows the encoder."""
+    click(window, L.at(2, *L.BEACH_BUTTON))
+    wheel(window, 2)
+    click(window, L.ENCODER_CENTRE)  # 3@2: now red's shaman moves (or stays)
+    assert window.session.game.phase_name == "shaman"
+    first = window.selected_mark()
+    wheel(window, 1)
+    second = window.selected_mark()
+    assert first is not None and second is not None
+    assert first.kind == second.kind == "space" and first != second
+    x, y = L.space_position(int(second.index), "red")
+    pointer = (x, y - 18 - 2 - 8)  # inside the pointer above the ring
+    assert tuple(window.screen.get_at(pointer))[:3] == (255, 255, 255)
