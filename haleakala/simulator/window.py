@@ -559,10 +559,16 @@ class SimWindow(PanelDrawing):
         if mark is None:
             return
         if mark.kind == "slot":
-            rect = pygame.Rect(L.card_rect(int(mark.index))).inflate(10, 10)
-            pygame.draw.rect(scene, (20, 20, 20), rect.inflate(4, 4), 3, border_radius=9)
-            pygame.draw.rect(scene, (255, 255, 255), rect, 4, border_radius=8)
-            cx, top = rect.centerx, rect.top - 4
+            rect = pygame.Rect(L.card_rect(int(mark.index))).inflate(20, 20)  # outside the outline
+            pygame.draw.rect(scene, (20, 20, 20), rect.inflate(4, 4), 3, border_radius=11)
+            pygame.draw.rect(scene, (255, 255, 255), rect, 4, border_radius=10)
+            cx, top = rect.centerx, rect.top - 2
+            if top < 20:  # a card at the top edge: the pointer below it, pointing up
+                bottom = rect.bottom + 2
+                pointer = [(cx - 9, bottom + 14), (cx + 9, bottom + 14), (cx, bottom + 2)]
+                pygame.draw.polygon(scene, (255, 255, 255), pointer)
+                pygame.draw.polygon(scene, (20, 20, 20), pointer, 2)
+                return
         else:
             who = self.session.game.to_move or "red"
             if mark.kind == "space":
