@@ -362,3 +362,17 @@ def test_the_option_under_the_cursor_is_marked_on_the_island(window):
     x, y = L.space_position(int(second.index), "red")
     pointer = (x, y - 18 - 2 - 8)  # inside the pointer above the ring
     assert tuple(window.screen.get_at(pointer))[:3] == (255, 255, 255)
+
+
+def test_a_shaman_off_its_space_gets_a_white_ring(window):
+    """A piece not where the game has it is marked on the island, shamans and statues too
+    (not only discs)."""
+    session = window.session
+    here = session.table.shamans["red"]
+    elsewhere = 0 if here != 0 else 1  # 0G: a land space the game does not have red on
+    session.table.shamans["red"] = elsewhere
+    session.changes += 1
+    window.step([])
+    x, y = L.space_position(elsewhere, "red")
+    assert tuple(window.screen.get_at((x, y + 14)))[:3] == (255, 255, 255)  # the ring
+    assert tuple(window.screen.get_at((x + 8, y - 13)))[:3] == (255, 255, 255)  # the "!" badge
