@@ -35,7 +35,7 @@ class Entry:
 
     text: str
     who: str | None
-    kind: str  # "move" (a decision), "event" (its consequence), "scoring"
+    kind: str  # "start", "move" (a decision), "event" (its consequence), "scoring"
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,12 @@ class Story:
         self.entries: list[Entry] = []
         self.marks: list[tuple[str, Mark | None]] = []  # per decision: the mover, the place
         self._replay: Game | None = None
-        self._sizes: list[int] = []  # entries after each decision
 
     def _restart(self, game: Game) -> None:
-        self._replay = Game(game.variant, game.seed, PLAYERS[game.start])
-        self.entries, self.marks, self._sizes = [], [], []
+        start = PLAYERS[game.start]
+        self._replay = Game(game.variant, game.seed, start)
+        opening = f"{capitalised(start)} starts: {game.variant} game, deal {game.seed}"
+        self.entries, self.marks = [Entry(opening, start, "start")], []
 
     def follow(self, game: Game) -> bool:
         """Catch up with ``game``; True when the story changed."""
@@ -153,7 +154,6 @@ class Story:
                     colour = None
                 self.entries.append(Entry(capitalised(text), colour, kind))
         self.marks.append((who, mark))
-        self._sizes.append(len(self.entries))
 
     @property
     def last(self) -> tuple[str, Mark | None] | None:

@@ -690,7 +690,7 @@ class SimWindow(PanelDrawing):
                     colour = TEXT
                 else:
                     colour = LOG_ISLAND
-                indent = "    " if entry.kind != "move" and entry.who is not None else ""
+                indent = "    " if entry.kind in ("event", "scoring") and entry.who else ""
                 lines.append((indent + entry.text, colour))
         self.log_lines = lines[-LOG_KEEP:]
 
