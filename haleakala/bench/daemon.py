@@ -51,7 +51,7 @@ def measure_latency(events: int, state_dir: Path) -> dict[str, float]:
     from haleakala.companion.controller import Companion
     from haleakala.companion.journal import Journal
     from haleakala.config import Config
-    from haleakala.hal.sim import SimClock, SimHardware
+    from haleakala.hal.simulated import SimClock, SimHardware
 
     logging.getLogger("haleakala").setLevel(logging.WARNING)
     frame_ms: list[float] = []
@@ -199,7 +199,7 @@ def measure_rfid_flood(
     from haleakala.hal.events import Disc
     from haleakala.hal.rfid import protocol
     from haleakala.hal.rfid.driver import RfidDriver
-    from haleakala.hal.sim import SimHardware
+    from haleakala.hal.simulated import SimHardware
 
     logging.getLogger("haleakala").setLevel(logging.ERROR)
 

@@ -307,7 +307,7 @@ def main(args: Any) -> int:
 
     hardware: Hardware
     if backend == "sim":
-        from haleakala.hal.sim import SimHardware
+        from haleakala.hal.simulated import SimHardware
 
         if not getattr(args, "headless", False):
             log.info("the daemon opens no window: 'haleakala sim' shows one; running headless")

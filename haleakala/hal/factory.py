@@ -75,7 +75,7 @@ def open_hardware(
         config = Config()
     chosen = choose_backend(config, backend)
     if chosen == "sim":
-        from haleakala.hal.sim import SimHardware
+        from haleakala.hal.simulated import SimHardware
 
         return SimHardware.from_config(config, **options)
     from haleakala.hal.pi import open_pi_hardware

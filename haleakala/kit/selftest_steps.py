@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from haleakala.hal.sim import SimHardware
+    from haleakala.hal.simulated import SimHardware
 
 
 # --------------------------------------------------------------------------- results
@@ -171,7 +171,7 @@ class SimOperator:
     def act(self, step: InputStep) -> None:
         kind = step.action[0]
         if kind == "press":
-            from haleakala.hal.sim import SimClock
+            from haleakala.hal.simulated import SimClock
 
             if isinstance(self.hw.inputs.clock, SimClock):
                 self.hw.inputs.tap(step.action[1])  # raw edges through the debouncer

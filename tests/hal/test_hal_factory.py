@@ -9,7 +9,7 @@ import pytest
 
 from haleakala.config import Config
 from haleakala.hal.factory import BackendError, choose_backend, is_raspberry_pi, open_hardware
-from haleakala.hal.sim import SimHardware
+from haleakala.hal.simulated import SimHardware
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from haleakala.cli import main
 from haleakala.hal import factory
 from haleakala.hal.base import ZoneMap
 from haleakala.hal.events import LinkHealth
-from haleakala.hal.sim import SimDisplay, SimHardware, SimLeds
+from haleakala.hal.simulated import SimDisplay, SimHardware, SimLeds
 from haleakala.kit import selftest
 from haleakala.kit.selftest import ConsoleOperator, SelfTest, SimOperator
 
@@ -282,7 +282,7 @@ def test_selftest_on_the_pi_backend_through_the_vendor_mocks():
     mock = pytest.importorskip("gpiozero.pins.mock")
     luma_device = pytest.importorskip("luma.core.device")
     from haleakala.hal.pi import open_pi_hardware
-    from haleakala.hal.sim import SimClock
+    from haleakala.hal.simulated import SimClock
 
     class NeoPixel:
         def __init__(self, pin, n, *, brightness, auto_write, pixel_order):

@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from haleakala.ai import make_bot
-from haleakala.companion.board import physical_board
+from haleakala.companion.physical import physical_board
 from haleakala.hal.base import ZONES
 from haleakala.rules import Game
 from haleakala.simulator import layout as L
-from haleakala.simulator.board import Table, apply_change, table_from_expected, table_from_game
 from haleakala.simulator.colours import family, matches, parse_colour
+from haleakala.simulator.table import Table, apply_change, table_from_expected, table_from_game
 
 segments = st.integers(0, 5)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from support.waiting import wait_for
 
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.xvfb import virtual_display, xvfb_path
 
