@@ -253,11 +253,15 @@ def test_misuse_is_a_one_line_error(argv, message, capsys):
 def test_rfid_on_a_pi_counts_tags_that_are_not_enrolled_yet():
     """Any tagged disc will do: raw UIDs from the Pico become TagsSeen for their beach, and a
     reader passes on them even when the tag is in no [tags] map (no BeachContents at all)."""
-    source = selftest.RfidSource(replace(cfg.Config(), kit="rfid"))
+    relay = selftest.TagsRelay()
     posted = []
-    source._post = posted.append
-    source._uids((None, frozenset({"E0040150A1B2C3D4"}), frozenset(), None, None, None))
-    assert posted == [selftest.TagsSeen(1, frozenset({"E0040150A1B2C3D4"}))]
+    relay.start(posted.append)
+    tag = frozenset({"E0040150A1B2C3D4"})
+    relay.seen((None, tag, frozenset(), None, None, None))
+    assert posted == [selftest.TagsSeen(1, tag)]
+    relay.seen((None, tag, frozenset(), None, None, None))  # still lying there: no answer
+    relay.seen((None, frozenset(), tag, None, None, None))  # moved to beach 2
+    assert posted[1:] == [selftest.TagsSeen(2, tag)]
 
     hw = SimHardware()
     config = replace(cfg.Config(), kit="rfid")
