@@ -356,3 +356,33 @@ def test_selftest_on_the_pi_backend_through_the_vendor_mocks():
         factory.close()
     assert report.ok, report.lines()
     assert len(report.results) == 18
+
+
+def test_rfid_kit_on_sim_reads_every_beach_through_the_factorys_virtual_pico(
+    tmp_path, capsys, monkeypatch
+):
+    """The self-test's RFID link comes from the factory with the hardware: on sim a virtual
+    Pico read by the real driver, which the simulated person replugs for the link step and
+    lays a tag on for each reader (any tag: this one is not enrolled)."""
+    from haleakala.hal.rfid.virtual_link import VirtualPicoLink
+    from haleakala.kit.selftest_steps import ANY_TAG
+
+    opened = []
+    real = factory.open_hardware
+
+    def recording(config, backend=None, **options):
+        hw = real(config, backend, **options)
+        opened.append((options, hw))
+        return hw
+
+    monkeypatch.setattr(factory, "open_hardware", recording)
+    path = tmp_path / "rfid.toml"
+    path.write_text('kit = "rfid"\n')
+    assert main(["selftest", "--auto", "--config", str(path)]) == 0
+    assert "PASS  RFID link: seen" in capsys.readouterr().out
+    ((options, hw),) = opened
+    assert options["rfid"] is True and isinstance(hw.rfid, VirtualPicoLink)
+    health = hw.rfid.health()
+    assert health["connects"] >= 2  # started with the inputs, then plugged in again
+    assert health["unknown_tags"] == [ANY_TAG] and health["snapshots"] > 0
+    assert not hw.rfid.driver.running  # closed with the hardware
