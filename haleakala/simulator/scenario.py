@@ -19,11 +19,11 @@ from typing import Any
 
 from haleakala.rules import PLAYERS, NotationError
 
-from .board import space_name
 from .colours import describe, matches
 from .scenario_format import Scenario, Step
 from .session import PerformError, ScenarioClock, SimSession
 from .story import DECISION_NOTE, cards_before_scoring, story_of
+from .table import space_name
 
 MAX_BOT_DECISIONS = 3000
 

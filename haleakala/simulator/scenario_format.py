@@ -171,7 +171,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         scenario.strength = _choice(source, "strength", data["strength"], STRENGTHS)
     steps = data.get("step", [])
     if not isinstance(steps, list) or not steps:
-        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see sim/README.md)")
+        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see docs/simulator.md)")
     for n, raw in enumerate(steps, 1):
         scenario.steps.append(_step(source, n, raw, scenario.kit))
     return scenario

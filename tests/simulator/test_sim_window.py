@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from support.waiting import wait_for
 
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.colours import family
 from haleakala.simulator.xvfb import virtual_display, xvfb_path
@@ -271,7 +271,7 @@ def test_log_lines_speak_words_in_the_movers_colour_and_mark_the_last_move(windo
 
 RESIZE = """
 import pygame
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.session import SimSession
 from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
