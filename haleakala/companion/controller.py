@@ -139,11 +139,11 @@ PHASE_WORDS = {
     OVER: "nothing: the game is over",
 }
 PHASE_TITLES = {
-    MOVE_SHAMAN: "MOVE SHAMAN",
-    CHOOSE_CARD: "TAKE A CARD",
-    PRIESTESS: "LAVA PRIESTESS",
-    SHELL: "SHELL: BUY?",
-    PRESCORE: "BEFORE SCORING",
+    MOVE_SHAMAN: "SHAMAN",
+    CHOOSE_CARD: "TAKE ONE",
+    PRIESTESS: "LAVA",
+    SHELL: "SHELL",
+    PRESCORE: "BUY?",
 }
 MAX_CONSECUTIVE_ERRORS = 20
 SOLO_SHOW_S = 2.5
@@ -544,7 +544,7 @@ class Companion:
             PLAYERS[game.start],
             game.digest(),
         )
-        self._board_changed_by_game("NEW GAME: CLEAR THE BOARD")
+        self._board_changed_by_game("CLEAR THE BOARD")
         self._refresh()
 
     # ------------------------------------------------------------------ dispatch
@@ -851,8 +851,8 @@ class Companion:
         elif value == "new":
             self.overlay = U.Chooser(
                 U.CONFIRM_NEW,
-                f"NEW {self.variant.upper()} GAME?",
-                (U.Option("no, go back", "no"), U.Option("yes, start it", "yes")),
+                "NEW GAME?",
+                (U.Option("no, go back", "no"), U.Option(f"yes, {self.variant} game", "yes")),
             )
         elif value == "variant":
             self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
