@@ -708,7 +708,7 @@ class Companion:
                 dest = (game.boat + 1) % game.board.segments
                 self.chooser = U.Chooser(
                     U.BOAT,
-                    f"{PLAYERS[game.decider].upper()}: MOVE BOAT?",
+                    f"{PLAYERS[game.decider].upper()}: BOAT?",
                     (U.Option(f"yes, boat to {dest}", boat), U.Option("no", "cancel")),
                 )
             else:
@@ -798,7 +798,7 @@ class Companion:
         options.append(U.Option(f"new game ({self.variant})", "new"))
         options.append(U.Option(f"variant: {self.variant}", "variant"))
         options.append(
-            U.Option(f"solo: companion {self.solo}" if self.solo else "solo: off", "solo")
+            U.Option(f"companion: {self.solo}" if self.solo else "companion: off", "solo")
         )
         options.append(U.Option(f"strength: {self.strength}", "strength"))
         if not self.game.is_terminal() and self.game.to_move != self.solo:
@@ -1217,7 +1217,7 @@ class Companion:
                     rest.append(U.Option(game.format(d).replace(">", " to "), d))
                 case Buy(item):
                     name, cost = game.deck.board_items[item]
-                    rest.append(U.Option(f"buy {name} ({cost})", d))
+                    rest.append(U.Option(f"{name} ({cost})", d))
                 case Keep():
                     first.append(U.Option("keep the shell", d))
                 case Pass():

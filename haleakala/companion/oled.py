@@ -55,8 +55,10 @@ TEXT_W = WIDTH - 2 * TEXT_X
 """The width a body line may use (pixels)."""
 GAP = 6
 """Space between the title and the list position, and between table cells (one column)."""
-CARD_ROWS = 3
-"""Text rows under a card's icon (name, then printed values)."""
+TITLE_GAP = 4
+"""Between the title and the list position: with the glyphs' own blank column, a space."""
+CARD_NAME_ROWS = 2
+"""Text rows under a card's icon for its name; the printed values are pictograms below."""
 
 SCORE_ROWS = (
     ("statues", "statues"),
@@ -83,6 +85,8 @@ class CardFace:
     name: str
     kind: str
     values: str
+    baskets: int = 0
+    butterflies: int = 0
 
     @classmethod
     def of(cls, game: Game, slot: int) -> CardFace:
@@ -93,7 +97,15 @@ class CardFace:
         if card.butterflies:
             values.append(f"{card.butterflies} butterfl{'ies' if card.butterflies > 1 else 'y'}")
         short = card.name.split(":")[0].split(",")[0]
-        return cls(game.board.slot_name(slot), card.code, short, card.kind, ", ".join(values))
+        return cls(
+            game.board.slot_name(slot),
+            card.code,
+            short,
+            card.kind,
+            ", ".join(values),
+            card.baskets,
+            card.butterflies,
+        )
 
 
 @dataclass(frozen=True)
@@ -197,7 +209,7 @@ def fits(text: str, width: int = TEXT_W) -> bool:
 def title_room(position: str = "") -> int:
     """The pixels a title may use beside a list position on the title bar."""
     room = WIDTH - 2 * TITLE_X
-    return room - (text_width(position) + GAP if position else 0)
+    return room - (text_width(position) + TITLE_GAP if position else 0)
 
 
 @lru_cache(maxsize=1024)
@@ -273,11 +285,12 @@ def problems(s: Screen) -> list[str]:
             out.append(f"line {line!r} ({text_width(line)} px) is wider than {TEXT_W} px")
     box_w = _card_width() - 6
     for card in s.cards:
-        words = [*card.name.split(), *card.values.split()]
-        long = [w for w in words if not fits(w, box_w)]
-        rows = len(wrap(card.name, box_w)) + (len(wrap(card.values, box_w)) if card.values else 0)
-        if long or rows > CARD_ROWS:
-            out.append(f"card {card.name!r} ({card.values}) needs {rows} rows of {CARD_ROWS}")
+        long = [w for w in card.name.split() if not fits(w, box_w)]
+        rows = len(wrap(card.name, box_w))
+        if long or rows > CARD_NAME_ROWS:
+            out.append(f"card {card.name!r} needs {rows} rows of {CARD_NAME_ROWS}")
+        if _values_width(card) > box_w:
+            out.append(f"card {card.name!r}: its values are wider than the card")
         if not fits(card.slot, _card_width() - 24):
             out.append(f"card slot {card.slot!r} does not fit beside the icon")
     return out
@@ -493,6 +506,36 @@ def _icon(draw, kind: str, code: str, x: int, y: int, ink: int = 1) -> None:
         draw.point((x + 4, y + 7), fill=ink)
 
 
+VALUE_ICON_W = 8
+
+
+def _values_width(card: CardFace) -> int:
+    counts = [n for n in (card.baskets, card.butterflies) if n]
+    return sum(text_width(str(n)) + 1 + VALUE_ICON_W for n in counts) + 4 * (len(counts) - 1)
+
+
+def _values(draw, canvas, card: CardFace, x: int, y: int, ink: int) -> None:
+    """The card's printed values as on the real card: a count and a basket, a count and a
+    butterfly (in words they need two rows the card does not have)."""
+    for count, icon in ((card.baskets, "basket"), (card.butterflies, "butterfly")):
+        if not count:
+            continue
+        _paste_line(canvas, str(count), x, y, ink)
+        x += text_width(str(count)) + 1
+        top = y + 1
+        if icon == "basket":  # a handle over a tapering basket
+            draw.arc((x + 1, top, x + 6, top + 5), 180, 360, fill=ink)
+            draw.polygon(
+                [(x, top + 3), (x + 7, top + 3), (x + 6, top + 7), (x + 1, top + 7)], fill=ink
+            )
+        else:  # two wings either side of a body
+            draw.polygon([(x + 3, top + 4), (x, top + 1), (x, top + 7)], fill=ink)
+            draw.polygon([(x + 4, top + 4), (x + 7, top + 1), (x + 7, top + 7)], fill=ink)
+            draw.line((x + 3, top + 2, x + 3, top + 6), fill=ink)
+            draw.line((x + 4, top + 2, x + 4, top + 6), fill=ink)
+        x += VALUE_ICON_W + 4
+
+
 def _paste_line(canvas, text: str, x: int, y: int, fill: int = 1) -> None:
     if "\t" in text:  # a table row: first cell at x, the others right-aligned in columns
         first, *cells = text.split("\t")
@@ -537,9 +580,9 @@ def draw(s: Screen) -> Image:
             _icon(pen, card.kind, card.code, x0 + 3, TITLE_H + 4, ink)
             _paste_line(canvas, clip(card.slot, box_w - 24), x0 + 22, TITLE_H + 7, ink)
             name = wrap(card.name, box_w - 6)
-            values = wrap(card.values, box_w - 6) if card.values else ()
-            for row, text in enumerate((*name, *values)[:CARD_ROWS]):
+            for row, text in enumerate(name[:CARD_NAME_ROWS]):
                 _paste_line(canvas, text, x0 + 3, TITLE_H + 22 + row * LINE_H, ink)
+            _values(pen, canvas, card, x0 + 3, TITLE_H + 22 + CARD_NAME_ROWS * LINE_H, ink)
         return canvas
     shown = s.lines[s.offset : s.offset + BODY_LINES]
     for row, text in enumerate(shown):
