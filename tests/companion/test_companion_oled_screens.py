@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -380,3 +381,34 @@ def test_random_inputs_from_anywhere_in_a_game_show_only_screens_that_read(
     finally:
         oled.screen = original
     assert_readable(screens)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_the_oled_screenshots_in_docs_are_what_the_companion_draws_today():
+    """docs/oled-*.png (linked from the README) are drawn by tools/oled_screenshots.py from
+    seeded games; a change of font, layout or words must refresh them (run the tool)."""
+    import importlib.util
+
+    from PIL import Image, ImageChops
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("shots", root / "tools" / "oled_screenshots.py")
+    assert spec is not None and spec.loader is not None
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    screens = shots.screens()
+    assert {"menu", "refusal", "scoring", "shaman", "priestess", "cards"} <= set(screens)
+    assert screens["shaman"].position() == "3/8▼"  # the list of eight the issue names
+    assert_readable(screens.values())
+    stale = []
+    for name, s in screens.items():
+        path = root / "docs" / f"oled-{name}.png"
+        drawn = shots.picture(s)
+        if (
+            not path.exists()
+            or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox()
+        ):
+            stale.append(path.name)
+    assert not stale, f"redraw with: .venv/bin/python tools/oled_screenshots.py ({stale})"
