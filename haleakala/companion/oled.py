@@ -12,10 +12,10 @@ German and French need, with typographic quotes, dashes and the ▲▼ arrows.
 ``missing_glyphs`` and ``fits`` say whether a text can be shown, so a test can check every
 screen (and every translation) before a player sees a box or a cut word.
 
-Layout: an inverted title bar (10 px) with the list position at its right ("3/8 ▼"), and
-five text lines of 10 px (the font's cell: its blank top row is the 1-px line spacing); the
-row under the cursor is inverted. Or two card faces side by side (icon, slot, name, printed
-values), the one under the cursor inverted.
+Layout: an inverted title bar (9 px) with the list position at its right ("3/8▼"), and
+five text lines of 11 px (a blank row, then the font's 10-px cell: accents never touch the
+line above); the row under the cursor is inverted. Or two card faces side by side (icon,
+slot, name, printed values), the one under the cursor inverted.
 """
 
 from __future__ import annotations
@@ -42,12 +42,17 @@ FONT_SIZE = 10
 COLUMNS = (84, 126)
 """Right edges of a table's number columns (a score breakdown: label, red, yellow); the
 header words "red" and "yellow" stand one column apart."""
-LINE_H = 10
-TITLE_H = 10
+GLYPH_H = 10
+"""The font's cell: 8 rows above the baseline (accents on the top one), 2 below."""
+LINE_H = GLYPH_H + 1
+"""A body line: one blank row, then the cell; accents never touch the descenders above."""
+TITLE_H = 9
+"""The title bar: the cell without its lowest row (titles are capitals; ``problems`` reports
+a title whose letters reach below the bar). 9 + 5 × 11 = 64: five body lines fit."""
 TITLE_X = 2
 """Where the title's text starts on the bar: no letter may touch the panel's edge."""
 TEXT_X = 1
-BODY_TOP = TITLE_H + 1
+BODY_TOP = TITLE_H
 BODY_LINES = 5
 WIDTH = DISPLAY_WIDTH
 HEIGHT = DISPLAY_HEIGHT
@@ -278,6 +283,10 @@ def problems(s: Screen) -> list[str]:
             f"title {s.title!r} ({text_width(s.title)} px) does not fit beside "
             f"{position!r} ({title_room(position)} px)"
         )
+    for text in (s.title, position):
+        ink = _line_mask(text)[0].getbbox() if text else None
+        if ink is not None and ink[3] > TITLE_H:
+            out.append(f"title {text!r} reaches below the title bar (use capitals)")
     for line in s.lines:
         if "\t" in line:
             out += _table_problems(line)
@@ -306,7 +315,7 @@ def _line_mask(text: str) -> tuple[Image, int]:
     left, _, right, _ = _measure().textbbox((0, 0), text, font=_font())
     left = min(0, left)
     width = max(1, min(WIDTH + 2, max(text_width(text), right) - left + 1))
-    mask = PILImage.new("1", (width, LINE_H), 0)
+    mask = PILImage.new("1", (width, GLYPH_H), 0)
     draw = ImageDraw.Draw(mask)
     draw.fontmode = "1"
     draw.text((-left, 0), text, font=_font(), fill=1)
@@ -565,10 +574,9 @@ def draw(s: Screen) -> Image:
     _paste_line(canvas, clip(s.title, title_room(position)), TITLE_X, 0, fill=0)
     if position:
         _paste_line(canvas, position, WIDTH - TITLE_X - text_width(position), 0, fill=0)
-    if s.alert:  # a refusal: the bar's corners cut, so it reads as a warning at a glance
+    if s.alert:  # a refusal: the bar's corners cut (with the "!" it reads as a warning)
         for x, y in ((0, 0), (WIDTH - 1, 0), (0, TITLE_H - 1), (WIDTH - 1, TITLE_H - 1)):
             pen.point((x, y), fill=0)
-        pen.line((1, TITLE_H, WIDTH - 2, TITLE_H), fill=1)
     if s.cards:
         box_w = _card_width()
         for i, card in enumerate(s.cards):
@@ -577,18 +585,18 @@ def draw(s: Screen) -> Image:
             chosen = i == s.selected
             ink = 0 if chosen else 1
             pen.rectangle(box, outline=1, fill=1 if chosen else 0)
-            _icon(pen, card.kind, card.code, x0 + 3, TITLE_H + 4, ink)
-            _paste_line(canvas, clip(card.slot, box_w - 24), x0 + 22, TITLE_H + 7, ink)
+            _icon(pen, card.kind, card.code, x0 + 3, TITLE_H + 3, ink)
+            _paste_line(canvas, clip(card.slot, box_w - 24), x0 + 22, TITLE_H + 6, ink)
             name = wrap(card.name, box_w - 6)
             for row, text in enumerate(name[:CARD_NAME_ROWS]):
-                _paste_line(canvas, text, x0 + 3, TITLE_H + 22 + row * LINE_H, ink)
-            _values(pen, canvas, card, x0 + 3, TITLE_H + 22 + CARD_NAME_ROWS * LINE_H, ink)
+                _paste_line(canvas, text, x0 + 3, TITLE_H + 20 + row * LINE_H, ink)
+            _values(pen, canvas, card, x0 + 3, TITLE_H + 20 + CARD_NAME_ROWS * LINE_H, ink)
         return canvas
     shown = s.lines[s.offset : s.offset + BODY_LINES]
     for row, text in enumerate(shown):
-        y = BODY_TOP + row * LINE_H
+        y = BODY_TOP + row * LINE_H + 1  # under the line's blank row
         if s.cursor is not None and s.offset + row == s.cursor:
-            pen.rectangle((0, y, WIDTH - 1, y + LINE_H - 1), fill=1)
+            pen.rectangle((0, y, WIDTH - 1, y + GLYPH_H - 1), fill=1)
             _paste_line(canvas, clip(text), TEXT_X, y, fill=0)
         else:
             _paste_line(canvas, clip(text) if "\t" not in text else text, TEXT_X, y)

@@ -701,7 +701,7 @@ def test_the_oled_title_keeps_every_pixel_of_its_first_letter():
 
     from haleakala.companion import oled
 
-    for title in ("YELLOW ROUND 1", "X MARKS", "WRONG BEACH", "jig"):
+    for title in ("YELLOW ROUND 1", "X MARKS", "WRONG BEACH", "JIG À L’ÎLE"):
         image = oled.draw(oled.Screen(title))
         bar = [
             (x, y)

@@ -130,10 +130,10 @@ def test_the_cursor_row_is_inverted_and_the_title_shows_the_position_in_the_list
     image = oled.draw(s)
     lit = [
         sum(image.getpixel((x, y)) for x in range(oled.WIDTH) for y in range(top, top + 10))
-        for top in range(oled.BODY_TOP, oled.BODY_TOP + 5 * oled.LINE_H, oled.LINE_H)
+        for top in range(oled.BODY_TOP + 1, oled.BODY_TOP + 5 * oled.LINE_H, oled.LINE_H)
     ]
-    assert lit[2] > 0.7 * oled.WIDTH * oled.LINE_H  # the cursor row: dark letters on light
-    assert all(n < 0.3 * oled.WIDTH * oled.LINE_H for i, n in enumerate(lit) if i != 2)
+    assert lit[2] > 0.7 * oled.WIDTH * oled.GLYPH_H  # the cursor row: dark letters on light
+    assert all(n < 0.3 * oled.WIDTH * oled.GLYPH_H for i, n in enumerate(lit) if i != 2)
     last = oled.screen(game, U.UiState(chooser=chooser.moved(-1)), 0.0)
     assert last.position() == "8/8▲" and last.offset == 3  # all eight reachable
 
