@@ -19,7 +19,7 @@ from haleakala.companion.autoplay import choose, events_for
 from haleakala.companion.controller import Companion
 from haleakala.config import Config
 from haleakala.hal.events import BeachContents, Disc, EncoderTurned, LinkHealth
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, PRIESTESS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
