@@ -100,8 +100,10 @@ class Daemon:
         notifier: Notifier | None = None,
         autoplayer: Any = None,
         extra_inputs: list[Any] | None = None,
+        live: Any = None,
     ) -> None:
         self.companion = companion
+        self.live = live  # haleakala.web.server.LiveView, or None (no listener)
         self.notifier = notifier or Notifier({})
         self.autoplayer = autoplayer
         self.extra_inputs = extra_inputs or []
@@ -195,6 +197,8 @@ class Daemon:
                     event = companion.events.get_nowait()
                 except queue.Empty:
                     event = None
+            if self.live is not None:  # hands over a snapshot if the game changed; never waits
+                self.live.observe(companion)
         self._report_queue(None)
         return self.exit_code
 
@@ -236,6 +240,8 @@ class Daemon:
 
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")
+        if self.live is not None:
+            self.live.close()
         for source in self.extra_inputs:
             try:
                 source.close()
@@ -353,7 +359,21 @@ def main(args: Any) -> int:
         from .autoplay import AutoPlayer
 
         autoplayer = AutoPlayer(autoplay)
-    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, extra_inputs=extra)
+    live = None
+    web = getattr(args, "web", None) or (
+        f"{config.web.host}:{config.web.port}" if config.web.enabled else None
+    )
+    if web:
+        from haleakala.web.start import start_live_view
+
+        live = start_live_view(web, companion)
+        if live is None:
+            hardware.close()
+            notifier.close()
+            return EXIT_CONFIG
+    daemon = Daemon(
+        companion, notifier=notifier, autoplayer=autoplayer, extra_inputs=extra, live=live
+    )
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
