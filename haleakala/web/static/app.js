@@ -38,8 +38,21 @@ function drawBase(svg) {
 }
 
 function cardLines(name) {
+  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card.
   const [head, rest] = name.includes(":") ? name.split(/:\s*/, 2) : [name, ""];
-  return [head, rest.length > 16 ? rest.slice(0, 15) + "…" : rest];
+  const parts = head.split(/,\s*/).concat(rest ? rest.split(/,\s*/) : []);
+  const lines = [];
+  for (const part of parts) {
+    let line = "";
+    for (const word of part.split(" ")) {
+      if (line && (line + " " + word).length > 13) {
+        lines.push(line);
+        line = word;
+      } else line = line ? line + " " + word : word;
+    }
+    lines.push(line);
+  }
+  return lines.slice(0, 3);
 }
 
 function drawPieces(s) {
@@ -57,9 +70,9 @@ function drawPieces(s) {
     const card = el("g", { class: "slot", "data-slot": slot.slot }, g);
     el("rect", { x, y, width: w, height: h, rx: 4, class: slot.card ? "card" : "card empty" }, card);
     if (slot.card) {
-      const [a, b] = cardLines(slot.card);
-      el("text", { x: x + w / 2, y: y + 20, class: "card-text" }, card, a);
-      el("text", { x: x + w / 2, y: y + 34, class: "card-text" }, card, b);
+      const lines = cardLines(slot.card);
+      const top = y + h / 2 - (lines.length - 1) * 6.5 + 3.5;
+      lines.forEach((line, n) => el("text", { x: x + w / 2, y: top + n * 13, class: "card-text" }, card, line));
     }
     if (last.slot === slot.slot) el("rect", { x: x - 3, y: y - 3, width: w + 6, height: h + 6, rx: 6, class: "last" }, g);
   });
@@ -76,7 +89,7 @@ function drawPieces(s) {
         el("circle", { cx: x, cy: y, r: geo.disc_radius, class: `disc ${colour}`, "data-beach": seg, "data-value": v }, g);
         el("text", { x, y, class: "disc-label" }, g, String(v));
       });
-      if (beach[colour].length || beach[colour + "_invocation"]) {
+      if (beach[colour].length) {
         const [x, y] = geo.sums[colour][seg];
         el("text", { x, y, class: `sum ${colour}`, "data-beach": seg }, g, `Σ${beach[colour + "_sum"]}`);
       }
