@@ -78,6 +78,8 @@ class StreamReader:
         self.status: int | None = None
         self.headers: dict = {}
         self.closed = threading.Event()
+        self.reading = threading.Event()
+        self.reading.set()  # clear it to stop reading: a phone that no longer takes data
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -85,7 +87,7 @@ class StreamReader:
         buffer = b""
         try:
             while b"\r\n\r\n" not in buffer:
-                chunk = self.sock.recv(65536)
+                chunk = self._recv()
                 if not chunk:
                     return
                 buffer += chunk
@@ -95,7 +97,7 @@ class StreamReader:
             while True:
                 # Chunked transfer: size line, data, CRLF. Events end with a blank line.
                 while b"\r\n" not in buffer:
-                    chunk = self.sock.recv(65536)
+                    chunk = self._recv()
                     if not chunk:
                         return
                     buffer += chunk
@@ -104,7 +106,7 @@ class StreamReader:
                 if size == 0:
                     return
                 while len(buffer) < size + 2:
-                    chunk = self.sock.recv(65536)
+                    chunk = self._recv()
                     if not chunk:
                         return
                     buffer += chunk
@@ -117,6 +119,10 @@ class StreamReader:
             return
         finally:
             self.closed.set()
+
+    def _recv(self) -> bytes:
+        self.reading.wait()
+        return self.sock.recv(65536)
 
     def _event(self, event: str) -> None:
         fields: dict[str, str] = {}
@@ -134,6 +140,7 @@ class StreamReader:
         return self.snapshots[-1] if self.snapshots else None
 
     def close(self) -> None:
+        self.reading.set()
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
