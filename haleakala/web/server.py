@@ -21,6 +21,7 @@ bare path, so the token leaves the address bar and the history; scripts may also
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -274,10 +275,8 @@ class LiveView:
         update = Update(self._seq, data["digest"], json.dumps(data, separators=(",", ":")).encode())
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
                 loop.call_soon_threadsafe(self._broadcast, update)
-            except RuntimeError:  # the loop closed meanwhile (shutdown)
-                pass
         else:
             self.latest = update
         self.published += 1
@@ -308,10 +307,8 @@ class LiveView:
     def close(self, timeout: float = 5.0) -> None:
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None and not loop.is_closed():
-            try:
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(stop.set)
-            except RuntimeError:
-                pass
         if self._thread is not None:
             self._thread.join(timeout)
 
@@ -409,11 +406,9 @@ class LiveView:
             return _plain(403)
         if "token" in request.query and request.path == "/":
             # The token leaves the address bar: the cookie carries it from here on.
-            response = _plain(303, headers={"Location": "/"})
-            response.set_cookie(
-                COOKIE, self.token, httponly=True, samesite="Strict", path="/", max_age=None
-            )
-            return response
+            redirect = _plain(303, headers={"Location": "/"})
+            redirect.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+            return redirect
         try:
             response = await handler(request)
         except web.HTTPException as exc:  # unknown path (404), wrong method on a route (405)

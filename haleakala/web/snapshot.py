@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from haleakala.rules import Game
 
 VERSION = 1
+EVENT_INDENT = "  "
+"""Lines told about a decision's effects start with this, so the page groups them under it."""
 LOG_LINES = 40
 """The log keeps the newest lines only: a phone shows the recent turns, the journal keeps all."""
 
@@ -181,15 +183,16 @@ def _last(game: Game) -> dict | None:
 
 def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
     """What happened between two published positions, in words, and whether the log starts
-    over (a new or resumed game). One decision: who did what, then each event; an undo says
-    so. Costs one ``clone().apply()`` (microseconds)."""
+    over (a new or resumed game). One decision: who did what, then each event (indented by
+    ``EVENT_INDENT``); an undo says so. Costs one ``clone().apply()`` (microseconds)."""
     if before is not None and before.seed == after.seed and before.variant == after.variant:
         made, now = len(before.history), len(after.history)
         if now == made + 1 and after.history[:made] == before.history:
             d = after.history[-1]
             who = PLAYERS[before.decider]
             events = before.clone().apply(d)
-            return [f"{who}: {before.format(d)}", *describe_events(after, events)], False
+            told = [EVENT_INDENT + line for line in describe_events(after, events)]
+            return [f"{who}: {before.format(d)}", *told], False
         if now < made and before.history[:now] == after.history:
             return [f"undo: back to decision {now}"], False
         if now == made and after.history == before.history:
@@ -204,6 +207,11 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
 def _point(xy: Iterable[float]) -> list[int]:
     x, y = xy
     return [round(x), round(y)]
+
+
+SUM_OFFSET = {"red": -20.0, "yellow": 20.0}
+"""Degrees off a segment's centre line where each colour's beach sum is written: beside its
+own discs (red anticlockwise, yellow clockwise, as ``layout.disc_position`` lays them)."""
 
 
 def geometry() -> dict:
@@ -222,12 +230,13 @@ def geometry() -> dict:
         "labels": [_point(layout.at(seg, layout.BANDS["sea"][0] - 12)) for seg in range(n)],
         "disc_radius": layout.DISC_RADIUS,
         "discs": {
-            colour: [[_point(layout.disc_position(seg, colour, i)) for i in range(6)]
-                     for seg in range(n)]  # fmt: skip
+            colour: [
+                [_point(layout.disc_position(seg, colour, i)) for i in range(6)] for seg in range(n)
+            ]
             for colour in PLAYERS
         },
         "sums": {
-            colour: [_point(layout.at(seg, 262, -20 if colour == "red" else 20)) for seg in range(n)]
+            colour: [_point(layout.at(seg, 262, SUM_OFFSET[colour])) for seg in range(n)]
             for colour in PLAYERS
         },
         "spaces": {

@@ -7,6 +7,7 @@ update exactly as the server framed it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -141,9 +142,7 @@ class StreamReader:
 
     def close(self) -> None:
         self.reading.set()
-        try:
+        with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self.sock.close()
         self.thread.join(5)

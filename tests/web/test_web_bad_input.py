@@ -19,7 +19,7 @@ from haleakala.companion.daemon import Daemon
 from haleakala.rules import Game
 
 pytest.importorskip("aiohttp")
-from haleakala.web.server import SECURITY_HEADERS, LiveView  # noqa: E402
+from haleakala.web.server import SECURITY_HEADERS, LiveView
 
 
 @pytest.fixture

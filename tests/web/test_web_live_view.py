@@ -41,7 +41,9 @@ def digests_along(game: Game) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize(("kit", "variant", "seed"), [("buttons", "base", 5), ("rfid", "tactical", 8)])
+@pytest.mark.parametrize(
+    ("kit", "variant", "seed"), [("buttons", "base", 5), ("rfid", "tactical", 8)]
+)
 def test_pushed_snapshots_follow_the_daemons_game_digest_by_digest(kit, variant, seed):
     rig = Rig(kit, variant, seed=seed, start="red")
     live = start_live_view("127.0.0.1:0", rig.c)
@@ -69,7 +71,9 @@ def test_pushed_snapshots_follow_the_daemons_game_digest_by_digest(kit, variant,
             assert snap["digest"] == along[snap["decisions"]], snap["seq"]
         last = reader.last
         assert last["over"] and last["result"] is not None
-        assert last["result"]["scores"] == dict(zip(("red", "yellow"), final.result().scores))
+        assert last["result"]["scores"] == dict(
+            zip(("red", "yellow"), final.result().scores, strict=True)
+        )
         assert [s["round"] for s in last["scorings"]] == [r["round"] for r in final.scorings]
         daemon.shutdown()
     finally:

@@ -147,11 +147,16 @@ function drawBoard(s) {
 }
 
 function drawLog(s) {
+  // Each decision with the events it caused (indented lines) under it; newest decision first.
+  const groups = [];
+  for (const line of s.log) {
+    if (line.startsWith("  ") && groups.length) groups[groups.length - 1].push(line);
+    else groups.push([line]);
+  }
   const list = document.getElementById("log");
   list.replaceChildren();
-  for (const line of s.log.slice().reverse()) {
-    const sub = !/^(red|yellow|undo|game)\b/.test(line);
-    list.append(html("li", line.trim(), sub ? "sub" : ""));
+  for (const group of groups.reverse()) {
+    group.forEach((line, i) => list.append(html("li", line.trim(), i ? "sub" : "")));
   }
 }
 
