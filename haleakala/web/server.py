@@ -105,6 +105,8 @@ class Update:
     seq: int
     digest: str
     data: bytes
+    frame: bytes = b""
+    """The server-sent event carrying ``data``, framed once for every viewer."""
 
 
 class _Viewer:
@@ -272,7 +274,9 @@ class LiveView:
         self._game = game
         self._seq += 1
         data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
-        update = Update(self._seq, data["digest"], json.dumps(data, separators=(",", ":")).encode())
+        body = json.dumps(data, separators=(",", ":")).encode()
+        frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
+        update = Update(self._seq, data["digest"], body, frame)
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
@@ -281,6 +285,11 @@ class LiveView:
             self.latest = update
         self.published += 1
         return update
+
+    @property
+    def seq(self) -> int:
+        """The number of the last update published (0: none yet)."""
+        return self._seq
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -452,16 +461,17 @@ class LiveView:
             await response.write(b"retry: 2000\n\n")
             while self._stop is not None and not self._stop.is_set():
                 try:
-                    await asyncio.wait_for(viewer.wake.wait(), self.keepalive)
+                    async with asyncio.timeout(self.keepalive):
+                        await viewer.wake.wait()
                 except TimeoutError:
-                    await asyncio.wait_for(response.write(b": keep-alive\n\n"), self.write_timeout)
+                    async with asyncio.timeout(self.write_timeout):
+                        await response.write(b": keep-alive\n\n")
                     continue
                 viewer.wake.clear()
                 update, viewer.pending = viewer.pending, None
-                if update is None:
-                    continue
-                frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (update.seq, update.data)
-                await asyncio.wait_for(response.write(frame), self.write_timeout)
+                if update is not None:
+                    async with asyncio.timeout(self.write_timeout):
+                        await response.write(update.frame)
         except (TimeoutError, ConnectionError):
             self.dropped += 1
             if transport is not None:
