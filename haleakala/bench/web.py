@@ -37,6 +37,8 @@ from haleakala.bench.stats import percentile
 DEFAULT_VIEWERS = 50
 DEFAULT_DECISIONS = 300
 DEFAULT_IDLE_S = 10.0
+WARM_UP = 30
+"""Decisions played and not timed first, so both timed phases start warm."""
 DEFAULT_PACE_S = 0.05
 """Pause between decisions: players take seconds; this is only short enough to be quick."""
 
@@ -74,6 +76,7 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     companion = Companion(hardware, config, journal=journal, clock=clock, seed=1)
     companion.start()
     player = AutoPlayer(1)
+    _play(companion, clock, player, None, WARM_UP, pace, {}, [], [])  # caches, first game
     alone = _play(companion, clock, player, None, decisions, pace, {}, [], [])
     rss_before = _proc_rss_mb(os.getpid())
 
