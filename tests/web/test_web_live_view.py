@@ -184,3 +184,30 @@ def test_the_live_view_is_off_unless_asked():
     from haleakala.config import Config
 
     assert Config().web.enabled is False and Config().web.host == "127.0.0.1"
+
+
+def test_the_simulator_publishes_its_game_after_every_frame(tmp_path):
+    from haleakala.cli.sim import _live_view
+    from haleakala.simulator.session import SimSession
+
+    session = SimSession(kit="buttons", variant="base", seed=4, start="red", state_dir=tmp_path)
+    live = _live_view("127.0.0.1:0", session)
+    try:
+        for _ in range(3):
+            session.bot_step(block=True)
+            session.update()  # what the window calls every frame
+            digest = session.companion.game.digest()
+            wait_for(lambda d=digest: live.latest and live.latest.digest == d, "the sim's game")
+        assert live.latest.seq == 4  # the start, then one update per decision
+    finally:
+        live.close()
+        session.close()
+
+
+def test_sim_web_without_a_window_says_what_to_run_instead():
+    done = subprocess.run(
+        [sys.executable, "-m", "haleakala", "sim", "--headless", "--web", "8080"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "haleakala run --hardware sim --headless --web PORT" in done.stderr
