@@ -10,7 +10,9 @@ stamp with ``time.monotonic`` (one system-wide clock on Linux).
   decision); ``updates_skipped``: updates a viewer never saw because a newer one replaced it.
 - ``event_to_frame_p50_ms`` / ``_p99_ms``: the daemon's own figure (event -> LED frame and
   OLED image handed to the hardware) with the viewers attached, as ``bench daemon`` measures it;
-  ``publish_p99_ms``: what building and handing over one snapshot adds on the game thread.
+  ``publish_p99_ms``: what building and handing over one snapshot adds on the game thread;
+  ``web_cpu_ms_per_decision``: this process's CPU time per decision with the viewers minus
+  without them (snapshot, JSON, and the server's writes to every viewer).
 - ``idle_cpu_percent``: this process (game thread and server) while nothing happens and the
   viewers stay attached; ``added_rss_mb``: resident memory from before aiohttp was imported
   to the end, with the viewers attached.
@@ -77,7 +79,9 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     companion.start()
     player = AutoPlayer(1)
     _play(companion, clock, player, None, WARM_UP, pace, {}, [], [])  # caches, first game
+    cpu_a = _proc_cpu_s(os.getpid())
     alone = _play(companion, clock, player, None, decisions, pace, {}, [], [])
+    cpu_a = _proc_cpu_s(os.getpid()) - cpu_a
     rss_before = _proc_rss_mb(os.getpid())
 
     from haleakala.web.server import LiveView
@@ -96,7 +100,9 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     published: dict[int, float] = {}
     publish_ms: list[float] = []
     frame_ms: list[float] = []
+    cpu_b = _proc_cpu_s(os.getpid())
     _play(companion, clock, player, live, decisions, pace, published, publish_ms, frame_ms)
+    cpu_b = _proc_cpu_s(os.getpid()) - cpu_b
     time.sleep(1.0)  # the last updates reach everyone
     cpu0, t0 = _proc_cpu_s(os.getpid()), time.monotonic()
     time.sleep(idle_s)
@@ -130,6 +136,7 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
         "event_to_frame_p50_ms": statistics.median(frame_ms),
         "event_to_frame_p99_ms": percentile(frame_ms, 0.99),
         "publish_p99_ms": percentile(publish_ms, 0.99),
+        "web_cpu_ms_per_decision": (cpu_b - cpu_a) / decisions * 1000,
         "idle_cpu_percent": idle,
         "added_rss_mb": rss_after - rss_before,
         "rss_mb": rss_after,

@@ -30,7 +30,9 @@ class Browser:
 
     def __init__(self) -> None:
         self.process: subprocess.Popen | None = None
-        self.profile = tempfile.TemporaryDirectory(prefix="haleakala-chromium-")
+        self.profile = tempfile.TemporaryDirectory(  # its helpers may outlive it briefly
+            prefix="haleakala-chromium-", ignore_cleanup_errors=True
+        )
         self.ws: Any = None
         self.session: Any = None
         self.ids = itertools.count(1)
