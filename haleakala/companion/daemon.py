@@ -170,6 +170,8 @@ class Daemon:
             if status != self._status:
                 self._status = status
                 self.notifier.notify("STATUS=" + status)
+            if self.live is not None:  # before sleeping: hand over the position if it changed
+                self.live.observe(companion)
             deadlines = [d for d in (due, next_ping) if d is not None]
             if fed or busy:
                 timeout: float | None = 0.0
@@ -197,8 +199,8 @@ class Daemon:
                     event = companion.events.get_nowait()
                 except queue.Empty:
                     event = None
-            if self.live is not None:  # hands over a snapshot if the game changed; never waits
-                self.live.observe(companion)
+        if self.live is not None:  # the last position (a finished game) reaches the viewers
+            self.live.observe(companion)
         self._report_queue(None)
         return self.exit_code
 

@@ -211,3 +211,33 @@ def test_sim_web_without_a_window_says_what_to_run_instead():
     )  # fmt: skip
     assert done.returncode == 2
     assert "haleakala run --hardware sim --headless --web PORT" in done.stderr
+
+
+def test_a_decision_the_companion_makes_by_itself_reaches_the_viewers_while_it_idles():
+    """A forced decision goes on by itself after 2 s (a timer, no input): the loop publishes
+    it before it goes back to sleep, not at the next button press."""
+    from support.virtual_time import VirtualTimeQueue
+
+    from haleakala.companion.autoplay import choose
+
+    rig = Rig("buttons", "base", seed=5, start="red")
+    for _ in range(400):
+        if rig.c.auto_at is not None:
+            break
+        rig.carry_out(choose(rig.game, 1))
+    assert rig.c.auto_at is not None, "no forced decision came up"
+    rig.c.events = events = VirtualTimeQueue(rig.clock)
+    live = start_live_view("127.0.0.1:0", rig.c)
+    daemon = Daemon(rig.c, live=live)
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    try:
+        made = len(rig.game.history)
+        events.run_until(lambda: len(rig.game.history) > made, "the forced decision")
+        events.run_until(events.idle, "the loop asleep again")
+        assert live.seq >= 2
+        wait_for(lambda: live.latest.digest == rig.c.game.digest(), "the viewers' copy")
+    finally:
+        daemon.stop()
+        thread.join(5)
+        live.close()
