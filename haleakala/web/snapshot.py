@@ -236,7 +236,7 @@ def geometry() -> dict:
             for colour in PLAYERS
         },
         "sums": {
-            colour: [_point(layout.at(seg, 262, SUM_OFFSET[colour])) for seg in range(n)]
+            colour: [_point(layout.at(seg, 272, SUM_OFFSET[colour])) for seg in range(n)]
             for colour in PLAYERS
         },
         "spaces": {

@@ -177,6 +177,7 @@ function drawResult(s) {
   for (const sc of s.scorings) {
     const keys = Object.keys(sc.players.red.points);
     for (const key of keys) {
+      if (!sc.players.red.points[key] && !sc.players.yellow.points[key]) continue;
       const row = html("tr");
       row.append(html("td", `${sc.round}: ${key}`));
       row.append(html("td", String(sc.players.red.points[key])));
@@ -198,9 +199,10 @@ function draw(s) {
   document.body.dataset.decisions = s.decisions;
   document.getElementById("variant").textContent = `${s.variant} · round ${s.round} of 2`;
   const status = document.getElementById("status");
-  status.textContent = s.over ? "game over" : `${s.to_move} to decide (${s.phase})`;
+  const won = s.result ? `: ${s.result.winner} wins` : "";
+  status.textContent = s.over ? `game over${won}` : `${s.to_move} to decide (${s.phase})`;
   status.className = s.over ? "" : s.to_move;
-  document.getElementById("awaited").textContent = s.awaited;
+  document.getElementById("awaited").textContent = s.over ? "" : s.awaited;
   drawPieces(s);
   drawPlayers(s);
   drawBoard(s);
