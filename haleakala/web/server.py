@@ -346,6 +346,7 @@ class LiveView:
             app,
             access_log=None,
             handle_signals=False,
+            shutdown_timeout=1.0,  # open streams end at once; the daemon's shutdown waits on it
             keepalive_timeout=self.request_timeout,
             max_line_size=MAX_LINE,
             max_field_size=MAX_LINE,
@@ -448,6 +449,8 @@ class LiveView:
                 **SECURITY_HEADERS,
             }
         )
+        if request.method == "HEAD":  # the headers only: no stream to keep open
+            return web.Response(headers=response.headers)
         transport = request.transport
         guard = transport.get_protocol() if transport is not None else None
         if isinstance(guard, _Guard):

@@ -213,3 +213,15 @@ def test_garbage_and_slow_clients_do_not_change_or_delay_the_daemons_game():
             sock.close()
         viewer.close()
         view.close()
+
+
+def test_head_on_the_event_stream_answers_headers_and_holds_nothing_open(live):
+    raw = f"HEAD /events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {live.token}\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", live.port), timeout=30) as sock:
+        sock.sendall(raw.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(4096)
+    status, headers, _ = parse(head)
+    assert status == 200 and headers["content-type"] == "text/event-stream"
+    assert not live.viewers
