@@ -7,6 +7,7 @@ aiohttp only when someone asked for the live view.
 
 from __future__ import annotations
 
+import errno
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +36,15 @@ def start_live_view(spec: str, companion: Any) -> LiveView | None:
     try:
         live.start()
     except OSError as exc:
+        if exc.errno in (errno.EAFNOSUPPORT, errno.EPERM, errno.EACCES) and port >= 1024:
+            fix = (
+                "the network is closed to this process: under systemd install the drop-in "
+                "systemd/live-view.conf (see the README's Live view)"
+            )
+        else:
+            fix = "choose another port, or stop the program that holds it"
         log.error(
-            "live view: cannot listen on %s:%d (%s): choose another port, or stop the "
-            "program that holds it",
-            host,
-            port,
-            exc.strerror or exc,
+            "live view: cannot listen on %s:%d (%s): %s", host, port, exc.strerror or exc, fix
         )
         return None
     live.observe(companion)

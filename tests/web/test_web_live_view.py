@@ -241,3 +241,31 @@ def test_a_decision_the_companion_makes_by_itself_reaches_the_viewers_while_it_i
         daemon.stop()
         thread.join(5)
         live.close()
+
+
+def test_the_live_view_drop_in_opens_the_lan_and_nothing_more():
+    from support.paths import REPO_ROOT
+
+    text = (REPO_ROOT / "systemd" / "live-view.conf").read_text()
+    settings = dict(
+        line.split("=", 1) for line in text.splitlines() if "=" in line and line[0] != "#"
+    )
+    assert settings["PrivateNetwork"] == "no"
+    assert settings["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_INET", "AF_INET6"]
+    allowed = settings["IPAddressAllow"].split()
+    assert "any" not in allowed and "192.168.0.0/16" in allowed and "localhost" in allowed
+    assert "IPAddressDeny" not in settings  # the unit's deny-any stays in force
+
+
+def test_a_closed_network_names_the_drop_in(caplog, monkeypatch):
+    import errno as errno_
+
+    from haleakala.web import server
+
+    def refuse(self, timeout=10.0):
+        raise OSError(errno_.EAFNOSUPPORT, "Address family not supported by protocol")
+
+    monkeypatch.setattr(server.LiveView, "start", refuse)
+    rig = Rig("buttons", "base", seed=1, start="red")
+    assert start_live_view("0.0.0.0:8080", rig.c) is None
+    assert "install the drop-in systemd/live-view.conf" in caplog.text
