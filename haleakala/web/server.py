@@ -1,7 +1,7 @@
 """The live view's server: aiohttp on its own thread and event loop, fed by the game thread.
 
-The game thread calls ``LiveView.observe(companion)`` after every turn of its loop; when the
-position changed it builds a snapshot (pure, ``snapshot.py``), encodes it once and hands the
+The game thread calls ``LiveView.observe(companion)`` each time before its loop sleeps; when
+the position changed it builds a snapshot (pure, ``snapshot.py``), encodes it once and hands the
 bytes over with ``loop.call_soon_threadsafe``: it never waits on the network, a lock held by
 the server, or a viewer. Each viewer keeps only the newest snapshot it has not been sent yet
 (a slot, not a queue), so a slow phone skips positions instead of piling them up; a viewer
