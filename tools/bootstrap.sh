@@ -27,7 +27,8 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet -e "$here[$extras]" >&2
     touch "$stamp"
 fi
-# Debian tools some tests and commands want (a virtual display, graphviz for WireViz).
+# Debian tools some tests and commands want (a virtual display, graphviz for WireViz,
+# headless Chromium for the live view's browser test).
 # Installed only where we may (root); elsewhere the tests that need them say so and skip.
 want_deb() {
     local cmd="$1" pkg="$2"
