@@ -68,7 +68,7 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     from haleakala.companion.controller import Companion
     from haleakala.companion.journal import Journal
     from haleakala.config import Config
-    from haleakala.hal.sim import SimClock, SimHardware
+    from haleakala.hal.simulated import SimClock, SimHardware
 
     logging.getLogger("haleakala").setLevel(logging.WARNING)
     config = replace(Config(), kit="buttons", variant="base")
