@@ -51,51 +51,38 @@ from typing import TYPE_CHECKING, Any
 from haleakala.hal.eventqueue import EventQueue
 from haleakala.hal.events import (
     BEACHES,
-    INVOCATION,
     BeachContents,
     ButtonHeld,
     ButtonPressed,
-    Disc,
     EncoderTurned,
     LinkHealth,
 )
 from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
 from haleakala.rules.decision import (
     Boat,
-    Buy,
-    Keep,
-    Lava,
-    Pass,
     Place,
-    Refusal,
     Return,
-    Shaman,
-    Take,
     decode,
     encode,
 )
 from haleakala.rules.game import (
-    CHOOSE_CARD,
-    MOVE_SHAMAN,
     OVER,
-    PRESCORE,
-    PRIESTESS,
-    SHELL,
     TURN,
 )
+from haleakala.words import labels
 
 from . import oled, scenes
+from . import reconcile as R
 from . import ui as U
 from .board import (
     PhysicalBoard,
     beach_discs,
     disc_instructions,
-    disc_list,
-    disc_words,
     instructions,
     physical_board,
 )
 from .journal import JournalError, replay
+from .reconcile import UNKNOWN_TAG
 from .solo import (
     DEFAULT_STRENGTH,
     STRENGTHS,
@@ -104,7 +91,6 @@ from .solo import (
     BotThinker,
     bot_seed,
     needs_hands,
-    proposal_words,
 )
 
 if TYPE_CHECKING:
@@ -122,29 +108,11 @@ SETTLE_S = 0.8
 """RFID: a disc placed next to the boat waits this long for the invocation disc, and a disc
 taken off a beach this long in case it is on its way to another beach (a move, refused)."""
 MESSAGE_S = 3.0
-UNKNOWN_TAG = "UNKNOWN TAG"
-"""RFID: the headline when a beach holds a tag that the ``[tags]`` table does not name."""
 RETRY_S = 2.0
 """While the journal cannot be written, the pending decision is saved again this often."""
 SCORES_S = 120.0
 """A score page stays until select (or back) dismisses it, or this long."""
 ERUPTION_S = 3.0
-BAND_WORDS = {"G": "grassland", "F": "forest", "M": "mountain", "B": "hut"}
-PHASE_WORDS = {
-    MOVE_SHAMAN: "move the shaman (turn the knob, press to confirm)",
-    CHOOSE_CARD: "take a card (turn the knob, press to take)",
-    PRIESTESS: "use the Lava Priestess (turn the knob, press to confirm)",
-    SHELL: "buy with the shell or keep it (turn the knob, press)",
-    PRESCORE: "buy before the scoring or pass (turn the knob, press)",
-    OVER: "nothing: the game is over",
-}
-PHASE_TITLES = {
-    MOVE_SHAMAN: "MOVE SHAMAN",
-    CHOOSE_CARD: "TAKE A CARD",
-    PRIESTESS: "LAVA PRIESTESS",
-    SHELL: "SHELL: BUY?",
-    PRESCORE: "BEFORE SCORING",
-}
 MAX_CONSECUTIVE_ERRORS = 20
 SOLO_SHOW_S = 2.5
 """Solo: a decision of the companion with no piece to move is shown this long, then made."""
@@ -687,7 +655,7 @@ class Companion:
                 if needs_hands(value, self.kit) == "board":
                     self._show(
                         "COMPANION'S TURN",
-                        describe(game, value) + ": the readers will see it.",
+                        labels.describe(game, value) + ": the readers will see it.",
                     )
                     return
                 self._decide(value, "bot")
@@ -705,11 +673,11 @@ class Companion:
         if game.phase == TURN:
             boat = encode(Boat())
             if boat in game.legal_actions():
-                dest = (game.boat + 1) % game.board.segments
+                yes = labels.boat_option_label(game, asking=True)
                 self.chooser = U.Chooser(
                     U.BOAT,
                     f"{PLAYERS[game.decider].upper()}: MOVE BOAT?",
-                    (U.Option(f"yes, boat to {dest}", boat), U.Option("no", "cancel")),
+                    (U.Option(yes, boat), U.Option("no", "cancel")),
                 )
             else:
                 self._show("NOT NOW", game.why_illegal(boat) or "", refusal=True)
@@ -727,7 +695,9 @@ class Companion:
         self.overlay = None
         game = self.game
         if game.phase != TURN:
-            self._show("NOT NOW", f"{PLAYERS[game.decider]} must first {PHASE_WORDS[game.phase]}.")
+            self._show(
+                "NOT NOW", f"{PLAYERS[game.decider]} must first {labels.PHASE_WORDS[game.phase]}."
+            )
             return
         if self._bots_turn():
             self._show("COMPANION'S TURN", "Do what the companion says, then press select.")
@@ -752,15 +722,18 @@ class Companion:
 
     def _beach_options(self, beach: int) -> list[U.Option]:
         game = self.game
-        placements, invocations, returns = [], [], []
+        placements: list[U.Option] = []
+        invocations: list[U.Option] = []
+        returns: list[U.Option] = []
         for d in game.legal_actions():
-            match decode(d, game.board):
-                case Place(v, b, invoke=False) if b == beach:
-                    placements.append(U.Option(f"place {v}", d))
-                case Place(v, b, invoke=True) if b == beach:
-                    invocations.append(U.Option(f"place {v} + invocation", d))
-                case Return(v, b) if b == beach:
-                    returns.append(U.Option(f"take back {v}", d))
+            move = decode(d, game.board)
+            if not isinstance(move, Place | Return) or move.beach != beach:
+                continue
+            option = U.Option(labels.beach_option_label(move), d)
+            if isinstance(move, Return):
+                returns.append(option)
+            else:
+                (invocations if move.invoke else placements).append(option)
         return placements + invocations + returns
 
     def _why_not_beach(self, beach: int) -> str:
@@ -923,78 +896,44 @@ class Companion:
         self._reconcile()
 
     def _reconcile(self, settled: bool = False) -> None:
-        expected = beach_discs(self.game)
+        """Judge the sensed board (``reconcile.judge``) and act on the verdict: make the
+        decision, wait for it to settle, or show the refusal and hold the board."""
         sensed = tuple(self.sensed)
         self.pending = None
-        if sensed == expected:
+        proposal = self._proposal
+        verdict = R.judge(
+            self.game,
+            sensed,
+            companion=self.solo,
+            proposal=proposal[1] if proposal and proposal[0] == len(self.game.history) else None,
+        )
+        if isinstance(verdict, R.Agrees):
             self.mismatch = None
             if self.hold is not None:
                 self.hold = None
                 self._refresh()
             return
-        diff = [
-            (b, sensed[b] - expected[b], expected[b] - sensed[b])
-            for b in range(len(expected))
-            if sensed[b] != expected[b]
-        ]
-        beaches = tuple(b for b, _, _ in diff)
-        fixes = tuple(disc_instructions(sensed, expected))
-        bots = self._bots_turn() and self.game.phase != OVER
-        verdict = self._judge_for_bot(diff, sensed, expected) if bots else self._judge(diff)
-        if verdict is None:  # on the way to the companion's move: nothing to say yet
+        beaches = R.differing(self.game, sensed)
+        fixes = tuple(disc_instructions(sensed, beach_discs(self.game)))
+        if isinstance(verdict, R.Wait):  # on the way to the companion's move: nothing to say
             self.mismatch = None if self.hold is None else replace(self.hold, beaches=beaches)
             return
-        if isinstance(verdict, tuple):  # refused: why, and wait for the board
+        if isinstance(verdict, R.Refused):  # refused: why, and wait for the board
             if self.hold is None or self.hold.refusal:
-                self._refuse(beaches, *verdict, fixes)
-            elif verdict[0] == UNKNOWN_TAG:  # name the stranger, still wait for the board
-                self.mismatch = U.Mismatch(beaches, *verdict, fixes)
+                self._refuse(beaches, verdict.headline, verdict.reason, fixes)
+            elif verdict.headline == UNKNOWN_TAG:  # name the stranger, still wait
+                self.mismatch = U.Mismatch(beaches, verdict.headline, verdict.reason, fixes)
             else:  # the game asked for a change first (discs back, undo, new game)
                 self.mismatch = replace(self.hold, beaches=beaches, fixes=fixes)
             return
         if self.hold is not None:  # a legal-looking board on the way back counts for nothing
             self.mismatch = replace(self.hold, beaches=beaches, fixes=fixes)
             return
-        d = verdict
-        game = self.game
-        move = decode(d, game.board)
-        if (
-            not settled
-            and not bots  # the companion said what it plays: nothing to wait for
-            and self.settle_s > 0
-            and (
-                isinstance(move, Return)  # lifted: perhaps on its way to another beach
-                or (
-                    isinstance(move, Place)
-                    and not move.invoke
-                    and move.beach == game.boat
-                    # the invocation disc may follow
-                    and encode(replace(move, invoke=True)) in game.legal_actions()
-                )
-            )
-        ):
-            self.mismatch = None
-            self.pending = (d, self.clock() + self.settle_s)
-            return
         self.mismatch = None
-        self._decide(d, "bot" if bots else "player")
-
-    def _judge(self, diff: list) -> int | tuple[str, str]:
-        """The legal decision a board change means, or (headline, reason) why it is none."""
-        strange = self._strange_pieces(diff)
-        if strange is not None:
-            return strange
-        inferred = self._infer(diff)
-        if inferred is None:
-            return self._classify(diff)
-        d, colour = inferred
-        game = self.game
-        if colour != PLAYERS[game.decider] or game.phase != TURN:
-            return self._not_now(colour)
-        refusal = game.refusal(d)
-        if refusal is not None:
-            return _headline(refusal), refusal.text
-        return d
+        if verdict.settles and not settled and self.settle_s > 0:
+            self.pending = (verdict.decision, self.clock() + self.settle_s)
+            return
+        self._decide(verdict.decision, verdict.by)
 
     def _refuse(self, beaches: tuple[int, ...], headline: str, reason: str, fixes: tuple) -> None:
         """A board change the game does not accept: say why, and wait until the board
@@ -1002,101 +941,6 @@ class Companion:
         self.mismatch = U.Mismatch(beaches, headline, reason, fixes)
         self.hold = U.Mismatch((), headline, reason, ())
         log.info("refused board change: %s: %s", headline, reason)
-
-    @staticmethod
-    def _strange_pieces(diff: list) -> tuple[str, str] | None:
-        """A tag the readers report but the ``[tags]`` table does not name (the RFID driver
-        posts it as an ``UnknownTag``): which beach, and how to enrol it."""
-        for beach, added, _ in diff:
-            for piece in sorted(added, key=str):
-                if not isinstance(piece, Disc):
-                    return (
-                        UNKNOWN_TAG,
-                        f"Beach {beach} holds tag {piece}, no disc of this kit: take it off "
-                        "(or enrol it: haleakala tags enroll).",
-                    )
-        return None
-
-    def _infer(self, diff: list) -> tuple[int, str] | None:
-        """The single decision a board change means, with the colour of its discs."""
-        if len(diff) != 1:
-            return None
-        beach, added, removed = diff[0]
-        if added and removed:
-            return None
-        if len(added) == 1 and not removed:
-            (disc,) = added
-            if disc.value == INVOCATION:
-                return None
-            return encode(Place(disc.value, beach)), disc.colour
-        if len(added) == 2 and not removed:
-            a, b = sorted(added, key=lambda d: d.value)
-            if a.value == INVOCATION and b.value != INVOCATION and a.colour == b.colour:
-                return encode(Place(b.value, beach, invoke=True)), b.colour
-            return None
-        if len(removed) == 1 and not added:
-            (disc,) = removed
-            if disc.value == INVOCATION:
-                return None
-            return encode(Return(disc.value, beach)), disc.colour
-        return None
-
-    def _not_now(self, colour: str) -> tuple[str, str]:
-        game = self.game
-        if game.phase == OVER:
-            return "GAME OVER", "The game is over: put the discs away (back: menu)."
-        whose = PLAYERS[game.decider]
-        if colour != whose:
-            if self._bots_turn():
-                return "COMPANION'S TURN", f"It is the companion's ({whose}) turn, not {colour}'s."
-            return "OUT OF TURN", f"It is {whose}'s turn, not {colour}'s."
-        return "NOT NOW", f"{whose} must first {PHASE_WORDS[game.phase]}."
-
-    def _classify(self, diff: list) -> tuple[str, str]:
-        """Headline and reason for a board change that is no single decision."""
-        game = self.game
-        added = [(b, d) for b, a, _ in diff for d in a]
-        removed = [(b, d) for b, _, r in diff for d in r]
-        for b, disc in added:
-            if disc.value == INVOCATION and not game.tactical:
-                return "NO INVOCATION", (
-                    f"There are no invocation discs in the base game: take it off beach {b}."
-                )
-        moved = [(src, dst, d) for src, d in removed for dst, e in added if d == e]
-        if moved:
-            src, dst, disc = moved[0]
-            if game.phase == TURN and disc.colour == PLAYERS[game.decider]:
-                why = "a turn places one disc or takes one back"
-            else:
-                why = f"it belongs on beach {src}"
-            return (
-                "WRONG BEACH",
-                f"{disc_words(disc)} moved from beach {src} to beach {dst}: {why}.",
-            )
-        seen_twice = [
-            (b, d)
-            for b, d in added
-            if any(d in beach and i != b for i, beach in enumerate(self.sensed))
-        ]
-        if seen_twice:
-            b, disc = seen_twice[0]
-            return "SEEN TWICE", f"{disc_words(disc)} is read on two beaches (one is beach {b})."
-        if len(diff) == 1 and len(added) == 1 and added[0][1].value == INVOCATION:
-            b, disc = added[0]
-            d = encode(Place(1, b, invoke=True))
-            refusal = game.refusal(d) if game.phase == TURN else None
-            if refusal and refusal.kind not in ("sum_rule", "disc_already_out"):
-                return "WRONG BEACH" if refusal.ruling == "R26" else "NOT ALLOWED", refusal.text
-            return "INVOCATION", "Put a number disc with your invocation disc (same beach)."
-        if len(added) + len(removed) > 1:
-            colours = {d.colour for _, d in added + removed}
-            return "TWO DISCS AT ONCE", (
-                "One disc per turn: "
-                + disc_list(d for _, d in added + removed)
-                + (" moved" if len(colours) == 1 else " changed")
-                + " together."
-            )
-        return "BOARD DIFFERS", "The board does not match the game."
 
     # ------------------------------------------------------------------ decisions
 
@@ -1181,7 +1025,7 @@ class Companion:
                 self.chooser = U.Chooser(
                     U.BOAT,
                     f"{PLAYERS[game.decider].upper()}: MOVE BOAT",
-                    (U.Option(f"boat to {(game.boat + 1) % game.board.segments}", legal[0]),),
+                    (U.Option(labels.boat_option_label(game, asking=False), legal[0]),),
                     cancellable=False,
                 )
                 self.auto_at = self.clock() + self.auto_s
@@ -1189,7 +1033,7 @@ class Companion:
         options = self._decision_options(legal)
         self.chooser = U.Chooser(
             U.DECISION,
-            f"{PLAYERS[game.decider].upper()}: {PHASE_TITLES[game.phase]}",
+            f"{PLAYERS[game.decider].upper()}: {labels.PHASE_TITLES[game.phase]}",
             tuple(options),
             cancellable=False,
         )
@@ -1197,33 +1041,11 @@ class Companion:
             self.auto_at = self.clock() + self.auto_s
 
     def _decision_options(self, legal: list[int]) -> list[U.Option]:
-        game = self.game
-        b = game.board
-        first, rest = [], []
+        first: list[U.Option] = []
+        rest: list[U.Option] = []
         for d in legal:
-            match decode(d, b):
-                case Shaman(None):
-                    here = b.space_name(game.shaman[game.decider])
-                    first.append(U.Option(f"stay on {here}", d))
-                case Shaman(space) if space is not None:
-                    name = b.space_name(space)
-                    rest.append(U.Option(f"{name} {BAND_WORDS[name[1]]}", d))
-                case Take(slot):
-                    card = game.deck.cards[game.slots[slot]]
-                    rest.append(U.Option(f"{b.slot_name(slot)} {card.name}", d))
-                case Lava(None, None):
-                    first.append(U.Option("no lava to move", d))
-                case Lava():
-                    rest.append(U.Option(game.format(d).replace(">", " to "), d))
-                case Buy(item):
-                    name, cost = game.deck.board_items[item]
-                    rest.append(U.Option(f"buy {name} ({cost})", d))
-                case Keep():
-                    first.append(U.Option("keep the shell", d))
-                case Pass():
-                    first.append(U.Option("buy nothing", d))
-                case _:
-                    rest.append(U.Option(game.format(d), d))
+            label, leads = labels.option_label(self.game, d)
+            (first if leads else rest).append(U.Option(label, d))
         return first + rest
 
     # ------------------------------------------------------------------ solo
@@ -1279,7 +1101,7 @@ class Companion:
         title = f"COMPANION ({PLAYERS[game.decider].upper()})"
         if self._proposal is not None and self._proposal[0] == ply:
             d = self._proposal[1]
-            headline, how = proposal_words(game, d, self.kit)
+            headline, how = labels.proposal_words(game, d, self.kit)
             self.chooser = U.Chooser(
                 U.PROPOSAL,
                 title,
@@ -1360,42 +1182,6 @@ class Companion:
             if self._bots_turn() and proposal and proposal[0] == len(self.game.history):
                 self._decide(proposal[1], "bot")
 
-    def _judge_for_bot(
-        self, diff: list, sensed: tuple, expected: tuple
-    ) -> int | tuple[str, str] | None:
-        """RFID, the companion's turn: its disc laid where it said (the decision), on the
-        way there (None: wait quietly, e.g. the number disc before the invocation disc), or
-        anything else (headline and reason)."""
-        strange = self._strange_pieces(diff)
-        if strange is not None:
-            return strange
-        game = self.game
-        whose = PLAYERS[game.decider]
-        proposal = self._proposal
-        if proposal is None or proposal[0] != len(game.history):
-            return "COMPANION'S TURN", (
-                f"The companion ({whose}) is still thinking: leave the board as it was."
-            )
-        d = proposal[1]
-        move = decode(d, game.board)
-        if not isinstance(move, Place | Return):
-            return "COMPANION'S TURN", f"The companion plays: {describe(game, d)}."
-        target = list(expected)
-        beach, value = move.beach, move.value
-        if isinstance(move, Return):
-            target[beach] = expected[beach] - {Disc(whose, value)}
-        else:
-            extra = {Disc(whose, value)} | ({Disc(whose, INVOCATION)} if move.invoke else set())
-            target[beach] = expected[beach] | extra
-        if sensed == tuple(target):
-            return d
-        if all(
-            expected[b] & target[b] <= sensed[b] <= expected[b] | target[b]
-            for b in range(len(expected))
-        ):
-            return None
-        return "COMPANION'S TURN", f"The companion plays: {describe(game, d)}."
-
     # ------------------------------------------------------------------ durability
 
     def _acknowledge(self) -> None:
@@ -1470,47 +1256,3 @@ class Companion:
         )
         if refusal:
             log.info("refused: %s: %s", title, text)
-
-
-HEADLINES: dict[str, str] = {
-    "invocation_tactical_only": "NO INVOCATION",
-    "sum_rule": "SUM RULE",
-    "invocation_beach": "WRONG BEACH",
-    "disc_already_out": "DISC ALREADY OUT",
-    "disc_not_there": "WRONG BEACH",
-    "discs_in_supply": "NOT YET",
-}
-
-
-def _headline(refusal: Refusal) -> str:
-    """The OLED headline of a refused disc move, by the refusal's kind (never its words)."""
-    return HEADLINES.get(refusal.kind, "NOT ALLOWED")
-
-
-def describe(game: Game, d: int) -> str:
-    """A decision in words, as the companion tells players to carry it out."""
-    b = game.board
-    colour = PLAYERS[game.decider]
-    match decode(d, b):
-        case Place(v, beach, invoke=False):
-            return f"put {colour} {v} on beach {beach}"
-        case Place(v, beach, invoke=True):
-            return f"put {colour} {v} and the invocation disc on beach {beach}"
-        case Return(v, beach):
-            return f"take {colour} {v} off beach {beach}"
-        case Boat():
-            return f"move the boat to {(game.boat + 1) % b.segments}"
-        case Shaman(None):
-            return f"the {colour} shaman stays"
-        case Shaman(space) if space is not None:
-            return f"{colour} shaman to {b.space_name(space)}"
-        case Take(slot):
-            card = game.deck.cards[game.slots[slot]]
-            return f"{colour} takes {b.slot_name(slot)} ({card.name})"
-        case Lava(None, None):
-            return "no lava to move"
-        case Lava(source, target):
-            return f"move lava from crater {source} to {target}"
-        case Buy(item):
-            return f"{colour} buys {game.deck.board_items[item][0]}"
-    return f"{colour}: {game.format(d)}"

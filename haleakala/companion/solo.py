@@ -31,17 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from haleakala.rules import PLAYERS, Game
+from haleakala.rules import Game
 from haleakala.rules.decision import (
     Boat,
-    Buy,
-    Keep,
-    Lava,
-    Pass,
     Place,
     Return,
     Shaman,
-    Take,
     decode,
 )
 
@@ -177,47 +172,3 @@ def needs_hands(d: int, kit: str) -> str:
         case Boat() | Shaman(space=int()):
             return "select"
     return "none"
-
-
-def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
-    """The companion's decision as the OLED says it: a headline in capitals and what the
-    players do about it (``"YELLOW PLACES 3 ON BEACH 2"``, ``"put the disc there"``)."""
-    b = game.board
-    who = PLAYERS[game.decider].upper()
-    then = ", then press select" if kit != "rfid" else ""
-    match decode(d, b):
-        case Place(v, beach, invoke=False):
-            return f"{who} PLACES {v} ON BEACH {beach}", f"put the disc there{then}"
-        case Place(v, beach, invoke=True):
-            return (
-                f"{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}",
-                f"put both discs there{then}",
-            )
-        case Return(v, beach):
-            return f"{who} TAKES {v} BACK FROM BEACH {beach}", f"take the disc off the beach{then}"
-        case Boat():
-            return (
-                f"{who} MOVES THE BOAT TO {(game.boat + 1) % b.segments}",
-                "move the boat, then press select",
-            )
-        case Shaman(None):
-            return f"{who}'S SHAMAN STAYS ON {b.space_name(game.shaman[game.decider])}", ""
-        case Shaman(space) if space is not None:
-            return (
-                f"{who}'S SHAMAN GOES TO {b.space_name(space)}",
-                "move the shaman there, then press select",
-            )
-        case Take(slot):
-            card = game.deck.cards[game.slots[slot]]
-            return f"{who} TAKES {b.slot_name(slot).upper()}: {card.name}", ""
-        case Lava(None, None):
-            return f"{who} MOVES NO LAVA", ""
-        case Lava(source, target):
-            return f"{who} MOVES LAVA FROM CRATER {source} TO {target}", ""
-        case Buy(item):
-            return f"{who} BUYS {game.deck.board_items[item][0].upper()}", ""
-        case Keep():
-            return f"{who} KEEPS THE SHELL", ""
-        case Pass():
-            return f"{who} BUYS NOTHING", ""
-    return f"{who}: {game.format(d)}", ""

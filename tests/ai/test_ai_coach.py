@@ -10,11 +10,12 @@ from contextlib import redirect_stdout
 
 from test_ai_ismcts import POSITIONS, with_pile_order_permuted
 
-from haleakala.ai.coach import advise, decision_words, explain, judge
+from haleakala.ai.coach import advise, explain, judge
 from haleakala.cli import main
 from haleakala.rules import Game
 from haleakala.terminal.replay import replay_log
 from haleakala.terminal.session import TerminalGame
+from haleakala.words.labels import decision_words
 
 
 def test_the_hint_is_a_legal_decision_with_words_and_a_reason():

@@ -30,6 +30,7 @@ from haleakala.hal.events import (
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN
 from haleakala.rules.notation import BOAT, INVOKE, RETURN, SHAMAN, STAY, TAKE
+from haleakala.words import labels
 
 YELLOW = scenes.PLAYER_COLOURS[1]
 
@@ -105,7 +106,7 @@ def test_the_bot_thinks_on_another_thread_and_inputs_are_handled_meanwhile():
     rig.await_bot()
     proposal = rig.c.shown
     assert proposal.kind == U.PROPOSAL and proposal.options[0].value in rig.game.legal_actions()
-    headline, _ = solo.proposal_words(rig.game, proposal.options[0].value, "buttons")
+    headline, _ = labels.proposal_words(rig.game, proposal.options[0].value, "buttons")
     assert rig.text().startswith("COMPANION (YELLOW)") and headline in rig.text()
 
 
@@ -425,11 +426,11 @@ def test_strengths_map_to_the_levels_child_bot_and_search_bot(tmp_path, monkeypa
 
 def test_words_for_every_kind_of_decision_say_who_and_what():
     game = Game("base", 3, "red")
-    assert solo.proposal_words(game, 32, "rfid") == (
+    assert labels.proposal_words(game, 32, "rfid") == (
         "RED PLACES 3 ON BEACH 2",
         "put the disc there",
     )
-    assert solo.proposal_words(game, RETURN + 32, "buttons") == (
+    assert labels.proposal_words(game, RETURN + 32, "buttons") == (
         "RED TAKES 3 BACK FROM BEACH 2",
         "take the disc off the beach, then press select",
     )
@@ -441,7 +442,7 @@ def test_words_for_every_kind_of_decision_say_who_and_what():
         while not game.is_terminal():
             who = PLAYERS[game.decider].upper()
             for d in game.legal_actions():
-                headline, how = solo.proposal_words(game, d, "buttons")
+                headline, how = labels.proposal_words(game, d, "buttons")
                 assert no_missing_glyphs(headline + how), headline + how
                 assert headline.startswith(
                     who + (" " if d != STAY and not SHAMAN <= d < TAKE else "'S")
