@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from haleakala.ai import make_bot
-from haleakala.companion.solo import bot_seed, make_solo_bot, proposal_words
+from haleakala.companion.solo import bot_seed, make_solo_bot
 from haleakala.rules import PLAYERS, Game
+from haleakala.words.labels import proposal_words
 
 HERE = Path(__file__).resolve().parent
 HEADER = (

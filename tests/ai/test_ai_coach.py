@@ -115,10 +115,10 @@ def test_the_board_menu_gives_a_hint_and_judges_the_next_decision():
     labels = [o.label for o in rig.c.shown.options]
     assert "hint" in labels
     rig.send(EncoderTurned(labels.index("hint")), ButtonPressed("select"))
-    hint = rig.c._hint
+    hint = rig.c.menus.given
     assert hint is not None and hint.ply == 0
     assert f"HINT: {hint.notation}" in rig.text()
-    rig.c._decide(hint.decision, "player")
+    rig.c.decide(hint.decision, "player")
     assert "followed the hint" in rig.text()
 
 
