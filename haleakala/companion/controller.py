@@ -157,9 +157,9 @@ class Companion:
         self._digest = ""
 
         resumed = self.keeper.resume(self.seat, solo, strength) if game is None else None
+        self.notes = self.keeper.notes  # what the journal's recovery repaired, if anything
         if resumed is not None:
             self.game, self.sources = resumed
-            self.notes = self.keeper.notes
         else:
             if game is None:
                 game = Game(self.variant, seed if seed is not None else _seed(), start)
