@@ -19,6 +19,7 @@ from haleakala.hal.events import INVOCATION, Disc
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Place, Refusal, Return, decode, encode
 from haleakala.rules.game import OVER, TURN
+from haleakala.words import board as W
 from haleakala.words.labels import PHASE_WORDS, describe
 
 from .board import beach_discs, disc_list, disc_words
@@ -26,17 +27,8 @@ from .board import beach_discs, disc_list, disc_words
 Sensed = Sequence[Collection[object]]
 """Per beach, what the readers report: discs, and anything else a tag may be."""
 
-UNKNOWN_TAG = "UNKNOWN TAG"
-"""The headline when a beach holds a tag that the ``[tags]`` table does not name."""
-
-HEADLINES: dict[str, str] = {
-    "invocation_tactical_only": "NO INVOCATION",
-    "sum_rule": "SUM RULE",
-    "invocation_beach": "WRONG BEACH",
-    "disc_already_out": "DISC ALREADY OUT",
-    "disc_not_there": "WRONG BEACH",
-    "discs_in_supply": "NOT YET",
-}
+UNKNOWN_TAG = W.UNKNOWN_TAG
+HEADLINES = W.HEADLINES
 
 
 @dataclass(frozen=True)
@@ -77,7 +69,7 @@ Change = tuple[int, frozenset[Disc], frozenset[Disc]]
 
 def headline(refusal: Refusal) -> str:
     """The OLED headline of a refused disc move, by the refusal's kind (never its words)."""
-    return HEADLINES.get(refusal.kind, "NOT ALLOWED")
+    return W.headline(refusal.kind)
 
 
 def differing(game: Game, sensed: Sensed) -> tuple[int, ...]:
@@ -98,11 +90,7 @@ def judge(game: Game, sensed: Sensed, *, companion: str | None, proposal: int | 
     for beach, added, _ in diff:  # a tag no disc of this kit: which beach, how to enrol it
         for piece in sorted(added, key=str):
             if not isinstance(piece, Disc):
-                return Refused(
-                    UNKNOWN_TAG,
-                    f"Beach {beach} holds tag {piece}, no disc of this kit: take it off "
-                    "(or enrol it: haleakala tags enroll).",
-                )
+                return Refused(*W.unknown_tag(beach, piece))
     changes: list[Change] = [
         (b, frozenset(d for d in added if isinstance(d, Disc)), frozenset(removed))
         for b, added, removed in diff
@@ -168,15 +156,12 @@ def _infer(diff: list[Change]) -> tuple[int, str] | None:
 
 def _not_now(game: Game, colour: str, companion: str | None) -> Refused:
     if game.phase == OVER:
-        return Refused("GAME OVER", "The game is over: put the discs away (back: menu).")
+        return Refused(*W.game_over())
     whose = PLAYERS[game.decider]
     if colour != whose:
-        if companion is not None and game.to_move == companion:
-            return Refused(
-                "COMPANION'S TURN", f"It is the companion's ({whose}) turn, not {colour}'s."
-            )
-        return Refused("OUT OF TURN", f"It is {whose}'s turn, not {colour}'s.")
-    return Refused("NOT NOW", f"{whose} must first {PHASE_WORDS[game.phase]}.")
+        bots = companion is not None and game.to_move == companion
+        return Refused(*W.not_their_turn(whose, colour, companion=bots))
+    return Refused(*W.not_now(whose, PHASE_WORDS[game.phase]))
 
 
 def _classify(game: Game, diff: list[Change], board: Sensed) -> Refused:
@@ -185,46 +170,30 @@ def _classify(game: Game, diff: list[Change], board: Sensed) -> Refused:
     removed = [(b, d) for b, _, r in diff for d in r]
     for b, disc in added:
         if disc.value == INVOCATION and not game.tactical:
-            return Refused(
-                "NO INVOCATION",
-                f"There are no invocation discs in the base game: take it off beach {b}.",
-            )
+            return Refused(*W.no_invocation(b))
     moved = [(src, dst, d) for src, d in removed for dst, e in added if d == e]
     if moved:
         src, dst, disc = moved[0]
-        if game.phase == TURN and disc.colour == PLAYERS[game.decider]:
-            why = "a turn places one disc or takes one back"
-        else:
-            why = f"it belongs on beach {src}"
-        return Refused(
-            "WRONG BEACH", f"{disc_words(disc)} moved from beach {src} to beach {dst}: {why}."
-        )
+        own = game.phase == TURN and disc.colour == PLAYERS[game.decider]
+        return Refused(*W.moved(disc_words(disc), src, dst, own_turn=own))
     seen_twice = [
         (b, d) for b, d in added if any(d in beach and i != b for i, beach in enumerate(board))
     ]
     if seen_twice:
         b, disc = seen_twice[0]
-        return Refused(
-            "SEEN TWICE", f"{disc_words(disc)} is read on two beaches (one is beach {b})."
-        )
+        return Refused(*W.seen_twice(disc_words(disc), b))
     if len(diff) == 1 and len(added) == 1 and added[0][1].value == INVOCATION:
         b, disc = added[0]
         d = encode(Place(1, b, invoke=True))
         refusal = game.refusal(d) if game.phase == TURN else None
         if refusal and refusal.kind not in ("sum_rule", "disc_already_out"):
-            title = "WRONG BEACH" if refusal.ruling == "R26" else "NOT ALLOWED"
-            return Refused(title, refusal.text)
-        return Refused("INVOCATION", "Put a number disc with your invocation disc (same beach).")
+            return Refused(W.invocation_headline(refusal.ruling), refusal.text)
+        return Refused(*W.invocation_alone())
     if len(added) + len(removed) > 1:
         colours = {d.colour for _, d in added + removed}
-        return Refused(
-            "TWO DISCS AT ONCE",
-            "One disc per turn: "
-            + disc_list(d for _, d in added + removed)
-            + (" moved" if len(colours) == 1 else " changed")
-            + " together.",
-        )
-    return Refused("BOARD DIFFERS", "The board does not match the game.")
+        discs = disc_list(d for _, d in added + removed)
+        return Refused(*W.two_discs(discs, one_colour=len(colours) == 1))
+    return Refused(*W.board_differs())
 
 
 def _judge_for_bot(
@@ -237,14 +206,11 @@ def _judge_for_bot(
     (wait quietly, e.g. the number disc before the invocation disc), or anything else."""
     whose = PLAYERS[game.decider]
     if proposal is None:
-        return Refused(
-            "COMPANION'S TURN",
-            f"The companion ({whose}) is still thinking: leave the board as it was.",
-        )
+        return Refused(*W.companion_thinking(whose))
     d = proposal
     move = decode(d, game.board)
     if not isinstance(move, Place | Return):
-        return Refused("COMPANION'S TURN", f"The companion plays: {describe(game, d)}.")
+        return Refused(*W.companion_plays(describe(game, d)))
     target: list[frozenset[Disc]] = list(expected)
     beach, value = move.beach, move.value
     if isinstance(move, Return):
@@ -258,4 +224,4 @@ def _judge_for_bot(
         expected[b] & target[b] <= board[b] <= expected[b] | target[b] for b in range(len(expected))
     ):
         return Wait()
-    return Refused("COMPANION'S TURN", f"The companion plays: {describe(game, d)}.")
+    return Refused(*W.companion_plays(describe(game, d)))
