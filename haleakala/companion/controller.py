@@ -54,6 +54,8 @@ from haleakala.hal.events import (
 from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
 from haleakala.rules.decision import Boat, decode
 from haleakala.rules.game import OVER, TURN
+from haleakala.words import board as BW
+from haleakala.words import notes as N
 
 from . import menu, oled, scenes
 from . import ui as U
@@ -357,7 +359,7 @@ class Companion:
         game = self.game
         players = [i for i, s in enumerate(self.sources) if s == "player"]
         if not game.history or not players:
-            self.show("NOTHING TO UNDO", "No decision of yours to take back yet.")
+            self.show(*N.nothing_to_undo())
             return False
         keep = players[-1]
         count = len(game.history) - keep
@@ -370,8 +372,8 @@ class Companion:
         self.sources = self.sources[:keep]
         moves = instructions(before, physical_board(target), back=True, discs=self.kit != "rfid")
         self.panel = replace(self.panel.reset(), instructions=tuple(moves))
-        self.show("UNDONE", "Took back " + ", ".join(texts), refusal=False)
-        self.watch.changed_by_game("UNDO: FIX THE BOARD")
+        self.show(*N.undone(texts), refusal=False)
+        self.watch.changed_by_game(BW.UNDO_FIX)
         self.refresh()
         return True
 
@@ -390,7 +392,7 @@ class Companion:
         self.seat.forget()
         self.panel = replace(self.panel.reset(), instructions=())
         self.notes = ()
-        self.watch.changed_by_game("NEW GAME: CLEAR THE BOARD")
+        self.watch.changed_by_game(BW.NEW_GAME_CLEAR)
         self.refresh()
 
     # ------------------------------------------------------------------ dispatch
@@ -453,7 +455,7 @@ class Companion:
         self.consecutive_errors += 1
         log.exception("internal error while %s (the game is unchanged)", what)
         with contextlib.suppress(Exception):
-            self.show("SORRY", f"Internal error ({exc.__class__.__name__}); logged. Go on.")
+            self.show(*N.internal_error(exc.__class__.__name__))
 
     # ------------------------------------------------------------------ timers
 
@@ -503,7 +505,7 @@ class Companion:
         try:
             events = trial.apply(d)
         except IllegalDecision as exc:
-            self.show("NOT ALLOWED", str(exc), refusal=True)
+            self.show(*N.not_allowed(str(exc)), refusal=True)
             return
         self.keeper.unsaved = UnsavedDecision(before, by)
         self.game = trial
@@ -514,7 +516,7 @@ class Companion:
             from haleakala.ai.coach import judge
 
             log.info("hint judged: %s", judge(hint, d))
-            self.show("HINT", judge(hint, d), refusal=False)
+            self.show(*N.hint_judged(judge(hint, d)), refusal=False)
 
     def _after_decision(self, before: Game, events: list[tuple]) -> None:
         now = self.clock()
@@ -532,7 +534,7 @@ class Companion:
                     self.menus.scores(record, menu.scoring_title(record.get("round", "")))
         if self.game.phase == OVER and self.game.scorings:
             self.menus.scores(self.game.scorings[-1], menu.FINAL_SCORES)
-        self.watch.changed_by_game("TAKE DISCS BACK")
+        self.watch.changed_by_game(BW.TAKE_DISCS_BACK)
         self.refresh()
 
     def refresh(self) -> None:
@@ -574,7 +576,7 @@ class Companion:
         if not self.seat.answer(event, self.game):
             return
         message = self.panel.message
-        if message is not None and message.title == "THINKING":
+        if message is not None and message.title == N.THINKING:
             self.panel = replace(self.panel, message=None)  # "still thinking" is answered
         self._companions_turn()
 

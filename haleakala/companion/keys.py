@@ -19,6 +19,7 @@ from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, encode
 from haleakala.rules.game import OVER, TURN
 from haleakala.words import labels
+from haleakala.words import notes as N
 
 from . import menu
 from . import ui as U
@@ -46,7 +47,7 @@ class Keys:
             self.beach(button)
         else:
             log.warning("unknown button %r pressed", button)
-            self.host.show("UNKNOWN BUTTON", f"{button!r} is not a button of this kit.")
+            self.host.show(*N.unknown_button(button))
 
     def back(self) -> None:
         h = self.host
@@ -68,21 +69,18 @@ class Keys:
             self.watch.reconcile(settled=True)
             return
         if h.panel.mismatch is not None or h.panel.hold is not None:
-            h.show("FIX THE BOARD", "First make the board match (see the beaches flashing).")
+            h.show(*N.fix_the_board())
             return
         game = h.game
         chooser = h.panel.chooser
         if chooser is not None and chooser.kind == U.PROPOSAL and chooser.current is None:
-            h.show("THINKING", "The companion is still thinking: a moment.", refusal=False)
+            h.show(*N.still_thinking(), refusal=False)
             return
         if chooser is not None and chooser.current is not None:
             value = chooser.current.value
             if chooser.kind == U.PROPOSAL:
                 if needs_hands(value, h.kit) == "board":
-                    h.show(
-                        "COMPANION'S TURN",
-                        labels.describe(game, value) + ": the readers will see it.",
-                    )
+                    h.show(*N.readers_will_see(labels.describe(game, value)))
                     return
                 h.decide(value, "bot")
             elif value == "cancel":
@@ -101,27 +99,27 @@ class Keys:
             if boat in game.legal_actions():
                 h.panel = replace(h.panel, chooser=menu.boat_question(game))
             else:
-                h.show("NOT NOW", game.why_illegal(boat) or "", refusal=True)
+                h.show(*N.not_now(game.why_illegal(boat) or ""), refusal=True)
 
     def beach(self, button: str) -> None:
         h = self.host
         suffix = button[len("beach") :]
         if not suffix.isdigit() or not 0 <= int(suffix) < BEACHES:
             log.warning("button %r names no beach", button)
-            h.show("NO SUCH BEACH", f"{button!r}: beaches are 0 to {BEACHES - 1}.")
+            h.show(*N.no_such_beach_button(button, BEACHES))
             return
         beach = int(suffix)
         if h.kit == "rfid":
-            h.show("RFID KIT", "The readers see the discs: just put the disc down.")
+            h.show(*N.readers_see_discs())
             return
         h.panel = replace(h.panel, overlay=None)
         game = h.game
         if game.phase != TURN:
             must = labels.PHASE_WORDS[game.phase]
-            h.show("NOT NOW", f"{PLAYERS[game.decider]} must first {must}.")
+            h.show(*N.must_first(PLAYERS[game.decider], must))
             return
         if h.seat.plays(game):
-            h.show("COMPANION'S TURN", "Do what the companion says, then press select.")
+            h.show(*N.companions_turn_press())
             return
         chooser = h.panel.chooser
         if chooser is not None and chooser.kind == U.BEACH and chooser.subject == beach:
@@ -131,12 +129,7 @@ class Keys:
         offered = menu.beach_chooser(game, beach)
         h.panel = replace(h.panel, chooser=offered)
         if offered is None:
-            h.show(
-                f"NOT ON BEACH {beach}",
-                menu.why_not_beach(game, beach),
-                refusal=True,
-                beaches=(beach,),
-            )
+            h.show(*N.not_on_beach(beach, menu.why_not_beach(game, beach)), beaches=(beach,))
 
     def turn(self, steps: object) -> None:
         if not isinstance(steps, int) or isinstance(steps, bool):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from haleakala.rules import PLAYERS, VARIANTS, Game
 from haleakala.rules.decision import Boat, Place, Return, decode, encode
 from haleakala.words import labels
+from haleakala.words import notes as N
 
 from . import ui as U
 
@@ -266,4 +267,4 @@ class Menus:
         hint = advise(h.game, iterations=BOARD_HINT_ITERATIONS, seed=len(h.game.history))
         self.given = hint
         log.info("hint: %s", hint.record())
-        h.show(f"HINT: {hint.notation}", hint.reason, refusal=False)
+        h.show(*N.hint(hint.notation, hint.reason), refusal=False)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from haleakala.hal.events import BEACHES, BeachContents
+from haleakala.words import notes as N
 
 from . import reconcile as R
 from . import ui as U
@@ -39,7 +40,7 @@ class BoardWatch:
         beach = event.beach
         if isinstance(beach, bool) or not isinstance(beach, int) or not 0 <= beach < BEACHES:
             log.warning("beach contents for beach %r ignored: beaches are 0..5", beach)
-            h.show("NO SUCH BEACH", f"The readers reported beach {beach!r}; ignored.")
+            h.show(*N.no_such_beach_reported(beach))
             return
         if h.kit != "rfid":
             log.info("beach contents ignored: the %s kit has no readers", h.kit)

@@ -12,6 +12,10 @@ Said = tuple[str, str]
 UNKNOWN_TAG = "UNKNOWN TAG"
 """The headline when a beach holds a tag that the ``[tags]`` table does not name."""
 COMPANIONS_TURN = "COMPANION'S TURN"
+TAKE_DISCS_BACK = "TAKE DISCS BACK"
+"""The game moved discs (a distribution): the board must match again before it counts."""
+UNDO_FIX = "UNDO: FIX THE BOARD"
+NEW_GAME_CLEAR = "NEW GAME: CLEAR THE BOARD"
 
 HEADLINES: dict[str, str] = {
     "invocation_tactical_only": "NO INVOCATION",
