@@ -122,7 +122,6 @@ class Hands:
 
     def _clear_way(self, done: list[str]) -> None:
         """Close score pages and menus, and put a disputed board right, before deciding."""
-
         c = self.session.companion
         for _ in range(8):
             if c.panel.overlay is not None:
