@@ -407,10 +407,11 @@ class Companion:
             return
         if not isinstance(event, BeachContents) and self.watch.dirty:
             self.watch.settle()  # the board as it was before this event happened
-        if not isinstance(event, EncoderTurned):
+        if not isinstance(event, EncoderTurned) and self.panel.scroll:
             self.panel = replace(self.panel, scroll=0)
-        if isinstance(event, ButtonPressed | ButtonHeld) or (
-            isinstance(event, EncoderTurned) and self.shown is not None
+        if self.panel.message is not None and (
+            isinstance(event, ButtonPressed | ButtonHeld)
+            or (isinstance(event, EncoderTurned) and self.shown is not None)
         ):  # a new action: an old refusal must not hide its result
             self.panel = replace(self.panel, message=None)
         if isinstance(event, BeachContents):
@@ -540,7 +541,8 @@ class Companion:
     def refresh(self) -> None:
         """Rebuild the decision chooser for the current phase (after any game change)."""
         game = self.game
-        self.panel = replace(self.panel, auto_at=None)
+        if self.panel.auto_at is not None:
+            self.panel = replace(self.panel, auto_at=None)
         self.seat.bot_at = None
         if not self.seat.plays(game):
             self.seat.drop_question()  # solo off, or no longer its turn: a late answer is stale
@@ -563,8 +565,6 @@ class Companion:
         chooser = menu.decision_chooser(game, legal)
         self.panel = replace(self.panel, chooser=chooser, auto_at=auto_at)
 
-    # ------------------------------------------------------------------ solo
-
     def _companions_turn(self) -> None:
         """Show the companion's decision for this position, or ask its bot for one."""
         d = self.seat.turn(self.game)
@@ -580,13 +580,9 @@ class Companion:
             self.panel = replace(self.panel, message=None)  # "still thinking" is answered
         self._companions_turn()
 
-    # ------------------------------------------------------------------ messages
-
     def _say_paused(self) -> None:
-        assert self.paused is not None
-        until = self.keeper.retry_at + MESSAGE_S  # shown until the retry after next
-        paused = U.Message(self.paused.title, self.paused.short, refusal=True, until=until)
-        self.panel = replace(self.panel, message=paused)
+        """Why the game waits, until the retry after next."""
+        self.panel = replace(self.panel, message=self.keeper.note(MESSAGE_S))
 
     def show(
         self, title: str, text: str, *, refusal: bool = True, beaches: tuple[int, ...] = ()

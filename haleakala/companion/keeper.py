@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from haleakala.rules import PLAYERS, Game
 
 from .journal import JournalError
+from .ui import Message
 
 if TYPE_CHECKING:
     from .journal import Journal
@@ -106,6 +107,13 @@ class Keeper:
     def due(self) -> bool:
         """Something to save, and not waiting for the next retry."""
         return self.unsaved is not None and (self.paused is None or self.clock() >= self.retry_at)
+
+    def note(self, seconds: float) -> Message:
+        """The OLED's note while paused: why, and what fixes it; it stays ``seconds`` past
+        the next retry (so it shows until the retry after next)."""
+        assert self.paused is not None
+        until = self.retry_at + seconds
+        return Message(self.paused.title, self.paused.short, refusal=True, until=until)
 
     def forget(self) -> None:
         """A new game: a change held by a pause went with the old one."""

@@ -72,9 +72,8 @@ def headline(refusal: Refusal) -> str:
     return W.headline(refusal.kind)
 
 
-def differing(game: Game, sensed: Sensed) -> tuple[int, ...]:
-    """The beaches where the board and the game disagree."""
-    expected = beach_discs(game)
+def differing(expected: Sensed, sensed: Sensed) -> tuple[int, ...]:
+    """The beaches where the board (``sensed``) and the game (``expected``) disagree."""
     return tuple(b for b in range(len(expected)) if frozenset(sensed[b]) != expected[b])
 
 
@@ -86,7 +85,7 @@ def judge(game: Game, sensed: Sensed, *, companion: str | None, proposal: int | 
     board = tuple(frozenset(beach) for beach in sensed)
     if board == expected:
         return Agrees()
-    diff = [(b, board[b] - expected[b], expected[b] - board[b]) for b in differing(game, board)]
+    diff = [(b, board[b] - expected[b], expected[b] - board[b]) for b in differing(expected, board)]
     for beach, added, _ in diff:  # a tag no disc of this kit: which beach, how to enrol it
         for piece in sorted(added, key=str):
             if not isinstance(piece, Disc):

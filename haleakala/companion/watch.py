@@ -78,7 +78,8 @@ class BoardWatch:
         decision, wait for it to settle, or show the refusal and hold the board."""
         h = self.host
         sensed = tuple(self.sensed)
-        h.panel = replace(h.panel, pending=None)
+        if h.panel.pending is not None:
+            h.panel = replace(h.panel, pending=None)
         hold = h.panel.hold
         proposal = h.seat.proposal_for(h.game)
         verdict = R.judge(h.game, sensed, companion=h.seat.colour, proposal=proposal)
@@ -87,8 +88,9 @@ class BoardWatch:
             if hold is not None:
                 h.refresh()
             return
-        beaches = R.differing(h.game, sensed)
-        fixes = tuple(disc_instructions(sensed, beach_discs(h.game)))  # type: ignore[arg-type]
+        expected = beach_discs(h.game)
+        beaches = R.differing(expected, sensed)
+        fixes = tuple(disc_instructions(sensed, expected))  # type: ignore[arg-type]
         if isinstance(verdict, R.Wait):  # on the way to the companion's move: nothing to say
             shown = None if hold is None else replace(hold, beaches=beaches)
             h.panel = replace(h.panel, mismatch=shown)
