@@ -59,10 +59,10 @@ from haleakala.words import notes as N
 
 from . import menu, oled, scenes
 from . import ui as U
-from .board import PhysicalBoard, instructions, physical_board
 from .journal import JournalError, replay
 from .keeper import RETRY_S, Keeper, UnsavedDecision, UnsavedUndo
 from .keys import Keys
+from .physical import PhysicalBoard, instructions, physical_board
 from .reconcile import UNKNOWN_TAG
 from .screen import Screen, eruption
 from .solo import SOLO_SHOW_S, THINK_LIMIT_S, BotDecided, BotFactory, Seat

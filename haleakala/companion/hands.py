@@ -27,7 +27,7 @@ from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Place, Return, decode, encode
 
 from . import ui as U
-from .board import Beaches, beach_discs
+from .physical import Beaches, beach_discs
 
 if TYPE_CHECKING:
     from .controller import Companion

@@ -52,7 +52,7 @@ def main_menu(
         options.append(U.Option(f"undo {game.format(d)}", "undo"))
     options.append(U.Option(f"new game ({variant})", "new"))
     options.append(U.Option(f"variant: {variant}", "variant"))
-    options.append(U.Option(f"solo: companion {solo}" if solo else "solo: off", "solo"))
+    options.append(U.Option(f"companion: {solo}" if solo else "companion: off", "solo"))
     options.append(U.Option(f"strength: {strength}", "strength"))
     if not game.is_terminal() and game.to_move != solo:
         options.append(U.Option("hint", "hint"))
@@ -64,8 +64,8 @@ def main_menu(
 def confirm_new(variant: str) -> U.Chooser:
     return U.Chooser(
         U.CONFIRM_NEW,
-        f"NEW {variant.upper()} GAME?",
-        (U.Option("no, go back", "no"), U.Option("yes, start it", "yes")),
+        "NEW GAME?",
+        (U.Option("no, go back", "no"), U.Option(f"yes, {variant} game", "yes")),
     )
 
 
@@ -88,7 +88,7 @@ def boat_question(game: Game) -> U.Chooser:
     yes = labels.boat_option_label(game, asking=True)
     return U.Chooser(
         U.BOAT,
-        f"{_who(game)}: MOVE BOAT?",
+        f"{_who(game)}: BOAT?",
         (U.Option(yes, encode(Boat())), U.Option("no", "cancel")),
     )
 

@@ -22,7 +22,7 @@ from haleakala.rules.game import OVER, TURN
 from haleakala.words import board as W
 from haleakala.words.labels import PHASE_WORDS, describe
 
-from .board import beach_discs, disc_list, disc_words
+from .physical import beach_discs, disc_list, disc_words
 
 Sensed = Sequence[Collection[object]]
 """Per beach, what the readers report: discs, and anything else a tag may be."""

@@ -19,7 +19,7 @@ from haleakala.words import notes as N
 
 from . import reconcile as R
 from . import ui as U
-from .board import beach_discs, disc_instructions
+from .physical import beach_discs, disc_instructions
 
 if TYPE_CHECKING:
     from .host import Host

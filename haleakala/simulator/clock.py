@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 
 
 class ScenarioClock(SimClock):

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 from haleakala.companion.hands import PerformError
 from haleakala.config import Config
 from haleakala.hal.events import Disc
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.rules import PLAYERS, Game
 
-from .board import Table, apply_change, table_from_expected
 from .clock import ScenarioClock
 from .rfid import RfidLink, open_link, tag_map
+from .table import Table, apply_change, table_from_expected
 
 if TYPE_CHECKING:
     from haleakala.ai import Bot

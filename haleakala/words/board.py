@@ -1,7 +1,7 @@
 """What the OLED says when the RFID board disagrees with the game: a headline and a reason.
 
 Each function returns ``(headline, reason)``; ``companion.reconcile`` decides *which* applies
-and passes the pieces already in words (``companion.board.disc_words``). Headlines of refused
+and passes the pieces already in words (``companion.physical.disc_words``). Headlines of refused
 disc moves are found by the refusal's kind (``headline``), never by searching its sentence.
 """
 
@@ -15,7 +15,7 @@ COMPANIONS_TURN = "COMPANION'S TURN"
 TAKE_DISCS_BACK = "TAKE DISCS BACK"
 """The game moved discs (a distribution): the board must match again before it counts."""
 UNDO_FIX = "UNDO: FIX THE BOARD"
-NEW_GAME_CLEAR = "NEW GAME: CLEAR THE BOARD"
+NEW_GAME_CLEAR = "CLEAR THE BOARD"
 
 HEADLINES: dict[str, str] = {
     "invocation_tactical_only": "NO INVOCATION",

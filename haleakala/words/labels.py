@@ -45,13 +45,13 @@ PHASE_WORDS = {
 """What the player to move must do first, in a phase that is not a turn."""
 
 PHASE_TITLES = {
-    MOVE_SHAMAN: "MOVE SHAMAN",
-    CHOOSE_CARD: "TAKE A CARD",
-    PRIESTESS: "LAVA PRIESTESS",
-    SHELL: "SHELL: BUY?",
-    PRESCORE: "BEFORE SCORING",
+    MOVE_SHAMAN: "SHAMAN",
+    CHOOSE_CARD: "TAKE ONE",
+    PRIESTESS: "LAVA",
+    SHELL: "BUY?",
+    PRESCORE: "BUY?",
 }
-"""A decision chooser's title after the colour (``RED: TAKE A CARD``)."""
+"""A decision chooser's title after the colour (``RED: TAKE ONE``)."""
 
 
 def _next_boat(game: Game) -> int:
@@ -107,7 +107,7 @@ def option_label(game: Game, d: int) -> tuple[str, bool]:
             return game.format(d).replace(">", " to "), False
         case Buy(item):
             name, cost = game.deck.board_items[item]
-            return f"buy {name} ({cost})", False
+            return f"{name} ({cost})", False
         case Keep():
             return "keep the shell", True
         case Pass():

@@ -14,7 +14,7 @@ from support.companion_rig import Rig
 
 from haleakala.companion import hands
 from haleakala.companion.autoplay import choose
-from haleakala.companion.board import beach_discs
+from haleakala.companion.physical import beach_discs
 from haleakala.hal.events import BeachContents, ButtonPressed, EncoderTurned
 from haleakala.rules import Game
 from haleakala.rules.decision import Place, Return, decode

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from haleakala.companion import reconcile as R
 from haleakala.companion.autoplay import choose
-from haleakala.companion.board import beach_discs
 from haleakala.companion.hands import disc_move, laid_out
+from haleakala.companion.physical import beach_discs
 from haleakala.hal.events import Disc, UnknownTag
 from haleakala.rules import Game
 from haleakala.rules.decision import Place, Return, decode, encode

@@ -8,7 +8,7 @@ from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import Companion
 from haleakala.companion.hands import events_for
 from haleakala.config import Config
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 
 
 class Rig:
