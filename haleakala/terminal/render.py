@@ -296,6 +296,8 @@ def compact_legal(game: Game) -> list[str]:
     if len(full) <= 1:
         return full
     places = [d for d in legal if "@" in d and not d.startswith("-")]
+    if len(places) < 2:  # nothing to count (lava moves, purchases): the list itself
+        return full
     rest = [d for d in legal if d not in places]
     values = sorted({d.split("@")[0] for d in places})
     summary = f"{len(places)} placements of disc {'/'.join(values)} (like {places[0]})"

@@ -35,7 +35,7 @@ Decisions (notation):
   3@2        place your number disc 3 on the beach of segment 2
   3@2*       the same with your invocation disc (tactical: beside the boat)
   -3@2       take your disc 3 back from the beach of segment 2
-  boat       move the boat one segment (only when all your discs are on the island)
+  boat       move the boat one segment (only with all your discs on the island)
   >2G >stay  move your shaman to a space (segment + G/F/M), or leave it
   take 2a    take the card in slot 2a
   lava 3>4   Lava Priestess: move lava from crater 3 to 4 (lava none: nothing)
