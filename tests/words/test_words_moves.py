@@ -56,7 +56,7 @@ def test_eruption_events_of_a_real_game_carry_the_owners_of_burnt_statues():
             owners = {g.board.space_name(s): o for s, o in enumerate(g.statue_owner) if o >= 0}
             for event in g.apply(rng.choice(g.legal_actions())):
                 if event[0] == "eruption" and event[2]:
-                    assert event[3] == tuple("red yellow".split()[owners[n]] for n in event[2])
+                    assert event[3] == tuple(["red", "yellow"][owners[n]] for n in event[2])
                     lines = moves.event_lines(g, [event])
                     assert all(" burns" in line for line in lines[1:])
                     return
