@@ -113,11 +113,13 @@ class TerminalGame:
 
     # -- output ---------------------------------------------------------------------------
 
-    def say(self, text: str = "") -> None:
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
         """Print, wrapping any line wider than the terminal at spaces (continuations
-        indented two more than the line), so nothing runs past 80 columns."""
+        indented two more than the line), so nothing runs past 80 columns. A message about
+        a file stays one line (``wrap=False``): its path is as long as it is, and a
+        failed save or load is one line to read or grep."""
         for line in text.split("\n"):
-            for part in fit(line):
+            for part in fit(line) if wrap else [line]:
                 print(part, file=self.out)
 
     def draw(self) -> None:
@@ -287,9 +289,9 @@ class TerminalGame:
             tmp.replace(path)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(printable(f"cannot save to {name}: {reason}"))
+            self.say(printable(f"cannot save to {name}: {reason}"), wrap=False)
             return
-        self.say(f"saved to {name} (continue it with: load {name})")
+        self.say(f"saved to {name} (continue it with: load {name})", wrap=False)
 
     def load(self, name: str) -> None:
         if not name:
@@ -300,10 +302,10 @@ class TerminalGame:
         try:
             game = from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
         except UnreadableFile as exc:
-            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on")
+            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on", wrap=False)
             return
         except SaveError as exc:
-            self.say(f"cannot load {printable(name)}: {exc}; the game goes on")
+            self.say(f"cannot load {printable(name)}: {exc}; the game goes on", wrap=False)
             return
         self.game = game
         self.undo_stack.clear()
@@ -311,5 +313,6 @@ class TerminalGame:
         self._redraw = True
         self.say(
             f"loaded {name}: {game.variant} variant, seed {game.seed}, round {game.round}, "
-            f"{len(game.history)} decisions so far"
+            f"{len(game.history)} decisions so far",
+            wrap=False,
         )
