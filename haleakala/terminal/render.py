@@ -261,7 +261,7 @@ def prompt(game: Game, color: bool = False) -> str:
     else:
         what = PHASE_PROMPTS[phase]
     if phase in ("shell", "prescore"):
-        what += f" (you have {len(game.shells[game.decider])} shells)"
+        what += f" (you have {moves.shells(len(game.shells[game.decider]))})"
     return "\n".join(
         wrap_words([paint(who, who, color) + ":", *what.split()], indent="", hang="  ")
     )

@@ -1,8 +1,6 @@
-"""Game words: the one place a decision or an event becomes words for people.
+"""Words: every decision, refusal and event of the game as the players read them.
 
-``moves`` turns a decision and the events it caused into sentences of what happened, for
-the terminal, the simulator's log, the web view and the companion's journal alike;
-``labels`` (short labels for options and proposals) lives beside it. Kept apart from
-``rules`` so the engine stays free of presentation, and in one package so no front end
-writes a second copy of the same sentences.
+One place for the player-facing text, so that the languages issue translates this package
+and nothing else. It sits below ``companion``, ``terminal`` and ``simulator`` and imports only
+``rules`` and ``gameapi``.
 """
