@@ -235,31 +235,35 @@ def test_a_missing_journal_beside_a_snapshot_resumes_from_the_snapshot(small, tm
 BIT = st.integers(min_value=0, max_value=1 << 24)
 """A bit anywhere in a file (taken modulo its size). Bounded, so that hypothesis spreads its
 draws over the whole file: unbounded integers favour small ones, the first bytes only."""
+WHERE = st.sampled_from(("anywhere", "unchecked fields"))
+"""Where the snapshot's bit is flipped: anywhere, or in the fields its position's digest
+does not cover (its history and decision sources: 37 of some 9,200 bits once turned the
+snapshot into a different game unnoticed, too few for uniform draws to find)."""
 
 
 @settings(max_examples=200, deadline=None)
-@given(first=BIT, second=BIT, snapshot_flip=st.one_of(st.none(), BIT))
-@example(first=288136, second=288136, snapshot_flip=289424)  # the issue 11 regression case
+@given(first=BIT, second=BIT, snapshot_flip=st.one_of(st.none(), BIT), where=WHERE)
+@example(first=288136, second=288136, snapshot_flip=289424, where="anywhere")  # issue 11
 def test_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_nothing(
-    small, first, second, snapshot_flip
+    small, first, second, snapshot_flip, where
 ):
     """Up to two flipped bits per record are mended (CRC32's Hamming distance is at least 5
     at these lengths), and a damaged snapshot fails its check, so even then every
     acknowledged decision comes back, and no byte is destroyed."""
-    two_flips_and_a_snapshot_flip(small, first, second, snapshot_flip)
+    two_flips_and_a_snapshot_flip(small, first, second, snapshot_flip, where)
 
 
 @pytest.mark.long
 @settings(max_examples=5000, deadline=None)
-@given(first=BIT, second=BIT, snapshot_flip=st.one_of(st.none(), BIT))
+@given(first=BIT, second=BIT, snapshot_flip=st.one_of(st.none(), BIT), where=WHERE)
 def test_long_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_nothing(
-    small, first, second, snapshot_flip
+    small, first, second, snapshot_flip, where
 ):
-    two_flips_and_a_snapshot_flip(small, first, second, snapshot_flip)
+    two_flips_and_a_snapshot_flip(small, first, second, snapshot_flip, where)
 
 
 def two_flips_and_a_snapshot_flip(
-    small: SmallGame, first: int, second: int, snapshot_flip: int | None
+    small: SmallGame, first: int, second: int, snapshot_flip: int | None, where: str
 ) -> None:
     with tempfile.TemporaryDirectory() as root:
         state = Path(root)
@@ -269,6 +273,9 @@ def two_flips_and_a_snapshot_flip(
         snapshot = bytearray(small.snapshot)
         if snapshot_flip is not None:
             bit = snapshot_flip % (len(snapshot) * 8)
+            if where == "unchecked fields":
+                fields = unchecked_fields(small.snapshot)
+                bit = fields[snapshot_flip % len(fields)] * 8 + snapshot_flip // len(fields) % 8
             snapshot[bit // 8] ^= 1 << (bit % 8)
         (state / JOURNAL_NAME).write_bytes(bytes(damaged))
         (state / SNAPSHOT_NAME).write_bytes(bytes(snapshot))
@@ -295,11 +302,14 @@ def history_offset(snapshot: bytes, decision: int) -> int:
     return start + sum(len(entry) + 1 for entry in entries[: decision - 1]) + len(b'\\"')
 
 
-def unchecked_fields(snapshot: bytes) -> range:
-    """The bytes of the snapshot the position's digest does not cover: from its decision
-    sources to the end of its history."""
-    start = snapshot.index(b'"sources":')
-    return range(start, snapshot.index(b"]", snapshot.index(b'\\"history\\":[')) + 1)
+def unchecked_fields(snapshot: bytes) -> list[int]:
+    """The bytes of the snapshot the position's digest does not cover: its list of decision
+    sources and its history."""
+    fields = []
+    for name in (b'"sources":[', b'\\"history\\":['):
+        start = snapshot.index(name)
+        fields.extend(range(start, snapshot.index(b"]", start) + 1))
+    return fields
 
 
 def test_issue11_a_flipped_decision_in_the_snapshot_history_is_detected_not_resumed(
