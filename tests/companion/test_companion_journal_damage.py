@@ -239,10 +239,14 @@ WHERE = st.sampled_from(("nowhere", "anywhere", "unchecked fields"))
 """Where the snapshot's bit is flipped: nowhere, anywhere, or in the fields its position's digest
 does not cover (its history and decision sources: 37 of some 9,200 bits once turned the
 snapshot into a different game unnoticed, too few for uniform draws to find)."""
+MAYBE_BIT = st.one_of(st.none(), BIT)
+"""A journal bit to flip, or none: damage in the records the snapshot covers makes recovery
+replay the journal whole, which hid a snapshot that lied (two flips nearly always land
+there)."""
 
 
 @settings(max_examples=200, deadline=None)
-@given(first=BIT, second=BIT, snapshot_flip=BIT, where=WHERE)
+@given(first=MAYBE_BIT, second=MAYBE_BIT, snapshot_flip=BIT, where=WHERE)
 @example(first=288136, second=288136, snapshot_flip=289424, where="anywhere")  # issue 11
 def test_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_nothing(
     small, first, second, snapshot_flip, where
@@ -255,7 +259,7 @@ def test_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_noth
 
 @pytest.mark.long
 @settings(max_examples=5000, deadline=None)
-@given(first=BIT, second=BIT, snapshot_flip=BIT, where=WHERE)
+@given(first=MAYBE_BIT, second=MAYBE_BIT, snapshot_flip=BIT, where=WHERE)
 def test_long_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose_nothing(
     small, first, second, snapshot_flip, where
 ):
@@ -263,12 +267,12 @@ def test_long_two_flipped_bits_in_the_journal_and_one_in_the_snapshot_still_lose
 
 
 def two_flips_and_a_snapshot_flip(
-    small: SmallGame, first: int, second: int, snapshot_flip: int, where: str
+    small: SmallGame, first: int | None, second: int | None, snapshot_flip: int, where: str
 ) -> None:
     with tempfile.TemporaryDirectory() as root:
         state = Path(root)
         damaged = bytearray(small.journal)
-        for bit in {first % (len(damaged) * 8), second % (len(damaged) * 8)}:
+        for bit in {flip % (len(damaged) * 8) for flip in (first, second) if flip is not None}:
             damaged[bit // 8] ^= 1 << (bit % 8)
         snapshot = bytearray(small.snapshot)
         if where != "nowhere":
