@@ -279,7 +279,8 @@ def two_flips_and_a_snapshot_flip(
             bit = snapshot_flip % (len(snapshot) * 8)
             if where == "unchecked fields":
                 fields = unchecked_fields(small.snapshot)
-                bit = fields[snapshot_flip % len(fields)] * 8 + snapshot_flip // len(fields) % 8
+                spread = snapshot_flip * 2654435761 % (len(fields) * 8)  # small draws too
+                bit = fields[spread // 8] * 8 + spread % 8
             snapshot[bit // 8] ^= 1 << (bit % 8)
         (state / JOURNAL_NAME).write_bytes(bytes(damaged))
         (state / SNAPSHOT_NAME).write_bytes(bytes(snapshot))
