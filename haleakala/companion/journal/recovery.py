@@ -503,6 +503,7 @@ class Recovery:
         """Keep an unusable snapshot aside, byte for byte, and write the recovered position
         in its place: the next snapshot would otherwise overwrite the damaged bytes unkept,
         and the next start would report the same damage again."""
+        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
 
         def repair() -> None:
             if self.snapshot_path.exists():
@@ -529,6 +530,7 @@ class Recovery:
         """Back up the journal and the snapshot as they are, then replace the journal with
         the records kept and write a snapshot of the position (so they agree again)."""
         new = b"".join(encode_record(r) for r in walk.kept)
+        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
 
         def repair() -> None:
             self.close()  # the file is replaced: a handle would write to the old one
