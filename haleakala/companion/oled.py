@@ -192,6 +192,9 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     who = _colour_name(game.decider)
     if chooser is not None and chooser.kind in (U.MENU, U.CONFIRM_NEW):
         return _list_screen(chooser.title, chooser)
+    if chooser is not None and chooser.kind == U.JOIN:  # the QR code and URL, drawn ready
+        url = chooser.options[0].label
+        return Screen(chooser.title, _fit([url, "(select or back: menu)"]), picture=chooser.subject)
     scores = chooser is not None and chooser.kind == U.SCORES
     if ui.mismatch is not None and (ui.mismatch.refusal or not scores):
         # The beaches the game asked to clear flash on the LEDs; a score page comes first.

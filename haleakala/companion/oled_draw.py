@@ -85,6 +85,9 @@ class Screen:
     offset: int = 0  # first text line on the panel (long texts and lists scroll)
     cursor: int | None = None  # the line under the cursor (a list: drawn inverted)
     count: int | None = None  # a list's options are the first ``count`` lines (then notes)
+    picture: bytes | None = None
+    """A ready 128×64 one-bit image (``Image.tobytes()``) shown as it is, instead of the
+    title and lines (the live view's QR code); the text is then what the log and tests read."""
 
     def text(self) -> list[str]:
         """The screen's content as plain text lines (title first); ``>`` marks the cursor."""
@@ -132,8 +135,14 @@ def _table_problems(row: str) -> list[str]:
 def problems(s: Screen) -> list[str]:
     """What would read badly on the panel: a character the font lacks, a title that does
     not fit beside its list position, a line wider than the panel, a card face whose name
-    and values need more than its rows. Empty when the screen shows as designed."""
+    and values need more than its rows, a picture that is not the panel's size. Empty when
+    the screen shows as designed."""
     out = []
+    if s.picture is not None and len(s.picture) != WIDTH * HEIGHT // 8:
+        out.append(
+            f"picture of {len(s.picture)} bytes: a {WIDTH}×{HEIGHT} one-bit image is "
+            f"{WIDTH * HEIGHT // 8}"
+        )
     texts = [s.title, *s.lines]
     for card in s.cards:
         texts += [card.slot, card.name, card.values]
@@ -252,6 +261,8 @@ def draw(s: Screen) -> Image:
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
+    if s.picture is not None:
+        return PILImage.frombytes("1", (WIDTH, HEIGHT), s.picture)
     canvas = PILImage.new("1", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(canvas)
     pen.rectangle((0, 0, WIDTH - 1, TITLE_H - 1), fill=1)
