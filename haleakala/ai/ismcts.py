@@ -43,6 +43,7 @@ from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tes
     evaluate,
     round_totals,
 )
+from .foresight import foresight
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -155,6 +156,10 @@ class SearchBot:
         reuse: bool = True,
         cycle_guard: bool = False,
         leaf_weight: float = 0.6,
+        pending: float = 0.0,
+        threat: float = 0.0,
+        widen: int = 0,
+        widen_growth: float = 1.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -172,6 +177,12 @@ class SearchBot:
         self.reuse = reuse
         self.cycle_guard = cycle_guard
         self.leaf_weight = leaf_weight
+        self.pending = pending
+        self.threat = threat
+        self.widen = widen
+        self.widen_growth = widen_growth
+        # The root's decisions, best first by the one-ply estimate (progressive widening).
+        self._order: list[int] | None = None
         # The tree of the latest search and the decisions that led to its root, so the
         # next search can start from the subtree the game has moved into.
         self._tree: tuple[list[int], str, int, Node] | None = None
@@ -230,6 +241,9 @@ class SearchBot:
         """Run the search from ``game``; for each decision tried at the root, how often it
         was visited and its mean reward for the player to move (0 lost … 1 won)."""
         root = self._root_for(game)
+        self._order = None
+        if self.widen and len(game.legal_actions()) > self.widen:
+            self._order = self._rank(game)
         iterate = self._iterate
         slowest = 0.0
         if budget is None and self.budget is None and self.iterations is not None:
@@ -273,9 +287,12 @@ class SearchBot:
                 return [a for a in legal if a != undo]
         return legal
 
-    def _choose(self, node: Node, options: list, mover: int) -> tuple[int, Node, bool]:
+    def _choose(
+        self, node: Node, options: list, mover: int, ordered: bool = False
+    ) -> tuple[int, Node, bool]:
         """UCB1 with availability counts among ``options`` (decisions or move groups) at
-        ``node``; an option never tried is expanded first (True)."""
+        ``node``; an option never tried is expanded first (True): the first of them when
+        ``ordered``, else one at random."""
         children = node.children
         untried = [a for a in options if a not in children]
         if untried:
@@ -283,7 +300,7 @@ class SearchBot:
                 child = children.get(a)
                 if child is not None:
                     child.avail += 1
-            action = untried[self.rng.randrange(len(untried))]
+            action = untried[0] if ordered else untried[self.rng.randrange(len(untried))]
             child = children[action] = Node(mover)
             return action, child, True
         c = self.exploration
@@ -298,13 +315,37 @@ class SearchBot:
                 best, best_score, action = child, score, a
         return action, best, False
 
+    def _rank(self, game: Game) -> list[int]:
+        """The root's decisions, best first for the player to move by the estimate one
+        decision later (with the foresight terms), in one determinization of the piles."""
+        world = determinize(game, self.rng)
+        sign = 1.0 if game.decider == 0 else -1.0
+        scored = []
+        for a in game.legal_actions():
+            trial = world.clone()
+            trial.apply(a)
+            value = evaluate(trial, self.weights) + foresight(trial, 0.5, 0.5)
+            scored.append((-sign * value, a))
+        scored.sort()
+        return [a for _, a in scored]
+
     def _iterate(self, root: Node, game: Game) -> None:
         world = determinize(game, self.rng)
         node = root
         path = []
         candidates, choose = self._candidates, self._choose
         grouping = self.groups
+        order = self._order
         while not world.is_terminal():
+            if order is not None:
+                k = self.widen + int(self.widen_growth * math.sqrt(root.visits))
+                legal, order = order[:k], None
+                action, node, expanded = self._choose(node, legal, world.decider, ordered=True)
+                world.apply(action)
+                path.append(node)
+                if expanded:
+                    break
+                continue
             legal = candidates(world)
             mover = world.decider
             if grouping and world.phase == TURN and len(legal) > 1:
@@ -331,7 +372,7 @@ class SearchBot:
         of the leaf itself by ``leaf_weight``: less noise than one random playout)."""
         lw = self.leaf_weight
         if lw and not world.is_terminal():
-            here = 0.5 + 0.4 * math.tanh(evaluate(world, self.weights) / (2.0 * self.eval_scale))
+            here = 0.5 + 0.4 * math.tanh(self._estimate(world) / (2.0 * self.eval_scale))
             return lw * here + (1.0 - lw) * self._rollout(world)
         return self._rollout(world)
 
@@ -352,5 +393,13 @@ class SearchBot:
             return (1.0 - m) * won + m * (0.5 + 0.5 * math.tanh(margin / 10.0))
         # Squashed into [0.1, 0.9]: an estimate never looks as good as a game really won,
         # so a player ahead ends the game when it can instead of stalling.
-        value = evaluate(world, self.weights)
+        value = self._estimate(world)
         return 0.5 + 0.4 * math.tanh(value / (2.0 * self.eval_scale))
+
+    def _estimate(self, world: Game) -> float:
+        """Red's advantage in points: the points estimate, plus what the distributions to
+        come are about to give (``foresight``) when its weights are on."""
+        value = evaluate(world, self.weights)
+        if self.pending or self.threat:
+            value += foresight(world, self.pending, self.threat)
+        return value

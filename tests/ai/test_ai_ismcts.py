@@ -199,7 +199,7 @@ def test_single_legal_decision_is_returned_without_searching():
         game.apply(legal[rng.randrange(len(legal))])
     bot = SearchBot(seed=1, budget=30.0)
     assert bot.decide(game) == game.legal_actions()[0]
-    assert bot.last_iterations == 0            # no search: the 30 s budget is never used
+    assert bot.last_iterations == 0  # no search: the 30 s budget is never used
 
 
 def test_deciding_in_a_finished_game_is_refused():
