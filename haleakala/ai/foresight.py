@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.deck import BOARD_ITEMS, Deck
-from ..rules.game import TURN
+from ..rules.game import CHOOSE_CARD, MOVE_SHAMAN, TURN
+from ..rules.notation import SHAMAN, STAY, TAKE
 
 if TYPE_CHECKING:
     from ..rules import Game
@@ -118,16 +119,85 @@ def beach_value(game: Game, seg: int, tables: tuple) -> float:
     return best if high == 0 else -best
 
 
+def _player_terms(game: Game, p: int, tables: tuple) -> tuple[float, tuple, float]:
+    """What ``card_value`` reads of player ``p``: a statue card's worth, the gain of a
+    white or a black pearl, a butterfly's worth."""
+    pts = game.deck.points
+    space = game.shaman[p]
+    statue = 0.0
+    if space < game.board.land_spaces and game.statue_owner[space] < 0 and game.statues_left[p]:
+        band = space % 3
+        statue = game.board.statue_points[band] * (2.0 if game.round == 1 else 1.0)
+        if game.lava[space // 3] >= 3 - band:
+            statue *= 0.3
+        statue += 0.5
+    pearls = tables[3]
+    have = 0
+    for c in game.beach_cards[p]:
+        have |= pearls[c]
+    scale = (0, pts["white_pearl"], pts["black_pearl"], pts["both_pearls"])
+    gain = tuple(
+        0 if (not pearl or have & pearl) else scale[have | pearl] - scale[have]
+        for pearl in (0, 1, 2)
+    )
+    butterfly = pts["butterfly"] if game.board_owner[_BUTTERFLY_ITEM] == p else 0.3
+    return statue, gain, butterfly
+
+
 def foresight(game: Game, pending: float, threat: float) -> float:
     """Red's advantage in points from the distributions to come: ``pending`` times every
-    beach's value, plus ``threat`` times the best beach the player whose turn comes next
-    can send the boat to now (a placement on the boat's beach moves it by the disc's value,
-    R9)."""
+    beach's value (``beach_value``), plus ``threat`` times the best beach the player whose
+    turn comes next can send the boat to now (a placement on the boat's beach moves it by
+    the disc's value, R9). The same sums as ``beach_value`` and ``card_value``, with what
+    they read of each player looked up once: the search asks this at every leaf."""
     if game.phase > 5:  # over
         return 0.0
     tables = _tables(game.deck)
+    kinds, baskets, butterflies, pearls, nautilus, face = tables
+    naut = game.deck.points["nautilus"]
+    terms = (_player_terms(game, 0, tables), _player_terms(game, 1, tables))
+
+    def worth(p: int, card: int) -> float:
+        kind = kinds[card]
+        if kind == BEACH:
+            _, gain, butterfly = terms[p]
+            return (
+                gain[pearls[card]]
+                + naut * nautilus[card]
+                + 0.8 * baskets[card]
+                + butterfly * butterflies[card]
+            )
+        if kind == STATUE:
+            return terms[p][0]
+        return 0.7 if kind == PRIESTESS else 1.0
+
     segments = game.board.segments
-    values = [beach_value(game, s, tables) for s in range(segments)]
+    k = game.board.slots_per_segment
+    slots = game.slots
+    red_totals, yellow_totals = game.totals
+    values = [0.0] * segments
+    for seg in range(segments):
+        red, yellow = red_totals[seg], yellow_totals[seg]
+        if not (red or yellow):
+            continue
+        cards = [slots[s] for s in range(seg * k, seg * k + k) if slots[s] >= 0]
+        if not cards:
+            continue
+        if len(cards) > 2:  # a board with more slots per beach: the general sum
+            values[seg] = beach_value(game, seg, tables)
+            continue
+        high = 0 if red > yellow else 1
+        both = red and yellow
+        if len(cards) == 1:
+            best = worth(high, cards[0])
+        else:
+            a, b = cards[0], cards[1]
+            va, vb = worth(high, a), worth(high, b)
+            if both and face[a] != face[b]:
+                va -= worth(1 - high, b)
+                vb -= worth(1 - high, a)
+            best = va if va > vb else vb
+        values[seg] = best if high == 0 else -best
     total = pending * sum(values)
     if threat:
         p = game.decider if game.phase == TURN else 1 - game.current
@@ -143,3 +213,39 @@ def foresight(game: Game, pending: float, threat: float) -> float:
                     best = gain
         total += sign * threat * best
     return total
+
+
+def sensible(game: Game, legal: list[int], rng) -> int:
+    """A quick, mostly sensible decision for playouts: the shaman to the highest free
+    space in reach (R8, where a statue card would build, R15), the card worth most to the
+    chooser (R10); any other decision at random. Ties are broken by ``rng``."""
+    phase = game.phase
+    if phase == MOVE_SHAMAN:
+        points = game.board.statue_points
+        land = game.board.land_spaces
+        owner = game.statue_owner
+        here = game.shaman[game.decider]
+
+        def score(d: int) -> float:
+            space = here if d == STAY else d - SHAMAN
+            return points[space % 3] if space < land and owner[space] < 0 else 0.0
+
+    elif phase == CHOOSE_CARD:
+        tables = _tables(game.deck)
+        p = game.decider
+        slots = game.slots
+
+        def score(d: int) -> float:
+            return card_value(game, p, slots[d - TAKE], tables)
+
+    else:
+        return legal[rng.randrange(len(legal))]
+    best: list[int] = []
+    top = float("-inf")
+    for d in legal:
+        s = score(d)
+        if s > top:
+            best, top = [d], s
+        elif s == top:
+            best.append(d)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]

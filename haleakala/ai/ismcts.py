@@ -43,7 +43,7 @@ from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tes
     evaluate,
     round_totals,
 )
-from .foresight import foresight
+from .foresight import foresight, sensible
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -160,6 +160,7 @@ class SearchBot:
         threat: float = 0.0,
         widen: int = 0,
         widen_growth: float = 1.0,
+        sensible_playout: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -181,6 +182,7 @@ class SearchBot:
         self.threat = threat
         self.widen = widen
         self.widen_growth = widen_growth
+        self.sensible_playout = sensible_playout
         # The root's decisions, best first by the one-ply estimate (progressive widening).
         self._order: list[int] | None = None
         # The tree of the latest search and the decisions that led to its root, so the
@@ -380,11 +382,15 @@ class SearchBot:
         rng = self.rng
         randrange = rng.randrange
         candidates = self._candidates
+        smart = self.sensible_playout
         for _ in range(self.rollout_depth):
             if world.is_terminal():
                 break
             legal = candidates(world)
-            world.apply(legal[randrange(len(legal))])
+            if smart and len(legal) > 1:
+                world.apply(sensible(world, legal, rng))
+            else:
+                world.apply(legal[randrange(len(legal))])
         result = world.result()
         if result is not None:
             margin = result.scores[0] - result.scores[1]

@@ -76,3 +76,24 @@ def test_the_player_to_move_can_send_the_boat_to_a_beach_it_leads_R9():
     assert with_threat > quiet > 0  # red's disc 3 sends the boat there now
     game.disc_at[0][3] = (boat + 1) % game.board.segments  # disc 3 is out: no threat left
     assert foresight(game, 0.5, 1.0) == pytest.approx(quiet)
+
+
+def test_the_fast_sum_agrees_with_the_beach_by_beach_values_on_many_positions():
+    import random
+
+    from haleakala.rules import VARIANTS
+
+    rng = random.Random(3)
+    checked = 0
+    for index in range(40):
+        game = Game(VARIANTS[index % 2], seed=index)
+        while not game.is_terminal() and len(game.history) < rng.randrange(1, 300):
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.is_terminal():
+            continue
+        tables = tables_of(game.deck)
+        expected = sum(beach_value(game, s, tables) for s in range(game.board.segments))
+        assert foresight(game, 1.0, 0.0) == pytest.approx(expected)
+        checked += 1
+    assert checked >= 30
