@@ -36,7 +36,7 @@ from ..rules.decision import (
     previous_turn_action,
     undo_of,
 )
-from ..rules.game import TURN
+from ..rules.game import CHOOSE_CARD, MOVE_SHAMAN, TURN
 from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tests use it here)
     DEFAULT_WEIGHTS,
     components,
@@ -161,6 +161,7 @@ class SearchBot:
         widen: int = 0,
         widen_growth: float = 1.0,
         sensible_playout: bool = False,
+        sensible_expansion: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -183,6 +184,7 @@ class SearchBot:
         self.widen = widen
         self.widen_growth = widen_growth
         self.sensible_playout = sensible_playout
+        self.sensible_expansion = sensible_expansion
         # The root's decisions, best first by the one-ply estimate (progressive widening).
         self._order: list[int] | None = None
         # The tree of the latest search and the decisions that led to its root, so the
@@ -290,7 +292,12 @@ class SearchBot:
         return legal
 
     def _choose(
-        self, node: Node, options: list, mover: int, ordered: bool = False
+        self,
+        node: Node,
+        options: list,
+        mover: int,
+        ordered: bool = False,
+        world: Game | None = None,
     ) -> tuple[int, Node, bool]:
         """UCB1 with availability counts among ``options`` (decisions or move groups) at
         ``node``; an option never tried is expanded first (True): the first of them when
@@ -302,7 +309,12 @@ class SearchBot:
                 child = children.get(a)
                 if child is not None:
                     child.avail += 1
-            action = untried[0] if ordered else untried[self.rng.randrange(len(untried))]
+            if ordered:
+                action = untried[0]
+            elif world is not None:  # the sensible one first (a shaman move, a card)
+                action = sensible(world, untried, self.rng)
+            else:
+                action = untried[self.rng.randrange(len(untried))]
             child = children[action] = Node(mover)
             return action, child, True
         c = self.exploration
@@ -358,7 +370,10 @@ class SearchBot:
                     group, node, _ = choose(node, list(members), mover)
                     path.append(node)
                     legal = members[group]
-            action, node, expanded = choose(node, legal, mover)
+            if self.sensible_expansion and world.phase in (MOVE_SHAMAN, CHOOSE_CARD):
+                action, node, expanded = choose(node, legal, mover, world=world)
+            else:
+                action, node, expanded = choose(node, legal, mover)
             world.apply(action)
             path.append(node)
             if expanded:

@@ -111,27 +111,39 @@ def test_public_digest_ignores_the_pile_order_but_not_the_composition():
     assert public_digest(moved) != public_digest(game)
 
 
-def test_decision_does_not_depend_on_the_true_hidden_pile_order():
+# The default search and every option that reads more of the position (the foresight of
+# the next distributions, the one-ply ranking at the root, the sensible playout and
+# expansion): none may see the true pile order.
+SEARCH_OPTIONS = [
+    {},
+    {"pending": 0.5, "threat": 0.5, "widen": 5},
+    {"sensible_playout": True, "sensible_expansion": True},
+]
+
+
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
+def test_decision_does_not_depend_on_the_true_hidden_pile_order(options):
     for game in POSITIONS:
-        bot = SearchBot(seed=3, iterations=60)
+        bot = SearchBot(seed=3, iterations=60, **options)
         reference = bot.search(game)
-        decision = SearchBot(seed=3, iterations=60).decide(game)
+        decision = SearchBot(seed=3, iterations=60, **options).decide(game)
         for k in range(3):
             shuffled = with_pile_order_permuted(game, k)
             # Not only the decision: every visit count and mean reward of the root.
-            assert SearchBot(seed=3, iterations=60).search(shuffled) == reference
-            assert SearchBot(seed=3, iterations=60).decide(shuffled) == decision
+            assert SearchBot(seed=3, iterations=60, **options).search(shuffled) == reference
+            assert SearchBot(seed=3, iterations=60, **options).decide(shuffled) == decision
 
 
-def test_a_bot_that_peeked_at_the_true_order_would_be_caught(monkeypatch):
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
+def test_a_bot_that_peeked_at_the_true_order_would_be_caught(monkeypatch, options):
     """The check above has teeth: searching the true order changes what the search sees."""
     monkeypatch.setattr(ismcts, "determinize", lambda game, rng: game.clone())
     changed = 0
     for game in POSITIONS:
-        reference = SearchBot(seed=3, iterations=60).search(game)
+        reference = SearchBot(seed=3, iterations=60, **options).search(game)
         for k in range(3):
             shuffled = with_pile_order_permuted(game, k)
-            changed += SearchBot(seed=3, iterations=60).search(shuffled) != reference
+            changed += SearchBot(seed=3, iterations=60, **options).search(shuffled) != reference
     assert changed > 0
 
 
