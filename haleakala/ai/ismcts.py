@@ -162,6 +162,7 @@ class SearchBot:
         widen_growth: float = 1.0,
         sensible_playout: bool = False,
         sensible_expansion: bool = False,
+        bias: float = 0.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -185,6 +186,9 @@ class SearchBot:
         self.widen_growth = widen_growth
         self.sensible_playout = sensible_playout
         self.sensible_expansion = sensible_expansion
+        self.bias = bias
+        # The root's decisions' one-ply estimates (progressive bias), in [0.1, 0.9].
+        self._prior: dict[int, float] = {}
         # The root's decisions, best first by the one-ply estimate (progressive widening).
         self._order: list[int] | None = None
         # The tree of the latest search and the decisions that led to its root, so the
@@ -246,8 +250,11 @@ class SearchBot:
         was visited and its mean reward for the player to move (0 lost … 1 won)."""
         root = self._root_for(game)
         self._order = None
+        self._prior = {}
         if self.widen and len(game.legal_actions()) > self.widen:
             self._order = self._rank(game)
+        elif self.bias and len(game.legal_actions()) > 1:
+            self._rank(game)
         iterate = self._iterate
         slowest = 0.0
         if budget is None and self.budget is None and self.iterations is not None:
@@ -338,10 +345,38 @@ class SearchBot:
         for a in game.legal_actions():
             trial = world.clone()
             trial.apply(a)
-            value = evaluate(trial, self.weights) + foresight(trial, 0.5, 0.5)
-            scored.append((-sign * value, a))
+            value = sign * (evaluate(trial, self.weights) + foresight(trial, 0.5, 0.5))
+            scored.append((-value, a))
+            self._prior[a] = 0.5 + 0.4 * math.tanh(value / (2.0 * self.eval_scale))
         scored.sort()
         return [a for _, a in scored]
+
+    def _choose_biased(self, root: Node, legal: list[int], mover: int) -> tuple[int, Node]:
+        """UCB1 at the root plus a progressive bias, ``bias`` times the decision's one-ply
+        estimate divided by its visits + 1 (Chaslot et al. 2008): the estimate steers the
+        first visits and fades as the playouts come in. Untried decisions go first, the
+        best by the estimate first."""
+        children = root.children
+        prior = self._prior
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            action = max(untried, key=lambda a: (prior.get(a, 0.0), -a))
+            child = children[action] = Node(mover)
+            return action, child
+        c, b = self.exploration, self.bias
+        log, sqrt = math.log, math.sqrt
+        best, best_score, action = root, -1.0, legal[0]
+        for a in legal:
+            child = children[a]
+            n = child.visits
+            score = child.reward / n + c * sqrt(log(child.avail) / n) + b * prior[a] / (n + 1)
+            if score > best_score:
+                best, best_score, action = child, score, a
+        return action, best
 
     def _iterate(self, root: Node, game: Game) -> None:
         world = determinize(game, self.rng)
@@ -350,6 +385,18 @@ class SearchBot:
         candidates, choose = self._candidates, self._choose
         grouping = self.groups
         order = self._order
+        prior = self._prior
+        if prior and order is None:
+            action, node = self._choose_biased(root, game.legal_actions(), world.decider)
+            world.apply(action)
+            path.append(node)
+            if node.visits == 0:
+                root.visits += 1
+                red = self._playout(world)
+                for n in path:
+                    n.visits += 1
+                    n.reward += red if n.mover == 0 else 1.0 - red
+                return
         while not world.is_terminal():
             if order is not None:
                 k = self.widen + int(self.widen_growth * math.sqrt(root.visits))

@@ -118,6 +118,7 @@ SEARCH_OPTIONS = [
     {},
     {"pending": 0.5, "threat": 0.5, "widen": 5},
     {"sensible_playout": True, "sensible_expansion": True},
+    {"bias": 1.0},
 ]
 
 
