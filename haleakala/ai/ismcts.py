@@ -16,7 +16,9 @@ decision leading to it (``game.decider``) instead of assuming alternation.
 Playouts are truncated: a few random decisions (to sample what the refill reveals and
 how the opponent replies), then the position is scored with a cheap estimate squashed
 into [0, 1]; a playout that reaches the end scores the real result (win or loss, plus a
-small term for the margin). Measured with ``haleakala bench ai``.
+small term for the margin). At the root, each decision's estimate one decision later,
+with what the next distributions of cards are about to give (``foresight``), is a
+progressive bias that steers the first visits. Measured with ``haleakala bench ai``.
 """
 
 from __future__ import annotations
@@ -134,10 +136,16 @@ class SearchBot:
     exploration 0.2 instead of 0.7 (rewards differ by a few hundredths, so 0.7 spread the
     visits almost evenly); the playout's result mixed with the estimate of the leaf itself
     (``leaf_weight``: one random playout is noisy); the tree kept between decisions
-    (``reuse``). Measured and left off (options, for further measurement): move groups
-    (``groups``), never undoing one's own previous turn action in the search
-    (``cycle_guard``, against the endless place/take-back cycles), and the extra
-    evaluation terms of ``components`` (weights ``again`` and ``beaches``).
+    (``reuse``); a progressive bias at the root (``bias``): each decision's estimate one
+    decision later, with what the next distributions of cards are about to give
+    (``foresight``), steers the first visits and fades as playouts come in. Measured and
+    left off (options, for further measurement): move groups (``groups``), never undoing
+    one's own previous turn action in the search (``cycle_guard``, against the endless
+    place/take-back cycles), the extra evaluation terms of ``components`` (weights
+    ``again`` and ``beaches``), the foresight terms in every leaf (``pending``,
+    ``threat``), widening the root progressively by the estimate (``widen``), and
+    sensible rather than random choices of shaman moves and cards in the playouts and
+    expansions (``sensible_playout``, ``sensible_expansion``).
     """
 
     name = "ai"
@@ -162,7 +170,7 @@ class SearchBot:
         widen_growth: float = 1.0,
         sensible_playout: bool = False,
         sensible_expansion: bool = False,
-        bias: float = 0.0,
+        bias: float = 1.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
