@@ -307,3 +307,14 @@ def test_move_groups_lead_to_the_same_legal_decisions():
         bot = SearchBot(seed=1, iterations=60, groups=True)
         stats = bot.search(game)
         assert stats and set(stats) <= set(game.legal_actions())
+
+
+def test_the_first_visit_at_the_root_goes_to_the_decision_the_estimate_ranks_best():
+    """The progressive bias: before any playout the one-ply estimate (with foresight)
+    decides which decision is tried first, and every legal decision has an estimate."""
+    for game in POSITIONS:
+        bot = SearchBot(seed=3, iterations=1)
+        (tried,) = bot.search(game)
+        assert set(bot._prior) == set(game.legal_actions())
+        assert bot._prior[tried] == max(bot._prior.values())
+        assert all(0.1 <= v <= 0.9 for v in bot._prior.values())
