@@ -383,6 +383,8 @@ def test_rfid_kit_on_sim_reads_every_beach_through_the_factorys_virtual_pico(
     ((options, hw),) = opened
     assert options["rfid"] is True and isinstance(hw.rfid, VirtualPicoLink)
     health = hw.rfid.health()
-    assert health["connects"] >= 2  # started with the inputs, then plugged in again
+    # started with the inputs, then plugged in again; when the replug lands while the first
+    # open is still setting the port up, that open fails (EIO) and only the replug connects
+    assert health["connects"] >= 1 and health["driver_errors"] == 0
     assert health["unknown_tags"] == [ANY_TAG] and health["snapshots"] > 0
     assert not hw.rfid.driver.running  # closed with the hardware

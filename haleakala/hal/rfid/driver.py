@@ -27,6 +27,11 @@ UDEV_LINKS = ("haleakala-pico", "haleakala-rfid")
 """Stable names a udev rule gives the Pico (systemd/): tried first by ``port = "auto"``."""
 BY_ID_PATTERNS = ("serial/by-id/*MicroPython*", "serial/by-id/*Pico*")
 
+try:  # pyserial lets termios.error (not an OSError) escape when a port vanishes mid-open
+    from termios import error as _TermiosError
+except ImportError:  # pragma: no cover - not a POSIX system
+    _TermiosError = OSError  # type: ignore[misc,assignment]
+
 RETRY_MIN_S = 0.05
 """First retry after losing the Pico; doubles up to ``retry_max_s`` while it stays away."""
 
@@ -179,7 +184,8 @@ class RfidDriver:
             return False
         try:
             link = serial.Serial(path, self.baud, timeout=self.read_timeout_s, exclusive=True)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except (serial.SerialException, OSError, ValueError, _TermiosError) as exc:
+            # e.g. EIO from tcsetattr: the Pico was unplugged while the port was opening
             self._call(self._session.closed, f"cannot open RFID Pico port {path}: {exc}")
             return False
         try:
@@ -191,7 +197,7 @@ class RfidDriver:
                     self._call(self._session.feed, data)
                 else:
                     self._call(self._session.tick)
-        except (serial.SerialException, OSError) as exc:
+        except (serial.SerialException, OSError, _TermiosError) as exc:
             self._call(self._session.closed, f"lost the RFID Pico on {path}: {exc}")
         finally:
             with contextlib.suppress(serial.SerialException, OSError):

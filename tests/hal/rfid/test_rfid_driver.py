@@ -317,3 +317,30 @@ def test_a_crafted_foreign_frame_and_a_sequence_jump_change_nothing(pico, starte
     health = driver.health()
     assert health["boot"] == pico.boot and health["unconfirmed"] == 2
     assert health["resyncs"] == 0 and health["seq_jumps"] == 0
+
+
+def test_a_port_that_vanishes_while_opening_is_a_link_problem_not_a_driver_error(
+    pico, started, monkeypatch
+) -> None:
+    """Unplugged while pyserial sets the port up, tcsetattr fails with EIO as a bare
+    ``termios.error`` (not an OSError): the driver says it cannot open the port and tries
+    again, instead of logging a traceback as a driver fault."""
+    import termios
+
+    import serial
+
+    real = serial.Serial
+    failures = []
+
+    def vanishing_once(*args, **kwargs):
+        if not failures:
+            failures.append(args)
+            raise termios.error(5, "Input/output error")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(serial, "Serial", vanishing_once)
+    seen = Recorder()
+    driver = started(port=pico.path, post=seen)
+    wait_for(lambda: len(seen.beach()) == 6, "the board after the failed open")
+    assert failures and driver.health()["driver_errors"] == 0
+    assert any("cannot open RFID Pico port" in h.detail for h in seen.health())
