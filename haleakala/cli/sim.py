@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_language_option
 from haleakala.rules import PLAYERS, VARIANTS
 from haleakala.simulator.xvfb import fit_flags, has_display
 from haleakala.terminal.play import one_line_errors
@@ -90,6 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="pause between decisions of the terminal demo",
     )
+    add_language_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
     from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
@@ -103,6 +104,12 @@ def default_state_dir(kit: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from haleakala.i18n import CatalogNotCompiled, speak
+
+    try:
+        speak(getattr(args, "lang", None))
+    except CatalogNotCompiled as exc:
+        raise UsageError(str(exc)) from None
     if getattr(args, "game", "haleakala") == "kahuna":
         return kahuna(args)
     if args.decisions < 0:

@@ -305,6 +305,9 @@ def main(args: Any) -> int:
         )
         return EXIT_FAILURE
 
+    from haleakala.i18n import speak
+
+    log.info("language: %s", speak(getattr(args, "lang", None), config.language, warn=log.error))
     hardware: Hardware
     if backend == "sim":
         from haleakala.hal.sim import SimHardware
