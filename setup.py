@@ -15,7 +15,7 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 
 
-class build_py_with_catalogs(build_py):  # noqa: N801 - setuptools' naming
+class build_py_with_catalogs(build_py):
     def run(self) -> None:
         super().run()
         spec = importlib.util.spec_from_file_location(

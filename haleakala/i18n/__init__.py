@@ -28,6 +28,25 @@ from pathlib import Path
 from babel import Locale
 from babel.numbers import format_decimal
 
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "NAMES",
+    "N_",
+    "CatalogNotCompiled",
+    "UnknownLanguage",
+    "_",
+    "check",
+    "choose",
+    "current",
+    "from_environment",
+    "ngettext",
+    "number",
+    "pgettext",
+    "speak",
+    "use",
+]
+
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
 """Languages with a catalog, English (the source language) first."""
 NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français"}
@@ -59,7 +78,7 @@ class CatalogNotCompiled(RuntimeError):
         )
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor knows
+def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (a table of terms, a
     template built in a pure module): whoever shows it later calls ``_`` on it."""
     return message

@@ -19,13 +19,14 @@ This module imports only Babel and the standard library (not the ``haleakala`` p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import string
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.messages.catalog import Catalog, Message
+from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -65,6 +66,12 @@ def extract(output: Path = TEMPLATE) -> Path:
     template ``output``: ``_``, ``ngettext``, ``pgettext`` and ``N_``; ``# TRANSLATORS:``
     comments go along. Locations name the file only, so moving a line changes nothing."""
     output.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.chdir(REPO_ROOT):  # locations relative to the repository
+        _extract(output)
+    return output
+
+
+def _extract(output: Path) -> None:
     CommandLineInterface().run(
         [
             "pybabel",
@@ -81,10 +88,9 @@ def extract(output: Path = TEMPLATE) -> Path:
             "--copyright-holder=Haleakala Companion contributors",
             "-o",
             str(output),
-            str(REPO_ROOT),
+            ".",
         ]
     )
-    return output
 
 
 def message_ids(catalog: Catalog) -> set[tuple[str, ...]]:
@@ -105,8 +111,8 @@ def update(template: Path = TEMPLATE, locale_dir: Path = LOCALE_DIR) -> None:
     """Bring each language's ``.po`` in line with the template: new messages arrive
     untranslated (German, French) or as written (English, the source language); changed ones
     keep their old translation marked fuzzy for review; vanished ones are dropped."""
-    pot = read(template)
     for language in LANGUAGES:
+        pot = read(template)  # fresh each time: update() adopts the template's messages
         path = po_path(language, locale_dir)
         catalog = read(path, language) if path.is_file() else _new_catalog(language, pot)
         catalog.update(pot, no_fuzzy_matching=False)
@@ -179,8 +185,9 @@ def problems(catalog: Catalog, language: str) -> Iterator[Finding]:
             continue
         if len(strings) != catalog.num_plurals:
             yield Finding(
-                language, shown, f"{len(strings)} plural forms, the language has "
-                f"{catalog.num_plurals}"
+                language,
+                shown,
+                f"{len(strings)} plural forms, the language has {catalog.num_plurals}",
             )
         want = placeholders(ids[0]) | placeholders(ids[1])
         for s in strings:

@@ -280,7 +280,7 @@ RefusalKind: TypeAlias = Literal[
 ]
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor knows
+def N_(message: str) -> str:
     """Mark an English sentence for the message catalogs (``haleakala.i18n``) without
     translating it here: the rules stay pure and English; the words layer translates."""
     return message
