@@ -7,6 +7,7 @@ does not import the package (Babel comes from ``[build-system] requires``).
 """
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -23,6 +24,7 @@ class build_py_with_catalogs(build_py):
         )
         assert spec is not None and spec.loader is not None
         catalogs = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = catalogs  # dataclasses look their module up there
         spec.loader.exec_module(catalogs)
         locale = HERE / "haleakala" / "i18n" / "locale"
         # An editable install reads the source tree: compile there; a wheel gets its own.
