@@ -8,7 +8,7 @@ Lower case as they stand inside a sentence; a title or a menu capitalises for it
 
 from __future__ import annotations
 
-from haleakala.i18n import N_, ngettext, number
+from haleakala.i18n import N_, _, ngettext, number
 
 PLAYERS = {"red": N_("red"), "yellow": N_("yellow")}
 """The two colours as player names ("red must move the shaman")."""
@@ -69,6 +69,21 @@ SCORING_CARDS = {
 }
 """The scoring board's cards by their code in ``rules/data/deck.toml``."""
 
+CARD_NAMES = {
+    "statue": N_("Build a Statue"),
+    "priestess": N_("Lava Priestess"),
+    "shell": N_("Shell"),
+    "fish1b": N_("Fish: 1 basket, 1 butterfly"),
+    "fish2": N_("Fish: 2 baskets"),
+    "fish2b": N_("Fish: 2 baskets, 1 butterfly"),
+    "whitepearl": N_("White Pearl, 1 butterfly"),
+    "blackpearl": N_("Black Pearl, 1 butterfly"),
+    "nautilus": N_("Nautilus, 2 butterflies"),
+    "lava": N_("Lava"),
+}
+"""The palm-tree cards' names as ``rules/data/deck.toml`` gives them (a test holds the two
+together): ``_(card.name)`` shows one in the language in use."""
+
 TERMS: dict[str, str] = {**LANDS, **PIECES, **CARDS}
 GLOSSARY: tuple[str, ...] = tuple(
     dict.fromkeys([*PLAYERS.values(), *TERMS.values(), *SCORING_CARDS.values()])
@@ -91,3 +106,14 @@ def statues(n: int) -> str:
 
 def cards(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=number(n))
+
+
+def player(name: str) -> str:
+    """A colour as a player's name (``"red"`` -> ``"Rot"``)."""
+    return _(PLAYERS.get(name, name))
+
+
+def name(english: str) -> str:
+    """A card's or a scoring-board item's English name (from ``deck.toml``) in the language
+    in use."""
+    return _(english)

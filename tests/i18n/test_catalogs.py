@@ -125,3 +125,12 @@ def test_french_quotes_and_spaces_follow_french_typography():
             if '"' in s or "“" in s or re.search(r"(?<=\S)[;!?]|\S:(?!\S)| [:;!?]", s):
                 bad.append(s)
     assert not bad, bad
+
+
+def test_every_card_and_scoring_board_name_of_the_deck_data_is_in_the_catalog():
+    from haleakala.i18n.terms import CARD_NAMES, SCORING_CARDS
+    from haleakala.rules.deck import default_deck
+
+    deck = default_deck()
+    names = {c.name for c in deck.types.values()} | {n for n, _ in deck.board_items.values()}
+    assert names <= set(CARD_NAMES.values()) | set(SCORING_CARDS.values())
