@@ -1,0 +1,147 @@
+"""English text in the language in use, by catalog lookup: ``tr("red takes 2a (Shell)")``
+gives ``"Rot nimmt 2a (Muschel)"``.
+
+The companion keeps its state in English (the OLED's message, a chooser's lines, the log a
+window shows) so that logs and tests read one language; each front-end translates at its
+edge, where text meets pixels or the terminal. Text made from a marked template
+(``N_("{colour} takes {slot} ({card})").format(...)``) is matched against every template of
+the catalog; the template is translated and the values it was filled with are translated
+the same way (a colour, a card's name), numbers and notation stay as they are.
+
+Matching is anchored and prefers the template with the most literal text, so a generic
+template never wins over a specific one; text no template matches is shown as it is.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from babel.messages.mofile import read_mo
+
+from haleakala import i18n
+
+MAX_DEPTH = 4
+"""Values inside values (a headline inside a proposal inside a message) nest this deep."""
+
+
+@dataclass(frozen=True)
+class _Template:
+    msgid: str
+    plural: str | None
+    pattern: re.Pattern[str]
+    literal: int  # characters of literal text: more is more specific
+
+
+def tr(text: str) -> str:
+    """``text`` in the language in use (unchanged in English, or when nothing matches)."""
+    if i18n.current() == i18n.DEFAULT or not text:
+        return text
+    return _translate(i18n.current(), text, 0)
+
+
+@lru_cache(maxsize=8192)
+def _translate(language: str, text: str, depth: int) -> str:
+    index = _index(language)
+    if text in index.exact:
+        return i18n._(text)
+    if depth < MAX_DEPTH:
+        for template in index.templates:
+            match = template.pattern.match(text)
+            if match:
+                return _fill(language, template, match.groupdict(), depth)
+    if text.strip() != text:  # keep the surrounding spaces, translate the words
+        inner = text.strip()
+        lead = text[: len(text) - len(text.lstrip())]
+        return lead + _translate(language, inner, depth) + text[len(lead) + len(inner) :]
+    if text.isupper() and any(c.isalpha() for c in text):
+        lowered = _translate(language, text.lower(), depth)
+        if lowered != text.lower():
+            return lowered.upper()
+    if text[:1].isupper() and text[1:2].islower():
+        tail = text[0].lower() + text[1:]
+        done = _translate(language, tail, depth)
+        if done != tail:
+            return done[:1].upper() + done[1:]
+    return text
+
+
+def _fill(language: str, template: _Template, values: dict[str, str], depth: int) -> str:
+    said = {
+        k: v if _is_number(v) else _translate(language, v, depth + 1) for k, v in values.items()
+    }
+    if template.plural is not None:
+        count = next((int(v) for k, v in values.items() if k in ("n", "count") and v.isdigit()), 1)
+        form = i18n.ngettext(template.msgid, template.plural, count)
+    else:
+        form = i18n._(template.msgid)
+    try:
+        return form.format(**said)
+    except (KeyError, IndexError, ValueError):  # a translation the catalog test would refuse
+        return form
+
+
+def _is_number(value: str) -> bool:
+    return bool(re.fullmatch(r"[-+]?\d+([.,]\d+)?", value))
+
+
+class _Index:
+    def __init__(self, templates: list[_Template], exact: set[str]) -> None:
+        self.exact = exact
+        self.templates = sorted(templates, key=lambda t: -t.literal)
+
+
+@cache
+def _index(language: str) -> _Index:
+    """Every message of the language's compiled catalog: plain ones for a dictionary lookup,
+    ones with placeholders as anchored patterns."""
+    with i18n.mo_path(language).open("rb") as fp:
+        catalog = read_mo(fp)
+    templates: list[_Template] = []
+    exact: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        plural = ids[1] if len(ids) > 1 else None
+        for form in ids:
+            compiled = _pattern(form)
+            if compiled is None:
+                exact.add(form)
+            else:
+                templates.append(_Template(ids[0], plural, *compiled))
+    return _Index(templates, exact)
+
+
+def _pattern(msgid: str) -> tuple[re.Pattern[str], int] | None:
+    """An anchored pattern for a template with placeholders (None: it has none), and how
+    much literal text it has. A template of placeholders alone matches nothing."""
+    try:
+        parts = list(string.Formatter().parse(msgid))
+    except ValueError:
+        return None
+    if all(field is None for _, field, _, _ in parts):
+        return None
+    regex, seen, literal = "", set(), 0
+    for text, field, _, _ in parts:
+        regex += re.escape(text)
+        literal += len(text.strip())
+        if field is None:
+            continue
+        name = re.sub(r"\W", "_", field) or "_0"
+        if name in seen:
+            regex += f"(?P={name})"
+        else:
+            seen.add(name)
+            regex += f"(?P<{name}>.+?)"
+    if literal == 0:
+        return None
+    return re.compile(f"^{regex}$", re.DOTALL), literal
+
+
+def forget() -> None:
+    """Drop the indexes and cached translations (after the catalogs were recompiled)."""
+    _index.cache_clear()
+    _translate.cache_clear()

@@ -1,0 +1,80 @@
+"""English text translated at a front-end's edge by catalog lookup (``i18n.lookup.tr``):
+the template that made it is found, translated, and filled with its values translated."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+from haleakala import i18n
+from haleakala.i18n import lookup
+from haleakala.i18n.lookup import tr
+
+ENTRIES = {
+    "red": "Rot",
+    "yellow": "Gelb",
+    "Shell": "Muschel",
+    "FINAL SCORES": "ENDWERTUNG",
+    "{colour} takes {slot} ({card})": "{colour} nimmt {slot} ({card})",
+    "{who} PLACES {v} ON BEACH {beach}": "{who} LEGT {v} AUF STRAND {beach}",
+    "{headline} - {how}": "{headline} – {how}",
+    "put the disc there": "leg die Scheibe dorthin",
+    "{a}: {b}": "{a} : {b}",
+    "move the boat to {beach}": "zieh das Boot nach {beach}",
+}
+
+
+@pytest.fixture
+def german(tmp_path, monkeypatch):
+    catalog = Catalog(locale="de")
+    for msgid, msgstr in ENTRIES.items():
+        catalog.add(msgid, msgstr)
+    catalog.add(("{n} shell", "{n} shells"), ("{n} Muschel", "{n} Muscheln"))
+    mo = tmp_path / "de" / "LC_MESSAGES" / "haleakala.mo"
+    mo.parent.mkdir(parents=True)
+    with mo.open("wb") as fp:
+        write_mo(fp, catalog)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    lookup.forget()
+    i18n.use("de")
+    yield
+    i18n.use("en")
+    lookup.forget()
+
+
+def test_a_filled_template_is_translated_with_its_values(german):
+    assert tr("red takes 2a (Shell)") == "Rot nimmt 2a (Muschel)"
+    assert tr("move the boat to 4") == "zieh das Boot nach 4"
+
+
+def test_capitals_are_translated_and_kept(german):
+    assert tr("YELLOW PLACES 3 ON BEACH 2") == "GELB LEGT 3 AUF STRAND 2"
+    assert tr("FINAL SCORES") == "ENDWERTUNG"
+
+
+def test_values_inside_values_are_translated(german):
+    assert (
+        tr("YELLOW PLACES 3 ON BEACH 2 - put the disc there")
+        == "GELB LEGT 3 AUF STRAND 2 – leg die Scheibe dorthin"
+    )
+
+
+def test_the_specific_template_wins_over_a_generic_one(german):
+    assert tr("red: Shell") == "Rot : Muschel"  # only the generic one matches
+    assert tr("red takes 1b (Shell)").startswith("Rot nimmt")
+
+
+def test_plurals_pick_their_form_by_the_count(german):
+    assert tr("1 shell") == "1 Muschel"
+    assert tr("3 shells") == "3 Muscheln"
+
+
+def test_text_no_template_matches_is_shown_as_it_is(german):
+    assert tr("3@2") == "3@2"
+    assert tr("something nobody marked") == "something nobody marked"
+
+
+def test_english_is_never_looked_up():
+    i18n.use("en")
+    assert tr("red takes 2a (Shell)") == "red takes 2a (Shell)"
