@@ -56,11 +56,12 @@ def _translate(language: str, text: str, depth: int) -> str:
         inner = text.strip()
         lead = text[: len(text) - len(text.lstrip())]
         return lead + _translate(language, inner, depth) + text[len(lead) + len(inner) :]
-    if text.isupper() and any(c.isalpha() for c in text):
-        lowered = _translate(language, text.lower(), depth)
-        if lowered != text.lower():
-            return lowered.upper()
-    if text[:1].isupper() and text[1:2].islower():
+    if text.isupper() and any(c.isalpha() for c in text):  # "FOREST STATUES", "RED"
+        english = index.folded.get(text.casefold(), text.lower())
+        done = _translate(language, english, depth)
+        if done != english:
+            return done.upper()
+    if text[:1].isupper() and text[1:2].islower():  # "Red wins" from "{colour} wins"
         tail = text[0].lower() + text[1:]
         done = _translate(language, tail, depth)
         if done != tail:
@@ -90,6 +91,7 @@ def _is_number(value: str) -> bool:
 class _Index:
     def __init__(self, templates: list[_Template], exact: set[str]) -> None:
         self.exact = exact
+        self.folded = {msgid.casefold(): msgid for msgid in exact}
         self.templates = sorted(templates, key=lambda t: -t.literal)
 
 

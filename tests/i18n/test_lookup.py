@@ -15,6 +15,7 @@ ENTRIES = {
     "red": "Rot",
     "yellow": "Gelb",
     "Shell": "Muschel",
+    "Forest Statues": "Waldstatuen",
     "FINAL SCORES": "ENDWERTUNG",
     "{colour} takes {slot} ({card})": "{colour} nimmt {slot} ({card})",
     "{who} PLACES {v} ON BEACH {beach}": "{who} LEGT {v} AUF STRAND {beach}",
@@ -51,6 +52,7 @@ def test_a_filled_template_is_translated_with_its_values(german):
 def test_capitals_are_translated_and_kept(german):
     assert tr("YELLOW PLACES 3 ON BEACH 2") == "GELB LEGT 3 AUF STRAND 2"
     assert tr("FINAL SCORES") == "ENDWERTUNG"
+    assert tr("FOREST STATUES") == "WALDSTATUEN"
 
 
 def test_values_inside_values_are_translated(german):
