@@ -52,6 +52,9 @@ def _translate(language: str, text: str, depth: int) -> str:
             match = template.pattern.match(text)
             if match:
                 return _fill(language, template, match.groupdict(), depth)
+    words = text.split(" ")
+    if len(words) > 1 and all(w in index.exact or _is_code(w) for w in words):
+        return " ".join(w if _is_code(w) else i18n._(w) for w in words)  # "red 3", "2F forest"
     if text.strip() != text:  # keep the surrounding spaces, translate the words
         inner = text.strip()
         lead = text[: len(text) - len(text.lstrip())]
@@ -82,6 +85,12 @@ def _fill(language: str, template: _Template, values: dict[str, str], depth: int
         return form.format(**said)
     except (KeyError, IndexError, ValueError):  # a translation the catalog test would refuse
         return form
+
+
+def _is_code(word: str) -> bool:
+    """A number or a piece of notation (``3``, ``2F``, ``1a``, ``3@2``): the same in every
+    language."""
+    return any(c.isdigit() for c in word)
 
 
 def _is_number(value: str) -> bool:

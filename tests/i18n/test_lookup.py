@@ -72,6 +72,12 @@ def test_plurals_pick_their_form_by_the_count(german):
     assert tr("3 shells") == "3 Muscheln"
 
 
+def test_known_words_beside_numbers_and_notation_are_translated_word_by_word(german):
+    assert tr("red 3") == "Rot 3"
+    assert tr("1a Shell") == "1a Muschel"
+    assert tr("red 3 please") == "red 3 please"  # a word no message has: left alone
+
+
 def test_text_no_template_matches_is_shown_as_it_is(german):
     assert tr("3@2") == "3@2"
     assert tr("something nobody marked") == "something nobody marked"
