@@ -23,7 +23,7 @@ from babel.messages.mofile import read_mo
 
 from haleakala import i18n
 
-MAX_DEPTH = 4
+MAX_DEPTH = 8
 """Values inside values (a headline inside a proposal inside a message) nest this deep."""
 
 

@@ -84,6 +84,10 @@ CARD_NAMES = {
 """The palm-tree cards' names as ``rules/data/deck.toml`` gives them (a test holds the two
 together): ``_(card.name)`` shows one in the language in use."""
 
+LISTS = (N_("{first}; {rest}"), N_("{first}, {rest}"))
+"""How text joins several things ("the boat sails to 3; red receives a shell"): the lookup
+at a front-end's edge (``i18n.lookup``) translates each part of a joined line."""
+
 TERMS: dict[str, str] = {**LANDS, **PIECES, **CARDS}
 GLOSSARY: tuple[str, ...] = tuple(
     dict.fromkeys([*PLAYERS.values(), *TERMS.values(), *SCORING_CARDS.values()])
