@@ -84,6 +84,19 @@ CARD_NAMES = {
 """The palm-tree cards' names as ``rules/data/deck.toml`` gives them (a test holds the two
 together): ``_(card.name)`` shows one in the language in use."""
 
+FACES = (N_("Fish"),)
+"""A card's short name on its face (the OLED's card, the window's card frame)."""
+
+SETTINGS = {
+    "base": N_("base"),
+    "tactical": N_("tactical"),
+    "easy": N_("easy"),
+    "normal": N_("normal"),
+    "strong": N_("strong"),
+    "child": N_("child"),
+}
+"""The values the board's menu shows for the variant and the solo strength."""
+
 LISTS = (N_("{first}; {rest}"), N_("{first}, {rest}"))
 """How text joins several things ("the boat sails to 3; red receives a shell"): the lookup
 at a front-end's edge (``i18n.lookup``) translates each part of a joined line."""
