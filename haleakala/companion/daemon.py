@@ -348,6 +348,8 @@ def main(args: Any) -> int:
                 notifier.close()
                 return EXIT_OK
 
+    if getattr(args, "lang", None) is None and journal.language:  # chosen at the board
+        log.info("language from the journal: %s", speak(journal.language, warn=log.error))
     extra: list[Any] = []
     if config.kit == "rfid" and backend == "pi":
         extra.append(_start_rfid(config, companion))
