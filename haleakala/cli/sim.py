@@ -238,6 +238,15 @@ def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
     )
 
 
+def _journaled_language(args: argparse.Namespace, session: Any) -> None:
+    """Without ``--lang``, the language chosen in the simulated board's menu (journaled)."""
+    from haleakala.i18n import speak
+
+    journal = getattr(session.companion, "journal", None)
+    if getattr(args, "lang", None) is None and journal is not None and journal.language:
+        speak(journal.language, warn=lambda text: print(f"haleakala sim: {text}", file=sys.stderr))
+
+
 def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -271,6 +280,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     if scenario is not None:
         return _watch_scenario(scenario, screen, args)
     session = make_session(args, temporary=args.screenshot is not None)
+    _journaled_language(args, session)
     try:
         win = SimWindow(session, screen=screen)
         for _ in range(args.decisions):
