@@ -55,6 +55,11 @@ def _translate(language: str, text: str, depth: int) -> str:
     words = text.split(" ")
     if len(words) > 1 and all(w in index.exact or _is_code(w) for w in words):
         return " ".join(w if _is_code(w) else i18n._(w) for w in words)  # "red 3", "2F forest"
+    if len(words) > 1 and _is_code(words[-1]):  # "FINAL SCORES 1/2": the page stays
+        head = " ".join(words[:-1])
+        done = _translate(language, head, depth)
+        if done != head:
+            return f"{done} {words[-1]}"
     if text.strip() != text:  # keep the surrounding spaces, translate the words
         inner = text.strip()
         lead = text[: len(text) - len(text.lstrip())]

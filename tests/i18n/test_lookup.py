@@ -76,6 +76,7 @@ def test_known_words_beside_numbers_and_notation_are_translated_word_by_word(ger
     assert tr("red 3") == "Rot 3"
     assert tr("1a Shell") == "1a Muschel"
     assert tr("red 3 please") == "red 3 please"  # a word no message has: left alone
+    assert tr("FINAL SCORES 1/2") == "ENDWERTUNG 1/2"
 
 
 def test_text_no_template_matches_is_shown_as_it_is(german):
