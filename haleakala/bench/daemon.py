@@ -51,7 +51,7 @@ def measure_latency(events: int, state_dir: Path) -> dict[str, float]:
     from haleakala.companion.controller import Companion
     from haleakala.companion.journal import Journal
     from haleakala.config import Config
-    from haleakala.hal.sim import SimClock, SimHardware
+    from haleakala.hal.simulated import SimClock, SimHardware
 
     logging.getLogger("haleakala").setLevel(logging.WARNING)
     frame_ms: list[float] = []
@@ -197,9 +197,8 @@ def measure_rfid_flood(
     from haleakala.companion.daemon import Daemon, Notifier
     from haleakala.config import Config
     from haleakala.hal.events import Disc
+    from haleakala.hal.factory import open_hardware
     from haleakala.hal.rfid import protocol
-    from haleakala.hal.rfid.driver import RfidDriver
-    from haleakala.hal.sim import SimHardware
 
     logging.getLogger("haleakala").setLevel(logging.ERROR)
 
@@ -215,7 +214,19 @@ def measure_rfid_flood(
             return True
 
     config = replace(Config(), kit="rfid", tags={u: Disc.parse(d) for u, d in FLOOD_TAGS.items()})
-    hardware = SimHardware.from_config(config, clock=time.monotonic, history=2)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    # The sim backend with the kit's RFID link reading this pty: the bench is the Pico.
+    hardware = open_hardware(
+        config,
+        "sim",
+        clock=time.monotonic,
+        history=2,
+        rfid=True,
+        rfid_options={"port": os.ttyname(slave), "read_timeout_s": 0.05},
+    )
+    driver = hardware.rfid
+    assert driver is not None
     companion = Companion(hardware, config, seed=1, start="red")
     shown = threading.Condition()
     renders: deque[tuple[float, frozenset]] = deque(maxlen=64)
@@ -228,13 +239,9 @@ def measure_rfid_flood(
             shown.notify_all()
 
     companion.render = recorded_render  # type: ignore[method-assign]
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    driver = RfidDriver(config.tags, port=os.ttyname(slave), read_timeout_s=0.05)
     notifier = PingRecorder()
-    daemon = Daemon(companion, notifier=notifier, extra_inputs=[driver])
-    companion.start()
-    driver.start(companion.post)
+    daemon = Daemon(companion, notifier=notifier)
+    companion.start()  # the inputs start, and the RFID link with them
     loop = threading.Thread(target=daemon.run, name="daemon-loop", daemon=True)
     loop.start()
     depth = [0]
@@ -303,7 +310,7 @@ def measure_rfid_flood(
     finally:
         daemon.stop()
         loop.join(timeout)
-        driver.stop()
+        driver.close()
         for fd in (master, slave):
             os.close(fd)
         hardware.close()

@@ -29,7 +29,7 @@ from haleakala.bench.stats import percentile
 from haleakala.checkout import CheckoutNeeded, firmware_dir
 from haleakala.hal.events import BEACHES, BeachContents, Disc
 from haleakala.hal.rfid import protocol
-from haleakala.hal.rfid.driver import RfidSession
+from haleakala.hal.rfid.session import RfidSession
 
 USB_LATENCY_US = 1000
 """USB full speed polls the CDC endpoint once per 1 ms frame."""

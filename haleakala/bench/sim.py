@@ -13,6 +13,10 @@ Figures:
 - ``fps_with_decisions``: as above plus a bot decision made through the inputs in every
   frame (bot thinking, the companion's handling, journal, LED frame and OLED image).
 - ``idle_frame_ms_p50``: a frame where nothing changed (the usual case at a real table).
+- ``cpu_ms_per_frame`` / ``cpu_ms_per_frame_with_decisions``: this process's CPU time per
+  frame of the two loops above (drawing, the companion, the bots), without the X server's
+  share of pushing the pixels; on a shared, loaded machine (see the load average printed) the
+  frame rates swing with the other processes, these much less.
 """
 
 from __future__ import annotations
@@ -49,9 +53,11 @@ def _display() -> Iterator[str]:
     yield "SDL offscreen driver (no DISPLAY and no Xvfb: frames are not pushed to a screen)"
 
 
-def _measure(window, seconds: float, mode: str) -> tuple[int, list[float]]:
+def _measure(window, seconds: float, mode: str) -> tuple[int, list[float], float]:
+    """Frames, their wall times, and this process's CPU time over them."""
     session = window.session
     times: list[float] = []
+    cpu = time.process_time()
     end = time.perf_counter() + seconds
     while True:
         start = time.perf_counter()
@@ -65,7 +71,7 @@ def _measure(window, seconds: float, mode: str) -> tuple[int, list[float]]:
             window._signature = None  # recompose everything, push the whole window
         window.step()
         times.append(time.perf_counter() - start)
-    return len(times), times
+    return len(times), times, time.process_time() - cpu
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
         import pygame
 
         from haleakala.simulator.session import SimSession
-        from haleakala.simulator.window import SimWindow
+        from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 
         pygame.display.init()
-        screen = pygame.display.set_mode((WIDTH, HEIGHT))
+        screen = pygame.display.set_mode((WIDTH, HEIGHT), WINDOW_FLAGS)  # as the sim opens it
         session = SimSession(kit="buttons", variant="base", seed=1, journal_sync=False)
         try:
             window = SimWindow(session, screen=screen)
@@ -86,12 +92,12 @@ def run(args: argparse.Namespace) -> int:
                 session.bot_step()
                 window.step()
             print(f"display: {where}, {WIDTH}x{HEIGHT}, driver {pygame.display.get_driver()}")
-            frames, times = _measure(window, seconds, "redraw")
+            frames, times, cpu = _measure(window, seconds, "redraw")
             short = max(1.0, seconds / 2)
             start_decisions = len(session.game.history)
-            busy, _ = _measure(window, short, "decisions")
+            busy, _, busy_cpu = _measure(window, short, "decisions")
             decisions = len(session.game.history) - start_decisions
-            _, idle = _measure(window, short, "idle")
+            _, idle, _ = _measure(window, short, "idle")
         finally:
             session.close()
             pygame.display.quit()
@@ -101,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"frame_ms_p99: {ms[min(len(ms) - 1, int(len(ms) * 0.99))]:.2f}")
     print(f"fps_with_decisions: {busy / short:.1f} ({decisions} decisions)")
     print(f"idle_frame_ms_p50: {statistics.median(idle) * 1000:.3f}")
+    print(f"cpu_ms_per_frame: {cpu * 1000 / max(frames, 1):.2f}")
+    print(f"cpu_ms_per_frame_with_decisions: {busy_cpu * 1000 / max(busy, 1):.2f}")
     with contextlib.suppress(OSError):
         print(f"load_average_1min: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     return 0

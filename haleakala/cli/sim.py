@@ -257,11 +257,11 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         raise UsageError(
             f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
         ) from None
-    from haleakala.simulator.window import SimWindow
+    from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 
     try:
         pygame.display.init()
-        screen = pygame.display.set_mode((1280, 800), fit_flags(pygame))
+        screen = pygame.display.set_mode((1280, 800), fit_flags(pygame) or WINDOW_FLAGS)
     except pygame.error as exc:
         if offscreen:
             raise
@@ -314,7 +314,7 @@ def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int
         for event in pygame.event.get():
             win.handle(event)
         win.draw()
-        pygame.display.flip()
+        win.present(None)
         if not args.screenshot:
             time.sleep(0.05)
 

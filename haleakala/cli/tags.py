@@ -164,17 +164,14 @@ def _on_board(raw: Iterable[frozenset[str] | None]) -> set[str]:
 def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER, *,
            baud: int = 115200, say: Callable[[str], None] = print,
            on_prompt: Callable[[Disc], None] | None = None, timeout_s: float | None = None,
-           wait_link_s: float = 5.0, driver_factory: Callable[..., Any] | None = None
-           ) -> dict[str, Disc]:
+           wait_link_s: float = 5.0) -> dict[str, Disc]:
     """Enrol ``discs`` one by one from the RFID Pico on ``port``; write and return the map.
 
     ``on_prompt`` is called after each "put the disc" prompt (tests place the tag there).
     Raises ``EnrolError`` (no Pico, a disc not placed within ``timeout_s``), ``UsageError``
     (a broken config), ``KeyboardInterrupt`` (the config is then untouched).
     """
-    if driver_factory is None:
-        from haleakala.hal.rfid.driver import RfidDriver
-        driver_factory = RfidDriver
+    from haleakala.hal.factory import open_rfid_link
     wanted = list(dict.fromkeys(discs))
     _text, raw = read_config(config)
     existing = tag_map_of(raw, config)
@@ -182,7 +179,8 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
     keep = {uid: disc for uid, disc in existing.items() if disc not in wanted}
     snapshots: queue.Queue[tuple[frozenset[str] | None, ...]] = queue.Queue()
     health: list[LinkHealth] = []
-    driver = driver_factory({}, port=port, baud=baud, on_uids=snapshots.put,
+    # The Pico on ``port`` whatever the backend: enrolment reads a real kit's tags.
+    driver = open_rfid_link(tags={}, port=port, baud=baud, on_uids=snapshots.put,
                             post=lambda e: health.append(e) if isinstance(e, LinkHealth)
                             else None, warn_unknown=False)
     recorded: dict[str, Disc] = {}
@@ -205,7 +203,7 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
             recorded[uid] = disc
             say(f"      {disc.name} = {uid}")
     finally:
-        driver.stop()
+        driver.close()
     result = {**keep, **recorded}
     write_tag_map(config, result)
     say(f"Enrolled {len(recorded)} disc(s); {len(result)} tags in the [tags] table of {config}.")

@@ -31,7 +31,7 @@ from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Place, Return, decode, encode
 
 from . import ui as U
-from .board import beach_discs
+from .physical import beach_discs
 
 if TYPE_CHECKING:
     from .controller import Companion

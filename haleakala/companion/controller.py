@@ -86,7 +86,8 @@ from haleakala.rules.game import (
 
 from . import oled, scenes
 from . import ui as U
-from .board import (
+from .journal import JournalError, replay
+from .physical import (
     PhysicalBoard,
     beach_discs,
     disc_instructions,
@@ -95,7 +96,6 @@ from .board import (
     instructions,
     physical_board,
 )
-from .journal import JournalError, replay
 from .solo import (
     DEFAULT_STRENGTH,
     STRENGTHS,

@@ -29,10 +29,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from haleakala.hal.base import Hardware
+from typing import Any
 
 log = logging.getLogger("haleakala.daemon")
 
@@ -308,21 +305,20 @@ def main(args: Any) -> int:
     from haleakala.i18n import speak
 
     log.info("language: %s", speak(getattr(args, "lang", None), config.language, warn=log.error))
-    hardware: Hardware
-    if backend == "sim":
-        from haleakala.hal.sim import SimHardware
+    from haleakala.hal.factory import open_hardware
+    from haleakala.hal.pi import HardwareError
 
-        if not getattr(args, "headless", False):
-            log.info("the daemon opens no window: 'haleakala sim' shows one; running headless")
-        hardware = SimHardware.from_config(config, clock=time.monotonic, history=4)
-    else:
-        from haleakala.hal.pi import HardwareError, open_pi_hardware
-
-        try:
-            hardware = open_pi_hardware(config)
-        except HardwareError as exc:
-            log.error("%s", exc)
-            return EXIT_FAILURE
+    if backend == "sim" and not getattr(args, "headless", False):
+        log.info("the daemon opens no window: 'haleakala sim' shows one; running headless")
+    try:
+        # The sim backend keeps 4 frames (nobody looks back further); an RFID kit's Pico
+        # link comes with the inputs and starts with them (Companion.start).
+        hardware = open_hardware(config, backend, clock=time.monotonic, history=4)
+    except HardwareError as exc:
+        log.error("%s", exc)
+        return EXIT_FAILURE
+    if hardware.rfid is not None:
+        log.info("RFID link on %s", config.rfid.port)
 
     from .controller import Companion
     from .journal import Journal, JournalError
@@ -350,15 +346,12 @@ def main(args: Any) -> int:
 
     if getattr(args, "lang", None) is None and journal.language:  # chosen at the board
         log.info("language from the journal: %s", speak(journal.language, warn=log.error))
-    extra: list[Any] = []
-    if config.kit == "rfid" and backend == "pi":
-        extra.append(_start_rfid(config, companion))
     autoplayer = None
     if autoplay is not None:
         from .autoplay import AutoPlayer
 
         autoplayer = AutoPlayer(autoplay)
-    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, extra_inputs=extra)
+    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer)
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
@@ -428,12 +421,3 @@ def root_refusal(state_dir: Path, euid: int) -> str | None:
         f"of your own"
     )
 
-
-def _start_rfid(config: Any, companion: Any) -> Any:
-    """The RFID kit's Pico driver, posting beach snapshots to the controller."""
-    from haleakala.hal.rfid.driver import RfidDriver
-
-    driver = RfidDriver(config.tags, port=config.rfid.port, baud=config.rfid.baud)
-    driver.start(companion.post)
-    log.info("RFID driver started (port %s)", config.rfid.port)
-    return driver

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from haleakala.hal.events import BEACHES, InputEvent
+from haleakala.hal.events import BEACHES, Disc, InputEvent, UnknownTag
 from haleakala.hal.zones import (  # noqa: F401  (re-exported: the HAL's public names)
     DARK,
     DEFAULT_ZONES,
@@ -83,6 +83,21 @@ class Inputs(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class RfidLink(Inputs, Protocol):
+    """The RFID Pico's link (the kit's Pico on USB, or the sim backend's virtual Pico), as
+    ``hal.factory`` builds it: an input source that also reports its health."""
+
+    def start(self, post: Callable[[InputEvent], None] | None = None) -> None:
+        """Open the link and post to ``post`` (None: to the ``post`` it was built with)."""
+
+    def health(self) -> dict[str, Any]:
+        """Counters and state for the STATUS= line and ``haleakala status``."""
+
+    def published(self) -> tuple[frozenset[Disc | UnknownTag] | None, ...]:
+        """The contents last posted per beach (None: not known yet)."""
+
+
 def check_display_image(
     image: Image, width: int = DISPLAY_WIDTH, height: int = DISPLAY_HEIGHT
 ) -> None:
@@ -104,10 +119,19 @@ class Hardware:
     """Everything the daemon drives, bundled: LEDs, display, inputs and the zone map.
 
     Devices never know which backend they got; the controller only holds a ``Hardware``.
+    ``rfid`` is the RFID kit's link when the factory opened one: the backend's ``inputs``
+    start and close it with the buttons, so whoever starts the inputs gets the beaches too;
+    it is kept here as well for its health and for the sim backend's virtual Pico.
     """
 
     def __init__(
-        self, leds: LedChain, display: Display, inputs: Inputs, zone_map: ZoneMap, backend: str = ""
+        self,
+        leds: LedChain,
+        display: Display,
+        inputs: Inputs,
+        zone_map: ZoneMap,
+        backend: str = "",
+        rfid: RfidLink | None = None,
     ) -> None:
         if leds.pixel_count != zone_map.pixel_count:
             raise ValueError(
@@ -119,6 +143,7 @@ class Hardware:
         self.inputs = inputs
         self.zone_map = zone_map
         self.backend = backend
+        self.rfid = rfid
         self._closed = False
         self._close_lock = threading.Lock()
 
@@ -135,6 +160,8 @@ class Hardware:
                 return
             self._closed = True
         self.inputs.close()
+        if self.rfid is not None:  # closed with the inputs already; closing twice is safe
+            self.rfid.close()
         for step in (self.leds.off, self.display.clear):
             step()
         for part in (self.leds, self.display):

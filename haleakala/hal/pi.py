@@ -28,6 +28,7 @@ from haleakala.hal.base import (
     DISPLAY_WIDTH,
     Hardware,
     Pixel,
+    RfidLink,
     ZoneMap,
     check_display_image,
     check_pixels,
@@ -298,7 +299,8 @@ class PiInputs:
     rather than a ``Button``: ``Button`` only adds gpiozero's hold detection, which runs a
     thread per button (eight on the buttons kit, each taking 0.1 s to close) and which our
     ``Debouncer`` replaces. Devices are opened in the constructor so that a wrong or busy pin
-    fails at start-up, naming the button.
+    fails at start-up, naming the button. ``rfid`` (the RFID kit's Pico link, from the
+    factory) is started and closed with them.
     """
 
     def __init__(
@@ -308,7 +310,9 @@ class PiInputs:
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
         ticker: bool = True,
+        rfid: RfidLink | None = None,
     ) -> None:
+        self.rfid = rfid
         lgpio_workdir()
         try:
             from gpiozero import DigitalInputDevice, RotaryEncoder
@@ -361,6 +365,8 @@ class PiInputs:
         self.encoder.when_rotated_counter_clockwise = lambda: post(EncoderTurned(-1))
         if self._ticker is not None:
             self._ticker.start()
+        if self.rfid is not None:
+            self.rfid.start(post)
 
     def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
         def on_edge() -> None:
@@ -374,6 +380,8 @@ class PiInputs:
         return on_edge
 
     def close(self) -> None:
+        if self.rfid is not None:
+            self.rfid.close()
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
@@ -398,9 +406,12 @@ def open_pi_hardware(
     display_serial: Any = None,
     clock: Callable[[], float] = time.monotonic,
     ticker: bool = True,
+    rfid: RfidLink | None = None,
 ) -> Hardware:
     """Open every device of the kit; on failure close what was opened and raise
-    ``HardwareError``. The keyword arguments replace a vendor piece (tests, bench rigs)."""
+    ``HardwareError``. The keyword arguments replace a vendor piece (tests, bench rigs);
+    ``rfid`` is the Pico link ``hal.factory`` made for an RFID kit (it opens its port only
+    when the inputs start)."""
     zone_map = ZoneMap.from_config(config.leds)
     opened: list[Any] = []
     try:
@@ -419,9 +430,9 @@ def open_pi_hardware(
             else open_display(config.display, serial=display_serial)
         )
         opened.append(display)
-        inputs = PiInputs(config, pin_factory=pin_factory, clock=clock, ticker=ticker)
+        inputs = PiInputs(config, pin_factory=pin_factory, clock=clock, ticker=ticker, rfid=rfid)
     except BaseException:
         for part in reversed(opened):
             part.close()
         raise
-    return Hardware(leds, display, inputs, zone_map, backend="pi")
+    return Hardware(leds, display, inputs, zone_map, backend="pi", rfid=rfid)

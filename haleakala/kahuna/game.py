@@ -14,13 +14,10 @@ before, so a state never carries a generator and clones stay cheap.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import ClassVar
 
-from haleakala.rules.game import IllegalDecision as _BaseIllegal
-
 from .board import Board, default_board
+from .hidden import determinize, evaluate, observation
 from .notation import (
     CUT,
     DISCARD,
@@ -32,42 +29,19 @@ from .notation import (
     format_decision,
     parse_decision,
 )
-
-PLAYERS = ("white", "black")
-NONE = -1
-
-# Turn phases (KAHUNA-NOTATION "How a turn breaks into decisions").
-OPEN, PLAYED, DISCARDED, OVER = range(4)
-PHASE_NAMES = ("open", "played", "discarded", "over")
-
-
-class IllegalDecision(_BaseIllegal):
-    """A well-formed decision the rules do not allow now; the message says why."""
-
-
-@dataclass(frozen=True)
-class Result:
-    """Totals of the scorings held, the winner (None: a draw, K28) and what decided."""
-
-    totals: tuple[int, int]
-    winner: str | None
-    reason: str  # points | third | bridges | draw | wipeout
-
-    def to_dict(self) -> dict:
-        return {
-            "totals": dict(zip(PLAYERS, self.totals, strict=True)),
-            "winner": self.winner,
-            "reason": self.reason,
-        }
-
-
-def deal_deck(board: Board, seed: int) -> tuple[list[int], int, random.Random]:
-    """K4 steps 1–3: the shuffled deck, the drawn start index, and the generator after."""
-    rng = random.Random(seed)
-    deck = [i for i in range(len(board.islands)) for _ in range(board.cards_per_island)]
-    rng.shuffle(deck)
-    start = PLAYERS.index(rng.choice(list(PLAYERS)))
-    return deck, start, rng
+from .refusals import reason as refusal_reason
+from .state import (
+    DISCARDED,
+    NONE,
+    OPEN,
+    OVER,
+    PHASE_NAMES,
+    PLAYED,
+    PLAYERS,
+    IllegalDecision,
+    Result,
+    deal_deck,
+)
 
 
 class Game:
@@ -218,46 +192,8 @@ class Game:
             return None
         return self._reason(d, me)
 
-    def _reason(self, d: int, p: int) -> str:
-        b, names, hand = self.board, self.board.islands, self.hands[self.decider]
-        name, other = PLAYERS[p], PLAYERS[1 - p]
-        if d < DRAW_PILE and d < DISCARD and self.phase == DISCARDED:
-            return "K19: after a face-down discard no card may be played this turn"
-        if PLAY <= d < CUT:
-            line, side = divmod(d - PLAY, 2)
-            card = b.lines[line][side]
-            if not hand[card]:
-                return f"{name} holds no {names[card]} card"
-            if self.bridge[line] != NONE:
-                return f"K9: the line {b.line_names[line]} is taken by {PLAYERS[self.bridge[line]]}"
-            return f"K30: all {b.bridges} of {name}'s bridges are on the board"
-        if CUT <= d < DISCARD:
-            line, k = divmod(d - CUT, 3)
-            a, c = b.lines[line]
-            need = [a, a] if k == 0 else [a, c] if k == 1 else [c, c]
-            owner = self.bridge[line]
-            if owner != 1 - p:
-                whose = "free" if owner == NONE else f"{name}'s own"
-                return f"K16: only {other}'s bridges can be cut; {b.line_names[line]} is {whose}"
-            cards = "+".join(names[x] for x in need)
-            return f"{name} does not hold {cards}"
-        if DISCARD <= d < DRAW_PILE:
-            island = d - DISCARD
-            if self.phase == PLAYED:
-                return "K19: a face-down discard is allowed only in a turn with no card played"
-            return f"{name} holds no {names[island]} card"
-        if d == DRAW_PILE or DRAW_SLOT <= d < END:
-            if self.hand_size(p) >= b.hand_limit:
-                return f"K22: {name} holds {b.hand_limit} cards and cannot draw"
-            if d == DRAW_PILE:
-                return "K21: the pile is empty; draw from the display"
-            return f"K20: display slot {d - DRAW_SLOT + 1} is empty"
-        if d == END:
-            return (
-                f"K23: {other} declined to draw last turn, so {name} must draw to end this turn"
-                + (" (play or discard first to make room)" if self.hand_size(p) >= 5 else "")
-            )
-        return "not legal now"
+    _reason = refusal_reason  # in ``refusals``; bound here, patchable like Haleakala's
+
 
     # -- applying decisions -----------------------------------------------------------
 
@@ -511,96 +447,12 @@ class Game:
     def parse(self, text: str) -> int:
         return parse_decision(text, self.board)
 
-    # -- hidden information (K31) ------------------------------------------------------
+    # -- hidden information (K31): in ``hidden``, bound here ---------------------------
 
-    def observation(self, player: int) -> dict:
-        """What ``player`` sees: the board, supplies, display, face-up discards, scores,
-        their own hand and face-down discards; of the opponent only the hand size, the
-        cards seen entering it (``known``) and how many went face down; the pile's size."""
-        names = self.board.islands
-        opp = 1 - player
-        return {
-            "game": self.game_name,
-            "player": PLAYERS[player],
-            "round": self.round,
-            "to_move": self.to_move,
-            "phase": self.phase_name,
-            "must_draw": self.must_draw,
-            "last_turns": self.last_turns,
-            "bridges": {
-                self.board.line_names[i]: PLAYERS[o] for i, o in enumerate(self.bridge) if o >= 0
-            },
-            "stones": {names[i]: PLAYERS[o] for i, o in enumerate(self.stone) if o >= 0},
-            "supply": {
-                c: {"bridges": self.bridges_left(p), "stones": self.stones_left(p)}
-                for p, c in enumerate(PLAYERS)
-            },
-            "display": [names[c] if c != NONE else None for c in self.display],
-            "pile": len(self.pile),
-            "discard": [names[c] for c in self.discard],
-            "buried": {
-                PLAYERS[player]: sorted(names[c] for c in self.buried[player]),
-                PLAYERS[opp]: len(self.buried[opp]),
-            },
-            "hand": self.hand_cards(player),
-            "opponent_hand": {
-                "size": self.hand_size(opp),
-                "known": [names[i] for i, n in enumerate(self.known[opp]) for _ in range(n)],
-            },
-            "points": [list(p) for p in self.points],
-            "totals": list(self.totals()),
-        }
+    observation = observation
+    determinize = determinize
+    evaluate = evaluate
 
-    def determinize(self, observer: int, rng: random.Random) -> Game:
-        """A copy in which every card ``observer`` cannot see is re-dealt by ``rng``: the
-        opponent's hand (keeping the cards seen entering it), the opponent's face-down
-        discards of this round, and the pile order. The pool is sorted before the shuffle
-        so the result depends only on what ``observer`` knows; the seed is replaced too, as
-        it would give the future reshuffles (and the deal) away."""
-        world = self.clone()
-        opp = 1 - observer
-        known = self.known[opp]
-        pool: list[int] = []
-        for island, count in enumerate(self.hands[opp]):
-            pool += [island] * (count - known[island])
-        pool += self.buried[opp] + self.pile
-        pool.sort()
-        rng.shuffle(pool)
-        unknown = self.hand_size(opp) - sum(known)
-        hand = known[:]
-        for card in pool[:unknown]:
-            hand[card] += 1
-        world.hands[opp] = hand
-        n_buried = len(self.buried[opp])
-        world.buried[opp] = pool[unknown : unknown + n_buried]
-        world.pile = pool[unknown + n_buried :]
-        world.seed = rng.randrange(2**63)
-        world._legal = None
-        return world
-
-    def evaluate(self, player: int) -> float:
-        """A cheap, public-information estimate in [0, 1] for ``player``: points banked,
-        what the coming scoring would give, stones, bridges, near-majorities and hand
-        sizes. Never reads a hand's cards or the pile, so a one-ply search cannot cheat."""
-        if self.phase == OVER:
-            return self.returns()[player]
-        from haleakala.gameapi import squash
-
-        opp = 1 - player
-        totals = self.totals()
-        value = 1.0 * (totals[player] - totals[opp])
-        stones = self.stones_on_board(player) - self.stones_on_board(opp)
-        weight = (1.0, 1.5, 1.0)[self.round - 1]
-        value += weight * stones
-        if self.round == 3:
-            value += 0.6 * stones  # the third scoring pays the difference
-        for island, need in enumerate(self.board.need):
-            if self.stone[island] == NONE:
-                mine, theirs = self.held(player, island), self.held(opp, island)
-                value += 0.25 * (mine - theirs) / need
-        value += 0.05 * (self.bridges_on_board(player) - self.bridges_on_board(opp))
-        value += 0.12 * (self.hand_size(player) - self.hand_size(opp))
-        return squash(value, 3.0)
 
     def __repr__(self) -> str:
         return (

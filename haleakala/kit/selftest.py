@@ -17,6 +17,8 @@ and y/n questions), or, on the sim backend with ``--auto``, ``SimOperator``, whi
 simulated parts answer by themselves: it injects the expected events into the ``SimHardware``
 and checks the LED frames and OLED image the self-test produced, so a broken part (an encoder
 that never turns, a display that raises, a chain that drops rings) fails exactly as on a Pi.
+On an RFID kit the link comes from ``hal.factory`` with the hardware: the Pico on a Pi, a
+virtual Pico read by the same driver on the sim backend (``SimOperator`` lays a tag on it).
 """
 
 from __future__ import annotations
@@ -76,7 +78,9 @@ ZONE_COLOUR = {
     "slot_b": (0, 230, 230),
 }
 INTERACTIVE_TIMEOUT_S = 10.0
-AUTO_TIMEOUT_S = 0.5
+AUTO_TIMEOUT_S = 2.0
+"""Long enough for the virtual Pico's link to come back after the simulated replug (a few
+snapshot frames); a part that answers costs only its answer time."""
 
 
 # --------------------------------------------------------------------------- the test pattern
@@ -450,35 +454,29 @@ def _describe(event: InputEvent | TagsSeen) -> str:
 # --------------------------------------------------------------------------- RFID on a Pi
 
 
-class RfidSource:
-    """The RFID Pico as an extra input source: enrolled discs arrive as ``BeachContents``,
-    and every raw UID as ``TagsSeen`` so that tags not enrolled yet count too."""
+class TagsRelay:
+    """Raw tag UIDs from the RFID link (its ``on_uids``) as ``TagsSeen`` events, so that a
+    tag not enrolled yet counts too. Only a tag that arrives on a beach is told: a disc left
+    on the previous beach must not answer for the next one."""
 
-    def __init__(self, config: Config) -> None:
-        from haleakala.hal.rfid.driver import RfidDriver
-
+    def __init__(self) -> None:
         self._post: Callable[[InputEvent | TagsSeen], None] | None = None
-        self.driver = RfidDriver(
-            config.tags,
-            port=config.rfid.port,
-            baud=config.rfid.baud,
-            on_uids=self._uids,
-            warn_unknown=False,
-        )
+        self._last: list[frozenset[str]] = [frozenset()] * BEACHES
 
-    def _uids(self, beaches: Sequence[frozenset[str] | None]) -> None:
-        if self._post is None:
-            return
+    def seen(self, beaches: Sequence[frozenset[str] | None]) -> None:
+        """The link's ``on_uids``: the UIDs per beach after each snapshot (None: unknown)."""
         for beach, uids in enumerate(beaches):
-            if uids:
-                self._post(TagsSeen(beach, frozenset(uids)))
+            if uids is None:
+                continue
+            arrived, self._last[beach] = uids - self._last[beach], uids
+            if arrived and self._post is not None:
+                self._post(TagsSeen(beach, frozenset(arrived)))
 
     def start(self, post: Callable[[InputEvent | TagsSeen], None]) -> None:
         self._post = post
-        self.driver.start(post)
 
     def close(self) -> None:
-        self.driver.stop()
+        self._post = None
 
 
 # --------------------------------------------------------------------------- the command
@@ -551,8 +549,16 @@ def run(args: argparse.Namespace) -> int:
 def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float, title: str) -> int:
     from haleakala.hal.factory import open_hardware
 
+    # An RFID kit's link comes from the factory with the hardware: the Pico on the Pi, a
+    # virtual Pico (read by the same driver) on the sim backend.
+    relay = TagsRelay() if config.kit == "rfid" else None
     try:
-        hardware = open_hardware(config, backend)
+        hardware = open_hardware(
+            config,
+            backend,
+            rfid=relay is not None,
+            rfid_options={"on_uids": relay.seen, "warn_unknown": False} if relay else None,
+        )
     except Exception as exc:
         report = Report(
             title,
@@ -564,15 +570,13 @@ def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float,
         )
         print("\n".join(report.lines()))
         return 1
-    extra: list[Any] = []
+    extra: list[Any] = [relay] if relay is not None else []
     try:
         if args.auto:
             operator: Operator = SimOperator(hardware)  # type: ignore[arg-type]
         else:
             operator = ConsoleOperator(timeout_s=timeout)
             operator.say(title)
-            if config.kit == "rfid":
-                extra.append(RfidSource(config))
         test = SelfTest(
             config, hardware, operator, timeout_s=timeout, title=title, extra_inputs=extra
         )

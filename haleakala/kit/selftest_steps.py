@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from haleakala.hal.sim import SimHardware
+    from haleakala.hal.rfid.virtual_pico import VirtualPico
+    from haleakala.hal.simulated import SimHardware
 
 
 # --------------------------------------------------------------------------- results
@@ -168,10 +169,24 @@ class SimOperator:
                 )
         return True, ""
 
+    def _pico(self) -> VirtualPico | None:
+        """The virtual Pico when the factory gave the hardware an RFID link on the sim
+        backend; None when beaches are injected directly."""
+        from haleakala.hal.rfid.virtual_link import VirtualPicoLink
+
+        link = self.hw.rfid
+        return link.pico if isinstance(link, VirtualPicoLink) else None
+
     def act(self, step: InputStep) -> None:
         kind = step.action[0]
-        if kind == "press":
-            from haleakala.hal.sim import SimClock
+        pico = self._pico()
+        if kind == "place" and pico is not None:
+            pico.place(step.action[1], ANY_TAG)  # moves it off the previous beach
+        elif kind == "link" and pico is not None:
+            pico.vanish()  # plugged in again: the driver finds it and the link comes up
+            pico.reappear()
+        elif kind == "press":
+            from haleakala.hal.simulated import SimClock
 
             if isinstance(self.hw.inputs.clock, SimClock):
                 self.hw.inputs.tap(step.action[1])  # raw edges through the debouncer
@@ -183,6 +198,10 @@ class SimOperator:
             self.hw.place(step.action[1], [self.disc])
         elif kind == "link":
             self.hw.inputs.link(True, "simulated RFID Pico")
+
+
+ANY_TAG = "E0040150C0FFEE01"
+"""The tag the simulated person lays on the virtual Pico: enrolled or not, any tag counts."""
 
 
 def _indices(pixels: frozenset[int]) -> str:

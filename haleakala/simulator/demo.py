@@ -13,7 +13,7 @@ import sys
 import time
 from typing import TextIO
 
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 from haleakala.rules import PLAYERS
 from haleakala.terminal import render
 

@@ -10,6 +10,7 @@ display, and the window, the screenshot checks and the tests agree on every coor
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -30,7 +31,7 @@ BANDS: dict[str, tuple[float, float]] = {
 LAND_BANDS = ("grassland", "forest", "mountain")
 """Land band of a shaman space ``segment * 3 + k`` (the rules' numbering)."""
 
-CARD_SIZE = (74, 50)
+CARD_SIZE = (88, 52)
 CARD_RADIUS = 336.0
 CARD_SPREAD_DEG = 13.0
 """Slot a sits this many degrees anticlockwise of the segment's centre line, slot b clockwise."""
@@ -42,19 +43,41 @@ BEACH_BUTTON = (244.0, 0.0)
 """(radius, degrees off the centre line) of a beach's button in the buttons kit."""
 HUT = (216.0, 0.0)
 
-# The right-hand panel.
+# The right-hand panel, top to bottom: the OLED (3x) with the controls beside it, the
+# whose-turn banner, the scoring board (score track, scoring cards, piles), the players'
+# trays, the status line and the log.
 PANEL_X = 752
-OLED_SCALE = 4
-OLED_RECT = (760, 14, 128 * OLED_SCALE, 64 * OLED_SCALE)
-ENCODER_CENTRE = (838, 352)
-ENCODER_RADIUS = 42
-TURN_LEFT_RECT = (770, 404, 56, 30)
-TURN_RIGHT_RECT = (850, 404, 56, 30)
-BACK_CENTRE = (960, 352)
-BACK_RADIUS = 26
-STATUS_RECT = (1016, 290, 256, 150)
-TRAY_RECTS = {"red": (760, 456, 252, 150), "yellow": (1020, 456, 252, 150)}
-LOG_RECT = (760, 616, 512, 176)
+OLED_SCALE = 3
+OLED_RECT = (762, 12, 128 * OLED_SCALE, 64 * OLED_SCALE)
+ENCODER_CENTRE = (1210, 56)
+ENCODER_RADIUS = 38
+TURN_LEFT_RECT = (1156, 100, 52, 26)
+TURN_RIGHT_RECT = (1214, 100, 52, 26)
+BACK_CENTRE = (1186, 160)
+BACK_RADIUS = 22
+STATUS_RECT = (760, 574, 512, 20)
+BANNER_RECT = (760, 212, 512, 34)
+BOARD_RECT = (760, 252, 512, 192)
+TRACK_RECT = (776, 280, 480, 22)
+ITEM_SIZE = (164, 40)
+PILES_RECT = (768, 404, 496, 36)
+TRAY_RECTS = {"red": (760, 450, 252, 120), "yellow": (1020, 450, 252, 120)}
+LOG_RECT = (760, 598, 512, 194)
+END_RECT = (46, 120, 660, 560)
+"""The end-of-game table, over the island."""
+
+
+def item_rect(index: int) -> tuple[int, int, int, int]:
+    """Scoring card ``index`` (``BOARD_ITEMS`` order) on the scoring board: three by two."""
+    row, column = divmod(index, 3)
+    w, h = ITEM_SIZE
+    return 768 + column * (w + 2), 310 + row * (h + 4), w, h
+
+
+def track_x(points: int, top: int) -> float:
+    """Where ``points`` sit on the score track, which runs from 0 to ``top``."""
+    x, _y, w, _h = TRACK_RECT
+    return x + w * min(points, top) / max(top, 1)
 
 
 def centre_angle(segment: int) -> float:
@@ -79,13 +102,19 @@ def band_mid(band: str) -> float:
 
 
 def wedge(segment: int, band: str, steps: int = 12) -> list[tuple[float, float]]:
-    """Outline of one band of one segment, as a polygon (for drawing and glow masks)."""
+    """Outline of one band of one segment, as a polygon (for drawing and glow masks); a
+    fresh list of the cached outline."""
+    return list(_wedge(segment, band, steps))
+
+
+@functools.lru_cache(maxsize=512)
+def _wedge(segment: int, band: str, steps: int) -> tuple[tuple[float, float], ...]:
     outer, inner = BANDS[band]
     start = centre_angle(segment) - 180.0 / SEGMENTS
     span = 360.0 / SEGMENTS
     ring = [polar(outer, start + span * i / steps) for i in range(steps + 1)]
     ring += [polar(inner, start + span * (steps - i) / steps) for i in range(steps + 1)]
-    return ring
+    return tuple(ring)
 
 
 def locate(x: float, y: float) -> tuple[int, str] | None:
@@ -133,9 +162,11 @@ def space_position(space: int, who: str) -> tuple[int, int]:
         spread = {"statue": 0.0, "red": -4.5, "yellow": 4.5}[who]
         return at(segment, HUT[0], spread)
     segment, k = divmod(space, 3)
-    radius = band_mid(LAND_BANDS[k])
-    # An arc of 10 px from the centre line at any radius.
-    step = math.degrees(11.0 / radius) * (1.6 if k == 2 else 1.0)
+    outer, inner = BANDS[LAND_BANDS[k]]
+    radius = (outer + inner) / 2 + 5  # outward: the space's name is printed inside
+    # An arc of 11 px from the centre line at any radius (wider on the cramped mountain, but
+    # clear of its borders).
+    step = math.degrees(11.0 / radius) * (1.3 if k == 2 else 1.0)
     offset = {"statue": -step * 1.3, "red": step * 0.6, "yellow": step * 1.9}[who]
     return at(segment, radius, offset)
 
@@ -218,7 +249,7 @@ def tray_position(colour: str, value: int) -> tuple[int, int]:
     """Spot of a disc in its player's tray (RFID kit): 1..5 then the invocation disc (0)."""
     x, y, _, _ = TRAY_RECTS[colour]
     column = 5 if value == 0 else value - 1
-    return x + 22 + column * 40, y + 44
+    return x + 22 + column * 40, y + 40
 
 
 def tray_at(x: float, y: float) -> str | None:
@@ -226,3 +257,15 @@ def tray_at(x: float, y: float) -> str | None:
         if rx <= x < rx + rw and ry <= y < ry + rh:
             return colour
     return None
+
+
+def space_label_position(space: int) -> tuple[int, int]:
+    """Where a land space's name is printed: on its centre line near the inner edge, below
+    the statue and shaman spots (which sit further out), so pieces never cover it."""
+    segment, k = divmod(space, 3)
+    return at(segment, BANDS[LAND_BANDS[k]][1] + 8, 0.0)
+
+
+def sum_position(segment: int, colour: str) -> tuple[int, int]:
+    """Where a player's sum on a beach is shown: in the water just outside their discs."""
+    return at(segment, 268.0, -16.0 if colour == "red" else 16.0)

@@ -7,6 +7,8 @@ constants, and the Kahuna window borrows the fonts without the Haleakala window.
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 BAND_COLOURS = {
@@ -39,36 +41,107 @@ SHORT_CARD = {
     "priestess": ("Lava", "Priestess"),
     "shell": ("Shell", ""),
     "fish1b": ("Fish 1", "+ butterfly"),
-    "fish2": ("Fish 2", ""),
+    "fish2": ("Fish 2", "baskets"),
     "fish2b": ("Fish 2", "+ butterfly"),
     "whitepearl": ("White", "Pearl"),
     "blackpearl": ("Black", "Pearl"),
-    "nautilus": ("Nautilus", ""),
+    "nautilus": ("Nautilus", "2 butterflies"),
     "lava": ("Lava", ""),
 }
+"""A card's face in two short lines that fit its 88-px frame ("Fish 1": one basket)."""
+
+TRAY_CARD = {
+    "fish1b": "Fish (1 basket, butterfly)",
+    "fish2": "Fish (2 baskets)",
+    "fish2b": "Fish (2 baskets, butterfly)",
+    "whitepearl": "White Pearl",
+    "blackpearl": "Black Pearl",
+    "nautilus": "Nautilus",
+}
+"""A kept card as a player names it in a tray."""
+
+PHASE_HINT = {
+    "turn": "place a disc, take one back, or sail",
+    "shaman": "move your shaman, or leave it",
+    "card": "take a card beside the boat",
+    "priestess": "Priestess: move a lava disc, or none",
+    "shell": "shell: buy a scoring card, or keep it",
+    "prescore": "before scoring: buy a card, or pass",
+}
+"""What the player to move does now, for the whose-turn banner."""
+
+SCORE_ROWS = {
+    "statues": "statues",
+    "fish": "fish (most baskets)",
+    "pearls": "pearls",
+    "nautilus": "nautilus",
+    "butterflies": "Butterflies card",
+    "majority": "Statue Majority card",
+    "segment": "Complete Segment card",
+    "forest": "Forest Statues card",
+    "mountain": "Mountain Statues card",
+    "shells": "shells kept",
+}
+"""The end-of-game table's rows: the scoring's point kinds as players name them."""
+
 HOLD_HINT_S = 0.8
 GLOW = 0.45
 """How much of an LED's colour lights up its zone of the board (additive)."""
 
 HELP = (
     ("Encoder", ""),
-    ("Left / Right arrow, mouse wheel", "turn the encoder (or click turn - / turn +)"),
-    ("Enter / Space, click the knob", "select (encoder push)"),
-    ("Backspace, click BACK", "back; hold it 0.8 s: undo"),
+    ("Left / Right, mouse wheel", "turn the encoder (or click turn - / turn +)"),
+    ("Enter / Space, click the knob", "select (push the encoder)"),
+    ("Backspace, click BACK", "back; hold it 0.8 s to undo"),
     ("Buttons kit", ""),
     ("1-6, click a beach", "press the button of beach 0-5"),
     ("RFID kit", ""),
-    ("drag a disc", "from a tray onto a beach, between beaches, or back to its tray"),
-    ("Tab, then 1-6 or 0", "take the next free disc in hand; lay it on beach 0-5, or 0: back"),
+    ("drag a disc", "from a tray onto a beach, or back to its tray"),
+    ("Tab, then 1-6 or 0", "take a free disc in hand; lay it on beach 0-5 (0: back)"),
     ("Table", ""),
-    ("m", "misplace mode: each instructed move puts one piece in the wrong place"),
-    ("f", "fix the table: every piece where the companion expects it"),
-    ("b / a", "one bot decision through the inputs / autoplay on-off"),
-    ("c", "coach: the bot's decision for the player to move, and why"),
-    ("p", "power cut: the daemon dies and restarts on the same state dir"),
-    ("s, F12", "save a screenshot"),
-    ("h, ?", "this help (Esc closes it)       q: quit"),
+    ("m / f", "misplace mode (pieces end up wrong) / fix the table"),
+    ("b / a / c", "one bot move / autoplay on-off / coach's hint"),
+    ("p", "power cut: the companion restarts and resumes the game"),
+    ("s, F12 / F11", "save a screenshot / full screen"),
+    ("h, ? / q", "this page (Esc closes it) / quit"),
 )
+
+LEGEND = (
+    ("Lights under the board", ""),
+    ("water in a colour", "that player decides now; the boat is white"),
+    ("beach in a colour", "that player may place or take back a disc there"),
+    ("bright beach", "the beach being chosen (buttons kit)"),
+    ("flashing white", "a beach that does not match the game: fix it"),
+    ("grey / white land", "where the shaman may go; blinking: the cursor"),
+    ("orange blink", "a statue the next eruption will burn"),
+    ("card lights", "statue white, Priestess magenta, shell cyan, fish blue"),
+    ("Marks drawn by the simulator", ""),
+    ("pulsing outline", "a legal target for the player to move"),
+    ("dashed ring", "the last move, in the mover's colour"),
+    ("=7 in the water", "that player's sum on the beach (sums must differ)"),
+    ("white ring, !", "a piece that is not where the game has it"),
+    ("the log", "every move in words; refusals and notes in grey"),
+)
+
+RULES = (
+    ("Your turn", ""),
+    ("", "Do one thing: put a number disc on a beach, take one of yours back, or (with all"),
+    ("", "five discs out) sail the boat one beach on. On a beach, red's and yellow's sums"),
+    ("", "must never be equal (unless both are 0)."),
+    ("", "A disc on the beach beside the boat sails it that many beaches on; otherwise move"),
+    ("", "your shaman up to 2 steps over the land, at most one of them uphill."),
+    ("Cards", ""),
+    ("", "Where the boat stops, the higher sum on that beach chooses one of the two cards,"),
+    ("", "the other player gets the other one; then the discs there go home."),
+    ("", "Statue: built where your shaman stands. Priestess: move a lava disc. Shell: buy"),
+    ("", "a scoring card (1 or 2 shells) or keep it. Fish, pearls, nautilus: points."),
+    ("Scoring", ""),
+    ("", "Scoring 1 comes when the 2-tree pile runs out; scoring 2 when the 3-tree pile is"),
+    ("", "gone and the boat stops beside no cards. First the volcano erupts: lava burns the"),
+    ("", "statues above it. Statues score 1/2/3 (grass/forest/mountain); most fish baskets"),
+    ("", "3; pearls 1, 2 or both 4; nautilus 3; plus what your scoring cards give."),
+)
+"""The rules on one page, in the words players use."""
 
 
 class Fonts:
@@ -111,6 +184,36 @@ def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[
     back out (a NeoPixel at 30 % still reads as a bright dot under the board)."""
     scale = 1.0 / max(brightness, 0.05)
     return tuple(min(255, round(c * scale)) for c in pixel)  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=4096)
+def fit(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text`` cut with an ellipsis so it renders within ``width`` pixels (whole if it fits).
+    Cached: the panel asks the same lines again at every redraw."""
+    if font.size(text)[0] <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if font.size(text[:mid].rstrip() + "…")[0] <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
+
+
+def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """``text`` in lines that each render within ``width`` pixels, broken between words."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
 
 
 def wrap(text: str, width: int) -> list[str]:

@@ -1,5 +1,7 @@
-"""The simulator window's control panel: the OLED at 4x, the encoder and BACK button, the
-status lines, each player's tray (supply, cards, shells) and the log, and the help overlay.
+"""The simulator window's control panel: the OLED at 3x, the encoder and BACK button, the
+whose-turn banner, the scoring board (score track, scoring cards with cost and owner, piles
+and when the next scoring comes), each player's tray (supply, cards, shells), the log in words,
+and the overlays: the help page and the end-of-game table.
 
 A mixin of ``SimWindow``: the island is drawn in ``window``, the panel here; ``PanelDrawing``
 names the window's state it reads so each half type-checks on its own.
@@ -9,10 +11,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import pygame
 
+from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 
 from . import layout as L
@@ -20,15 +24,22 @@ from .palette import (
     DIM,
     HELP,
     HOLD_HINT_S,
+    LEGEND,
     OLED_ON,
+    PHASE_HINT,
     PLAYER,
     PLAYER_INDEX,
     PLAYER_TEXT,
+    RULES,
+    SCORE_ROWS,
     TEXT,
+    TRAY_CARD,
     Fonts,
     blit_centred,
-    wrap,
+    fit,
+    wrap_pixels,
 )
+from .story import Mark, Story, scoring_forecast
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -48,6 +59,14 @@ class PanelDrawing:
     _oled_surface: pygame.Surface | None
     _oled_count: tuple
     _help: pygame.Surface | None
+    story: Story
+    log_lines: list[tuple[str, tuple[int, int, int]]]
+    frames: int
+
+    def pulse(self) -> float:
+        """0..1..0 over 48 frames: the phase of the pulsing outlines, from the frame counter
+        (not the clock), so a test that steps N frames sees the same picture every time."""
+        return 0.5 - 0.5 * math.cos(2 * math.pi * (self.frames % 48) / 48)
 
     def _disc(self, scene: pygame.Surface, name: str, pos: tuple[int, int], ring: bool = False):
         colour = "red" if name.startswith("red") else "yellow"
@@ -78,8 +97,15 @@ class PanelDrawing:
             scene.blit(self._oled_surface, L.OLED_RECT[:2])
 
     def _draw_panel(self, scene: pygame.Surface) -> None:
-        session = self.session
         self._draw_oled(scene)
+        self._draw_controls(scene)
+        self._draw_banner(scene)
+        self._draw_board(scene)
+        self._draw_trays(scene)
+        self._draw_status(scene)
+        self._draw_log(scene)
+
+    def _draw_controls(self, scene: pygame.Surface) -> None:
         # Encoder knob with a notch that turns with the detents (20 per turn).
         ex, ey = L.ENCODER_CENTRE
         pressed = set(self.pressed.values())
@@ -92,52 +118,164 @@ class PanelDrawing:
         pygame.draw.circle(scene, (150, 154, 164), (ex, ey), L.ENCODER_RADIUS, 2)
         angle = math.radians(-90 + 18 * self.encoder_position)
         notch = (
-            ex + (L.ENCODER_RADIUS - 10) * math.cos(angle),
-            ey + (L.ENCODER_RADIUS - 10) * math.sin(angle),
+            ex + (L.ENCODER_RADIUS - 9) * math.cos(angle),
+            ey + (L.ENCODER_RADIUS - 9) * math.sin(angle),
         )
-        pygame.draw.circle(scene, (230, 230, 235), notch, 5)
-        blit_centred(scene, self.fonts.render("select", 18, TEXT), (ex, ey + 8))
+        pygame.draw.circle(scene, (230, 230, 235), notch, 4)
+        blit_centred(scene, self.fonts.render("select", 17, TEXT), (ex, ey + 6))
         bx, by = L.BACK_CENTRE
         held = self.pressed_at.get("back")
         colour = (150, 70, 60) if "back" in pressed else (110, 50, 44)
         pygame.draw.circle(scene, colour, (bx, by), L.BACK_RADIUS)
         pygame.draw.circle(scene, (200, 120, 110), (bx, by), L.BACK_RADIUS, 2)
-        blit_centred(scene, self.fonts.render("BACK", 19, TEXT, True), (bx, by))
+        blit_centred(scene, self.fonts.render("BACK", 17, TEXT, True), (bx, by))
         if held is not None:
             frac = min(1.0, (time.monotonic() - held) / HOLD_HINT_S)
+            r = L.BACK_RADIUS + 5
             pygame.draw.arc(
                 scene,
                 (255, 220, 120),
-                (bx - 31, by - 31, 62, 62),
+                (bx - r, by - r, 2 * r, 2 * r),
                 math.pi / 2 - 2 * math.pi * frac,
                 math.pi / 2,
                 4,
             )
-        # Status.
-        sx, sy, _sw, _sh = L.STATUS_RECT
-        for i, (line, colour) in enumerate(session.status_lines()):
-            scene.blit(self.fonts.render(line, 19, colour), (sx, sy + i * 20))
-        self._draw_trays(scene)
-        # Log.
-        lx, ly, _lw, lh = L.LOG_RECT
-        lines = list(session.log)[-(lh - 12) // 19 :]
-        for i, line in enumerate(lines):
-            scene.blit(
-                self.fonts.render(line[:78], 17, DIM if i < len(lines) - 1 else TEXT),
-                (lx + 10, ly + 8 + i * 19),
-            )
-        scene.blit(self.fonts.render("h: help", 16, DIM), (L.WIDTH - 60, L.HEIGHT - 18))
+
+    def _draw_banner(self, scene: pygame.Surface) -> None:
+        """Whose turn, in their colour, and what they do now (the game over: who won)."""
+        game = self.session.game
+        x, y, w, h = L.BANNER_RECT
+        result = game.result()
+        if result is not None:
+            who = result.winner
+            red, yellow = result.scores
+            text = f"Game over: {who} wins, red {red} – yellow {yellow}"
+        else:
+            who = game.to_move or "red"
+            text = f"{who.upper()} to move · {PHASE_HINT.get(game.phase_name, game.phase_name)}"
+        pygame.draw.rect(scene, PLAYER[who], (x, y, w, h), border_radius=6)
+        font = self.fonts.font(21, True)
+        label = self.fonts.render(fit(font, text, w - 96), 21, PLAYER_TEXT[who], True)
+        scene.blit(label, (x + 10, y + (h - label.get_height()) // 2))
+        tag = "ROUND 2" if game.round == 2 else "ROUND 1"
+        tag_surface = self.fonts.render(tag, 17, PLAYER_TEXT[who])
+        scene.blit(tag_surface, (x + w - tag_surface.get_width() - 10, y + 11))
+
+    def _draw_board(self, scene: pygame.Surface) -> None:
+        """The scoring board: score track with both markers, the six scoring cards (cost,
+        owner), the three piles and when the next scoring comes."""
+        game = self.session.game
+        bx, by, _bw, _bh = L.BOARD_RECT
+        scene.blit(self.fonts.render("Scoring board", 17, DIM, True), (bx + 8, by + 5))
+        totals = [0, 0]
+        if game.scorings:
+            totals = [int(game.scorings[-1]["players"][c]["total"]) for c in PLAYERS]
+        top = max(40, (max(totals) // 10 + 2) * 10)
+        tx, ty, tw, th = L.TRACK_RECT
+        pygame.draw.rect(scene, (46, 50, 60), (tx, ty, tw, th), border_radius=4)
+        for points in range(0, top + 1, 5):
+            x = round(L.track_x(points, top))
+            big = points % 10 == 0
+            pygame.draw.line(scene, (110, 116, 130), (x, ty + (2 if big else 7)), (x, ty + th - 3))
+            if big:
+                label = self.fonts.render(str(points), 13, DIM)
+                scene.blit(label, (x + 2, ty + 2))
+        for p, colour in enumerate(PLAYERS):
+            x = round(L.track_x(totals[p], top))
+            cy = ty + (5 if p == 0 else th - 5)
+            pygame.draw.circle(scene, (20, 20, 20), (x, cy + 1), 9)
+            pygame.draw.circle(scene, PLAYER[colour], (x, cy), 8)
+            blit_centred(scene, self.fonts.render(str(totals[p]), 14, PLAYER_TEXT[colour], True),
+                         (x, cy))  # fmt: skip
+        words = f"red {totals[0]} · yellow {totals[1]}"
+        scene.blit(self.fonts.render(words, 16, TEXT), (bx + 150, by + 6))
+        for i, code in enumerate(BOARD_ITEMS):
+            self._draw_item(scene, i, code)
+        self._draw_piles(scene, scoring_forecast(game))
+
+    def _draw_item(self, scene: pygame.Surface, i: int, code: str) -> None:
+        game = self.session.game
+        x, y, w, h = L.item_rect(i)
+        name, cost = game.deck.board_items[code]
+        owner = game.board_owner[i]
+        if owner >= 0:
+            colour = PLAYERS[owner]
+            pygame.draw.rect(scene, PLAYER[colour], (x, y, w, h), border_radius=5)
+            ink, note = PLAYER_TEXT[colour], f"{colour}'s"
+        else:
+            pygame.draw.rect(scene, (238, 232, 214), (x, y, w, h), border_radius=5)
+            ink = (30, 30, 30)
+            note = f"{cost} shell{'s' if cost != 1 else ''}"
+            if code == "priestess" and game.round == 1 and game.scorings:
+                note = "used"
+        scene.blit(self.fonts.render(name, 17, ink, True), (x + 6, y + 4))
+        scene.blit(self.fonts.render(note, 15, ink), (x + 6, y + 22))
+
+    def _draw_piles(self, scene: pygame.Surface, forecast: tuple[str, str]) -> None:
+        game = self.session.game
+        x, y, w, _h = L.PILES_RECT
+        for i, pile in enumerate(game.piles[:3]):
+            px = x + i * 66
+            for k in range(min(3, len(pile))):  # a little stack of card backs
+                pygame.draw.rect(scene, (60, 110, 70), (px + k * 2, y + 6 - k * 2, 26, 30),
+                                 border_radius=3)  # fmt: skip
+                pygame.draw.rect(scene, (20, 50, 30), (px + k * 2, y + 6 - k * 2, 26, 30), 1,
+                                 border_radius=3)  # fmt: skip
+            if not pile:
+                pygame.draw.rect(scene, (70, 74, 86), (px, y + 6, 26, 30), 1, border_radius=3)
+            blit_centred(scene, self.fonts.render(str(i + 1), 14, TEXT, True),
+                         (px + 16, y + 12))  # fmt: skip
+            scene.blit(self.fonts.render(str(len(pile)), 20, TEXT, True), (px + 34, y + 12))
+        left = x + 3 * 66 + 4
+        headline, how = forecast
+        headline = fit(self.fonts.font(19, True), headline, x + w - left)
+        scene.blit(self.fonts.render(headline, 19, (250, 210, 120), True), (left, y + 2))
+        how = fit(self.fonts.font(16), how, x + w - left)
+        scene.blit(self.fonts.render(how, 16, DIM), (left, y + 21))
+
+    def _draw_status(self, scene: pygame.Surface) -> None:
+        """The session's lines the banner and the board do not already show, on one line."""
+        skip = ("round ", "phase:", "score:", "game over")
+        parts = [
+            (line, colour)
+            for line, colour in self.session.status_lines()
+            if not line.startswith(skip) and " – " not in line
+        ]
+        x, y, w, _h = L.STATUS_RECT
+        font = self.fonts.font(16)
+        for line, colour in parts:
+            if x >= L.STATUS_RECT[0] + w:
+                break
+            text = fit(font, line, L.STATUS_RECT[0] + w - x)
+            surface = self.fonts.render(text, 16, colour)
+            scene.blit(surface, (x, y + 2))
+            x += surface.get_width() + 14
+
+    def _draw_log(self, scene: pygame.Surface) -> None:
+        """The last lines of the log, coloured by who acted; long lines end with "…"."""
+        lx, ly, lw, lh = L.LOG_RECT
+        font = self.fonts.font(17)
+        rows = (lh - 12) // 18
+        lines = self.log_lines[-rows:]
+        for i, (line, colour) in enumerate(lines):
+            text = fit(font, line, lw - 20)
+            scene.blit(self.fonts.render(text, 17, colour), (lx + 10, ly + 6 + i * 18))
+        scene.blit(self.fonts.render("h: help", 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
 
     def _draw_trays(self, scene: pygame.Surface) -> None:
         """Each player's supply (the discs not on the island; draggable on the RFID kit),
-        statues left, cards and shells."""
+        statues and shells left, and the cards kept, by their plain names."""
         session = self.session
         game = session.game
         on_island = session.table.on_island()
         dragged = self.drag[0] if self.drag else None
-        for colour, (x, y, _w, _h) in L.TRAY_RECTS.items():
+        for colour, (x, y, w, _h) in L.TRAY_RECTS.items():
             p = PLAYER_INDEX[colour]
-            title = f"{colour} supply · statues left {game.statues_left[p]}"
+            shells = len(game.shells[p])
+            title = (
+                f"{colour.capitalize()} · {game.statues_left[p]} statues left · "
+                f"{shells} shell{'s' if shells != 1 else ''}"
+            )
             scene.blit(self.fonts.render(title, 17, PLAYER[colour], True), (x + 8, y + 6))
             values = [1, 2, 3, 4, 5] + ([0] if game.tactical else [])
             for value in values:
@@ -147,37 +285,129 @@ class PanelDrawing:
                     pygame.draw.circle(scene, (50, 52, 60), pos, L.DISC_RADIUS, 1)
                 else:
                     self._disc(scene, name, pos, ring=name == self.hand)
-            cards = [game.deck.cards[c].code for c in game.beach_cards[p]]
-            owned = [item for i, item in enumerate(BOARD_ITEMS) if game.board_owner[i] == p]
-            text = [
-                "cards: " + (", ".join(cards) if cards else "none"),
-                f"shells: {len(game.shells[p])}"
-                + (" · bought: " + ", ".join(owned) if owned else ""),
+            kept = [game.deck.cards[c] for c in game.beach_cards[p]]
+            counts = Counter(card.code for card in kept)
+            printed = {card.code: card.name for card in kept}
+            names = [
+                (f"{n}× " if n > 1 else "") + TRAY_CARD.get(code, printed[code])
+                for code, n in counts.items()
             ]
-            row = y + 66
-            for line in text:
-                for part in wrap(line, 36)[:2]:
-                    scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
-                    row += 16
+            text = "Cards: " + (", ".join(names) if names else "none yet")
+            font = self.fonts.font(16)
+            row = y + 58
+            parts = wrap_pixels(font, text, w - 16)
+            if len(parts) > 3:
+                parts = [*parts[:2], fit(font, " ".join(parts[2:]), w - 16)]
+            for part in parts:
+                scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
+                row += 17
 
     def _draw_help(self) -> None:
+        """The help page: keys on the left, what the lights and marks mean on the right, the
+        rules on one page below."""
         if self._help is None:
             overlay = pygame.Surface((L.WIDTH, L.HEIGHT), pygame.SRCALPHA)
-            overlay.fill((0, 0, 0, 150))
-            box = pygame.Rect(150, 70, 980, 40 + 26 * len(HELP) + 30)
-            pygame.draw.rect(overlay, (18, 20, 26, 245), box, border_radius=12)
+            overlay.fill((0, 0, 0, 170))
+            box = pygame.Rect(24, 16, L.WIDTH - 48, L.HEIGHT - 32)
+            pygame.draw.rect(overlay, (18, 20, 26, 250), box, border_radius=12)
             pygame.draw.rect(overlay, (90, 96, 110, 255), box, 2, border_radius=12)
-            x, y = box.x + 30, box.y + 18
-            overlay.blit(self.fonts.render("Keys and mouse", 32, TEXT, True), (x, y))
-            y += 42
-            for key, what in HELP:
-                if not what:
-                    y += 6
-                    overlay.blit(self.fonts.render(key, 22, (250, 210, 120), True), (x, y))
-                    y += 24
-                    continue
-                overlay.blit(self.fonts.render(key, 21, TEXT), (x + 16, y))
-                overlay.blit(self.fonts.render(what, 21, DIM), (x + 330, y))
-                y += 23
+            gold = (250, 210, 120)
+
+            def column(rows, x: int, y: int, split: int, title: str) -> int:
+                overlay.blit(self.fonts.render(title, 28, TEXT, True), (x, y))
+                y += 32
+                for key, what in rows:
+                    if not what:
+                        y += 3
+                        overlay.blit(self.fonts.render(key, 20, gold, True), (x, y))
+                        y += 20
+                        continue
+                    overlay.blit(self.fonts.render(key, 18, TEXT), (x + 10, y))
+                    overlay.blit(self.fonts.render(what, 18, DIM), (x + split, y))
+                    y += 18
+                return y
+
+            y1 = column(HELP, box.x + 20, box.y + 14, 210, "Keys and mouse")
+            y2 = column(LEGEND, box.x + 640, box.y + 14, 160, "What you see")
+            y = max(y1, y2) + 12
+            pygame.draw.line(overlay, (70, 74, 86), (box.x + 20, y), (box.right - 20, y))
+            y += 8
+            overlay.blit(self.fonts.render("The rules on one page", 28, TEXT, True),
+                         (box.x + 20, y))  # fmt: skip
+            y += 30
+            half = (len(RULES) + 1) // 2
+            split = next(i for i in range(half, len(RULES)) if not RULES[i][1])
+            for rows, x in ((RULES[:split], box.x + 20), (RULES[split:], box.x + 640)):
+                ry = y
+                for head, text in rows:
+                    if not text:
+                        overlay.blit(self.fonts.render(head, 20, gold, True), (x, ry))
+                        ry += 20
+                        continue
+                    overlay.blit(self.fonts.render(text, 18, TEXT), (x + 10, ry))
+                    ry += 18
             self._help = overlay
         self.screen.blit(self._help, (0, 0))
+
+    def _draw_end_table(self, scene: pygame.Surface) -> None:
+        """Game over: every scoring's points by kind for both players, and the totals."""
+        game = self.session.game
+        result = game.result()
+        if result is None:
+            return
+        kinds: list[str] = []
+        for record in result.scorings:
+            for colour in PLAYERS:
+                for kind in record["players"][colour]["points"]:
+                    if kind not in kinds:
+                        kinds.append(kind)
+        x, y, w, _h = L.END_RECT
+        h = 62 + 44 + 24 * (len(kinds) + 2) + 30
+        y = L.HEIGHT // 2 - h // 2
+        pygame.draw.rect(scene, (16, 18, 24), (x, y, w, h), border_radius=10)
+        pygame.draw.rect(scene, PLAYER[result.winner], (x, y, w, h), 3, border_radius=10)
+        red, yellow = result.scores
+        title = f"{result.winner.capitalize()} wins: red {red}, yellow {yellow}"
+        if result.tiebreak == "statues":
+            title += " (more statues)"
+        elif result.tiebreak == "start":
+            title += " (tie: the second player wins)"
+        blit_centred(scene, self.fonts.render(title, 32, PLAYER[result.winner], True),
+                     (x + w / 2, y + 28))  # fmt: skip
+        columns = [(record["round"], colour) for record in result.scorings for colour in PLAYERS]
+        left, col_w, row_h = x + 24, (w - 240) // max(1, len(columns)), 24
+        top = y + 62
+        for c, (rnd, colour) in enumerate(columns):
+            cx = left + 200 + c * col_w + col_w // 2
+            blit_centred(scene, self.fonts.render(f"scoring {rnd}", 16, DIM), (cx, top))
+            blit_centred(scene, self.fonts.render(colour, 19, PLAYER[colour], True),
+                         (cx, top + 18))  # fmt: skip
+        row_y = top + 44
+        for kind in [*kinds, "this scoring", "total"]:
+            strong = kind in ("this scoring", "total")
+            if strong:
+                pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
+            name = SCORE_ROWS.get(kind, kind)
+            scene.blit(self.fonts.render(name, 19, TEXT, strong), (left, row_y))
+            for c, (rnd, colour) in enumerate(columns):
+                record = result.scorings[rnd - 1]["players"][colour]
+                points = record["points"]
+                if kind == "total":
+                    value = int(record["total"])
+                elif kind == "this scoring":
+                    value = sum(points.values())
+                else:
+                    value = points.get(kind, 0)
+                cx = left + 200 + c * col_w + col_w // 2
+                ink = TEXT if value else (90, 94, 104)
+                blit_centred(scene, self.fonts.render(str(value), 19, ink, strong),
+                             (cx, row_y + 8))  # fmt: skip
+            row_y += row_h
+        hint = "e: hide this table"
+        scene.blit(self.fonts.render(hint, 15, DIM), (x + w - 120, y + h - 20))
+
+    def mark_rect(self, mark: Mark) -> tuple[int, int, int, int] | None:
+        """The item's rectangle on the scoring board (items are the panel's marks)."""
+        if mark.kind == "item":
+            return L.item_rect(BOARD_ITEMS.index(str(mark.index)))
+        return None

@@ -2,18 +2,19 @@
 
 The tagged discs the player drags are tags on the virtual Pico's beaches; the Pico streams
 the firmware's frames into a pty; the kit's own ``RfidDriver`` opens that pty like the USB
-port and posts ``BeachContents``. So the simulator's RFID mode exercises the same framing,
-CRC, sequence and snapshot logic as a real kit. Where no pty exists (Windows), the contents
+port and posts ``BeachContents``: the link ``hal.factory`` builds on the sim backend. So
+the simulator's RFID mode exercises the same framing, CRC, sequence and snapshot logic as a
+real kit. Where no pty exists (Windows), the contents
 are injected as ``BeachContents`` directly and the session says so.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 
 from haleakala.hal.events import ALL_DISCS, BEACHES, BeachContents, Disc, InputEvent
+from haleakala.hal.rfid.virtual_link import pty_available
 
 Post = Callable[[InputEvent], None]
 
@@ -28,9 +29,6 @@ def tag_map() -> dict[str, Disc]:
     """UID → disc for every disc of the game, as a kit's ``[tags]`` enrolment would say."""
     return {tag_uid(d): d for d in ALL_DISCS}
 
-
-def pty_available() -> bool:
-    return hasattr(os, "openpty")
 
 
 class RfidLink:
@@ -82,28 +80,27 @@ class RfidLink:
 
 
 class PicoLink(RfidLink):
-    """The real path: ``VirtualPico`` → pty → ``RfidDriver`` → ``post``."""
+    """The real path: ``VirtualPico`` → pty → ``RfidDriver`` → ``post``, as the HAL factory
+    builds the sim backend's RFID link (``hal.factory.open_rfid_link``)."""
 
     transport = "pty"
 
     def __init__(self, post: Post) -> None:
         super().__init__(post)
-        import tempfile
+        from haleakala.hal.factory import open_rfid_link
+        from haleakala.hal.rfid.virtual_link import VirtualPicoLink
 
-        from haleakala.hal.rfid.driver import RfidDriver
-        from haleakala.hal.rfid.virtual_pico import VirtualPico
-
-        self._dir = tempfile.TemporaryDirectory(prefix="haleakala-sim-rfid-")
-        # A stable name for the port, like the udev link: it survives unplug / plug.
-        self.port = os.path.join(self._dir.name, "haleakala-rfid")
-        self.pico = VirtualPico(firmware="simulator", snapshot_period_s=0.1)
-        self.driver = RfidDriver(
-            tag_map(), port=self.port, post=post, retry_max_s=0.2, read_timeout_s=0.02
+        link = open_rfid_link(
+            None, "sim", tags=tag_map(), post=post, retry_max_s=0.2, read_timeout_s=0.02
         )
+        assert isinstance(link, VirtualPicoLink)  # what the sim backend's factory makes
+        self.link = link
+        self.port = link.port
+        self.pico = link.pico
+        self.driver = link.driver
 
     def start(self) -> None:
-        self.pico.start(self.port)
-        self.driver.start()
+        self.link.start()
 
     def show(self, beaches: Sequence[frozenset[Disc]]) -> None:
         """All changed beaches in one go: the Pico's lock is held so that its thread sends
@@ -135,9 +132,7 @@ class PicoLink(RfidLink):
         self._plugged = True
 
     def close(self) -> None:
-        self.driver.stop()
-        self.pico.stop()
-        self._dir.cleanup()
+        self.link.close()
 
 
 def open_link(post: Post, transport: str = "auto") -> RfidLink:

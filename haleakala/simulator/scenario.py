@@ -19,10 +19,11 @@ from typing import Any
 
 from haleakala.rules import PLAYERS, NotationError
 
-from .board import space_name
 from .colours import describe, matches
 from .scenario_format import Scenario, Step
 from .session import PerformError, ScenarioClock, SimSession
+from .story import DECISION_NOTE, cards_before_scoring, story_of
+from .table import space_name
 
 MAX_BOT_DECISIONS = 3000
 
@@ -341,6 +342,44 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
                         )
     if "board" in expect:
         problems += _check_board(session, expect["board"])
+    problems += _check_window(session, expect)
+    return problems
+
+
+def _check_window(session: SimSession, expect: dict[str, Any]) -> list[str]:
+    """The window's own elements: the piles on the scoring board, when the next scoring
+    comes, the last-move mark and the log in words (the same story the window draws)."""
+    game = session.game
+    problems: list[str] = []
+    if "piles" in expect:
+        piles = [len(p) for p in game.piles[:3]]
+        if piles != list(expect["piles"]):
+            problems.append(f"piles (1-, 2-, 3-tree): expected {expect['piles']}, got {piles}")
+    if "scoring_after" in expect:
+        after = cards_before_scoring(game)
+        got = "none" if after is None else after
+        if got != expect["scoring_after"]:
+            problems.append(
+                f"scoring_after: expected {expect['scoring_after']!r} cards, got {got!r}"
+            )
+    if not any(key in expect for key in ("last_move", "log", "log_not")):
+        return problems
+    story = story_of(game)
+    if "last_move" in expect:
+        last = story.last
+        got = "none" if last is None or last[1] is None else last[1].label
+        if got.lower() != expect["last_move"].lower():
+            problems.append(f"last_move: expected the mark on {expect['last_move']!r}, got {got!r}")
+    lines = [entry.text for entry in story.entries]
+    lines += [note for note in session.log if not DECISION_NOTE.match(note)]
+    text = "\n".join(lines).lower()
+    for want in expect.get("log", []):
+        if want.lower() not in text:
+            shown = "\n".join(f"| {line}" for line in lines[-8:])
+            problems.append(f"log: expected a line containing {want!r}; its end reads:\n{shown}")
+    for unwanted in expect.get("log_not", []):
+        if unwanted.lower() in text:
+            problems.append(f"log: expected no {unwanted!r} in it")
     return problems
 
 

@@ -52,7 +52,8 @@ ACTIONS = {
     "power_cut": "the daemon dies without warning and restarts on the same state dir",
     "link": 'the RFID link goes up or down: { ok = false, detail = "unplugged" }',
     "expect": "checks: to_move, phase, round, decisions, last, score, winner, digest, "
-    "boat, lava, statues, oled, oled_not, status, leds, board",
+    "boat, lava, statues, oled, oled_not, status, leds, board; the window's piles, "
+    "scoring_after, last_move, log, log_not",
 }
 
 EXPECT_KEYS = (
@@ -73,6 +74,11 @@ EXPECT_KEYS = (
     "variant",
     "status",
     "statues",
+    "piles",
+    "scoring_after",
+    "last_move",
+    "log",
+    "log_not",
 )
 UNTIL = ("end", "round2", "scoring", "decisions")
 BOTS = ("random", "greedy")
@@ -165,7 +171,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         scenario.strength = _choice(source, "strength", data["strength"], STRENGTHS)
     steps = data.get("step", [])
     if not isinstance(steps, list) or not steps:
-        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see sim/README.md)")
+        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see docs/simulator.md)")
     for n, raw in enumerate(steps, 1):
         scenario.steps.append(_step(source, n, raw, scenario.kit))
     return scenario
@@ -331,7 +337,25 @@ def _expect(value: Any, _kit: str) -> dict:
         ):
             raise ValueError('statues = { "2M" = "red", "3F" = "none" }')
         out["statues"] = {str(k).upper(): v for k, v in statues.items()}
-    for key in ("oled", "oled_not", "status"):
+    if "piles" in out and (
+        not isinstance(out["piles"], list)
+        or len(out["piles"]) != 3
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in out["piles"])
+    ):
+        raise ValueError("piles = [3, 12, 15]: the cards left in the 1-, 2- and 3-tree piles")
+    if "scoring_after" in out:
+        after = out["scoring_after"]
+        if after != "none" and (not isinstance(after, int) or isinstance(after, bool)):
+            raise ValueError(
+                f"scoring_after = {after!r}: the cards still to draw before the next scoring "
+                '(a whole number), or "none" once the game is over'
+            )
+    if "last_move" in out and not (isinstance(out["last_move"], str) and out["last_move"]):
+        raise ValueError(
+            'last_move = "beach 2": where the last decision acted, as the window marks it '
+            '("beach 2", "3M", "slot 1a", "crater 4", "boat 3", "Forest Statues", or "none")'
+        )
+    for key in ("oled", "oled_not", "status", "log", "log_not"):
         if key in out:
             texts = out[key] if isinstance(out[key], list) else [out[key]]
             if not all(isinstance(t, str) and t for t in texts):

@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 from haleakala.config import Config
 from haleakala.hal.events import Disc
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Place, Return, decode
 
-from .board import Table, apply_change, table_from_expected
 from .rfid import RfidLink, open_link, tag_map
+from .table import Table, apply_change, table_from_expected
 
 if TYPE_CHECKING:
     from haleakala.ai import Bot

@@ -8,7 +8,12 @@ raw button edges through the kit's real debouncer, encoder detents and disc move
 Rendering is layered so a frame costs little: the island and panel frames are drawn once
 into a background Surface; the scene (LED glow, pieces, panel text) is recomposed only when
 something it shows changed (a new LED frame, OLED image, table or game change); a frame with
-nothing new is one blit. Text surfaces are cached.
+nothing new is one blit. Text surfaces are cached. The pulsing outlines on the legal targets
+are drawn over the scene, touching only their own rectangles, a few times a second.
+
+The window draws on a fixed 1280×800 canvas. At that size the canvas is the display surface
+itself (nothing is copied); resized or full screen (F11), the canvas is scaled into the window
+with its proportions kept (letterboxed) and mouse positions are mapped back onto it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from haleakala.hal.base import ZONES
+from haleakala.rules import NotationError
 
 from . import layout as L
 from .palette import (
@@ -29,17 +35,21 @@ from .palette import (
     CARD_KIND,
     DIM,
     GLOW,
+    HOLD_HINT_S,
     LAVA,
     PANEL,
     PANEL_EDGE,
     PLAYER,
+    PLAYER_TEXT,
     SHORT_CARD,
     TEXT,
     Fonts,
     blit_centred,
+    fit,
     led_display_colour,
 )
 from .panel import PanelDrawing
+from .story import DECISION_NOTE, Mark, Story, legal_marks, mark_of
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -50,6 +60,18 @@ KEY_BUTTONS = {
     pygame.K_SPACE: "select",
     pygame.K_BACKSPACE: "back",
 }
+WINDOW_FLAGS = pygame.RESIZABLE
+"""The window may be resized; the canvas is scaled into it (``SimWindow.present``)."""
+PULSE_LEVELS = 6
+"""Steps of the outlines' pulse: a redraw of the outlines only when the level changes."""
+GLOW_RADIUS = 12
+LOG_KEEP = 80
+ISLAND_RECT = pygame.Rect(0, 0, L.PANEL_X, L.HEIGHT)
+PANEL_RECT = pygame.Rect(L.PANEL_X, 0, L.WIDTH - L.PANEL_X, L.HEIGHT)
+NOTE_COLOUR = (150, 156, 170)
+LOG_PLAYER = {"red": (250, 120, 110), "yellow": (245, 210, 90)}
+LOG_ISLAND = (255, 150, 90)
+DASHES = 14
 
 
 class SimWindow(PanelDrawing):
@@ -60,15 +82,22 @@ class SimWindow(PanelDrawing):
         if screen is None:
             pygame.display.init()
             pygame.display.set_caption("Haleakala Companion — simulator")
-            screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
-        self.screen = screen
+            screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
+        self.display = screen
+        self.screen = screen  # the canvas everything is drawn on (the display at 1280×800)
+        self.view = pygame.Rect(0, 0, L.WIDTH, L.HEIGHT)  # where the canvas shows on it
+        self.fullscreen = False
+        if screen.get_size() != (L.WIDTH, L.HEIGHT):
+            self.resized()
         self.fonts = Fonts()
         self.background = self._draw_background()
         self.scene = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
         self._zone_masks = self._make_zone_masks()
         self._led_spots = self._make_led_spots()
+        for _index, pos, _key in self._led_spots:
+            self._socket(self.background, pos)
         self._glows: dict[tuple, pygame.Surface] = {}
-        self._dots: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._dots: dict[tuple[int, int, int], tuple[pygame.Surface, tuple[int, int, int]]] = {}
         self._oled_surface: pygame.Surface | None = None
         self._oled_count: tuple = ()
         self._signature: tuple | None = None
@@ -83,6 +112,17 @@ class SimWindow(PanelDrawing):
         self.drag: tuple[str, tuple[int, int]] | None = None  # disc name, mouse position
         self.hand: str | None = None  # RFID keyboard: the disc in hand
         self.frames = 0
+        self.story = Story()
+        self.log_lines: list[tuple[str, tuple[int, int, int]]] = []
+        self._notes: list[tuple[int, str]] = []  # (story entries before it, text)
+        self._seen_note: str | None = None
+        self._marks_key: tuple = ()
+        self._marks: list[Mark] = []
+        self._pulse_drawn: int | None = None
+        self._island_key: tuple = ()
+        self._panel_key: tuple = ()
+        self._shapes: dict[Mark, tuple[list[tuple[float, float]] | None, pygame.Rect]] = {}
+        self.show_end = True
         self.screenshot_path: Callable[[], str] = lambda: time.strftime(
             "haleakala-sim-%Y%m%d-%H%M%S.png"
         )
@@ -101,25 +141,22 @@ class SimWindow(PanelDrawing):
             outer = L.polar(L.BANDS["water"][0], edge)
             pygame.draw.line(bg, (20, 20, 20), inner, outer, 2)
             label = self.fonts.render(f"segment {segment}", 18, (200, 220, 240))
-            blit_centred(bg, label, L.at(segment, L.BANDS["sea"][0] - 6, 0))
+            blit_centred(bg, label, L.at(segment, L.BANDS["sea"][0] - 8, 0))
             for k in range(3):
                 space = segment * 3 + k
-                x, y = L.space_position(space, "statue")
                 blit_centred(
-                    bg, self.fonts.render(f"{segment}{'GFM'[k]}", 15, (20, 30, 20)), (x, y + 19)
+                    bg,
+                    self.fonts.render(f"{segment}{'GFM'[k]}", 15, (20, 30, 20)),
+                    L.space_label_position(space),
                 )
-            blit_centred(
-                bg,
-                self.fonts.render(f"{segment}B", 15, (110, 90, 50)),
-                L.at(segment, L.BANDS["beach"][1] + 6, 0),
-            )
         pygame.draw.circle(bg, (40, 26, 24), (round(L.CENTRE[0]), round(L.CENTRE[1])), 30)
         # Panel.
         pygame.draw.rect(bg, PANEL, (L.PANEL_X, 0, L.WIDTH - L.PANEL_X, L.HEIGHT))
         x, y, w, h = L.OLED_RECT
         pygame.draw.rect(bg, (8, 8, 10), (x - 6, y - 6, w + 12, h + 12), border_radius=6)
         pygame.draw.rect(bg, PANEL_EDGE, (x - 6, y - 6, w + 12, h + 12), 2, border_radius=6)
-        bg.blit(self.fonts.render("OLED 128×64 (×4)", 16, DIM), (x, y + h + 8))
+        pygame.draw.rect(bg, (30, 33, 40), L.BOARD_RECT, border_radius=8)
+        pygame.draw.rect(bg, PANEL_EDGE, L.BOARD_RECT, 1, border_radius=8)
         for (tx, ty, tw, th), caption in (
             (L.TURN_LEFT_RECT, "turn -"),
             (L.TURN_RIGHT_RECT, "turn +"),
@@ -127,9 +164,8 @@ class SimWindow(PanelDrawing):
             pygame.draw.rect(bg, (52, 56, 66), (tx, ty, tw, th), border_radius=6)
             blit_centred(bg, self.fonts.render(caption, 18, TEXT), (tx + tw / 2, ty + th / 2))
         bx, by = L.BACK_CENTRE
-        blit_centred(bg, self.fonts.render("hold = undo", 16, DIM), (bx, by + L.BACK_RADIUS + 14))
-        ex, ey = L.ENCODER_CENTRE
-        blit_centred(bg, self.fonts.render("encoder", 16, DIM), (ex, ey - L.ENCODER_RADIUS - 12))
+        bg.blit(self.fonts.render("hold:", 15, DIM), (bx + L.BACK_RADIUS + 6, by - 14))
+        bg.blit(self.fonts.render("undo", 15, DIM), (bx + L.BACK_RADIUS + 6, by))
         for colour, rect in L.TRAY_RECTS.items():
             pygame.draw.rect(bg, (34, 36, 44), rect, border_radius=8)
             pygame.draw.rect(bg, PLAYER[colour], rect, 2, border_radius=8)
@@ -187,16 +223,52 @@ class SimWindow(PanelDrawing):
             self.encoder_position,
             self.drag[0] if self.drag else None,
             self.hand,
+            len(self.log_lines),
+            self.log_lines[-1] if self.log_lines else None,
+            self.show_end,
         )
 
-    def compose(self) -> None:
-        """Recompose the scene surface from the background and the current state."""
+    def _layer_keys(self) -> tuple[tuple, tuple]:
+        """What the island layer and the panel layer each show, to redraw only the one that
+        changed (LED blinks touch the island; the OLED, the knob and the log the panel)."""
+        hw = self.session.hw
+        changes = self.session.changes
+        pressed = tuple(sorted(self.pressed.values()))
+        dragged = self.drag[0] if self.drag else None
+        island: tuple = ((id(hw.leds), hw.leds.show_count), changes, pressed, dragged)
+        island += (self.show_end,)
+        island += (len(self.story.entries), self.story.last, self.selected_mark())
+        held = self.pressed_at.get("back")
+        progress = None if held is None else int((time.monotonic() - held) / HOLD_HINT_S * 24)
+        panel: tuple = (hw.display.show_count, hw.display.clear_count, id(hw.display), changes)
+        panel += (pressed,)
+        panel += (self.encoder_position, dragged, self.hand, progress)
+        panel += (len(self.log_lines), self.log_lines[-1] if self.log_lines else None)
+        return island, panel
+
+    def compose(self, *, everything: bool = False) -> None:
+        """Bring the scene surface up to date: the island and the panel layers are each
+        redrawn from the background only when what they show changed (or ``everything``)."""
         scene = self.scene
-        scene.blit(self.background, (0, 0))
-        self._draw_leds(scene)
-        self._draw_cards(scene)
-        self._draw_pieces(scene)
-        self._draw_panel(scene)
+        island, panel = self._layer_keys()
+        if everything or island != self._island_key:
+            self._island_key = island
+            scene.set_clip(ISLAND_RECT)
+            scene.blit(self.background, ISLAND_RECT, ISLAND_RECT)
+            self._draw_leds(scene)
+            self._draw_cards(scene)
+            self._draw_pieces(scene)
+            self._draw_sums(scene)
+            self._draw_last_move(scene)
+            self._draw_selected(scene)
+            if self.show_end:
+                self._draw_end_table(scene)
+        if everything or panel != self._panel_key:
+            self._panel_key = panel
+            scene.set_clip(PANEL_RECT)
+            scene.blit(self.background, PANEL_RECT, PANEL_RECT)
+            self._draw_panel(scene)
+        scene.set_clip(None)
 
     def _glow(self, key: tuple[int, str], colour: tuple[int, int, int]) -> pygame.Surface:
         """The zone's glow tinted ``colour``, for additive blending (LEDs add light to the
@@ -214,23 +286,47 @@ class SimWindow(PanelDrawing):
             self._glows[key, colour] = surface
         return surface
 
-    def _dot(self, pixel: tuple[int, int, int], brightness: float) -> pygame.Surface:
-        """One LED as seen from above: a faint socket when dark; lit, the glowing body
-        with the exact sent value at its core."""
-        surface = self._dots.get(pixel)
-        if surface is None:
+    def _dot(
+        self, pixel: tuple[int, int, int], brightness: float
+    ) -> tuple[pygame.Surface, tuple[int, int, int]]:
+        """A lit LED as seen from above: a glow in its hue (added to the board) whose strength
+        follows how bright it is sent, never fainter than a clear halo, so a dim LED reads as
+        dimly lit, not as a brown dot; and the colour of its core. Cached by the sent value."""
+        cached = self._dots.get(pixel)
+        if cached is None:
             if len(self._dots) > 1024:
                 self._dots.clear()
-            surface = pygame.Surface((13, 13), pygame.SRCALPHA)
-            if any(pixel):
-                pygame.draw.circle(surface, (10, 10, 10), (6, 6), 6)
-                pygame.draw.circle(surface, led_display_colour(pixel, brightness), (6, 6), 5)
-                pygame.draw.circle(surface, pixel, (6, 6), 2)
-            else:
-                pygame.draw.circle(surface, (0, 0, 0, 90), (6, 6), 4)
-                pygame.draw.circle(surface, (0, 0, 0, 140), (6, 6), 4, 1)
-            self._dots[pixel] = surface
-        return surface
+            level = min(1.0, max(pixel) / 255 / max(brightness, 0.05))
+            strength = 0.5 + 0.5 * math.sqrt(level)
+            peak = max(pixel)
+            hue = tuple(c * 255 // peak for c in pixel)
+            size = 2 * GLOW_RADIUS + 1
+            surface = pygame.Surface((size, size)).convert()
+            surface.fill((0, 0, 0))
+            for r in range(GLOW_RADIUS, 0, -1):
+                f = strength * (1 - r / (GLOW_RADIUS + 1)) ** 1.5
+                colour = tuple(min(255, round(c * f)) for c in hue)
+                pygame.draw.circle(surface, colour, (GLOW_RADIUS, GLOW_RADIUS), r)
+            cached = (surface, self.core_colour(pixel, brightness))
+            self._dots[pixel] = cached
+        return cached
+
+    @staticmethod
+    def _socket(target: pygame.Surface, pos: tuple[int, int]) -> None:
+        """A dark LED seen from above: a faint socket (drawn once, in the background)."""
+        socket = pygame.Surface((13, 13), pygame.SRCALPHA)
+        pygame.draw.circle(socket, (0, 0, 0, 90), (6, 6), 4)
+        pygame.draw.circle(socket, (0, 0, 0, 140), (6, 6), 4, 1)
+        target.blit(socket, (pos[0] - 6, pos[1] - 6))
+
+    @staticmethod
+    def core_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[int, int, int]:
+        """The lit LED's core: its hue, from 60 % to full strength as it is sent dim to
+        bright (the hue is what a player reads; the exact value is in the scenario checks)."""
+        level = min(1.0, max(pixel) / 255 / max(brightness, 0.05))
+        peak = max(pixel)
+        strength = 0.6 + 0.4 * math.sqrt(level)
+        return tuple(min(255, round(c * 255 / peak * strength)) for c in pixel)  # type: ignore[return-value]
 
     def zone_colours(self) -> dict[tuple[int, str], tuple[int, int, int]]:
         """Mean sent colour of each lit zone in the last LED frame (by chain index)."""
@@ -261,7 +357,14 @@ class SimWindow(PanelDrawing):
                 special_flags=pygame.BLEND_RGB_ADD,
             )
         for index, (x, y), _key in self._led_spots:
-            scene.blit(self._dot(pixels[index], brightness), (x - 6, y - 6))
+            pixel = pixels[index]
+            if not any(pixel):
+                continue  # its dark socket is in the background
+            surface, core = self._dot(pixel, brightness)
+            scene.blit(
+                surface, (x - GLOW_RADIUS, y - GLOW_RADIUS), special_flags=pygame.BLEND_RGB_ADD
+            )
+            pygame.draw.circle(scene, core, (x, y), 3)
 
     def _draw_cards(self, scene: pygame.Surface) -> None:
         game = self.session.game
@@ -276,10 +379,13 @@ class SimWindow(PanelDrawing):
             pygame.draw.rect(scene, (246, 240, 226), (x, y, w, h), border_radius=6)
             pygame.draw.rect(scene, CARD_KIND.get(kind.kind, DIM), (x, y, w, h), 3, border_radius=6)
             self._card_icon(scene, kind.code, (x + 13, y + h / 2))
-            top, bottom = SHORT_CARD.get(kind.code, (kind.code, ""))
-            scene.blit(self.fonts.render(top, 16, (30, 30, 30), True), (x + 25, y + 9))
+            top, bottom = SHORT_CARD.get(kind.code, (kind.name, ""))
+            room = w - 28  # inside the frame, right of the icon
+            top = fit(self.fonts.font(16, True), top, room)
+            scene.blit(self.fonts.render(top, 16, (30, 30, 30), True), (x + 24, y + 9))
             if bottom:
-                scene.blit(self.fonts.render(bottom, 14, (60, 60, 60)), (x + 25, y + 27))
+                bottom = fit(self.fonts.font(14), bottom, room)
+                scene.blit(self.fonts.render(bottom, 14, (60, 60, 60)), (x + 24, y + 26))
             name = game.board.slot_name(slot)
             scene.blit(self.fonts.render(name, 13, (110, 110, 110)), (x + w - 16, y + h - 12))
 
@@ -332,15 +438,19 @@ class SimWindow(PanelDrawing):
                 pos = L.lava_position(segment, i)
                 pygame.draw.circle(scene, (60, 10, 0), pos, 8)
                 pygame.draw.circle(scene, LAVA, pos, 7)
-        # Statues and shamans.
+        # Statues and shamans; one not where the game has it gets a white ring and a "!".
         for space, owner in table.statues.items():
             x, y = L.space_position(space, "statue")
+            if expected is not None and expected.statues.get(space) != owner:
+                self._misplaced(scene, (x, y))
             pygame.draw.rect(scene, (20, 20, 20), (x - 7, y - 10, 15, 22), border_radius=3)
             pygame.draw.rect(scene, PLAYER[owner], (x - 6, y - 11, 13, 21), border_radius=3)
             pygame.draw.rect(scene, (30, 20, 10), (x - 3, y - 6, 2, 3))
             pygame.draw.rect(scene, (30, 20, 10), (x + 2, y - 6, 2, 3))
         for colour, space in table.shamans.items():
             x, y = L.space_position(space, colour)
+            if expected is not None and expected.shamans.get(colour) != space:
+                self._misplaced(scene, (x, y))
             pygame.draw.circle(scene, (20, 20, 20), (x + 1, y + 2), 9)
             body = [(x, y - 12), (x + 8, y + 8), (x - 8, y + 8)]
             pygame.draw.polygon(scene, PLAYER[colour], body)
@@ -357,6 +467,232 @@ class SimWindow(PanelDrawing):
         pygame.draw.polygon(
             scene, (240, 240, 230), [(bx + 1, by - 24), (bx + 15, by - 8), (bx + 1, by - 8)]
         )
+        if expected is not None and expected.boat != table.boat:
+            self._misplaced(scene, (bx, by - 6), 27)
+
+    def _misplaced(self, scene: pygame.Surface, pos: tuple[int, int], radius: int = 15) -> None:
+        """A piece that is not where the game has it: a white ring and a "!" beside it."""
+        pygame.draw.circle(scene, (255, 255, 255), pos, radius, 2)
+        bx, by = pos[0] + radius - 2, pos[1] - radius + 2
+        pygame.draw.circle(scene, (255, 255, 255), (bx, by), 7)
+        blit_centred(scene, self.fonts.render("!", 16, (200, 30, 30), True), (bx, by))
+
+    def _draw_sums(self, scene: pygame.Surface) -> None:
+        """Each player's sum on each beach, in the water beside their discs (the sum rule,
+        R7, and who chooses first, R10, are read off these)."""
+        game = self.session.game
+        for beach in range(L.SEGMENTS):
+            for p, colour in enumerate(("red", "yellow")):
+                total = game.totals[p][beach]
+                if not total:
+                    continue
+                pos = L.sum_position(beach, colour)
+                label = self.fonts.render(f"={total}", 17, PLAYER_TEXT[colour], True)
+                rect = label.get_rect(center=pos).inflate(8, 2)
+                pygame.draw.rect(scene, (20, 20, 20), rect.move(1, 1), border_radius=7)
+                pygame.draw.rect(scene, PLAYER[colour], rect, border_radius=7)
+                scene.blit(label, label.get_rect(center=rect.center))
+
+    def _mark_centre(self, mark: Mark, who: str) -> tuple[tuple[int, int], int] | None:
+        """Centre and radius of the last-move ring around a place on the island."""
+        i = int(mark.index) if mark.kind != "item" else 0
+        if mark.kind == "beach":
+            return L.at(i, L.band_mid("beach")), 30
+        if mark.kind == "boat":
+            return L.boat_position(i), 28
+        if mark.kind == "crater":
+            return L.at(i, L.band_mid("crater")), 20
+        if mark.kind == "space":  # around the shaman that moved (or stayed)
+            return L.space_position(i, who), 17
+        if mark.kind == "slot":
+            x, y, w, h = L.card_rect(i)
+            return (x + w // 2, y + h // 2), 44
+        return None
+
+    def _draw_last_move(self, scene: pygame.Surface) -> None:
+        """A dashed ring in the mover's colour around where the last decision acted."""
+        last = self.story.last
+        if last is None:
+            return
+        who, mark = last
+        if mark is None:
+            return
+        colour = PLAYER[who]
+        if mark.kind == "item":
+            rect = pygame.Rect(self.mark_rect(mark) or (0, 0, 0, 0)).inflate(6, 6)
+            pygame.draw.rect(scene, (255, 255, 255), rect, 2, border_radius=6)
+            return
+        spot = self._mark_centre(mark, who)
+        if spot is None:
+            return
+        (cx, cy), r = spot
+        box = (cx - r, cy - r, 2 * r, 2 * r)
+        for k in range(DASHES):
+            a = 2 * math.pi * k / DASHES
+            pygame.draw.arc(scene, (20, 20, 20), box, a, a + math.pi / DASHES, 5)
+            pygame.draw.arc(scene, colour, box, a, a + math.pi / DASHES, 3)
+
+    def selected_mark(self) -> Mark | None:
+        """The place of the option under the companion's cursor (a card, a shaman space, a
+        crater), when the OLED offers decisions: what ``select`` would do."""
+        companion = self.session.companion
+        shown = getattr(companion, "shown", None)
+        if shown is None or getattr(shown, "kind", None) not in ("decision", "proposal"):
+            return None
+        option = shown.current
+        if option is None:
+            return None
+        game = self.session.game
+        try:
+            d = option.value if isinstance(option.value, int) else game.parse(str(option.value))
+        except (NotationError, ValueError):
+            return None
+        if d not in game.legal_actions():
+            return None
+        mark = mark_of(game, d)
+        return mark if mark is not None and mark.kind in ("slot", "space", "crater") else None
+
+    def _draw_selected(self, scene: pygame.Surface) -> None:
+        """The option under the cursor: a thick white frame and a pointer, clearer than the
+        blinking LED alone."""
+        mark = self.selected_mark()
+        if mark is None:
+            return
+        if mark.kind == "slot":
+            rect = pygame.Rect(L.card_rect(int(mark.index))).inflate(20, 20)  # outside the outline
+            pygame.draw.rect(scene, (20, 20, 20), rect.inflate(4, 4), 3, border_radius=11)
+            pygame.draw.rect(scene, (255, 255, 255), rect, 4, border_radius=10)
+            cx, top = rect.centerx, rect.top - 2
+            if top < 20:  # a card at the top edge: the pointer below it, pointing up
+                bottom = rect.bottom + 2
+                pointer = [(cx - 9, bottom + 14), (cx + 9, bottom + 14), (cx, bottom + 2)]
+                pygame.draw.polygon(scene, (255, 255, 255), pointer)
+                pygame.draw.polygon(scene, (20, 20, 20), pointer, 2)
+                return
+        else:
+            who = self.session.game.to_move or "red"
+            if mark.kind == "space":
+                (cx, cy), r = L.space_position(int(mark.index), who), 18
+            else:
+                (cx, cy), r = L.at(int(mark.index), L.band_mid("crater")), 18
+            pygame.draw.circle(scene, (20, 20, 20), (cx, cy), r + 2, 6)
+            pygame.draw.circle(scene, (255, 255, 255), (cx, cy), r, 3)
+            top = cy - r - 2
+        pointer = [(cx - 9, top - 14), (cx + 9, top - 14), (cx, top - 2)]
+        pygame.draw.polygon(scene, (255, 255, 255), pointer)
+        pygame.draw.polygon(scene, (20, 20, 20), pointer, 2)
+
+    def legal_now(self) -> list[Mark]:
+        """The legal targets of the player to move (cached per decision)."""
+        game = self.session.game
+        key = (id(game), len(game.history), game.phase, game.decider)
+        if key != self._marks_key:
+            self._marks_key = key
+            self._marks = legal_marks(game)
+        return self._marks
+
+    def _highlight_shape(self, mark: Mark) -> tuple[list[tuple[float, float]] | None, pygame.Rect]:
+        """The outline of a legal target (a polygon, or None for a rectangle) and the area
+        it touches."""
+        i = int(mark.index) if mark.kind != "item" else 0
+        points: list[tuple[float, float]] | None = None
+        if mark.kind in ("beach", "crater"):
+            points = L.wedge(i, mark.kind, 12)
+        elif mark.kind == "space":
+            if i >= L.SEGMENTS * 3:
+                points = L.wedge(i - L.SEGMENTS * 3, "beach", 12)
+            else:
+                points = L.wedge(i // 3, L.LAND_BANDS[i % 3], 12)
+        if points is not None:
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            left, top = min(xs) - 4, min(ys) - 4
+            rect = pygame.Rect(left, top, max(xs) - left + 5, max(ys) - top + 5)
+            return points, rect
+        if mark.kind == "slot":
+            return None, pygame.Rect(L.card_rect(i)).inflate(10, 10)
+        return None, pygame.Rect(self.mark_rect(mark) or (0, 0, 0, 0)).inflate(8, 8)
+
+    def _draw_highlights(self, level: int) -> list[pygame.Rect]:
+        """Pulsing outlines in the mover's colour on every legal target, drawn over the
+        scene (restored first under each outline); returns the rectangles touched."""
+        game = self.session.game
+        who = game.to_move
+        if who is None:
+            return []
+        shapes = []
+        for mark in self.legal_now():
+            shape = self._shapes.get(mark)
+            if shape is None:
+                shape = self._shapes[mark] = self._highlight_shape(mark)
+            shapes.append(shape)
+        for _points, rect in shapes:
+            self.screen.blit(self.scene, rect, rect)
+        strength = 0.35 + 0.65 * level / (PULSE_LEVELS - 1)
+        colour = tuple(round(c * strength + 255 * (1 - strength) * 0.25) for c in PLAYER[who])
+        width = 3 if level < PULSE_LEVELS // 2 else 4
+        for points, rect in shapes:
+            if points is not None:
+                pygame.draw.polygon(self.screen, (15, 15, 15), points, width + 2)
+                pygame.draw.polygon(self.screen, colour, points, width)
+            else:
+                inner = rect.inflate(-2, -2)
+                pygame.draw.rect(self.screen, (15, 15, 15), inner, width + 2, border_radius=8)
+                pygame.draw.rect(self.screen, colour, inner, width, border_radius=8)
+        return [rect for _points, rect in shapes]
+
+    def _pulse_level(self) -> int | None:
+        if self.show_help or self.drag is not None or not self.legal_now():
+            return None
+        return round(self.pulse() * (PULSE_LEVELS - 1))
+
+    def follow_log(self) -> bool:
+        """Bring the log up to date: the game's story in words, with the session's notes
+        (refusals, misplaced pieces, undo, coach) where they happened; True when it changed.
+        The session's own decision lines ("12. 3@2 (player)") are left out: the story says
+        them in words."""
+        session = self.session
+        changed = self.story.follow(session.game)
+        notes = session.log
+        start = 0
+        if self._seen_note is not None:
+            for i in range(len(notes) - 1, -1, -1):
+                if notes[i] is self._seen_note:
+                    start = i + 1
+                    break
+        fresh = [notes[i] for i in range(start, len(notes))]
+        if fresh:
+            self._seen_note = fresh[-1]
+            for text in fresh:
+                if not DECISION_NOTE.match(text):
+                    self._notes.append((len(self.story.entries), text))
+            del self._notes[:-LOG_KEEP]
+            changed = True
+        if changed:
+            self._rebuild_log()
+        return changed
+
+    def _rebuild_log(self) -> None:
+        entries = self.story.entries
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        notes = sorted(self._notes, key=lambda n: min(n[0], len(entries)))
+        n = 0
+        first = max(0, len(entries) - LOG_KEEP)
+        for i in range(first, len(entries) + 1):
+            while n < len(notes) and min(notes[n][0], len(entries)) <= i:
+                lines.append((notes[n][1], NOTE_COLOUR))
+                n += 1
+            if i < len(entries):
+                entry = entries[i]
+                if entry.who is not None:
+                    colour = LOG_PLAYER[entry.who]
+                elif entry.kind == "scoring":
+                    colour = TEXT
+                else:
+                    colour = LOG_ISLAND
+                indent = "    " if entry.kind in ("event", "scoring") and entry.who else ""
+                lines.append((indent + entry.text, colour))
+        self.log_lines = lines[-LOG_KEEP:]
 
     # ------------------------------------------------------------------ input
 
@@ -412,6 +748,10 @@ class SimWindow(PanelDrawing):
         session = self.session
         if event.type == pygame.QUIT:
             self.running = False
+        elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.resized()
+        elif event.type == pygame.VIDEOEXPOSE:
+            self._signature = None  # shown again: push it whole
         elif event.type == pygame.KEYDOWN:
             self._key_down(event)
         elif event.type == pygame.KEYUP:
@@ -420,7 +760,7 @@ class SimWindow(PanelDrawing):
             if event.y:
                 self._turn(1 if event.y > 0 else -1)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            x, y = event.pos
+            x, y = self.to_canvas(event.pos)
             name = L.panel_button_at(x, y)
             if name in ("select", "back"):
                 self._press("mouse", name)
@@ -440,14 +780,15 @@ class SimWindow(PanelDrawing):
             if self.drag is not None:
                 disc, _ = self.drag
                 self.drag = None
-                beach = L.beach_at(*event.pos)
-                if beach is None and L.locate(*event.pos) is not None:
+                pos = self.to_canvas(event.pos)
+                beach = L.beach_at(*pos)
+                if beach is None and L.locate(*pos) is not None:
                     return  # dropped on land: the disc goes back where it was
                 session.move_disc(disc, beach)
                 return
             self._release("mouse")
         elif event.type == pygame.MOUSEMOTION and self.drag is not None:
-            self.drag = (self.drag[0], event.pos)
+            self.drag = (self.drag[0], self.to_canvas(event.pos))
 
     def _key_down(self, event: Any) -> None:
         session = self.session
@@ -487,6 +828,10 @@ class SimWindow(PanelDrawing):
             session.power_cut()
         elif key == pygame.K_c:
             self._coach()
+        elif key == pygame.K_e:
+            self.show_end = not self.show_end
+        elif key == pygame.K_F11:
+            self.toggle_fullscreen()
         elif key in (pygame.K_s, pygame.K_F12):
             path = self.save(self.screenshot_path())
             session.note(f"screenshot saved: {path}")
@@ -509,32 +854,42 @@ class SimWindow(PanelDrawing):
         (None: the whole window).
 
         An LED-only change (the usual case: blinking zones, animations) touches just the
-        zones whose colour changed; an OLED-only change just the OLED. Pushing pixels to
-        the X server costs more than drawing them, so this is what keeps the frame rate up.
+        zones whose colour changed; an OLED-only change just the OLED; a pulse step of the
+        outlines just the outlines. Pushing pixels to the X server costs more than drawing
+        them, so this is what keeps the frame rate up.
         """
+        self.follow_log()
         signature = self._signature_now()
         holding = self.pressed_at.get("back") is not None
         overlay = self.drag is not None or self.show_help
-        if signature == self._signature and not holding and not overlay and not self._overlaid:
+        level = self._pulse_level()
+        same = signature == self._signature and not holding and not overlay
+        if same and not self._overlaid and level == self._pulse_drawn:
             return []
-        previous, self._signature = self._signature, signature
-        self.compose()
-        leds_now = self.session.hw.leds.last
-        changed: list[pygame.Rect] | None = None
-        if previous is not None and not overlay and not self._overlaid and not holding:
-            same_rest = previous[3:] == signature[3:]
-            if same_rest:
+        changed: list[pygame.Rect] | None = []
+        if not same or self._overlaid:
+            previous, self._signature = self._signature, signature
+            self.compose()
+            leds_now = self.session.hw.leds.last
+            changed = None
+            partial = previous is not None and not overlay and not self._overlaid and not holding
+            if partial and previous is not None and previous[3:] == signature[3:]:
                 changed = []
                 if previous[0] != signature[0]:
                     changed += self._led_rects(self._drawn_leds, leds_now)
                 if previous[1:3] != signature[1:3]:
                     changed.append(pygame.Rect(L.OLED_RECT))
-        self._drawn_leds = leds_now
-        if changed is None:
-            self.screen.blit(self.scene, (0, 0))
-        else:
-            for rect in changed:
-                self.screen.blit(self.scene, rect, rect)
+            self._drawn_leds = leds_now
+            if changed is None:
+                self.screen.blit(self.scene, (0, 0))
+            else:
+                for rect in changed:
+                    self.screen.blit(self.scene, rect, rect)
+        if level is not None:
+            rects = self._draw_highlights(level)
+            if changed is not None:
+                changed += rects
+        self._pulse_drawn = level
         if self.drag is not None:
             self._disc(self.screen, self.drag[0], self.drag[1], ring=True)
         if self.show_help:
@@ -560,11 +915,64 @@ class SimWindow(PanelDrawing):
             self.handle(event)
         self.session.update()
         changed = self.draw()
-        if changed is None:
-            pygame.display.flip()
-        elif changed:
-            pygame.display.update(changed)
+        if changed is None or changed:
+            self.present(changed)
         self.frames += 1
+
+    # ------------------------------------------------------------------ window size
+
+    def present(self, changed: list[pygame.Rect] | None) -> None:
+        """Show the canvas: at 1280×800 push the changed rectangles (None: all); otherwise
+        scale the canvas into its letterboxed place and push the window."""
+        if self.screen is self.display:
+            if changed is None:
+                pygame.display.flip()
+            else:
+                pygame.display.update(changed)
+            return
+        target = self.display.subsurface(self.view)
+        pygame.transform.smoothscale(self.screen, self.view.size, target)
+        pygame.display.flip()
+
+    def resized(self) -> None:
+        """The window changed size: draw on a canvas of our own and scale it into the
+        largest rectangle of the canvas's proportions that fits, centred (or draw straight
+        onto the display again when it is back at 1280×800)."""
+        display = pygame.display.get_surface()
+        if display is None:
+            return
+        self.display = display
+        w, h = display.get_size()
+        if (w, h) == (L.WIDTH, L.HEIGHT):
+            if self.screen is not display:
+                display.blit(self.screen, (0, 0))
+            self.screen = display
+            self.view = pygame.Rect(0, 0, w, h)
+        else:
+            if self.screen is display:
+                self.screen = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
+            scale = min(w / L.WIDTH, h / L.HEIGHT)
+            size = (max(1, round(L.WIDTH * scale)), max(1, round(L.HEIGHT * scale)))
+            self.view = pygame.Rect((0, 0), size)
+            self.view.center = (w // 2, h // 2)
+            display.fill((0, 0, 0))
+        self._signature = None  # redraw and push everything
+
+    def to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A window position as a canvas position (mouse events)."""
+        if self.screen is self.display:
+            return pos
+        scale = self.view.width / L.WIDTH
+        return (round((pos[0] - self.view.x) / scale), round((pos[1] - self.view.y) / scale))
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen at the display's own size (letterboxed), or back to 1280×800."""
+        self.fullscreen = not self.fullscreen
+        if self.fullscreen:
+            pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
+        self.resized()
 
     def run(self, *, fps: int = 60, seconds: float | None = None) -> int:
         clock = pygame.time.Clock()

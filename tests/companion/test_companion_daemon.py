@@ -189,7 +189,7 @@ def test_start_up_imports_neither_pygame_nor_numpy():
     code = (
         "import sys, haleakala.cli as c; c.build_parser(); "
         "import haleakala.companion.daemon, haleakala.companion.controller, "
-        "haleakala.companion.journal, haleakala.companion.autoplay, haleakala.hal.sim; "
+        "haleakala.companion.journal, haleakala.companion.autoplay, haleakala.hal.simulated; "
         "from haleakala.companion import oled; oled.draw(oled.Screen('x')); "
         "print(sorted(m for m in ('pygame', 'numpy') if m in sys.modules))"
     )

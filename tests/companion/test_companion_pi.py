@@ -15,7 +15,7 @@ import pytest
 
 from haleakala.companion.controller import Companion
 from haleakala.config import Config
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 
 gpiozero = pytest.importorskip("gpiozero")
 luma_device = pytest.importorskip("luma.core.device")

@@ -9,7 +9,7 @@ from support.companion_rig import Rig
 from haleakala.companion.controller import UNKNOWN_TAG
 from haleakala.hal.events import BeachContents, ButtonHeld, Disc, UnknownTag
 from haleakala.hal.rfid import protocol
-from haleakala.hal.rfid.driver import RfidSession
+from haleakala.hal.rfid.session import RfidSession
 
 STRANGER = "04A1B2C3D4E5F6"
 TAGS = {f"E00401500000{i:04X}": Disc(c, v)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from haleakala.hal.debounce import Debouncer, DebounceTicker
 from haleakala.hal.events import ButtonHeld, ButtonPressed
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 
 BOUNCE = 0.020
 HOLD = 0.800

@@ -30,7 +30,7 @@ from haleakala.hal.pi import (
     open_display,
     open_pi_hardware,
 )
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 
 gpiozero_mock = pytest.importorskip("gpiozero.pins.mock")
 luma_device = pytest.importorskip("luma.core.device")
@@ -406,7 +406,7 @@ def test_a_failed_open_closes_what_was_already_opened(factory):
 
 def test_vendor_libraries_are_not_imported_until_a_device_is_opened():
     code = (
-        "import sys, haleakala.hal.pi, haleakala.hal.sim, haleakala.hal.factory, "
+        "import sys, haleakala.hal.pi, haleakala.hal.simulated, haleakala.hal.factory, "
         "haleakala.hal.debounce, haleakala.config, haleakala.cli.config; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "{'gpiozero', 'board', 'neopixel', 'luma', 'busio', 'lgpio', 'digitalio', "

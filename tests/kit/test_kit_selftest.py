@@ -12,7 +12,7 @@ from haleakala.cli import main
 from haleakala.hal import factory
 from haleakala.hal.base import ZoneMap
 from haleakala.hal.events import LinkHealth
-from haleakala.hal.sim import SimDisplay, SimHardware, SimLeds
+from haleakala.hal.simulated import SimDisplay, SimHardware, SimLeds
 from haleakala.kit import selftest
 from haleakala.kit.selftest import ConsoleOperator, SelfTest, SimOperator
 
@@ -253,11 +253,15 @@ def test_misuse_is_a_one_line_error(argv, message, capsys):
 def test_rfid_on_a_pi_counts_tags_that_are_not_enrolled_yet():
     """Any tagged disc will do: raw UIDs from the Pico become TagsSeen for their beach, and a
     reader passes on them even when the tag is in no [tags] map (no BeachContents at all)."""
-    source = selftest.RfidSource(replace(cfg.Config(), kit="rfid"))
+    relay = selftest.TagsRelay()
     posted = []
-    source._post = posted.append
-    source._uids((None, frozenset({"E0040150A1B2C3D4"}), frozenset(), None, None, None))
-    assert posted == [selftest.TagsSeen(1, frozenset({"E0040150A1B2C3D4"}))]
+    relay.start(posted.append)
+    tag = frozenset({"E0040150A1B2C3D4"})
+    relay.seen((None, tag, frozenset(), None, None, None))
+    assert posted == [selftest.TagsSeen(1, tag)]
+    relay.seen((None, tag, frozenset(), None, None, None))  # still lying there: no answer
+    relay.seen((None, frozenset(), tag, None, None, None))  # moved to beach 2
+    assert posted[1:] == [selftest.TagsSeen(2, tag)]
 
     hw = SimHardware()
     config = replace(cfg.Config(), kit="rfid")
@@ -282,7 +286,7 @@ def test_selftest_on_the_pi_backend_through_the_vendor_mocks():
     mock = pytest.importorskip("gpiozero.pins.mock")
     luma_device = pytest.importorskip("luma.core.device")
     from haleakala.hal.pi import open_pi_hardware
-    from haleakala.hal.sim import SimClock
+    from haleakala.hal.simulated import SimClock
 
     class NeoPixel:
         def __init__(self, pin, n, *, brightness, auto_write, pixel_order):
@@ -352,3 +356,33 @@ def test_selftest_on_the_pi_backend_through_the_vendor_mocks():
         factory.close()
     assert report.ok, report.lines()
     assert len(report.results) == 18
+
+
+def test_rfid_kit_on_sim_reads_every_beach_through_the_factorys_virtual_pico(
+    tmp_path, capsys, monkeypatch
+):
+    """The self-test's RFID link comes from the factory with the hardware: on sim a virtual
+    Pico read by the real driver, which the simulated person replugs for the link step and
+    lays a tag on for each reader (any tag: this one is not enrolled)."""
+    from haleakala.hal.rfid.virtual_link import VirtualPicoLink
+    from haleakala.kit.selftest_steps import ANY_TAG
+
+    opened = []
+    real = factory.open_hardware
+
+    def recording(config, backend=None, **options):
+        hw = real(config, backend, **options)
+        opened.append((options, hw))
+        return hw
+
+    monkeypatch.setattr(factory, "open_hardware", recording)
+    path = tmp_path / "rfid.toml"
+    path.write_text('kit = "rfid"\n')
+    assert main(["selftest", "--auto", "--config", str(path)]) == 0
+    assert "PASS  RFID link: seen" in capsys.readouterr().out
+    ((options, hw),) = opened
+    assert options["rfid"] is True and isinstance(hw.rfid, VirtualPicoLink)
+    health = hw.rfid.health()
+    assert health["connects"] >= 2  # started with the inputs, then plugged in again
+    assert health["unknown_tags"] == [ANY_TAG] and health["snapshots"] > 0
+    assert not hw.rfid.driver.running  # closed with the hardware

@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from haleakala.ai import make_bot
-from haleakala.companion.board import physical_board
+from haleakala.companion.physical import physical_board
 from haleakala.hal.base import ZONES
 from haleakala.rules import Game
 from haleakala.simulator import layout as L
-from haleakala.simulator.board import Table, apply_change, table_from_expected, table_from_game
 from haleakala.simulator.colours import family, matches, parse_colour
+from haleakala.simulator.table import Table, apply_change, table_from_expected, table_from_game
 
 segments = st.integers(0, 5)
 
@@ -138,3 +138,29 @@ def test_misplace_never_touches_the_disc_the_player_already_moved():
         notes = apply_change(table, before, after, misplace=random.Random(seed))
         assert table.beach_of("red3") is None
         assert notes == ["red shaman misplaced on 2F"]
+
+
+def test_the_simulators_rfid_link_is_the_one_the_hal_factory_builds(monkeypatch, tmp_path):
+    """RFID kit: the session's link is ``hal.factory.open_rfid_link`` on the sim backend (a
+    virtual Pico read by the real driver), and the beaches it reports are the table's."""
+    from haleakala.hal import factory
+    from haleakala.hal.events import Disc
+    from haleakala.simulator.session import SimSession
+
+    made = []
+    real = factory.open_rfid_link
+
+    def recording(config=None, backend=None, **options):
+        link = real(config, backend, **options)
+        made.append((backend, link))
+        return link
+
+    monkeypatch.setattr(factory, "open_rfid_link", recording)
+    with SimSession(kit="rfid", seed=1, start="red", state_dir=tmp_path, rfid_transport="pty") as s:
+        ((backend, link),) = made
+        assert backend == "sim"
+        assert s.link is not None and s.link.driver is link.driver  # type: ignore[attr-defined]
+        red3 = frozenset({Disc("red", 3)})
+        s.link.show([frozenset(), frozenset(), red3, frozenset(), frozenset(), frozenset()])
+        assert s.link.settle() and link.published()[2] == red3
+    assert not link.driver.running

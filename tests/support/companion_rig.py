@@ -7,7 +7,7 @@ from dataclasses import replace
 from haleakala.companion.autoplay import choose, events_for
 from haleakala.companion.controller import Companion
 from haleakala.config import Config
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 
 
 class Rig:

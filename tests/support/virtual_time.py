@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from haleakala.hal.sim import SimClock
+from haleakala.hal.simulated import SimClock
 from support.waiting import wait_for
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from haleakala.hal.events import BeachContents, Disc, LinkHealth, UnknownTag
 from haleakala.hal.rfid import protocol
-from haleakala.hal.rfid.driver import (
+from haleakala.hal.rfid.session import (
     CONFIRM_FRAMES,
     UNKNOWN_TAGS_MAX,
     RfidSession,

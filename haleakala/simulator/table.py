@@ -130,7 +130,7 @@ def _colour(who: Any) -> str:
 def table_from_expected(expected: Any) -> Table:
     """Read the companion's ``expected_board()`` into a ``Table``.
 
-    Takes ``haleakala.companion.board.PhysicalBoard`` (beaches of ``Disc`` sets, boat,
+    Takes ``haleakala.companion.physical.PhysicalBoard`` (beaches of ``Disc`` sets, boat,
     shamans as space names per player, statues as (space, colour) pairs, lava per crater)
     or a mapping with the same fields; spaces may also be given as indices.
     """

@@ -18,7 +18,7 @@ from haleakala.hal.events import (
     EncoderTurned,
     LinkHealth,
 )
-from haleakala.hal.sim import SimClock, SimHardware
+from haleakala.hal.simulated import SimClock, SimHardware
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from haleakala.hal.base import (
     DISPLAY_WIDTH,
     Hardware,
     Pixel,
+    RfidLink,
     ZoneFrame,
     ZoneMap,
     check_display_image,
@@ -160,7 +161,9 @@ def _check_button(button: str) -> None:
 
 
 class SimInputs:
-    """Injected inputs. Events injected before ``start`` are delivered when it is called."""
+    """Injected inputs. Events injected before ``start`` are delivered when it is called.
+
+    ``rfid``, when given (the factory's virtual Pico link), is started and closed with them."""
 
     def __init__(
         self,
@@ -168,8 +171,10 @@ class SimInputs:
         clock: Callable[[], float] | None = None,
         bounce_s: float = DEFAULT_BOUNCE_S,
         hold_s: float = DEFAULT_HOLD_S,
+        rfid: RfidLink | None = None,
     ) -> None:
         self.clock = clock if clock is not None else SimClock()
+        self.rfid = rfid
         self._post: Callable[[InputEvent], None] | None = None
         self._pending: list[InputEvent] = []
         self._lock = threading.Lock()
@@ -183,11 +188,15 @@ class SimInputs:
             pending, self._pending = self._pending, []
         for event in pending:
             post(event)
+        if self.rfid is not None:
+            self.rfid.start(post)
 
     def close(self) -> None:
         with self._lock:
             self._post = None
             self.closed = True
+        if self.rfid is not None:
+            self.rfid.close()
 
     def inject(self, event: InputEvent) -> None:
         """Deliver ``event`` to whoever started the inputs (the controller's queue)."""
@@ -269,14 +278,16 @@ class SimHardware(Hardware):
         history: int | None = DEFAULT_HISTORY,
         bounce_s: float = DEFAULT_BOUNCE_S,
         hold_s: float = DEFAULT_HOLD_S,
+        rfid: RfidLink | None = None,
     ) -> None:
         zone_map = zone_map if zone_map is not None else ZoneMap()
         super().__init__(
             SimLeds(zone_map.pixel_count, history),
             SimDisplay(history=history),
-            SimInputs(clock=clock, bounce_s=bounce_s, hold_s=hold_s),
+            SimInputs(clock=clock, bounce_s=bounce_s, hold_s=hold_s, rfid=rfid),
             zone_map,
             backend="sim",
+            rfid=rfid,
         )
 
     @classmethod
@@ -286,6 +297,7 @@ class SimHardware(Hardware):
         *,
         clock: Callable[[], float] | None = None,
         history: int | None = DEFAULT_HISTORY,
+        rfid: RfidLink | None = None,
     ) -> SimHardware:
         return cls(
             ZoneMap.from_config(config.leds),
@@ -293,6 +305,7 @@ class SimHardware(Hardware):
             history=history,
             bounce_s=config.inputs.bounce_ms / 1000,
             hold_s=config.inputs.hold_ms / 1000,
+            rfid=rfid,
         )
 
     def show_zones(self, frame: ZoneFrame) -> list[Pixel]:
