@@ -47,10 +47,14 @@ def _translate(language: str, text: str, depth: int) -> str:
     index = _index(language)
     if text in index.exact:
         return i18n._(text)
+    if text in index.said:  # already in the language: a translation is never translated again
+        return text
     if depth < MAX_DEPTH:
         for template in index.templates:
             match = template.pattern.match(text)
-            if match:
+            if match and all(v == v.strip() for v in match.groupdict().values()):
+                # (a value never starts or ends with a space: "Cartes\u00a0: …" is French
+                # already, not "{colour}: {words}")
                 return _fill(language, template, match.groupdict(), depth)
     words = text.split(" ")
     if len(words) > 1 and all(w in index.exact or _is_code(w) for w in words):
@@ -103,8 +107,9 @@ def _is_number(value: str) -> bool:
 
 
 class _Index:
-    def __init__(self, templates: list[_Template], exact: set[str]) -> None:
+    def __init__(self, templates: list[_Template], exact: set[str], said: set[str]) -> None:
         self.exact = exact
+        self.said = said - exact
         self.folded = {msgid.casefold(): msgid for msgid in exact}
         self.templates = sorted(templates, key=lambda t: -t.literal)
 
@@ -117,9 +122,11 @@ def _index(language: str) -> _Index:
         catalog = read_mo(fp)
     templates: list[_Template] = []
     exact: set[str] = set()
+    said: set[str] = set()
     for message in catalog:
         if not message.id:
             continue
+        said.update([message.string] if isinstance(message.string, str) else message.string)
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         plural = ids[1] if len(ids) > 1 else None
         for form in ids:
@@ -128,7 +135,7 @@ def _index(language: str) -> _Index:
                 exact.add(form)
             else:
                 templates.append(_Template(ids[0], plural, *compiled))
-    return _Index(templates, exact)
+    return _Index(templates, exact, said)
 
 
 def _pattern(msgid: str) -> tuple[re.Pattern[str], int] | None:

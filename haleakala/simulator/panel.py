@@ -21,6 +21,7 @@ from haleakala.i18n import N_, ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.state import FACE_DOWN
 
 from . import layout as L
 from .palette import (
@@ -205,7 +206,7 @@ class PanelDrawing:
         x, y, w, h = L.item_rect(i)
         name, cost = game.deck.board_items[code]
         owner = game.board_owner[i]
-        if owner >= 0:
+        if 0 <= owner < len(PLAYERS):  # FACE_DOWN (2): the used Priestess, nobody's
             colour = PLAYERS[owner]
             pygame.draw.rect(scene, PLAYER[colour], (x, y, w, h), border_radius=5)
             ink, note = PLAYER_TEXT[colour], N_("{colour}'s").format(colour=colour)
@@ -213,7 +214,7 @@ class PanelDrawing:
             pygame.draw.rect(scene, (238, 232, 214), (x, y, w, h), border_radius=5)
             ink = (30, 30, 30)
             note = ngettext("{n} shell", "{n} shells", cost).format(n=cost)
-            if code == "priestess" and game.round == 1 and game.scorings:
+            if owner == FACE_DOWN or (code == "priestess" and game.round == 1 and game.scorings):
                 note = N_("used")
         scene.blit(self.fonts.render(name, 17, ink, True), (x + 6, y + 4))
         scene.blit(self.fonts.render(note, 15, ink), (x + 6, y + 22))

@@ -21,7 +21,7 @@ ENTRIES = {
     "{who} PLACES {v} ON BEACH {beach}": "{who} LEGT {v} AUF STRAND {beach}",
     "{headline} - {how}": "{headline} – {how}",
     "put the disc there": "leg die Scheibe dorthin",
-    "{a}: {b}": "{a} : {b}",
+    "{a}: {b}": "{a}\u00a0: {b}",
     "move the boat to {beach}": "zieh das Boot nach {beach}",
 }
 
@@ -63,7 +63,7 @@ def test_values_inside_values_are_translated(german):
 
 
 def test_the_specific_template_wins_over_a_generic_one(german):
-    assert tr("red: Shell") == "Rot : Muschel"  # only the generic one matches
+    assert tr("red: Shell") == "Rot\u00a0: Muschel"  # only the generic one matches
     assert tr("red takes 1b (Shell)").startswith("Rot nimmt")
 
 
@@ -77,6 +77,12 @@ def test_known_words_beside_numbers_and_notation_are_translated_word_by_word(ger
     assert tr("1a Shell") == "1a Muschel"
     assert tr("red 3 please") == "red 3 please"  # a word no message has: left alone
     assert tr("FINAL SCORES 1/2") == "ENDWERTUNG 1/2"
+
+
+def test_translated_text_is_never_translated_again(german):
+    once = tr("red: Shell")
+    assert tr(once) == once  # "Rot\u00a0: Muschel" does not match "{a}: {b}" again
+    assert tr("ENDWERTUNG") == "ENDWERTUNG"
 
 
 def test_text_no_template_matches_is_shown_as_it_is(german):
