@@ -126,7 +126,8 @@ def _index(language: str) -> _Index:
     for message in catalog:
         if not message.id:
             continue
-        said.update([message.string] if isinstance(message.string, str) else message.string)
+        strings = message.string
+        said.update([strings] if isinstance(strings, str) else list(strings or ()))
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         plural = ids[1] if len(ids) > 1 else None
         for form in ids:
