@@ -139,11 +139,11 @@ PHASE_WORDS = {
     OVER: "nothing: the game is over",
 }
 PHASE_TITLES = {
-    MOVE_SHAMAN: "MOVE SHAMAN",
-    CHOOSE_CARD: "TAKE A CARD",
-    PRIESTESS: "LAVA PRIESTESS",
-    SHELL: "SHELL: BUY?",
-    PRESCORE: "BEFORE SCORING",
+    MOVE_SHAMAN: "SHAMAN",
+    CHOOSE_CARD: "TAKE ONE",
+    PRIESTESS: "LAVA",
+    SHELL: "BUY?",
+    PRESCORE: "BUY?",
 }
 MAX_CONSECUTIVE_ERRORS = 20
 SOLO_SHOW_S = 2.5
@@ -544,7 +544,7 @@ class Companion:
             PLAYERS[game.start],
             game.digest(),
         )
-        self._board_changed_by_game("NEW GAME: CLEAR THE BOARD")
+        self._board_changed_by_game("CLEAR THE BOARD")
         self._refresh()
 
     # ------------------------------------------------------------------ dispatch
@@ -708,7 +708,7 @@ class Companion:
                 dest = (game.boat + 1) % game.board.segments
                 self.chooser = U.Chooser(
                     U.BOAT,
-                    f"{PLAYERS[game.decider].upper()}: MOVE BOAT?",
+                    f"{PLAYERS[game.decider].upper()}: BOAT?",
                     (U.Option(f"yes, boat to {dest}", boat), U.Option("no", "cancel")),
                 )
             else:
@@ -798,7 +798,7 @@ class Companion:
         options.append(U.Option(f"new game ({self.variant})", "new"))
         options.append(U.Option(f"variant: {self.variant}", "variant"))
         options.append(
-            U.Option(f"solo: companion {self.solo}" if self.solo else "solo: off", "solo")
+            U.Option(f"companion: {self.solo}" if self.solo else "companion: off", "solo")
         )
         options.append(U.Option(f"strength: {self.strength}", "strength"))
         if not self.game.is_terminal() and self.game.to_move != self.solo:
@@ -851,8 +851,8 @@ class Companion:
         elif value == "new":
             self.overlay = U.Chooser(
                 U.CONFIRM_NEW,
-                f"NEW {self.variant.upper()} GAME?",
-                (U.Option("no, go back", "no"), U.Option("yes, start it", "yes")),
+                "NEW GAME?",
+                (U.Option("no, go back", "no"), U.Option(f"yes, {self.variant} game", "yes")),
             )
         elif value == "variant":
             self.variant = VARIANTS[(VARIANTS.index(self.variant) + 1) % len(VARIANTS)]
@@ -1217,7 +1217,7 @@ class Companion:
                     rest.append(U.Option(game.format(d).replace(">", " to "), d))
                 case Buy(item):
                     name, cost = game.deck.board_items[item]
-                    rest.append(U.Option(f"buy {name} ({cost})", d))
+                    rest.append(U.Option(f"{name} ({cost})", d))
                 case Keep():
                     first.append(U.Option("keep the shell", d))
                 case Pass():

@@ -98,7 +98,7 @@ def test_a_mock_pin_press_becomes_a_decision_and_the_scene_reaches_the_neopixels
         candidate = hardware.zone_map.pixels_of(0, "grassland")[0]
         assert tuple(strip[candidate]) == (27, 27, 27)
         assert hardware.display.device.image.tobytes() == companion._last_image
-        assert "RED: MOVE SHAMAN" in companion.prompt
+        assert "RED: SHAMAN" in companion.prompt
     finally:
         hardware.close()
     assert wire[-1] == bytes(len(wire[-1]))  # dark after close

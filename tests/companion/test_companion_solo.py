@@ -296,7 +296,7 @@ def test_the_menu_turns_solo_on_and_off_and_cycles_the_strength():
     rig = Rig("buttons")
     rig.press("back")
     labels = [o.label for o in rig.c.shown.options]
-    solo_at = labels.index("solo: off")
+    solo_at = labels.index("companion: off")
     assert labels[solo_at + 1] == "strength: normal"
     rig.send(EncoderTurned(solo_at + 1), ButtonPressed("select"))
     assert rig.c.strength == "strong"
@@ -305,7 +305,7 @@ def test_the_menu_turns_solo_on_and_off_and_cycles_the_strength():
     rig.send(ButtonPressed("select"), ButtonPressed("select"))
     assert rig.c.strength == "normal"
     rig.send(EncoderTurned(-1), ButtonPressed("select"), ButtonPressed("select"))
-    assert rig.c.solo == "yellow" and "solo: companion yellow" in rig.text()
+    assert rig.c.solo == "yellow" and "companion: yellow" in rig.text()
     rig.send(ButtonPressed("select"))
     assert rig.c.solo is None
 
@@ -314,8 +314,7 @@ def no_missing_glyphs(text: str) -> bool:
     """Every character has a glyph in the OLED's font (a missing one draws as a box)."""
     from haleakala.companion import oled
 
-    box = oled._line_mask("\U0010ffff")[0].tobytes()
-    return all(ch == " " or oled._line_mask(ch)[0].tobytes() != box for ch in set(text))
+    return oled.missing_glyphs(text) == ""
 
 
 def test_what_the_oled_says_about_the_companions_decision_has_no_missing_glyph():

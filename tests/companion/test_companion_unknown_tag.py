@@ -36,7 +36,7 @@ def test_a_stranger_tag_read_by_the_driver_is_refused_naming_the_beach_and_the_e
     assert rig.c.mismatch is not None and 3 in rig.c.mismatch.beaches
     assert rig.game.digest() == digest  # the game did not change
     rig.send(BeachContents(3, frozenset()))  # taken off: the board matches, play goes on
-    assert rig.c.mismatch is None and rig.text().startswith("RED R1")
+    assert rig.c.mismatch is None and rig.text().startswith("RED ROUND 1")
 
 
 def test_a_stranger_is_named_even_while_the_game_waits_for_the_board_to_be_fixed():
