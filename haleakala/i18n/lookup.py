@@ -23,6 +23,9 @@ from babel.messages.mofile import read_mo
 
 from haleakala import i18n
 
+GENERIC = 12
+"""A template with less literal text than this (``{colour}: {words}``, ``{a} wins``) is
+generic: it matches only when every value it captures is itself known to the catalog."""
 MAX_DEPTH = 8
 """Values inside values (a headline inside a proposal inside a message) nest this deep."""
 
@@ -52,10 +55,14 @@ def _translate(language: str, text: str, depth: int) -> str:
     if depth < MAX_DEPTH:
         for template in index.templates:
             match = template.pattern.match(text)
-            if match and all(v == v.strip() for v in match.groupdict().values()):
-                # (a value never starts or ends with a space: "Cartes\u00a0: …" is French
-                # already, not "{colour}: {words}")
-                return _fill(language, template, match.groupdict(), depth)
+            if not match or any(v != v.strip() for v in match.groupdict().values()):
+                continue  # (a value never starts or ends with a space: "Cartes\u00a0: …" is
+                # French already, not "{colour}: {words}")
+            if template.literal < GENERIC and not all(
+                _known(language, index, v, depth) for v in match.groupdict().values()
+            ):
+                continue  # "{colour} wins" must not turn "the hint 2@1 wins …" into a mix
+            return _fill(language, template, match.groupdict(), depth)
     words = text.split(" ")
     if len(words) > 1 and all(w in index.exact or _is_code(w) for w in words):
         return " ".join(w if _is_code(w) else i18n._(w) for w in words)  # "red 3", "2F forest"
@@ -96,10 +103,18 @@ def _fill(language: str, template: _Template, values: dict[str, str], depth: int
         return form
 
 
+def _known(language: str, index: _Index, value: str, depth: int) -> bool:
+    """Is ``value`` something the catalog speaks (a message, a translation, text a template
+    makes) or a number or notation? Generic templates fill only with such values."""
+    if _is_code(value) or value in index.exact or value in index.said:
+        return True
+    return _translate(language, value, depth + 1) != value
+
+
 def _is_code(word: str) -> bool:
     """A number or a piece of notation (``3``, ``2F``, ``1a``, ``3@2``): the same in every
     language."""
-    return any(c.isdigit() for c in word)
+    return " " not in word and any(c.isdigit() for c in word)
 
 
 def _is_number(value: str) -> bool:

@@ -85,6 +85,11 @@ def test_translated_text_is_never_translated_again(german):
     assert tr("ENDWERTUNG") == "ENDWERTUNG"
 
 
+def test_a_generic_template_never_mixes_languages(german):
+    # "{a}: {b}" has one character of its own: it fills only with values the catalog knows
+    assert tr("the hint: wins by far") == "the hint: wins by far"
+
+
 def test_text_no_template_matches_is_shown_as_it_is(german):
     assert tr("3@2") == "3@2"
     assert tr("something nobody marked") == "something nobody marked"
