@@ -58,11 +58,20 @@ def _translate(language: str, text: str, depth: int) -> str:
             if not match or any(v != v.strip() for v in match.groupdict().values()):
                 continue  # (a value never starts or ends with a space: "Cartes\u00a0: …" is
                 # French already, not "{colour}: {words}")
-            if template.literal < GENERIC and not all(
-                _known(language, index, v, depth) for v in match.groupdict().values()
+            generic = template.literal < GENERIC
+            if not all(
+                _known(language, index, v, depth)
+                for v in match.groupdict().values()
+                if generic or " " in v
             ):
-                continue  # "{colour} wins" must not turn "the hint 2@1 wins …" into a mix
+                # "{colour} wins" must not turn "the hint 2@1 wins …" into a mix, nor
+                # "{who} places {value} on beach {beach}" swallow "0 – the boat sails to 3"
+                continue
             return _fill(language, template, match.groupdict(), depth)
+    if text.strip() != text:  # keep the surrounding spaces, translate the words
+        inner = text.strip()
+        lead = text[: len(text) - len(text.lstrip())]
+        return lead + _translate(language, inner, depth) + text[len(lead) + len(inner) :]
     words = text.split(" ")
     if len(words) > 1 and all(w in index.exact or _is_code(w) for w in words):
         return " ".join(w if _is_code(w) else i18n._(w) for w in words)  # "red 3", "2F forest"
@@ -71,10 +80,6 @@ def _translate(language: str, text: str, depth: int) -> str:
         done = _translate(language, head, depth)
         if done != head:
             return f"{done} {words[-1]}"
-    if text.strip() != text:  # keep the surrounding spaces, translate the words
-        inner = text.strip()
-        lead = text[: len(text) - len(text.lstrip())]
-        return lead + _translate(language, inner, depth) + text[len(lead) + len(inner) :]
     if text.isupper() and any(c.isalpha() for c in text):  # "FOREST STATUES", "RED"
         english = index.folded.get(text.casefold(), text.lower())
         done = _translate(language, english, depth)
@@ -114,7 +119,7 @@ def _known(language: str, index: _Index, value: str, depth: int) -> bool:
 def _is_code(word: str) -> bool:
     """A number or a piece of notation (``3``, ``2F``, ``1a``, ``3@2``): the same in every
     language."""
-    return " " not in word and any(c.isdigit() for c in word)
+    return " " not in word and (any(c.isdigit() for c in word) or word[:1] in (">", "-"))
 
 
 def _is_number(value: str) -> bool:
