@@ -30,6 +30,7 @@ from haleakala import i18n
 from haleakala.hal.base import DISPLAY_HEIGHT, DISPLAY_WIDTH
 from haleakala.i18n import N_, ngettext
 from haleakala.i18n.lookup import tr
+from haleakala.i18n.terms import card_face
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Take, decode, encode
 from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
@@ -395,7 +396,7 @@ def _spoken_screen(s: Screen) -> Screen:
     they were made: before wrapping in ``_fit``, a list's labels, a score page's cells)."""
     if i18n.current() == i18n.DEFAULT:
         return s
-    cards = tuple(replace(card, name=tr(card.name)) for card in s.cards)
+    cards = tuple(replace(card, name=card_face(card.name)) for card in s.cards)
     return replace(s, title=_spoken(s.title), cards=cards)
 
 

@@ -8,7 +8,7 @@ Lower case as they stand inside a sentence; a title or a menu capitalises for it
 
 from __future__ import annotations
 
-from haleakala.i18n import N_, _, ngettext, number
+from haleakala.i18n import N_, _, ngettext, number, pgettext
 
 PLAYERS = {"red": N_("red"), "yellow": N_("yellow")}
 """The two colours as player names ("red must move the shaman")."""
@@ -134,3 +134,16 @@ def name(english: str) -> str:
     """A card's or a scoring-board item's English name (from ``deck.toml``) in the language
     in use."""
     return _(english)
+
+
+def card_face(english: str) -> str:
+    """A card's name as the OLED's card face shows it: the name in the language in use, or a
+    short form where that name has a word too long for the card's 9 columns ("Lava-Priesterin"
+    is the German card's name; its face says "Lava Priest.")."""
+    from haleakala.i18n.lookup import tr
+
+    if english == "Lava Priestess":
+        face = pgettext("card face", "Lava Priestess")
+        if face != english:
+            return face
+    return tr(english)

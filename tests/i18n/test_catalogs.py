@@ -43,7 +43,9 @@ def test_compiled_catalogs_say_what_the_po_files_say():
         for m in catalogs.read(catalogs.po_path(language), language):
             if not m.id:
                 continue
-            if isinstance(m.id, str):
+            if m.context:
+                assert compiled.pgettext(m.context, m.id) == m.string, (language, m.id)
+            elif isinstance(m.id, str):
                 assert compiled.gettext(m.id) == m.string, (language, m.id)
             else:
                 assert compiled.ngettext(m.id[0], m.id[1], 1) in m.string, (language, m.id)
