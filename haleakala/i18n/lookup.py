@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 from babel.messages.mofile import read_mo
 
 from haleakala import i18n
+from haleakala.rules.deck import BOARD_ITEMS
 
 GENERIC = 12
 """A template with less literal text than this (``{colour}: {words}``, ``{a} wins``) is
@@ -108,10 +109,17 @@ def _fill(language: str, template: _Template, values: dict[str, str], depth: int
         return form
 
 
+NOTATION = frozenset({"buy", "take", "lava", "boat", "keep", "pass", "none", *BOARD_ITEMS})
+"""The words of the decision notation (``buy forest``, ``take 2a``, ``lava none``): a player
+types them as they are, in every language."""
+
+
 def _known(language: str, index: _Index, value: str, depth: int) -> bool:
     """Is ``value`` something the catalog speaks (a message, a translation, text a template
-    makes) or a number or notation? Generic templates fill only with such values."""
+    makes), a number, or notation? Generic templates fill only with such values."""
     if _is_code(value) or value in index.exact or value in index.said:
+        return True
+    if all(_is_code(word) or word in NOTATION for word in value.split()):
         return True
     return _translate(language, value, depth + 1) != value
 

@@ -23,6 +23,7 @@ ENTRIES = {
     "put the disc there": "leg die Scheibe dorthin",
     "{a}: {b}": "{a}\u00a0: {b}",
     "move the boat to {beach}": "zieh das Boot nach {beach}",
+    "the hint {notation} is good": "der Tipp {notation} ist gut",
 }
 
 
@@ -83,6 +84,10 @@ def test_translated_text_is_never_translated_again(german):
     once = tr("red: Shell")
     assert tr(once) == once  # "Rot\u00a0: Muschel" does not match "{a}: {b}" again
     assert tr("ENDWERTUNG") == "ENDWERTUNG"
+
+
+def test_notation_inside_a_sentence_stays_notation(german):
+    assert tr("the hint buy forest is good") == "der Tipp buy forest ist gut"
 
 
 def test_a_generic_template_never_mixes_languages(german):
