@@ -39,6 +39,7 @@ __all__ = [
     "check",
     "choose",
     "current",
+    "english_ngettext",
     "from_environment",
     "ngettext",
     "number",
@@ -82,6 +83,13 @@ def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (a table of terms, a
     template built in a pure module): whoever shows it later calls ``_`` on it."""
     return message
+
+
+def english_ngettext(singular: str, plural: str, n: int) -> str:
+    """The English form for ``n``, untranslated: for text kept in English in the companion's
+    state (and its logs) and translated where it is shown (``i18n.lookup``). Import it as
+    ``ngettext`` so that the extractor marks both forms."""
+    return singular if n == 1 else plural
 
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()

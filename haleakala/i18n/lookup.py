@@ -96,7 +96,8 @@ def _translate(language: str, text: str, depth: int) -> str:
 
 def _fill(language: str, template: _Template, values: dict[str, str], depth: int) -> str:
     said = {
-        k: v if _is_number(v) else _translate(language, v, depth + 1) for k, v in values.items()
+        k: v if _is_number(v) or _is_notation(v) else _translate(language, v, depth + 1)
+        for k, v in values.items()
     }
     if template.plural is not None:
         count = next((int(v) for k, v in values.items() if k in ("n", "count") and v.isdigit()), 1)
@@ -119,9 +120,18 @@ def _known(language: str, index: _Index, value: str, depth: int) -> bool:
     makes), a number, or notation? Generic templates fill only with such values."""
     if _is_code(value) or value in index.exact or value in index.said:
         return True
-    if all(_is_code(word) or word in NOTATION for word in value.split()):
+    if _is_notation(value):
         return True
     return _translate(language, value, depth + 1) != value
+
+
+def _is_notation(value: str) -> bool:
+    """A decision as a player types it (``buy forest``, ``take 2a``, ``3@2``): never
+    translated, whatever words it shares with the game's terms."""
+    words = value.split()
+    return bool(words) and all(_is_code(w) or w in NOTATION for w in words) and (
+        len(words) > 1 or _is_code(value)
+    )
 
 
 def _is_code(word: str) -> bool:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from haleakala import i18n
-from haleakala.i18n import N_, ngettext
+from haleakala.i18n import N_
+from haleakala.i18n import english_ngettext as ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS

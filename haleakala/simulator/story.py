@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 
 from haleakala.ai.coach import decision_words
-from haleakala.i18n import N_, ngettext
+from haleakala.i18n import N_
+from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.terminal.render import describe_events
