@@ -48,10 +48,24 @@ __all__ = [
     "use",
 ]
 
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it now (a table of terms, a
+    template built in a pure module): whoever shows it later calls ``_`` on it."""
+    return message
+
+
+def english_ngettext(singular: str, plural: str, n: int) -> str:
+    """The English form for ``n``, untranslated: for text kept in English in the companion's
+    state (and its logs) and translated where it is shown (``i18n.lookup``). Import it as
+    ``ngettext`` so that the extractor marks both forms."""
+    return singular if n == 1 else plural
+
+
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
 """Languages with a catalog, English (the source language) first."""
-NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français"}
-"""Each language's name in itself, as the board's menu lists them."""
+NAMES: dict[str, str] = {"en": N_("English"), "de": N_("Deutsch"), "fr": N_("Français")}
+"""Each language's name in itself, as the board's menu lists them (the same in every
+catalog: a player looks for their language by its own name)."""
 DEFAULT = "en"
 DOMAIN = "haleakala"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -77,19 +91,6 @@ class CatalogNotCompiled(RuntimeError):
             f"the {NAMES.get(language, language)} catalog is not compiled ({path} is missing): "
             "run tools/bootstrap.sh, or python -m haleakala.i18n.catalogs compile"
         )
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it now (a table of terms, a
-    template built in a pure module): whoever shows it later calls ``_`` on it."""
-    return message
-
-
-def english_ngettext(singular: str, plural: str, n: int) -> str:
-    """The English form for ``n``, untranslated: for text kept in English in the companion's
-    state (and its logs) and translated where it is shown (``i18n.lookup``). Import it as
-    ``ngettext`` so that the extractor marks both forms."""
-    return singular if n == 1 else plural
 
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
