@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from haleakala.ai import make_bot
-from haleakala.companion.solo import bot_seed, make_solo_bot, proposal_words
+from haleakala.companion.solo import bot_seed, make_solo_bot
 from haleakala.rules import PLAYERS, Game
 from haleakala.simulator.story import cards_before_scoring, story_of
+from haleakala.words.labels import proposal_words
 
 HERE = Path(__file__).resolve().parent
 HEADER = (

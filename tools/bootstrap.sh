@@ -30,7 +30,8 @@ fi
 # The message catalogs: .po files in git, their compiled .mo built here (only those older
 # than their .po), so a fresh clone's ./run and ./test speak German and French too.
 "$venv/bin/python" -m haleakala.i18n.catalogs compile --if-stale >&2
-# Debian tools some tests and commands want (a virtual display, graphviz for WireViz).
+# Debian tools some tests and commands want (a virtual display, graphviz for WireViz,
+# headless Chromium for the live view's browser test).
 # Installed only where we may (root); elsewhere the tests that need them say so and skip.
 want_deb() {
     local cmd="$1" pkg="$2"

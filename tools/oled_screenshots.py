@@ -17,8 +17,9 @@ from pathlib import Path
 
 from haleakala import i18n
 from haleakala.companion import oled
-from haleakala.companion.autoplay import choose, events_for
+from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import Companion
+from haleakala.companion.hands import events_for
 from haleakala.config import Config
 from haleakala.hal.events import BeachContents, Disc, EncoderTurned, LinkHealth
 from haleakala.hal.simulated import SimClock, SimHardware

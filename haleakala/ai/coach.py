@@ -22,8 +22,9 @@ import random
 from dataclasses import dataclass, field
 
 from ..rules import PLAYERS, Game
-from ..rules.decision import Boat, Buy, Keep, Lava, Pass, Place, Return, Shaman, Take, decode
+from ..rules.decision import Boat, Place, decode
 from ..rules.deck import BOARD_ITEMS
+from ..words.labels import decision_words
 from .ismcts import SearchBot, child_for, components, decision_stats, determinize
 
 HINT_ITERATIONS = 1500
@@ -230,35 +231,3 @@ def _threatened(game: Game) -> tuple[list[int], list[int]]:
             if who >= 0:
                 out[who].append(space)
     return out
-
-
-def decision_words(game: Game, d: int) -> str:
-    """A decision in plain words: ``place disc 3 on beach 2``."""
-    b = game.board
-    match decode(d, b):
-        case Place(v, beach, invoke=False):
-            return f"place disc {v} on beach {beach}"
-        case Place(v, beach, invoke=True):
-            return f"place disc {v} with the invocation disc on beach {beach}"
-        case Return(v, beach):
-            return f"take disc {v} back from beach {beach}"
-        case Boat():
-            return f"move the boat to segment {(game.boat + 1) % b.segments}"
-        case Shaman(None):
-            return "leave the shaman where it stands"
-        case Shaman(space) if space is not None:
-            return f"move the shaman to {b.space_name(space)}"
-        case Take(slot):
-            card = game.deck.cards[game.slots[slot]]
-            return f"take the {card.name} from slot {b.slot_name(slot)}"
-        case Lava(None, None):
-            return "move no lava"
-        case Lava(source, target):
-            return f"move lava from crater {source} to crater {target}"
-        case Buy(item):
-            return f"buy {game.deck.board_items[item][0]}"
-        case Keep():
-            return "keep the shell"
-        case Pass():
-            return "buy nothing"
-    return game.format(d)

@@ -84,6 +84,15 @@ def _rfid(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _web(p: argparse.ArgumentParser) -> None:
+    _seconds("idle CPU period, default 10 s")(p)
+    p.add_argument("--viewers", type=int, default=None, help="event streams attached (50)")
+    p.add_argument("--decisions", type=int, default=None, help="decisions timed (300)")
+    p.add_argument(
+        "--pace", type=float, default=None, help="seconds between decisions (default 0.05)"
+    )
+
+
 # name → (module:function, help, options). Keep sorted by name.
 BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "ai": ("haleakala.bench.ai:run", "search bot win rates and think times", _ai),
@@ -102,6 +111,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.sim:run",
         "simulator window frames per second",
         _seconds("default 5 s"),
+    ),
+    "web": (
+        "haleakala.bench.web:run",
+        "live view: decision to 50 viewers, the daemon's latency, idle CPU and memory with them",
+        _web,
     ),
 }
 

@@ -74,6 +74,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "through the simulated inputs; exit when the game is over",
     )
     add_language_option(p)
+    p.add_argument(
+        "--web",
+        default=None,
+        metavar="[HOST:]PORT",
+        help="serve the live view (the game in a browser; needs the web extra): a port alone "
+        "listens on 127.0.0.1 only, 0.0.0.0:PORT for the phones on the LAN; default: [web] "
+        "in the config, off",
+    )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(func=_run)
 

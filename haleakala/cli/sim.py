@@ -91,6 +91,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pause between decisions of the terminal demo",
     )
     add_language_option(p)
+    p.add_argument(
+        "--web",
+        default=None,
+        metavar="[HOST:]PORT",
+        help="also serve the live view of the window's game (web extra; a port alone: "
+        "127.0.0.1 only, 0.0.0.0:PORT for the LAN)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
     from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
@@ -124,6 +131,11 @@ def run(args: argparse.Namespace) -> int:
                 "a scenario sets its own kit, variant, seed, solo mode and inputs; "
                 f"drop {', '.join(extra)}"
             )
+    if args.web and (args.headless or args.scenario or args.screenshot):
+        raise UsageError(
+            "--web serves the window's game: drop --headless/--scenario/--screenshot, or run "
+            "the daemon headless with: haleakala run --hardware sim --headless --web PORT"
+        )
     if args.headless:
         if args.scenario:
             return run_scenarios(args.scenario, quiet=args.quiet)
@@ -281,6 +293,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         return _watch_scenario(scenario, screen, args)
     session = make_session(args, temporary=args.screenshot is not None)
     _journaled_language(args, session)
+    live = _live_view(args.web, session) if args.web else None
     try:
         win = SimWindow(session, screen=screen)
         for _ in range(args.decisions):
@@ -295,8 +308,29 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         session.note("h: help · encoder: Left/Right arrows and Enter · back: Backspace")
         return win.run(seconds=args.seconds)
     finally:
+        if live is not None:
+            live.close()
         session.close()
         pygame.display.quit()
+
+
+def _live_view(spec: str, session: Any) -> Any:
+    """Serve the live view of the session's game: published after every frame's update, on
+    the window's thread (the server only ever receives finished snapshots)."""
+    from haleakala.web.start import start_live_view
+
+    live = start_live_view(spec, session.companion)
+    if live is None:
+        raise UsageError(f"the live view cannot start on {spec}: see the line above")
+    update = session.update
+
+    def update_and_publish() -> None:
+        update()
+        live.observe(session.companion)
+
+    session.update = update_and_publish
+    print(f"live view: {live.url}", file=sys.stderr)
+    return live
 
 
 def _watch_scenario(scenario: Any, screen: Any, args: argparse.Namespace) -> int:

@@ -97,8 +97,10 @@ class Daemon:
         notifier: Notifier | None = None,
         autoplayer: Any = None,
         extra_inputs: list[Any] | None = None,
+        live: Any = None,
     ) -> None:
         self.companion = companion
+        self.live = live  # haleakala.web.server.LiveView, or None (no listener)
         self.notifier = notifier or Notifier({})
         self.autoplayer = autoplayer
         self.extra_inputs = extra_inputs or []
@@ -165,6 +167,8 @@ class Daemon:
             if status != self._status:
                 self._status = status
                 self.notifier.notify("STATUS=" + status)
+            if self.live is not None:  # before sleeping: hand over the position if it changed
+                self.live.observe(companion)
             deadlines = [d for d in (due, next_ping) if d is not None]
             if fed or busy:
                 timeout: float | None = 0.0
@@ -192,6 +196,8 @@ class Daemon:
                     event = companion.events.get_nowait()
                 except queue.Empty:
                     event = None
+        if self.live is not None:  # the last position (a finished game) reaches the viewers
+            self.live.observe(companion)
         self._report_queue(None)
         return self.exit_code
 
@@ -233,6 +239,8 @@ class Daemon:
 
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")
+        if self.live is not None:
+            self.live.close()
         for source in self.extra_inputs:
             try:
                 source.close()
@@ -351,7 +359,19 @@ def main(args: Any) -> int:
         from .autoplay import AutoPlayer
 
         autoplayer = AutoPlayer(autoplay)
-    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer)
+    live = None
+    web = getattr(args, "web", None) or (
+        f"{config.web.host}:{config.web.port}" if config.web.enabled else None
+    )
+    if web:
+        from haleakala.web.start import start_live_view
+
+        live = start_live_view(web, companion)
+        if live is None:
+            hardware.close()
+            notifier.close()
+            return EXIT_CONFIG
+    daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, live=live)
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
@@ -423,4 +443,3 @@ def root_refusal(state_dir: Path, euid: int) -> str | None:
         f"that user (sudo -u {owner} haleakala run ...), or pass --state-dir for a directory "
         f"of your own"
     )
-

@@ -29,21 +29,21 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import (
     Boat,
-    Buy,
-    Keep,
-    Lava,
-    Pass,
     Place,
     Return,
     Shaman,
-    Take,
     decode,
 )
+
+from .journal import JournalError
+
+if TYPE_CHECKING:
+    from .journal import Journal
 
 log = logging.getLogger("haleakala.solo")
 
@@ -51,6 +51,10 @@ STRENGTHS: tuple[str, ...] = ("easy", "normal", "strong", "child")
 """The levels (``haleakala.ai.levels.LEVELS``), in the order the menu cycles through them:
 the three known before and the new one for children last, so old menus keep their order."""
 DEFAULT_STRENGTH = "normal"
+SOLO_SHOW_S = 2.5
+"""A decision of the companion with no piece to move is shown this long, then made."""
+THINK_LIMIT_S = 30.0
+"""A bot that has not answered after this long is replaced by the greedy one (once)."""
 
 BotFactory = Callable[[str, int], Any]
 """``factory(strength, seed)`` → a bot with ``decide(game) -> int``."""
@@ -179,45 +183,212 @@ def needs_hands(d: int, kit: str) -> str:
     return "none"
 
 
-def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
-    """The companion's decision as the OLED says it: a headline in capitals and what the
-    players do about it (``"YELLOW PLACES 3 ON BEACH 2"``, ``"put the disc there"``)."""
-    b = game.board
-    who = PLAYERS[game.decider].upper()
-    then = ", then press select" if kit != "rfid" else ""
-    match decode(d, b):
-        case Place(v, beach, invoke=False):
-            return f"{who} PLACES {v} ON BEACH {beach}", f"put the disc there{then}"
-        case Place(v, beach, invoke=True):
-            return (
-                f"{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}",
-                f"put both discs there{then}",
-            )
-        case Return(v, beach):
-            return f"{who} TAKES {v} BACK FROM BEACH {beach}", f"take the disc off the beach{then}"
-        case Boat():
-            return (
-                f"{who} MOVES THE BOAT TO {(game.boat + 1) % b.segments}",
-                "move the boat, then press select",
-            )
-        case Shaman(None):
-            return f"{who}'S SHAMAN STAYS ON {b.space_name(game.shaman[game.decider])}", ""
-        case Shaman(space) if space is not None:
-            return (
-                f"{who}'S SHAMAN GOES TO {b.space_name(space)}",
-                "move the shaman there, then press select",
-            )
-        case Take(slot):
-            card = game.deck.cards[game.slots[slot]]
-            return f"{who} TAKES {b.slot_name(slot).upper()}: {card.name}", ""
-        case Lava(None, None):
-            return f"{who} MOVES NO LAVA", ""
-        case Lava(source, target):
-            return f"{who} MOVES LAVA FROM CRATER {source} TO {target}", ""
-        case Buy(item):
-            return f"{who} BUYS {game.deck.board_items[item][0].upper()}", ""
-        case Keep():
-            return f"{who} KEEPS THE SHELL", ""
-        case Pass():
-            return f"{who} BUYS NOTHING", ""
-    return f"{who}: {game.format(d)}", ""
+# --------------------------------------------------------------------------- the seat
+
+clog = logging.getLogger("haleakala.companion")
+"""The seat's decisions are the controller's story: they go to its log."""
+
+
+class Seat:
+    """The companion's seat in solo mode: which colour it plays, how strongly, and its bot's
+    thinking (the question asked, the answer shown, the timer that makes it).
+
+    The controller owns the game and asks the seat; the seat never changes the game. Its
+    bot answers on ``post`` (the controller's queue) as a ``BotDecided`` event.
+    """
+
+    def __init__(
+        self,
+        post: Callable[[Any], None],
+        clock: Callable[[], float],
+        *,
+        colour: str | None,
+        strength: str,
+        factory: BotFactory | None = None,
+        show_s: float,
+        think_limit_s: float,
+    ) -> None:
+        self.colour = colour
+        self.strength = strength
+        self.show_s = show_s
+        self.think_limit_s = think_limit_s
+        self._post = post
+        self._clock = clock
+        self._factory = factory
+        self.thinker: BotThinker | None = None
+        self._requests = 0
+        self._asked: tuple[int, int] | None = None  # tag of the question the bot is on
+        self._asked_at = 0.0
+        self._proposal: tuple[int, int] | None = None  # (ply, decision) of the bot
+        self.bot_at: float | None = None  # the companion's decision makes itself then
+
+    @staticmethod
+    def check(solo: str | None, strength: str | None) -> tuple[str | None, str]:
+        """The seat's colour (None: nobody; "off" says so too) and strength (None: the
+        default); ValueError naming the choices for anything else."""
+        if solo is not None and solo not in (*PLAYERS, "off"):
+            raise ValueError(f"solo colour {solo!r}: choose red, yellow or off")
+        if strength is not None and strength not in STRENGTHS:
+            raise ValueError(f"solo strength {strength!r}: choose {', '.join(STRENGTHS)}")
+        return (None if solo in (None, "off") else solo), strength or DEFAULT_STRENGTH
+
+    # -- state --------------------------------------------------------------------
+
+    def plays(self, game: Game) -> bool:
+        """It is the companion's turn in ``game``."""
+        return self.colour is not None and game.to_move == self.colour
+
+    @property
+    def thinking(self) -> bool:
+        """The companion's bot is working out its decision."""
+        return self._asked is not None
+
+    @property
+    def proposed(self) -> int | None:
+        """The decision last shown (whatever the position)."""
+        return self._proposal[1] if self._proposal else None
+
+    def proposal_for(self, game: Game) -> int | None:
+        """The companion's decision for this position, once it has one."""
+        p = self._proposal
+        return p[1] if p is not None and p[0] == len(game.history) else None
+
+    def think_deadline(self) -> float | None:
+        """When a bot that has not answered is replaced by the greedy one."""
+        return self._asked_at + self.think_limit_s if self._asked is not None else None
+
+    def settings(self) -> dict[str, str | None]:
+        """What the journal records of the seat."""
+        return {"solo": self.colour, "strength": self.strength}
+
+    # -- the journal ----------------------------------------------------------------
+
+    def resume(self, journal: Journal, solo: str | None, strength: str | None) -> None:
+        """A resumed game keeps the companion's seat as the journal recorded it, unless
+        the command line says otherwise (then that is recorded for the next restart)."""
+        if solo is None:
+            self.colour = journal.solo
+        if strength is None and journal.strength in STRENGTHS:
+            self.strength = journal.strength
+        if (self.colour, self.strength) != (journal.solo, journal.strength):
+            self.record(journal)
+        if self.colour is not None:
+            clog.info("solo: the companion plays %s (%s)", self.colour, self.strength)
+
+    def record(self, journal: Journal | None) -> None:
+        if journal is None:
+            return
+        try:
+            journal.append_solo(self.colour, self.strength)
+        except JournalError as exc:  # a setting: the game itself is not at risk
+            clog.error("solo setting not saved (a restart may forget it): %s", exc)
+
+    def next_colour(self) -> None:
+        """The menu's "solo" line: nobody, red, yellow, nobody..."""
+        seats: list[str | None] = [None, *PLAYERS]
+        self.colour = seats[(seats.index(self.colour) + 1) % len(seats)]
+
+    def next_strength(self) -> None:
+        names = list(STRENGTHS)
+        self.strength = names[(names.index(self.strength) + 1) % len(names)]
+
+    # -- thinking -------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Forget the pending thought and stop the bot's thread (shutdown, power cut)."""
+        self._asked = None
+        if self.thinker is not None:
+            self.thinker.close()
+            self.thinker = None
+
+    def forget(self) -> None:
+        """The position changed under the bot (undo, new game, a menu change): its pending
+        answer and its shown decision no longer apply."""
+        self._asked = None
+        self._proposal = None
+        self.bot_at = None
+        if self.thinker is not None:
+            self.thinker.cancel()
+
+    def drop_question(self) -> None:
+        """Not (or no longer) its turn: a late answer is stale."""
+        self._asked = None
+
+    def turn(self, game: Game) -> int | None:
+        """Its turn in ``game``: its decision (and the timer of one with nothing to move),
+        or None after asking its bot (once per position)."""
+        ply = len(game.history)
+        if self._proposal is None or self._proposal[0] != ply:
+            legal = game.legal_actions()
+            if len(legal) != 1:
+                self._ask(game, ply)
+                return None
+            self._proposal = (ply, legal[0])  # nothing to think about
+        return self._proposal[1]
+
+    def schedule(self, d: int, kit: str) -> None:
+        """A decision with nothing to move goes on by itself after ``show_s``."""
+        if needs_hands(d, kit) == "none":
+            self.bot_at = self._clock() + self.show_s
+
+    def _ask(self, game: Game, ply: int) -> None:
+        if self._asked is not None and self._asked[1] == ply:
+            return  # already asked
+        self._requests += 1
+        self._asked = (self._requests, ply)
+        self._asked_at = self._clock()
+        if self.thinker is None:
+            self.thinker = BotThinker(self._post, self._factory)
+        self.thinker.request(self._asked, game.clone(), self.strength, bot_seed(game))
+        clog.info("solo: %s (%s) thinks about decision %d", self.colour, self.strength, ply + 1)
+
+    def answer(self, event: BotDecided, game: Game) -> bool:
+        """Take the bot's answer if it is still the question asked (else drop it)."""
+        if event.tag != self._asked or not self.plays(game) or event.tag[1] != len(game.history):
+            clog.info("solo: dropped a stale answer of the bot (asked %s)", event.tag)
+            return False
+        self._asked = None
+        d = event.decision
+        if event.error or d not in game.legal_actions():  # never trust a bot with the game
+            d = self.fallback(game, f"bot answered {d!r} {event.error}".strip())
+        assert d is not None
+        clog.info(
+            "solo: %s (%s) decided %s in %.2f s",
+            self.colour,
+            self.strength,
+            game.format(d),
+            event.seconds,
+        )
+        self._proposal = (len(game.history), d)
+        return True
+
+    def fallback(self, game: Game, why: str) -> int:
+        """A decision when the bot fails: the greedy bot's, thought out here (a few ms)."""
+        from haleakala.ai import make_bot
+
+        try:
+            d = make_bot("greedy", seed=bot_seed(game)).decide(game.clone())
+        except Exception:
+            clog.exception("the greedy fallback failed too")
+            d = None
+        if d not in game.legal_actions():
+            d = game.legal_actions()[0]
+        clog.error("solo: %s; %s is played instead", why, game.format(d))
+        return d
+
+    def overdue(self, now: float, game: Game) -> bool:
+        """The bot did not answer in time: the greedy bot's decision is shown instead."""
+        if self._asked is None or now - self._asked_at < self.think_limit_s:
+            return False
+        if not self.plays(game):
+            return False
+        self._asked = None
+        self._proposal = (len(game.history), self.fallback(game, "the bot did not answer"))
+        return True
+
+    def due(self, now: float, game: Game) -> int | None:
+        """The shown decision whose moment has come (the caller checked nothing hides it)."""
+        if self.bot_at is None or now < self.bot_at:
+            return None
+        self.bot_at = None
+        return self.proposal_for(game) if self.plays(game) else None

@@ -7,7 +7,7 @@ situation without hardware, and the renderer can tell "nothing changed" by compa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Chooser kinds.
@@ -110,3 +110,73 @@ class UiState:
     notes: tuple[str, ...] = field(default=())  # start-up notes (journal repairs)
     scroll: int = 0  # text screens longer than the panel scroll with the encoder
     bye: bool = False
+
+
+@dataclass(frozen=True)
+class Settling:
+    """RFID: a disc laid or lifted that counts as ``decision`` at ``at`` unless the board
+    changes first (a lifted disc on its way to another beach, an invocation disc to come)."""
+
+    decision: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What the controller shows and waits for between two events, as one value.
+
+    The controller replaces it (``dataclasses.replace``) instead of keeping a dozen loose
+    attributes, so one line says every piece of the screen's state, and ``ui_state`` derives
+    the scenes' ``UiState`` from it (with the solo seat's part and the time).
+    """
+
+    chooser: Chooser | None = None  # the decision being made (or the solo proposal)
+    overlay: Chooser | None = None  # a menu or a score page over it
+    overlay_until: float | None = None  # a score page closes itself then
+    mismatch: Mismatch | None = None  # RFID: the board disagrees, shown now
+    hold: Mismatch | None = None
+    """RFID: the board must match the game before a change on it counts again (after the
+    game moved discs, or after a refusal); headline and reason of why."""
+    message: Message | None = None
+    instructions: tuple[str, ...] = ()
+    eruption: Eruption | None = None
+    auto_at: float | None = None  # a forced decision applies itself then
+    pending: Settling | None = None  # RFID: a decision waiting to settle
+    scroll: int = 0  # text screens longer than the panel scroll with the encoder
+
+    @property
+    def shown(self) -> Chooser | None:
+        """The chooser on the OLED (a menu or scores over the decision), if any."""
+        return self.overlay or self.chooser
+
+    @property
+    def settling(self) -> bool:
+        """RFID: a disc laid or lifted waits a moment before it counts (select: at once)."""
+        return self.pending is not None
+
+    @property
+    def must_match(self) -> str | None:
+        """The headline while the game waits for the board to match (RFID kit)."""
+        return self.hold.headline if self.hold is not None else None
+
+    @property
+    def proposal(self) -> int | None:
+        """Solo: the companion's decision shown for the players to carry out, if any."""
+        chooser = self.chooser
+        if chooser is None or chooser.kind != PROPOSAL or not chooser.options:
+            return None
+        return chooser.options[0].value
+
+    def reset(self) -> Panel:
+        """After the position changed: no chooser, menu, dispute, note or timer is left
+        (the instructions, the eruption and a held board stay)."""
+        return replace(
+            self,
+            chooser=None,
+            overlay=None,
+            overlay_until=None,
+            mismatch=None,
+            message=None,
+            pending=None,
+            auto_at=None,
+        )

@@ -33,6 +33,7 @@ _KIND_WORDS = {
     "str": "a string",
     "ints": "a list of integers",
     "table": "a table",
+    "bool": "true or false",
 }
 
 

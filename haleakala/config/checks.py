@@ -30,6 +30,7 @@ from haleakala.config.schema import (
     DisplayConfig,
     LedsConfig,
     Problem,
+    WebConfig,
 )
 from haleakala.hal.zones import SEGMENTS
 from haleakala.kit.budget import budget
@@ -99,6 +100,7 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p += _check_pins(c)
     p += _check_leds(c.leds)
     p += _check_display(c.display)
+    p += _check_web(c.web)
     if c.rfid.baud <= 0:
         p.append(
             Problem(
@@ -367,4 +369,31 @@ def _check_display(d: DisplayConfig) -> list[Problem]:
                 "scenes are drawn landscape 128x64: 0 upright, 2 upside down",
             )
         )
+    return p
+
+
+def _check_web(w: WebConfig) -> list[Problem]:
+    """The live view's address: a port a server can bind, a host that is an address."""
+    import ipaddress
+
+    p: list[Problem] = []
+    if not 1 <= w.port <= 65535:
+        p.append(
+            Problem(
+                "web.port",
+                f"{_short_int(w.port)} is not a TCP port 1..65535",
+                "8080 is usual (ports below 1024 need root)",
+            )
+        )
+    if w.host != "localhost":
+        try:
+            ipaddress.ip_address(w.host)
+        except ValueError:
+            p.append(
+                Problem(
+                    "web.host",
+                    f"{_describe(w.host).removeprefix('string ')} is not an IP address",
+                    'use "127.0.0.1" (this machine only) or "0.0.0.0" (phones on the LAN)',
+                )
+            )
     return p

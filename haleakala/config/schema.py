@@ -100,6 +100,16 @@ class InputsConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The live view (``haleakala.web``): off unless asked; loopback unless a host is given."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    """Where to listen: 127.0.0.1 (this machine only), 0.0.0.0 (every phone on the LAN)."""
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     hardware: str = "auto"
     model: str = "pi4"
@@ -112,6 +122,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     rfid: RfidConfig = field(default_factory=RfidConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     tags: dict[str, Disc] = field(default_factory=dict)
     """Normalised tag UID (upper-case hex, no separators) -> the disc it is glued into."""
     source: Path | None = field(default=None, compare=False)
@@ -172,6 +183,7 @@ _SECTIONS: dict[str, type] = {
     "display": DisplayConfig,
     "rfid": RfidConfig,
     "inputs": InputsConfig,
+    "web": WebConfig,
 }
 _TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")

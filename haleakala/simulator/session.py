@@ -9,12 +9,9 @@ A ``SimSession`` owns what sits on and under a simulated island:
   daemon's loop would, so the window and the scenarios drive the same code path;
 - the table (``board.Table``): the wooden pieces, moved as the companion instructs, wrong on
   purpose in misplace mode;
-- the players' hands: ``perform(decision)`` turns a decision into the physical inputs a
-  player would make (press the beach's button, turn to the option, press select; or move a
-  tagged disc), reading the OLED's chooser like a player reads the screen;
-- solo mode (``solo="yellow"``): the companion plays that colour; ``follow_companion()``
-  is the human carrying out what the companion says (lay its disc, move its shaman and
-  press select, or let a card choice go on by itself).
+- the players' hands: ``perform(decision)`` makes a decision with the physical inputs
+  (``companion.hands``: the option's encoder steps, the discs to lay or lift), reading the
+  OLED's chooser like a player; ``follow_companion()`` carries out the solo companion's.
 
 The game flow lives only in the companion: the session never calls ``Game.apply``.
 """
@@ -31,12 +28,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from haleakala.companion.hands import PerformError
 from haleakala.config import Config
 from haleakala.hal.events import Disc
 from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import Boat, Place, Return, decode
 
+from .clock import ScenarioClock
 from .rfid import RfidLink, open_link, tag_map
 from .table import Table, apply_change, table_from_expected
 
@@ -44,33 +42,9 @@ if TYPE_CHECKING:
     from haleakala.ai import Bot
     from haleakala.companion.controller import Companion
 
+__all__ = ["PerformError", "ScenarioClock", "SimSession"]
+
 LOG_LINES = 200
-
-
-class ScenarioClock(SimClock):
-    """Scenario time (moves only when told) that can later go live: a scenario watched in
-    the window becomes an ordinary interactive session once it has finished."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        super().__init__(start)
-        self._live_since: float | None = None
-
-    def __call__(self) -> float:
-        if self._live_since is None:
-            return self.now
-        return self.now + (time.monotonic() - self._live_since)
-
-    def go_live(self) -> None:
-        if self._live_since is None:
-            self._live_since = time.monotonic()
-
-    @property
-    def live(self) -> bool:
-        return self._live_since is not None
-
-
-class PerformError(RuntimeError):
-    """The physical inputs for a decision did not lead the companion to make it."""
 
 
 class SimSession:
@@ -247,37 +221,10 @@ class SimSession:
         self.changes += 1
 
     def status_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        game = self.game
-        white, dim = (226, 228, 232), (150, 156, 168)
-        colours = {"red": (240, 90, 80), "yellow": (240, 200, 60)}
-        lines: list[tuple[str, tuple[int, int, int]]] = []
-        if game.is_terminal():
-            result = game.result()
-            assert result is not None
-            lines.append((f"game over: {result.winner} wins", colours[result.winner]))
-            lines.append((f"{result.scores[0]} – {result.scores[1]}", white))
-        else:
-            who = game.to_move or "red"
-            lines.append((f"round {game.round} · {who} to move", colours[who]))
-            lines.append((f"phase: {game.phase_name}", white))
-            if game.scorings:
-                red, yellow = (game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
-                lines.append((f"score: red {red} · yellow {yellow}", white))
-        lines.append((f"decision {len(game.history)} · {game.variant} · seed {game.seed}", dim))
-        mode = f"kit {self.kit}"
-        if self.link is not None:
-            mode += f" ({self.link.transport})"
-        lines.append((mode + (" · MISPLACE" if self.misplace else ""), dim))
-        wrong = self.differences()
-        if wrong:
-            lines.append((f"table differs: {len(wrong)} piece(s)", (255, 120, 100)))
-        c = self.companion
-        if c.solo is not None:
-            thinking = " · thinking…" if c.thinking else ""
-            lines.append((f"solo: companion plays {c.solo} ({c.strength}){thinking}", white))
-        if self.autoplay:
-            lines.append(("autoplay on", (140, 220, 140)))
-        return lines[:7]
+        """The window's status panel: the game, the kit, the table and solo mode."""
+        from .status import status_lines
+
+        return status_lines(self)
 
     # ------------------------------------------------------------------ hardware inputs
 
@@ -378,7 +325,7 @@ class SimSession:
             self._next_auto = self.clock() + self.autoplay_interval
             # Not while a disc is still settling (RFID kit) or the companion thinks.
             c = self.companion
-            if not self.game.is_terminal() and c.pending is None and not c.thinking:
+            if not self.game.is_terminal() and not c.panel.settling and not c.thinking:
                 self.bot_step()
 
     def advance(self, seconds: float) -> None:
@@ -397,7 +344,8 @@ class SimSession:
         self.companion.tick()
         self.settle()
 
-    def _scripted_time(self) -> bool:
+    def scripted_time(self) -> bool:
+        """Time moves only when told (a scenario not yet gone live)."""
         return isinstance(self.clock, SimClock) and not getattr(self.clock, "live", False)
 
     def _follow(self) -> bool:
@@ -424,20 +372,19 @@ class SimSession:
         history = game.history
         if len(history) != self._seen_decisions:
             if len(history) > self._seen_decisions:
-                sources = getattr(c, "sources", [])
                 for i in range(self._seen_decisions, len(history)):
-                    by = sources[i] if i < len(sources) else "player"
+                    by = c.decided_by(i)
                     self.log.append(f"{i + 1}. {game.format(history[i])} ({by})")
             else:
                 self.log.append(f"undo: back to decision {len(history)}")
             self._seen_decisions = len(history)
             self.changes += 1
-        message = c.message
+        message = c.panel.message
         if message is not None and message is not self._seen_message:
             self.log.append(f"{message.title}: {message.text}"[:160])
             self.changes += 1
         self._seen_message = message
-        mismatch = c.mismatch
+        mismatch = c.panel.mismatch
         if mismatch is not None and mismatch != self._seen_mismatch:
             self.log.append(f"{mismatch.headline}: {mismatch.reason}"[:160])
             self.changes += 1
@@ -479,7 +426,7 @@ class SimSession:
             return None
         if self.companions_turn:
             try:
-                wait = self._scripted_time() if block is None else block
+                wait = self.scripted_time() if block is None else block
                 return self.follow_companion(block=wait)
             except PerformError as exc:
                 self.note(f"companion: {exc}")
@@ -488,7 +435,7 @@ class SimSession:
         d = self.bot(colour, name, seed).decide(game.clone())
         text = game.format(d)
         try:
-            self.perform(d, block=self._scripted_time())
+            self.perform(d, block=self.scripted_time())
         except PerformError as exc:
             self.note(f"bot: {exc}")
             return None
@@ -513,172 +460,16 @@ class SimSession:
         self.settle()
 
     def follow_companion(self, *, block: bool = True) -> str | None:
-        """Solo: the players carry out the companion's decision as its OLED says: lay or
-        lift its disc (RFID kit), press select after moving a piece (buttons kit: after
-        laying the disc), or let a decision with nothing to move go on by itself. Returns
-        the decision made (None: not its turn, or ``block=False`` and it is still due)."""
-        from haleakala.companion import solo as S
-        from haleakala.companion import ui as U
+        """Solo: the players carry out the companion's decision as its OLED says (see
+        ``players.Hands.follow_companion``); returns the decision made (None: not its turn,
+        or ``block=False`` and it is still due)."""
+        from .players import Hands
 
-        if not self.companions_turn:
-            return None
-        c = self.companion
-        if block:
-            self.await_companion()
-        elif c.thinking:
-            return None
-        done: list[str] = []
-        self._clear_way(done)
-        chooser = c.chooser
-        if chooser is None or chooser.kind != U.PROPOSAL or not chooser.options:
-            raise PerformError(
-                f"no decision of the companion shown (OLED: {' / '.join(self.prompt)})"
-            )
-        d = chooser.options[0].value
-        before = len(self.game.history)
-        text = self.game.format(d)
-        hands = S.needs_hands(d, self.kit)
-        move = decode(d, self.game.board)
-        if hands == "board" and isinstance(move, Place | Return):
-            colour = self.game.to_move
-            value, beach = move.value, move.beach
-            if isinstance(move, Return):
-                self.remove([f"{colour}{value}"])
-                done.append(f"take {colour}{value} off beach {beach}")
-            else:
-                discs = [f"{colour}{value}"] + ([f"{colour}*"] if move.invoke else [])
-                self.place(beach, discs)
-                done.append(f"put {'+'.join(discs)} on beach {beach}")
-        elif hands == "select":
-            self.press("select")
-            done.append("press select")
-        elif block:
-            if self._scripted_time():
-                self.advance(c.solo_show_s)
-                done.append(f"wait {c.solo_show_s} s")
-            else:
-                self.press("select")
-                done.append("press select")
-        else:
-            return None  # it goes on by itself in a moment
-        game = self.game
-        if len(game.history) <= before or game.history[before] != d:
-            got = game.format(game.history[before]) if len(game.history) > before else "nothing"
-            raise PerformError(
-                f"inputs [{', '.join(done)}] for the companion's {text} made {got}; "
-                f"OLED: {' / '.join(self.prompt)}"
-            )
-        return text
+        return Hands(self).follow_companion(block=block)
 
     def perform(self, d: int, *, block: bool = True) -> list[str]:
-        """Make decision ``d`` with the physical inputs a player would use; return them.
+        """Make decision ``d`` with the physical inputs a player would use; return them
+        (``players.Hands.perform``; ``PerformError`` when the companion made another)."""
+        from .players import Hands
 
-        Raises ``PerformError`` (with the inputs tried and what the OLED said) when the
-        companion did not make exactly that decision. ``block=False`` (the window, on real
-        time): a disc lifted, or laid next to the boat, is left to settle by itself (0.8 s)
-        instead of freezing the window while it does.
-        """
-        c = self.companion
-        before = len(c.game.history)
-        text = c.game.format(d)
-        if self.companions_turn:
-            raise PerformError(
-                f"{text}: it is the companion's ({c.solo}) turn; it decides itself "
-                "(follow_companion carries its decision out)"
-            )
-        done: list[str] = []
-        self._clear_way(done)
-        game = c.game
-        move = decode(d, game.board)
-        if game.phase_name == "turn" and isinstance(move, Place | Return):
-            beach = move.beach
-            value = move.value
-            colour = game.to_move
-            if self.kit == "rfid":
-                if isinstance(move, Return):
-                    self.remove([f"{colour}{value}"])
-                    done.append(f"take {colour}{value} off beach {beach}")
-                else:
-                    discs = [f"{colour}{value}"] + ([f"{colour}*"] if move.invoke else [])
-                    self.place(beach, discs)
-                    done.append(f"put {'+'.join(discs)} on beach {beach}")
-                # A disc lifted (it may be on its way elsewhere) or laid next to the boat
-                # (the invocation disc may follow) settles for a moment.
-                if c.pending is not None:
-                    if not block:
-                        return done
-                    self._wait_for(lambda: c.pending is None, done)
-            else:
-                self.press(f"beach{beach}")
-                done.append(f"press beach{beach}")
-                self._choose(d, done)
-        elif game.phase_name == "turn" and isinstance(move, Boat):
-            shown = c.shown
-            if shown is None or all(o.value != d for o in shown.options):
-                self.press("select")
-                done.append("press select")
-            self._choose(d, done)
-        else:
-            self._choose(d, done)
-        game = c.game
-        if len(game.history) <= before or game.history[before] != d:
-            got = game.format(game.history[before]) if len(game.history) > before else "nothing"
-            raise PerformError(
-                f"inputs [{', '.join(done)}] for {text} made {got}; OLED: {' / '.join(self.prompt)}"
-            )
-        return done
-
-    def _clear_way(self, done: list[str]) -> None:
-        """Close score pages and menus, and put a disputed board right, before deciding."""
-        from haleakala.companion import ui as U
-
-        c = self.companion
-        for _ in range(8):
-            if c.overlay is not None:
-                button = "select" if c.overlay.kind == U.SCORES else "back"
-                self.press(button)
-                done.append(f"press {button}")
-                continue
-            if c.mismatch is not None or c.must_match:
-                self.fix_table()
-                done.append("fix the table")
-                continue
-            chooser = c.chooser
-            if chooser is not None and chooser.kind in (U.BEACH, U.BOAT) and chooser.cancellable:
-                self.press("back")  # a beach or boat chooser someone left open
-                done.append("press back")
-                continue
-            return
-
-    def _choose(self, d: int, done: list[str]) -> None:
-        """Turn the encoder to the option whose value is ``d`` and press select."""
-        chooser = self.companion.shown
-        if chooser is None:
-            raise PerformError(
-                f"no chooser on the OLED for {self.game.format(d)} "
-                f"(OLED: {' / '.join(self.prompt)})"
-            )
-        values = [o.value for o in chooser.options]
-        if d not in values:
-            raise PerformError(
-                f"{self.game.format(d)} is not among the options shown "
-                f"({', '.join(o.label for o in chooser.options)})"
-            )
-        steps = values.index(d) - chooser.cursor
-        if steps:
-            self.turn(steps)
-            done.append(f"turn {steps:+d}")
-        self.press("select")
-        done.append("press select")
-
-    def _wait_for(self, ready: Callable[[], bool], done: list[str], limit: float = 5.0) -> None:
-        waited = 0.0
-        while not ready() and waited < limit:
-            if self._scripted_time():
-                self.advance(0.1)
-                waited += 0.1
-            else:
-                time.sleep(0.02)
-                self.settle()
-                waited += 0.02
-        done.append(f"wait {waited:.1f} s")
+        return Hands(self).perform(d, block=block)

@@ -89,7 +89,7 @@ def make(out: Path) -> list[Path]:
         session.move_disc(disc, beach)  # a disc that makes both sums equal: refused (R7)
         for _ in range(100):
             session.update()
-            if session.companion.message is not None:
+            if session.companion.panel.message is not None:
                 break
             session.settle()
         shoot(session, "refusal")

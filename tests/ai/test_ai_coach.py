@@ -10,11 +10,12 @@ from contextlib import redirect_stdout
 
 from test_ai_ismcts import POSITIONS, with_pile_order_permuted
 
-from haleakala.ai.coach import advise, decision_words, explain, judge
+from haleakala.ai.coach import advise, explain, judge
 from haleakala.cli import main
 from haleakala.rules import Game
 from haleakala.terminal.replay import replay_log
 from haleakala.terminal.session import TerminalGame
+from haleakala.words.labels import decision_words
 
 
 def test_the_hint_is_a_legal_decision_with_words_and_a_reason():
@@ -114,10 +115,10 @@ def test_the_board_menu_gives_a_hint_and_judges_the_next_decision():
     labels = [o.label for o in rig.c.shown.options]
     assert "hint" in labels
     rig.send(EncoderTurned(labels.index("hint")), ButtonPressed("select"))
-    hint = rig.c._hint
+    hint = rig.c.menus.given
     assert hint is not None and hint.ply == 0
     assert f"HINT: {hint.notation}" in rig.text()
-    rig.c._decide(hint.decision, "player")
+    rig.c.decide(hint.decision, "player")
     assert "followed the hint" in rig.text()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from support.companion_rig import Rig
 from support.invariants import check_invariants
 
-from haleakala.companion import controller, scenes
+from haleakala.companion import menu, scenes
 from haleakala.companion import ui as U
 from haleakala.hal.base import estimate_current_ma
 from haleakala.hal.events import (
@@ -152,11 +152,11 @@ def test_undo_takes_back_the_last_decision_and_says_how_to_reverse_it_on_the_boa
     start_digest = rig.game.digest()
     rig.carry_out("3@0")  # next to the boat: the boat sails 3 segments
     assert rig.game.boat == 3
-    assert "move the boat to 3" in rig.c.instructions
+    assert "move the boat to 3" in rig.c.panel.instructions
     rig.send(ButtonHeld("back"))
     assert rig.game.digest() == start_digest and rig.game.history == []
-    assert "take red 3 off beach 0" in rig.c.instructions
-    assert "move the boat back to 0" in rig.c.instructions
+    assert "take red 3 off beach 0" in rig.c.panel.instructions
+    assert "move the boat back to 0" in rig.c.panel.instructions
     assert "UNDONE" in rig.text()
     rig.advance(5)
     assert "move the boat back to 0" in rig.text()
@@ -231,7 +231,7 @@ def test_rfid_a_disc_put_on_a_beach_is_a_placement_and_taking_it_off_a_return():
     rig.send(BeachContents(2, frozenset()))
     rig.advance(rig.c.settle_s)  # a lifted disc might be on its way to another beach
     assert rig.game.format(rig.game.history[-1]) == "-3@2"
-    assert rig.c.mismatch is None
+    assert rig.c.panel.mismatch is None
 
 
 def test_rfid_the_invocation_disc_with_a_number_disc_next_to_the_boat_invokes():
@@ -244,7 +244,7 @@ def test_rfid_the_invocation_disc_with_a_number_disc_next_to_the_boat_invokes():
 def test_rfid_a_disc_next_to_the_boat_waits_briefly_for_the_invocation_disc():
     rig = Rig("rfid", "tactical")
     rig.send(BeachContents(0, frozenset({red(2)})))
-    assert rig.game.history == [] and rig.c.pending is not None
+    assert rig.game.history == [] and rig.c.panel.pending is not None
     rig.advance(rig.c.settle_s / 2)
     rig.send(BeachContents(0, frozenset({red(2), Disc("red", 0)})))
     assert rig.game.format(rig.game.history[0]) == "2@0*"
@@ -265,14 +265,14 @@ def test_rfid_discs_go_back_after_a_distribution_before_anything_else_counts():
     while rig.game.phase == CHOOSE_CARD:
         rig.press("select")
     assert rig.game.totals[0][3] == 0 and rig.game.totals[1][3] == 0
-    assert rig.c.must_match == "TAKE DISCS BACK"
+    assert rig.c.panel.must_match == "TAKE DISCS BACK"
     assert "take red 1 and yellow 2 off beach 3" in rig.text()
     digest = rig.game.digest()
     mover = rig.game.to_move
     rig.send(BeachContents(5, frozenset({Disc(mover, 4)})))  # not yet
     assert rig.game.digest() == digest
     rig.send(BeachContents(5, frozenset()), BeachContents(3, frozenset()))
-    assert rig.c.must_match is None and rig.c.mismatch is None
+    assert rig.c.panel.must_match is None and rig.c.panel.mismatch is None
     rig.send(BeachContents(5, frozenset({Disc(mover, 4)})))
     assert rig.game.format(rig.game.history[-1]) == "4@5"
 
@@ -289,7 +289,7 @@ def refused(rig: Rig, event, headline: str, fix: str) -> None:
     text = rig.text()
     assert text.startswith("! " + headline), text
     assert fix in text, text
-    assert event.beach in rig.c.mismatch.beaches
+    assert event.beach in rig.c.panel.mismatch.beaches
     seen = set()
     for _ in range(2):
         seen.add(rig.leds().get((event.beach, "beach")))
@@ -304,7 +304,7 @@ def test_refusal_out_of_turn_names_whose_turn_it_is_and_fixing_the_board_resumes
     )
     assert "It is red's turn, not yellow's." in rig.text()
     rig.send(BeachContents(2, frozenset()))
-    assert rig.c.mismatch is None and rig.text().startswith("RED ROUND 1")
+    assert rig.c.panel.mismatch is None and rig.text().startswith("RED ROUND 1")
     rig.send(BeachContents(2, frozenset({red(3)})))
     assert rig.game.format(rig.game.history[-1]) == "3@2"
 
@@ -321,7 +321,7 @@ def test_refusal_sum_rule_gives_both_totals():
     )
     assert "yellow would have 2 against red 2 on beach 4" in rig.text().replace("\n", " ")
     rig.send(BeachContents(4, frozenset({red(2)})))
-    assert rig.c.mismatch is None
+    assert rig.c.panel.mismatch is None
 
 
 def test_refusal_wrong_beach_for_a_moved_disc_and_for_the_invocation_disc():
@@ -338,7 +338,7 @@ def test_refusal_wrong_beach_for_a_moved_disc_and_for_the_invocation_disc():
         rig.text()
     )
     rig.send(BeachContents(2, frozenset()), BeachContents(4, frozenset({red(2)})))
-    assert rig.c.mismatch is None
+    assert rig.c.panel.mismatch is None
     refused(
         rig,
         BeachContents(3, frozenset({red(3), Disc("red", 0)})),
@@ -360,7 +360,7 @@ def test_refusal_two_discs_at_once_waits_for_the_board_to_match_again():
     assert rig.game.history == [] and rig.text().startswith("! TWO DISCS AT ONCE")
     assert "take red 2 off beach 1" in rig.text()
     rig.send(BeachContents(1, frozenset()))
-    assert rig.c.mismatch is None and rig.c.hold is None
+    assert rig.c.panel.mismatch is None and rig.c.panel.hold is None
     rig.send(BeachContents(1, frozenset({red(2)})))
     assert rig.game.format(rig.game.history[-1]) == "2@1"
 
@@ -381,9 +381,9 @@ def test_a_long_refusal_scrolls_with_the_encoder():
     rig.send(EncoderTurned(1))
     assert rig.hw.display.last.tobytes() != first
     rig.send(EncoderTurned(50))
-    assert rig.c.scroll == len(full) - 1 - 5  # no further than the last line
+    assert rig.c.panel.scroll == len(full) - 1 - 5  # no further than the last line
     rig.send(EncoderTurned(-50))
-    assert rig.c.scroll == 0 and rig.hw.display.last.tobytes() == first
+    assert rig.c.panel.scroll == 0 and rig.hw.display.last.tobytes() == first
 
 
 def test_refusal_unknown_tag_and_invocation_disc_in_the_base_game():
@@ -424,7 +424,7 @@ def test_an_internal_error_is_logged_and_shown_and_the_game_is_unchanged(monkeyp
     def broken(*_args, **_kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(rig.c, "_beach_options", broken)
+    monkeypatch.setattr(menu, "beach_chooser", broken)  # a bug while building the chooser
     rig.press("beach1")
     assert rig.c.errors == 1 and rig.game.digest() == digest
     assert "SORRY" in rig.text() and "internal error" in caplog.text
@@ -467,7 +467,7 @@ def test_lava_glows_by_count_and_statues_about_to_burn_blink():
 def test_the_eruption_animates_and_the_winner_colours_the_island():
     rig = Rig("buttons")
     rig.play_until(lambda g: g.scorings, policy_seed=2)
-    eruption = rig.c.eruption
+    eruption = rig.c.panel.eruption
     assert eruption is not None and eruption.until == rig.clock() + 3.0
     assert eruption.lava == (0, 0, 1, 0, 0, 3) and eruption.destroyed == (8,)  # 2M burnt
     assert rig.text().startswith("SCORING 1")
@@ -480,7 +480,7 @@ def test_the_eruption_animates_and_the_winner_colours_the_island():
     assert (scenes.ERUPTION, scenes.ERUPTION) in craters and len(craters) == 2  # flashing
     assert burnt == {scenes.ERUPTION, None}
     rig.advance(3.0)
-    assert rig.c.eruption is None
+    assert rig.c.panel.eruption is None
     rig.play_until(lambda g: g.is_terminal(), policy_seed=2)
     winner = scenes.PLAYER_COLOURS[("red", "yellow").index(rig.game.result().winner)]
     frame = rig.leds()
@@ -603,20 +603,20 @@ def test_rfid_a_disc_moved_between_beaches_in_one_snapshot_is_refused_not_taken_
     text = rig.text()
     assert text.startswith("! WRONG BEACH") and MOVED in text
     assert "move red 3 from beach 4 to beach 2" in text
-    assert set(rig.c.mismatch.beaches) == {2, 4}
+    assert set(rig.c.panel.mismatch.beaches) == {2, 4}
     rig.advance(rig.c.settle_s * 3)  # time does not turn the move into a decision
     assert len(rig.game.history) == 4
     rig.send(BeachContents(4, frozenset()), BeachContents(2, frozenset({red(3)})))
-    assert rig.c.mismatch is None and rig.c.hold is None and len(rig.game.history) == 4
+    assert rig.c.panel.mismatch is None and rig.c.panel.hold is None and len(rig.game.history) == 4
 
 
 def test_rfid_a_disc_lifted_then_laid_on_another_beach_a_moment_later_is_a_move():
     rig = red_three_on_beach_two()
     rig.send(BeachContents(2, frozenset()))  # lifted: perhaps a return, perhaps on its way
-    assert len(rig.game.history) == 4 and rig.c.pending is not None
+    assert len(rig.game.history) == 4 and rig.c.panel.pending is not None
     rig.advance(rig.c.settle_s / 2)
     rig.send(BeachContents(4, frozenset({red(3)})))
-    assert len(rig.game.history) == 4 and rig.c.pending is None
+    assert len(rig.game.history) == 4 and rig.c.panel.pending is None
     assert MOVED in rig.text()
 
 
@@ -660,7 +660,7 @@ def test_rfid_the_first_scoring_stays_on_the_oled_while_the_beaches_are_handled(
     rig.advance(30)
     assert rig.text().startswith("SCORING 1")
     rig.press("select")
-    assert rig.c.overlay is None and not rig.text().startswith("SCORING")
+    assert rig.c.panel.overlay is None and not rig.text().startswith("SCORING")
 
 
 def test_a_score_page_left_alone_closes_after_a_generous_timeout():
@@ -669,8 +669,8 @@ def test_a_score_page_left_alone_closes_after_a_generous_timeout():
     assert rig.c.shown.kind == U.SCORES
     rig.advance(60)
     assert rig.c.shown.kind == U.SCORES
-    rig.advance(controller.SCORES_S)
-    assert rig.c.overlay is None
+    rig.advance(menu.SCORES_S)
+    assert rig.c.panel.overlay is None
 
 
 # --------------------------------------------------------------------------- stale screens
@@ -690,10 +690,10 @@ def test_a_new_press_replaces_a_refusal_on_the_oled_at_once():
 
 def test_the_knob_still_scrolls_a_long_refusal_when_nothing_else_is_open():
     rig = Rig("buttons")
-    rig.c._show("NOT NOW", "word " * 80)
+    rig.c.show("NOT NOW", "word " * 80)
     first = rig.c.prompt
     rig.send(EncoderTurned(1))
-    assert rig.c.prompt[0] == first[0] and rig.c.scroll == 1
+    assert rig.c.prompt[0] == first[0] and rig.c.panel.scroll == 1
 
 
 def test_the_oled_title_keeps_every_pixel_of_its_first_letter():

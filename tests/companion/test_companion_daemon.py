@@ -326,9 +326,9 @@ def test_the_watchdog_is_pinged_and_inputs_handled_while_the_companions_bot_thin
         wait_for(lambda: rig.c.shown.kind == "menu", "the menu, while the bot thinks")
         assert rig.c.thinking
         release.set()
-        wait_for(lambda: rig.c._thinker.answered >= 1, "the bot to answer")
+        wait_for(lambda: rig.c.seat.thinker.answered >= 1, "the bot to answer")
         events.run_until(lambda: not rig.c.thinking, "the bot's answer")
-        assert rig.c.chooser.options[0].value in rig.game.legal_actions()
+        assert rig.c.panel.chooser.options[0].value in rig.game.legal_actions()
     finally:
         release.set()
         daemon.stop()

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from support.companion_rig import Rig
 from support.invariants import check_invariants
 
-from haleakala.companion.autoplay import choose, events_for
+from haleakala.companion.autoplay import choose
+from haleakala.companion.hands import events_for
 from haleakala.hal.base import BUTTONS
 from haleakala.hal.events import (
     ALL_DISCS,
@@ -122,7 +123,7 @@ def step(rig: Rig, event) -> None:
     digest = rig.game.digest() if board else None
     rig.c.handle(event)  # must not raise
     check(rig)
-    if board and rig.c.mismatch is not None and rig.c.mismatch.refusal:
+    if board and rig.c.panel.mismatch is not None and rig.c.panel.mismatch.refusal:
         assert rig.game.digest() == digest, "a refused board changed the game"
 
 

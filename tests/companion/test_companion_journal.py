@@ -206,7 +206,7 @@ def test_a_decision_that_cannot_be_saved_pauses_the_game_until_it_is_saved(tmp_p
     monkeypatch.setattr(rig.c.journal, "_append", full_disk)
     rig.press("beach3")
     rig.press("select")
-    assert len(rig.game.history) == 3 and rig.c.acknowledged == 2  # shown, not acknowledged
+    assert len(rig.game.history) == 3 and rig.c.keeper.acknowledged == 2  # shown, not acknowledged
     assert rig.c.paused is not None and "STORAGE FULL" in " ".join(rig.c.prompt)
     assert "PAUSED" in rig.c.status()
     pending = rig.game.digest()
@@ -216,7 +216,7 @@ def test_a_decision_that_cannot_be_saved_pauses_the_game_until_it_is_saved(tmp_p
     rig.advance(1.0)
     assert rig.c.paused is not None  # the retry waits for its time
     rig.advance(1.0)
-    assert rig.c.paused is None and rig.c.acknowledged == 3
+    assert rig.c.paused is None and rig.c.keeper.acknowledged == 3
     game, _ = resumed(tmp_path)
     assert game.digest() == rig.game.digest() == pending
 

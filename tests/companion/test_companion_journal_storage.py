@@ -75,7 +75,7 @@ def acknowledged_digest(rig: Rig) -> tuple[int, str]:
     game = rig.game
     if rig.c.paused is None:
         return len(game.history), game.digest()
-    before = rig.c._unacked[1][0]
+    before = rig.c.keeper.unsaved.before
     return len(before.history), before.digest()
 
 
@@ -99,7 +99,7 @@ def test_a_full_disk_pauses_the_game_and_it_goes_on_by_itself_when_space_returns
         decide(rig)
     disk.free = 40  # less than one record: a short write, then ENOSPC
     decide(rig)
-    assert rig.c.paused is not None and rig.c.acknowledged == 7
+    assert rig.c.paused is not None and rig.c.keeper.acknowledged == 7
     assert_no_partial_record(rig.c.journal)  # the partial record was cut at once
     text = rig.text()
     assert "STORAGE FULL" in text and "nothing is lost" in text and "by itself" in text
@@ -112,7 +112,7 @@ def test_a_full_disk_pauses_the_game_and_it_goes_on_by_itself_when_space_returns
     assert_no_partial_record(rig.c.journal)
     disk.free = 10**9  # space freed
     rig.advance(RETRY_S)
-    assert rig.c.paused is None and rig.c.acknowledged == 8 and rig.game.digest() == pending
+    assert rig.c.paused is None and rig.c.keeper.acknowledged == 8 and rig.game.digest() == pending
     for _ in range(5):
         decide(rig)
     assert restart(tmp_path)[:2] == (13, rig.game.digest())
@@ -129,7 +129,7 @@ def test_an_fsync_error_cuts_the_record_and_the_decision_is_saved_on_the_retry(t
     assert "CANNOT SAVE" in rig.text()
     assert_no_partial_record(rig.c.journal)
     rig.advance(RETRY_S)
-    assert rig.c.paused is None and rig.c.acknowledged == 4
+    assert rig.c.paused is None and rig.c.keeper.acknowledged == 4
     assert restart(tmp_path)[:2] == (4, rig.game.digest())
 
 
@@ -176,7 +176,7 @@ def test_whatever_the_disk_does_a_restart_resumes_the_last_acknowledged_decision
                 rig.advance(RETRY_S)
             assert_no_partial_record(rig.c.journal)
         acknowledged = acknowledged_digest(rig)
-        assert rig.c.acknowledged + 0 == acknowledged[0]  # only player decisions here
+        assert rig.c.keeper.acknowledged + 0 == acknowledged[0]  # only player decisions here
         rig.c.say_bye()
         decisions, digest, journal = restart(state)
         assert (decisions, digest) == acknowledged and journal.notes == []
@@ -224,14 +224,14 @@ def test_a_really_full_tmpfs_pauses_the_game_and_freeing_space_lets_it_go_on(sma
     assert rig.c.paused is not None and rig.c.paused.errno == errno.ENOSPC
     assert "STORAGE FULL" in rig.text()
     assert_no_partial_record(rig.c.journal)
-    acknowledged = rig.c.acknowledged
+    acknowledged = rig.c.keeper.acknowledged
     pending = rig.game.digest()
     rig.press("beach2")
     rig.advance(RETRY_S)
     assert rig.c.paused is not None and rig.game.digest() == pending
     filler.unlink()  # space freed
     rig.advance(RETRY_S)
-    assert rig.c.paused is None and rig.c.acknowledged == acknowledged + 1
+    assert rig.c.paused is None and rig.c.keeper.acknowledged == acknowledged + 1
     for _ in range(5):
         decide(rig)
     rig.c.say_bye()

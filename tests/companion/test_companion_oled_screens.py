@@ -23,8 +23,8 @@ from support.companion_rig import Rig
 
 from haleakala.companion import oled
 from haleakala.companion import ui as U
-from haleakala.companion.autoplay import AutoPlayer, choose, events_for
-from haleakala.companion.controller import HEADLINES, PHASE_TITLES, UNKNOWN_TAG
+from haleakala.companion.autoplay import AutoPlayer, choose
+from haleakala.companion.hands import events_for
 from haleakala.companion.journal.storage import storage_error
 from haleakala.hal.base import BUTTONS
 from haleakala.hal.events import (
@@ -36,6 +36,8 @@ from haleakala.hal.events import (
 )
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.game import CHOOSE_CARD, TURN
+from haleakala.words.board import HEADLINES, UNKNOWN_TAG
+from haleakala.words.labels import PHASE_TITLES
 
 LETTERS = (
     "äöüÄÖÜß éèêëàâçîïôûùœŒÉÈÀÇ ‘’“”„«» –—… ▲▼ "
@@ -279,7 +281,7 @@ def play_and_look(rig: Rig, seed: int) -> None:
             and rig.game.round not in toured
             and len(rig.game.history) > 3
             and not rig.c.thinking
-            and rig.c.mismatch is None
+            and rig.c.panel.mismatch is None
         ):
             toured.add(rig.game.round)
             _menu_tour(rig, swept)

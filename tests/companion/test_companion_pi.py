@@ -97,7 +97,7 @@ def test_a_mock_pin_press_becomes_a_decision_and_the_scene_reaches_the_neopixels
         # exactly the controller's image.
         candidate = hardware.zone_map.pixels_of(0, "grassland")[0]
         assert tuple(strip[candidate]) == (27, 27, 27)
-        assert hardware.display.device.image.tobytes() == companion._last_image
+        assert hardware.display.device.image.tobytes() == companion.screen.last_image
         assert "RED: SHAMAN" in companion.prompt
     finally:
         hardware.close()

@@ -30,6 +30,7 @@ from haleakala.hal.events import (
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN
 from haleakala.rules.notation import BOAT, INVOKE, RETURN, SHAMAN, STAY, TAKE
+from haleakala.words import labels
 
 YELLOW = scenes.PLAYER_COLOURS[1]
 
@@ -105,7 +106,7 @@ def test_the_bot_thinks_on_another_thread_and_inputs_are_handled_meanwhile():
     rig.await_bot()
     proposal = rig.c.shown
     assert proposal.kind == U.PROPOSAL and proposal.options[0].value in rig.game.legal_actions()
-    headline, _ = solo.proposal_words(rig.game, proposal.options[0].value, "buttons")
+    headline, _ = labels.proposal_words(rig.game, proposal.options[0].value, "buttons")
     assert rig.text().startswith("COMPANION (YELLOW)") and headline in rig.text()
 
 
@@ -131,7 +132,7 @@ def test_a_stale_answer_after_a_new_game_is_dropped():
     rig = Rig("buttons", solo="yellow", bot_factory=held.factory)
     to_companions_turn(rig)
     assert held.started.wait(5)
-    thinker = rig.c._thinker  # the new game may start another: watch the one asked
+    thinker = rig.c.seat.thinker  # the new game may start another: watch the one asked
     rig.c.new_game(seed=5)
     held.release.set()
     wait_for(lambda: thinker.answered >= 1, "the stale answer to arrive")
@@ -139,7 +140,7 @@ def test_a_stale_answer_after_a_new_game_is_dropped():
     rig.c.pump()
     assert rig.game.history == [] and rig.c.sources == []
     if rig.game.to_move == "red":
-        assert rig.c.chooser is None or rig.c.chooser.kind != U.PROPOSAL
+        assert rig.c.panel.chooser is None or rig.c.panel.chooser.kind != U.PROPOSAL
 
 
 def test_a_bot_that_fails_is_replaced_by_a_legal_decision_and_logged(caplog):
@@ -224,7 +225,7 @@ def test_the_companions_shaman_and_card_are_shown_and_a_card_goes_on_by_itself()
         rig.press("select")
     else:  # it stays: nothing to move, it goes on by itself
         assert "goes on by itself" in rig.text()
-        rig.advance(rig.c.solo_show_s)
+        rig.advance(rig.c.seat.show_s)
     assert rig.game.phase != MOVE_SHAMAN and rig.c.sources[-1] == "bot"
     follow_until(rig, lambda g: g.to_move == "yellow" and g.phase == CHOOSE_CARD)
     d = rig.c.shown.options[0].value
@@ -239,7 +240,7 @@ def test_the_companions_shaman_and_card_are_shown_and_a_card_goes_on_by_itself()
         rig.c.render()
     assert None in seen and len(seen) == 2  # the card's slot blinks
     made = len(rig.game.history)
-    rig.advance(rig.c.solo_show_s - 0.6)
+    rig.advance(rig.c.seat.show_s - 0.6)
     assert len(rig.game.history) == made
     rig.advance(0.1)
     assert len(rig.game.history) == made + 1 and rig.game.history[-1] == d
@@ -253,7 +254,7 @@ def test_the_menu_pauses_the_companions_decision_that_goes_on_by_itself():
     rig.advance(30)
     assert len(rig.game.history) == made
     rig.press("back")
-    rig.advance(rig.c.solo_show_s)
+    rig.advance(rig.c.seat.show_s)
     assert len(rig.game.history) == made + 1
 
 
@@ -272,10 +273,10 @@ def test_rfid_the_companions_disc_counts_when_the_readers_see_it_where_it_said()
     rig.send(BeachContents(wrong, rig.c.sensed_board()[wrong] | {Disc("yellow", v)}))
     assert rig.text().startswith("! COMPANION'S TURN") and len(rig.game.history) == 2
     rig.send(BeachContents(wrong, rig.c.expected_board().beaches[wrong]))
-    assert rig.c.mismatch is None and rig.c.hold is None
+    assert rig.c.panel.mismatch is None and rig.c.panel.hold is None
     rig.send(BeachContents(beach, here | {Disc("yellow", v)}))
     if d >= INVOKE:  # on the way: no refusal, the invocation disc comes next
-        assert rig.c.mismatch is None and len(rig.game.history) == 2
+        assert rig.c.panel.mismatch is None and len(rig.game.history) == 2
         rig.send(BeachContents(beach, here | {Disc("yellow", v), Disc("yellow", INVOCATION)}))
     assert rig.game.history[-1] == d and rig.c.sources[-1] == "bot"
 
@@ -287,7 +288,7 @@ def test_rfid_a_disc_laid_while_the_companion_thinks_is_refused():
     rig.send(BeachContents(0, frozenset({Disc("yellow", 1)})))
     assert rig.text().startswith("! COMPANION'S TURN") and "still thinking" in rig.text()
     rig.send(BeachContents(0, frozenset()))
-    assert rig.c.mismatch is None
+    assert rig.c.panel.mismatch is None
     held.release.set()
     rig.await_bot()
 
@@ -424,11 +425,11 @@ def test_strengths_map_to_the_levels_child_bot_and_search_bot(tmp_path, monkeypa
 
 def test_words_for_every_kind_of_decision_say_who_and_what():
     game = Game("base", 3, "red")
-    assert solo.proposal_words(game, 32, "rfid") == (
+    assert labels.proposal_words(game, 32, "rfid") == (
         "RED PLACES 3 ON BEACH 2",
         "put the disc there",
     )
-    assert solo.proposal_words(game, RETURN + 32, "buttons") == (
+    assert labels.proposal_words(game, RETURN + 32, "buttons") == (
         "RED TAKES 3 BACK FROM BEACH 2",
         "take the disc off the beach, then press select",
     )
@@ -440,7 +441,7 @@ def test_words_for_every_kind_of_decision_say_who_and_what():
         while not game.is_terminal():
             who = PLAYERS[game.decider].upper()
             for d in game.legal_actions():
-                headline, how = solo.proposal_words(game, d, "buttons")
+                headline, how = labels.proposal_words(game, d, "buttons")
                 assert no_missing_glyphs(headline + how), headline + how
                 assert headline.startswith(
                     who + (" " if d != STAY and not SHAMAN <= d < TAKE else "'S")

@@ -33,20 +33,20 @@ def test_a_stranger_tag_read_by_the_driver_is_refused_naming_the_beach_and_the_e
     text = rig.text()
     assert text.startswith("! " + UNKNOWN_TAG), text
     assert "Beach 3" in text and STRANGER in text and "haleakala tags enroll" in text
-    assert rig.c.mismatch is not None and 3 in rig.c.mismatch.beaches
+    assert rig.c.panel.mismatch is not None and 3 in rig.c.panel.mismatch.beaches
     assert rig.game.digest() == digest  # the game did not change
     rig.send(BeachContents(3, frozenset()))  # taken off: the board matches, play goes on
-    assert rig.c.mismatch is None and rig.text().startswith("RED ROUND 1")
+    assert rig.c.panel.mismatch is None and rig.text().startswith("RED ROUND 1")
 
 
 def test_a_stranger_is_named_even_while_the_game_waits_for_the_board_to_be_fixed():
     rig = Rig("rfid")
     rig.carry_out("3@2")
     rig.send(ButtonHeld("back"))  # undo: the game now asks for red 3 off beach 2
-    assert rig.c.hold is not None
+    assert rig.c.panel.hold is not None
     rig.send(BeachContents(4, frozenset({UnknownTag(STRANGER)})))
     text = rig.text()
     assert text.startswith("! " + UNKNOWN_TAG), text
     assert "Beach 4" in text and "haleakala tags enroll" in text
     rig.send(BeachContents(4, frozenset()), BeachContents(2, frozenset()))
-    assert rig.c.mismatch is None and rig.c.hold is None
+    assert rig.c.panel.mismatch is None and rig.c.panel.hold is None

@@ -51,7 +51,7 @@ def test_the_window_autoplay_plays_a_solo_game_on_live_time_without_blocking(tmp
     themselves."""
     with SimSession(kit="buttons", seed=17, start="red", state_dir=tmp_path, solo="red",
                     strength="easy") as session:  # fmt: skip
-        session.companion.solo_show_s = 0.02
+        session.companion.seat.show_s = 0.02
         session.autoplay, session.autoplay_interval = True, 0.0
         # Frames go on while the bot thinks; the game reaching its end proves nothing waited
         # for a decision that never came. (Frame times: ``haleakala bench sim``.)

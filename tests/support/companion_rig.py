@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from haleakala.companion.autoplay import choose, events_for
+from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import Companion
+from haleakala.companion.hands import events_for
 from haleakala.config import Config
 from haleakala.hal.simulated import SimClock, SimHardware
 

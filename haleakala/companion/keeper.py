@@ -1,0 +1,186 @@
+"""Durability: a change is shown first, then journaled, then acknowledged in the log.
+
+The controller shows a new position at once (instant feedback) and hands the keeper what
+is not saved yet (``UnsavedDecision`` / ``UnsavedUndo``). After drawing, the keeper appends
+it to the journal and fsyncs, and only then logs the acknowledgement ("ack decision 12 red
+3@2 by player digest …"). If the journal cannot be written (storage full, a file of the
+wrong owner) the keeper pauses: the change stays shown but unacknowledged, the controller
+refuses inputs that would decide and says why, and the write is tried again every
+``RETRY_S`` until it succeeds and the game goes on by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from haleakala.rules import PLAYERS, Game
+
+from .journal import JournalError
+from .ui import Message
+
+if TYPE_CHECKING:
+    from .journal import Journal
+    from .solo import Seat
+
+log = logging.getLogger("haleakala.companion")
+
+RETRY_S = 2.0
+"""While the journal cannot be written, the pending decision is saved again this often."""
+
+
+@dataclass(frozen=True)
+class UnsavedDecision:
+    """A decision shown but not yet in the journal: the position before it, and who made it."""
+
+    before: Game
+    by: str
+
+
+@dataclass(frozen=True)
+class UnsavedUndo:
+    """An undo shown but not yet in the journal: the position before it, its decisions'
+    sources, and how many decisions it took back."""
+
+    before: Game
+    sources: tuple[str, ...]
+    count: int
+
+
+Unsaved = UnsavedDecision | UnsavedUndo
+Saved = Literal["saved", "resumed", "paused"]
+
+
+class Keeper:
+    """The journal's side of the controller: what is shown but unsaved, and whether the
+    game is paused because it cannot be saved."""
+
+    def __init__(self, journal: Journal | None, clock: Callable[[], float]) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.unsaved: Unsaved | None = None
+        self.paused: JournalError | None = None  # why the pending change is not saved yet
+        self.retry_at = 0.0
+        self.acknowledged = 0
+        self.notes: tuple[str, ...] = ()
+
+    def resume(
+        self, seat: Seat, solo: str | None, strength: str | None
+    ) -> tuple[Game, list[str]] | None:
+        """The journal's game and its decisions' sources (the seat as the journal recorded
+        it, unless ``solo``/``strength`` say otherwise); None: nothing to resume. ``notes``:
+        what the recovery repaired, for the OLED."""
+        journal = self.journal
+        if journal is None:
+            return None
+        resumed = journal.recover()
+        short = (journal.failed.short,) if journal.failed else ()
+        self.notes = short or tuple(journal.notes[-2:])
+        if resumed is None:
+            return None
+        seat.resume(journal, solo, strength)
+        log.info(
+            "resumed game %s (%s, seed %d) at decision %d, digest %s",
+            journal.game_id,
+            resumed.variant,
+            resumed.seed,
+            len(resumed.history),
+            resumed.digest(),
+        )
+        return resumed, list(journal.sources)
+
+    def start(self, game: Game, seat: Seat) -> None:
+        """A new game: the journal starts over with it (and the seat's settings)."""
+        if self.journal is not None:
+            self.journal.start(game, **seat.settings())
+        log.info(
+            "new game %s (%s, seed %d, %s starts), digest %s",
+            self.journal.game_id if self.journal else "-",
+            game.variant,
+            game.seed,
+            PLAYERS[game.start],
+            game.digest(),
+        )
+
+    def due(self) -> bool:
+        """Something to save, and not waiting for the next retry."""
+        return self.unsaved is not None and (self.paused is None or self.clock() >= self.retry_at)
+
+    def note(self, seconds: float) -> Message:
+        """The OLED's note while paused: why, and what fixes it; it stays ``seconds`` past
+        the next retry (so it shows until the retry after next)."""
+        assert self.paused is not None
+        until = self.retry_at + seconds
+        return Message(self.paused.title, self.paused.short, refusal=True, until=until)
+
+    def forget(self) -> None:
+        """A new game: a change held by a pause went with the old one."""
+        self.unsaved, self.paused = None, None
+
+    def save(self, game: Game, digest: str) -> Saved:
+        """Append the unsaved change (now ``game``) to the journal and acknowledge it:
+        "saved"; "resumed" when that ends a pause; "paused" when it cannot be written."""
+        unsaved = self.unsaved
+        assert unsaved is not None
+        try:
+            if self.journal is not None and isinstance(unsaved, UnsavedDecision):
+                self.journal.append_decision(game, unsaved.by, digest)
+            elif self.journal is not None and isinstance(unsaved, UnsavedUndo):
+                self.journal.append_undo(game, unsaved.count)
+        except JournalError as exc:
+            if self.paused is None or self.paused.errno != exc.errno:
+                log.error("game paused, the last decision is not saved yet: %s", exc)
+            self.paused = exc
+            self.retry_at = self.clock() + RETRY_S
+            return "paused"
+        self.unsaved = None
+        outcome: Saved = "saved"
+        if self.paused is not None:
+            log.warning("journal written again: the game goes on")
+            self.paused = None
+            outcome = "resumed"
+        if isinstance(unsaved, UnsavedDecision):
+            self.acknowledged += 1
+            log.info(
+                "ack decision %d %s %s by %s digest %s",
+                len(game.history),
+                PLAYERS[unsaved.before.decider],
+                game.format(game.history[-1]),
+                unsaved.by,
+                digest,
+            )
+        else:
+            log.info(
+                "ack undo %d to decision %d digest %s",
+                unsaved.count,
+                len(game.history),
+                game.digest(),
+            )
+        return outcome
+
+    def keep_log(self, old: Game) -> None:
+        """Before a new game: the current one is kept as a game log if it had decisions."""
+        journal = self.journal
+        if journal is not None and old.history and journal.archived is None:
+            try:
+                path = journal.archive(old)
+                log.info("kept the previous game as %s", path)
+            except OSError as exc:
+                log.error("could not keep the previous game's log: %s", exc)
+
+    def housekeeping(self, game: Game) -> None:
+        """The snapshot when due, and the game log once the game is over (not while paused:
+        they wait for the pending change)."""
+        journal = self.journal
+        if journal is None or self.paused is not None:
+            return
+        try:
+            if journal.snapshot_due:
+                journal.write_snapshot(game)
+            if game.is_terminal() and journal.archived is None:
+                path = journal.archive(game)
+                log.info("game over; game log kept as %s", path)
+        except OSError as exc:
+            log.error("snapshot or game log not written: %s", exc)

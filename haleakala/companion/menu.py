@@ -1,0 +1,270 @@
+"""What the OLED offers to choose: the menu, the score pages and every decision chooser.
+
+Each function builds one ``ui.Chooser`` (title and lines, with the value selecting a line
+does) from the game and the settings; none changes anything. The controller opens them and
+acts on the value selected. With ``words.labels`` this is where the kit's player-facing
+lines live, so the languages work finds them in two places.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from haleakala.rules import PLAYERS, VARIANTS, Game
+from haleakala.rules.decision import Boat, Place, Return, decode, encode
+from haleakala.words import labels
+from haleakala.words import notes as N
+
+from . import ui as U
+
+if TYPE_CHECKING:
+    from haleakala.ai.coach import Hint
+
+    from .host import Host
+
+log = logging.getLogger("haleakala.companion")
+
+SCORE_PAGES = 4
+"""A score page chooser has this many pages the encoder turns through."""
+
+
+def _who(game: Game) -> str:
+    return PLAYERS[game.decider].upper()
+
+
+def main_menu(
+    game: Game,
+    sources: Sequence[str],
+    variant: str,
+    solo: str | None,
+    strength: str,
+    cursor: int = 0,
+) -> U.Chooser:
+    """Back at a turn start: resume, undo the last decision of a player, a new game, the
+    variant, solo mode and its strength, a hint and the last scoring."""
+    options = [U.Option("resume", "resume")]
+    players = [i for i, s in enumerate(sources) if s == "player"]
+    if players:
+        d = game.history[players[-1]]
+        options.append(U.Option(f"undo {game.format(d)}", "undo"))
+    options.append(U.Option(f"new game ({variant})", "new"))
+    options.append(U.Option(f"variant: {variant}", "variant"))
+    options.append(U.Option(f"companion: {solo}" if solo else "companion: off", "solo"))
+    options.append(U.Option(f"strength: {strength}", "strength"))
+    if not game.is_terminal() and game.to_move != solo:
+        options.append(U.Option("hint", "hint"))
+    if game.scorings:
+        options.append(U.Option("scores", "scores"))
+    return U.Chooser(U.MENU, "MENU", tuple(options), cursor % len(options))
+
+
+def confirm_new(variant: str) -> U.Chooser:
+    return U.Chooser(
+        U.CONFIRM_NEW,
+        "NEW GAME?",
+        (U.Option("no, go back", "no"), U.Option(f"yes, {variant} game", "yes")),
+    )
+
+
+def score_pages(record: dict, title: str) -> U.Chooser:
+    """A scoring's breakdown (``record`` is the game's scoring record), page by page."""
+    return U.Chooser(U.SCORES, title, (U.Option("page", "page"),) * SCORE_PAGES, 0, record)
+
+
+FINAL_SCORES = "FINAL SCORES"
+"""The title of the last score page (the game's result)."""
+
+
+def scoring_title(number: object) -> str:
+    """The title of a scoring's page: ``SCORING 1``."""
+    return f"SCORING {number}"
+
+
+def boat_question(game: Game) -> U.Chooser:
+    """Select at a turn start: move the boat (action 3)? Yes or no."""
+    yes = labels.boat_option_label(game, asking=True)
+    return U.Chooser(
+        U.BOAT,
+        f"{_who(game)}: BOAT?",
+        (U.Option(yes, encode(Boat())), U.Option("no", "cancel")),
+    )
+
+
+def forced_boat(game: Game, d: int) -> U.Chooser:
+    """The only legal decision is moving the boat: shown, it applies itself."""
+    return U.Chooser(
+        U.BOAT,
+        f"{_who(game)}: MOVE BOAT",
+        (U.Option(labels.boat_option_label(game, asking=False), d),),
+        cancellable=False,
+    )
+
+
+def beach_chooser(game: Game, beach: int) -> U.Chooser | None:
+    """Buttons kit: the discs that may be placed on ``beach`` (plain, then with the
+    invocation disc) and taken back from it; None when there is none."""
+    placements: list[U.Option] = []
+    invocations: list[U.Option] = []
+    returns: list[U.Option] = []
+    for d in game.legal_actions():
+        move = decode(d, game.board)
+        if not isinstance(move, Place | Return) or move.beach != beach:
+            continue
+        option = U.Option(labels.beach_option_label(move), d)
+        if isinstance(move, Return):
+            returns.append(option)
+        else:
+            (invocations if move.invoke else placements).append(option)
+    options = placements + invocations + returns
+    if not options:
+        return None
+    return U.Chooser(U.BEACH, f"{_who(game)}: BEACH {beach}", tuple(options), 0, beach)
+
+
+def why_not_beach(game: Game, beach: int) -> str:
+    """Why no disc may go onto or leave ``beach`` now, in the rules' words."""
+    p = game.decider
+    supply = [v for v in game.board.discs if game.disc_at[p][v] < 0]
+    if supply:
+        return game.why_illegal(encode(Place(supply[0], beach))) or "no disc may go there now"
+    mine = [v for v in game.board.discs if game.disc_at[p][v] == beach]
+    if mine:
+        return game.why_illegal(encode(Return(mine[0], beach))) or "no disc may leave it now"
+    return f"all {PLAYERS[p]}'s discs are on the island and none on beach {beach}"
+
+
+def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
+    """Shaman destination, card, Lava Priestess, shell, pre-scoring purchase: the legal
+    options, the "do nothing" ones first."""
+    first: list[U.Option] = []
+    rest: list[U.Option] = []
+    for d in legal:
+        label, leads = labels.option_label(game, d)
+        (first if leads else rest).append(U.Option(label, d))
+    return U.Chooser(
+        U.DECISION,
+        f"{_who(game)}: {labels.PHASE_TITLES[game.phase]}",
+        tuple(first + rest),
+        cancellable=False,
+    )
+
+
+def proposal(game: Game, d: int | None, kit: str) -> U.Chooser:
+    """Solo: the companion's decision and what the players do about it (no line while its
+    bot still thinks)."""
+    title = f"COMPANION ({_who(game)})"
+    if d is None:
+        return U.Chooser(U.PROPOSAL, title, (), cancellable=False)
+    headline, how = labels.proposal_words(game, d, kit)
+    detail = f"{headline} - {how}" if how else headline
+    return U.Chooser(U.PROPOSAL, title, (U.Option(game.format(d), d, detail),), cancellable=False)
+
+
+SCORES_S = 120.0
+"""A score page stays until select (or back) dismisses it, or this long."""
+
+
+class Menus:
+    """The overlays over the decision: the menu, the new-game question and score pages.
+
+    Back opens the menu at a turn start; select acts on its line (resume, undo, new game,
+    variant, solo seat and strength, a hint, the last scoring). A score page closes itself
+    after ``SCORES_S``; closing any overlay restarts a countdown it hid.
+    """
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.given: Hint | None = None  # the coach's latest hint, judged at the next decision
+
+    def open(self, cursor: int = 0) -> None:
+        h = self.host
+        chooser = main_menu(h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor)
+        h.panel = replace(h.panel, overlay=chooser)
+
+    def scores(self, record: dict, title: str) -> None:
+        h = self.host
+        h.panel = replace(
+            h.panel, overlay=score_pages(record, title), overlay_until=h.clock() + SCORES_S
+        )
+
+    def expires(self) -> float | None:
+        """When the score page on the OLED closes by itself (None: no score page)."""
+        overlay = self.host.panel.overlay
+        if overlay is not None and overlay.kind == U.SCORES:
+            return self.host.panel.overlay_until
+        return None
+
+    def close(self) -> None:
+        h = self.host
+        now = h.clock()
+        h.panel = replace(h.panel, overlay=None, overlay_until=None)
+        if h.panel.auto_at is not None and h.panel.auto_at < now:
+            h.panel = replace(h.panel, auto_at=now + h.auto_s)  # the countdown starts again
+        if h.seat.bot_at is not None and h.seat.bot_at < now:
+            h.seat.bot_at = now + h.seat.show_s
+
+    def back(self) -> None:
+        """Back on an overlay: the new-game question returns to the menu, else it closes."""
+        overlay = self.host.panel.overlay
+        if overlay is not None and overlay.kind == U.CONFIRM_NEW:
+            self.open()
+        else:
+            self.close()
+
+    def select(self) -> None:
+        """Select on an overlay: act on the line under the cursor."""
+        h = self.host
+        overlay = h.panel.overlay
+        assert overlay is not None
+        if overlay.kind == U.SCORES:
+            self.close()
+            return
+        value = overlay.current.value if overlay.current else None
+        if overlay.kind == U.CONFIRM_NEW:
+            if value == "yes":
+                h.panel = replace(h.panel, overlay=None)
+                h.new_game()
+            else:
+                self.open()
+            return
+        if value == "resume":
+            self.close()
+        elif value == "undo":
+            h.panel = replace(h.panel, overlay=None)
+            h.undo()
+        elif value == "new":
+            h.panel = replace(h.panel, overlay=confirm_new(h.variant))
+        elif value == "variant":
+            h.variant = VARIANTS[(VARIANTS.index(h.variant) + 1) % len(VARIANTS)]
+            self.open(overlay.cursor)
+        elif value in ("solo", "strength"):
+            if value == "solo":
+                h.seat.next_colour()
+            else:
+                h.seat.next_strength()
+            log.info(
+                "solo: the companion plays %s (%s)", h.seat.colour or "nobody", h.seat.strength
+            )
+            h.seat.record(h.journal)
+            h.seat.forget()
+            self.open(overlay.cursor)
+            h.refresh()
+        elif value == "scores" and h.game.scorings:
+            self.scores(h.game.scorings[-1], scoring_title(len(h.game.scorings)))
+        elif value == "hint" and not h.game.is_terminal():
+            h.panel = replace(h.panel, overlay=None)
+            self.hint()
+
+    def hint(self) -> None:
+        """The coach's decision for the player to move, its reason on the OLED and in the
+        log (a ``hint`` record of NOTATION.md); judged when the player decides."""
+        from haleakala.ai.coach import BOARD_HINT_ITERATIONS, advise
+
+        h = self.host
+        hint = advise(h.game, iterations=BOARD_HINT_ITERATIONS, seed=len(h.game.history))
+        self.given = hint
+        log.info("hint: %s", hint.record())
+        h.show(*N.hint(hint.notation, hint.reason), refusal=False)

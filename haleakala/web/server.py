@@ -1,0 +1,502 @@
+"""The live view's server: aiohttp on its own thread and event loop, fed by the game thread.
+
+The game thread calls ``LiveView.observe(companion)`` each time before its loop sleeps; when
+the position changed it builds a snapshot (pure, ``snapshot.py``), encodes it once and hands the
+bytes over with ``loop.call_soon_threadsafe``: it never waits on the network, a lock held by
+the server, or a viewer. Each viewer keeps only the newest snapshot it has not been sent yet
+(a slot, not a queue), so a slow phone skips positions instead of piling them up; a viewer
+that cannot take a write within ``WRITE_TIMEOUT_S`` is dropped.
+
+Every connection passes a guard before aiohttp sees it: at most ``MAX_CONNECTIONS`` at once
+(the next gets ``503``), and a connection that is not an event stream lives at most
+``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
+aiohttp itself bounds request lines and headers (``400``); bodies are refused (``413``).
+
+Access: a token, random per start (``secrets.token_urlsafe``), in the joining URL's query;
+the first page load trades it for an ``HttpOnly; SameSite=Strict`` cookie and redirects to the
+bare path, so the token leaves the address bar and the history; scripts may also send
+``Authorization: Bearer TOKEN``. Without it: ``403`` with an empty body, whatever the path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import threading
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
+
+log = logging.getLogger("haleakala.web")
+
+MAX_CONNECTIONS = 64
+"""Open connections at once (viewers plus page loads); a table has a handful of phones."""
+REQUEST_TIMEOUT_S = 10.0
+"""How long a connection may sit without finishing a request (slowloris) or idle between
+requests; event streams are exempt once open."""
+WRITE_TIMEOUT_S = 5.0
+"""A viewer whose socket does not take an update within this long is dropped."""
+KEEPALIVE_S = 15.0
+"""A comment line on every stream this often, so a vanished phone is noticed and dropped."""
+WRITE_BUFFER_BYTES = 64 * 1024
+"""Per-connection send buffer before writes wait (a few snapshots): never grows unbounded."""
+MAX_LINE = 4096
+"""Longest request line and header line accepted (aiohttp answers 400 beyond)."""
+COOKIE = "haleakala_live"
+TOKEN_BYTES = 12
+"""96 random bits: unguessable on a LAN, and short enough that the joining URL fits a QR code
+of version 3 (29 modules), which the OLED draws at two pixels a module."""
+
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+        "form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+class AddressError(ValueError):
+    """A ``[HOST:]PORT`` that cannot be listened on; the message says what to write."""
+
+
+def parse_address(text: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
+    """``8080``, ``0.0.0.0:8080``, ``[::1]:8080`` -> (host, port). Only a port: loopback, so
+    the LAN sees the game only when someone writes ``0.0.0.0:PORT`` on purpose."""
+    spec = text.strip()
+    host, sep, port_text = spec.rpartition(":")
+    if not sep:
+        host, port_text = default_host, spec
+    host = host.strip("[]") or default_host
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise AddressError(
+            f"{text!r} is not [HOST:]PORT: write a port 1..65535 (e.g. 8080 for this machine "
+            "only, 0.0.0.0:8080 for the phones on the LAN)"
+        )
+    return host, int(port_text)
+
+
+@dataclass(frozen=True)
+class Update:
+    """One published position: its number, digest and the encoded snapshot (immutable)."""
+
+    seq: int
+    digest: str
+    data: bytes
+    frame: bytes = b""
+    """The server-sent event carrying ``data``, framed once for every viewer."""
+
+
+class _Viewer:
+    """One event stream: the newest update it has not been sent yet, and a wake-up."""
+
+    def __init__(self) -> None:
+        self.pending: Update | None = None
+        self.wake = asyncio.Event()
+
+    def offer(self, update: Update) -> None:
+        self.pending = update  # an older unsent one is simply replaced
+        self.wake.set()
+
+
+class _Guard(asyncio.Protocol):
+    """Stands in front of aiohttp's protocol for one connection: the connection cap and the
+    request deadline (see the module's docstring); everything else is passed through."""
+
+    def __init__(self, live: LiveView, inner: Any) -> None:
+        self.live = live
+        self.inner = inner
+        self.transport: asyncio.Transport | None = None
+        self.busy = 0
+        self.partial = False
+        self.streaming = False
+        self.timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        if len(self.live.connections) >= self.live.max_connections:
+            self.live.refused += 1
+            body = b"too many viewers: close another page and try again\n"
+            transport.write(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+            transport.close()
+            self.inner = None
+            return
+        self.live.connections.add(self)
+        transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
+        self.arm()
+        self.inner.connection_made(transport)
+
+    def arm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(self.live.request_timeout, self.expire)
+
+    def expire(self) -> None:
+        self.timer = None
+        if self.streaming or self.busy or self.transport is None:
+            return  # a stream lives on; a request re-arms when it ends
+        if self.partial:  # a request began and never finished: slowloris, or a lost client
+            self.live.timed_out += 1
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+            )
+        self.transport.close()
+
+    def request_started(self) -> None:
+        self.busy += 1
+        self.partial = False
+
+    def request_ended(self) -> None:
+        self.busy -= 1
+        if not self.streaming and self.transport is not None:
+            self.arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is None:
+            return
+        if not self.busy:
+            self.partial = True
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.transport = None
+        if self.inner is not None:
+            self.live.connections.discard(self)
+            self.inner.connection_lost(exc)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class LiveView:
+    """The server and the game thread's side of it (``observe``/``publish``)."""
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        token: str | None = None,
+        max_connections: int = MAX_CONNECTIONS,
+        request_timeout: float = REQUEST_TIMEOUT_S,
+        write_timeout: float = WRITE_TIMEOUT_S,
+        keepalive: float = KEEPALIVE_S,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.token = token or secrets.token_urlsafe(TOKEN_BYTES)
+        self.max_connections = max_connections
+        self.request_timeout = request_timeout
+        self.write_timeout = write_timeout
+        self.keepalive = keepalive
+        self.connections: set[_Guard] = set()
+        self.viewers: set[_Viewer] = set()
+        self.latest: Update | None = None
+        self.refused = 0
+        self.timed_out = 0
+        self.dropped = 0
+        self.published = 0
+        self._seq = 0
+        self._game: Any = None
+        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._stop: asyncio.Event | None = None
+        self._files = {
+            path: (resources.files("haleakala.web").joinpath("static", name).read_bytes(), kind)
+            for path, (name, kind) in STATIC.items()
+        }
+        self._geometry = json.dumps(geometry(), separators=(",", ":")).encode()
+
+    # -- the game thread's side -------------------------------------------------------
+
+    def observe(self, companion: Any) -> bool:
+        """Publish the companion's game if it changed since the last call (identity: the
+        controller replaces its game on every decision, undo or new game). True: published."""
+        game = companion.game
+        if game is self._game:
+            return False
+        digest = companion.digest() if hasattr(companion, "digest") else ""
+        self.publish(game, digest=digest)
+        return True
+
+    def publish(self, game: Any, digest: str = "") -> Update:
+        """Build and hand over one snapshot; the only cost to the caller is the snapshot
+        itself and one ``call_soon_threadsafe`` (a byte written to the loop's pipe)."""
+        lines, fresh = log_lines(self._game, game)
+        if fresh:
+            self._log.clear()
+        self._log.extend(lines)
+        self._game = game
+        self._seq += 1
+        data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
+        body = json.dumps(data, separators=(",", ":")).encode()
+        frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
+        update = Update(self._seq, data["digest"], body, frame)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
+                loop.call_soon_threadsafe(self._broadcast, update)
+        else:
+            self.latest = update
+        self.published += 1
+        return update
+
+    @property
+    def seq(self) -> int:
+        """The number of the last update published (0: none yet)."""
+        return self._seq
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        """The joining URL (with the token). For 0.0.0.0 it names this machine's LAN address."""
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = lan_address()
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/?token={self.token}"
+
+    def start(self, timeout: float = 10.0) -> LiveView:
+        """Start the server thread; returns once it listens (the port is then known)."""
+        self._thread = threading.Thread(target=self._serve, name="haleakala-web", daemon=True)
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise OSError("the live view did not start listening in time")
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def close(self, timeout: float = 5.0) -> None:
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._main(loop))
+        except BaseException as exc:  # reported to start(); the game never depends on it
+            if not self._started.is_set():
+                self._error = exc
+                self._started.set()
+            else:
+                log.exception("live view stopped")
+        finally:
+            loop.close()
+
+    async def _main(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._stop = asyncio.Event()
+        app = web.Application(middlewares=[self._guard_middleware], client_max_size=1024)
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/geometry.json", self._geometry_json)
+        app.router.add_get("/snapshot.json", self._snapshot_json)
+        for path in STATIC:
+            app.router.add_get(path, self._static)
+        runner = web.AppRunner(
+            app,
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,  # open streams end at once; the daemon's shutdown waits on it
+            keepalive_timeout=self.request_timeout,
+            max_line_size=MAX_LINE,
+            max_field_size=MAX_LINE,
+        )
+        await runner.setup()
+        protocol_factory = runner.server
+        assert protocol_factory is not None
+        server = await loop.create_server(
+            lambda: _Guard(self, protocol_factory()),
+            self.host,
+            self.port,
+            backlog=128,
+            reuse_address=True,
+        )
+        self.port = server.sockets[0].getsockname()[1]
+        self._loop = loop
+        if self.latest is not None:
+            self._broadcast(self.latest)
+        self._started.set()
+        try:
+            await self._stop.wait()
+        finally:
+            server.close()
+            for viewer in list(self.viewers):
+                viewer.wake.set()
+            for guard in list(self.connections):
+                if guard.transport is not None:
+                    guard.transport.close()
+            await runner.cleanup()
+
+    # -- the server's side ----------------------------------------------------------------
+
+    def _broadcast(self, update: Update) -> None:
+        self.latest = update
+        for viewer in self.viewers:
+            viewer.offer(update)
+
+    def _authorised(self, request: web.Request) -> bool:
+        given = request.cookies.get(COOKIE, "")
+        header = request.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            given = header[7:].strip()
+        query = request.query.get("token")
+        if query is not None:
+            given = query
+        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+    @web.middleware
+    async def _guard_middleware(self, request: web.Request, handler: Handler) -> Any:
+        transport = request.transport
+        guard = transport.get_protocol() if transport is not None else None
+        if isinstance(guard, _Guard):
+            guard.request_started()
+        try:
+            response = await self._answer(request, handler)
+        finally:
+            if isinstance(guard, _Guard):
+                guard.request_ended()
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            return _plain(405, headers={"Allow": "GET, HEAD"})
+        if request.content_length or request.body_exists:
+            return _plain(413)
+        if not self._authorised(request):
+            return _plain(403)
+        if "token" in request.query and request.path == "/":
+            # The token leaves the address bar: the cookie carries it from here on.
+            redirect = _plain(303, headers={"Location": "/"})
+            redirect.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+            return redirect
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:  # unknown path (404), wrong method on a route (405)
+            return _plain(exc.status)
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        body, kind = self._files[request.path]
+        return web.Response(body=body, headers={"Content-Type": kind})
+
+    async def _geometry_json(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(body=self._geometry, content_type="application/json")
+
+    async def _snapshot_json(self, request: web.Request) -> web.StreamResponse:
+        if self.latest is None:
+            return _plain(404)
+        return web.Response(body=self.latest.data, content_type="application/json")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the newest snapshot at once, then every update as it comes
+        (skipping any the viewer was too slow to take), a comment now and then."""
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "X-Accel-Buffering": "no",
+                **SECURITY_HEADERS,
+            }
+        )
+        if request.method == "HEAD":  # the headers only: no stream to keep open
+            return web.Response(headers=response.headers)
+        transport = request.transport
+        guard = transport.get_protocol() if transport is not None else None
+        if isinstance(guard, _Guard):
+            guard.streaming = True
+        await response.prepare(request)
+        viewer = _Viewer()
+        if self.latest is not None:
+            viewer.offer(self.latest)
+        self.viewers.add(viewer)
+        try:
+            await response.write(b"retry: 2000\n\n")
+            while self._stop is not None and not self._stop.is_set():
+                try:
+                    async with asyncio.timeout(self.keepalive):
+                        await viewer.wake.wait()
+                except TimeoutError:
+                    async with asyncio.timeout(self.write_timeout):
+                        await response.write(b": keep-alive\n\n")
+                    continue
+                viewer.wake.clear()
+                update, viewer.pending = viewer.pending, None
+                if update is not None:
+                    async with asyncio.timeout(self.write_timeout):
+                        await response.write(update.frame)
+        except (TimeoutError, ConnectionError):
+            self.dropped += 1
+            if transport is not None:
+                transport.abort()
+        finally:
+            self.viewers.discard(viewer)
+        return response
+
+
+def _plain(status: int, headers: dict[str, str] | None = None) -> web.Response:
+    """An answer with no content: the status line says it all (and tells a stranger nothing)."""
+    return web.Response(status=status, headers={**SECURITY_HEADERS, **(headers or {})})
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (the one a default route would use), for the URL a
+    phone scans; no packet is sent (connecting a UDP socket only picks the route)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"

@@ -1,0 +1,249 @@
+"""The game as the live view shows it: pure functions from a ``Game`` to JSON-able dicts.
+
+Pure (no I/O, no clock, no server) so that the daemon's thread can build a snapshot in a
+fraction of a millisecond and hand the server an immutable value, the tests can check any
+position, and the page only draws: it never computes a rule. ``geometry()`` is the island's
+drawing, taken from the simulator's layout so the phone and the window agree on where
+every piece lies; it does not change during a game and is fetched once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from haleakala.rules import PLAYERS
+from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
+from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.simulator import layout
+from haleakala.terminal.render import banked, describe_events, describe_scoring, prompt
+
+if TYPE_CHECKING:
+    from haleakala.rules import Game
+
+VERSION = 1
+EVENT_INDENT = "  "
+"""Lines told about a decision's effects start with this, so the page groups them under it."""
+LOG_LINES = 40
+"""The log keeps the newest lines only: a phone shows the recent turns, the journal keeps all."""
+
+
+def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str = "") -> dict:
+    """Everything the page shows about ``game``: a fresh dict of plain values.
+
+    ``digest`` is the game's digest when the caller has it cached (the companion does);
+    otherwise it is computed here. ``seq`` numbers the updates of one server run."""
+    b = game.board
+    over = game.is_terminal()
+    return {
+        "v": VERSION,
+        "seq": seq,
+        "digest": digest or game.digest(),
+        "game": "haleakala",
+        "variant": game.variant,
+        "seed": game.seed,
+        "round": game.round,
+        "decisions": len(game.history),
+        "over": over,
+        "to_move": game.to_move,
+        "phase": game.phase_name,
+        "awaited": prompt(game),
+        "score": dict(zip(PLAYERS, banked(game), strict=True)),
+        "island": _island(game),
+        "last": _last(game),
+        "piles": [
+            {"trees": back, "count": len(pile)}
+            for (back, _), pile in zip(game.deck.piles, game.piles, strict=True)
+        ],
+        "discard": len(game.discard),
+        "board": [
+            {
+                "item": code,
+                "name": game.deck.board_items[code][0],
+                "cost": game.deck.board_items[code][1],
+                "owner": _owner(game.board_owner[i]),
+            }
+            for i, code in enumerate(BOARD_ITEMS)
+        ],
+        "players": {colour: _player(game, p) for p, colour in enumerate(PLAYERS)},
+        "scorings": [_scoring(record) for record in game.scorings],
+        "result": _result(game) if over else None,
+        "log": list(log[-LOG_LINES:]),
+        "segments": b.segments,
+    }
+
+
+def _owner(code: int) -> str | None:
+    if code == -1:
+        return None
+    return "face down" if code == 2 else PLAYERS[code]
+
+
+def _island(game: Game) -> dict:
+    b = game.board
+    beaches = []
+    for seg in range(b.segments):
+        beach: dict[str, Any] = {"segment": seg}
+        for p, colour in enumerate(PLAYERS):
+            beach[colour] = [v for v in b.discs if game.disc_at[p][v] == seg]
+            beach[colour + "_invocation"] = game.invocation[p] == seg
+            beach[colour + "_sum"] = game.totals[p][seg]
+        beaches.append(beach)
+    k = b.slots_per_segment
+    return {
+        "boat": game.boat,
+        "beaches": beaches,
+        "shamans": {colour: game.shaman[p] for p, colour in enumerate(PLAYERS)},
+        "statues": [
+            {"space": space, "owner": PLAYERS[owner]}
+            for space, owner in enumerate(game.statue_owner)
+            if owner >= 0
+        ],
+        "lava": list(game.lava),
+        "threatened": [
+            space
+            for space in range(b.land_spaces)
+            if not game.tactical and game.lava[space // 3] >= 3 - space % 3
+        ],
+        "slots": [
+            {
+                "slot": b.slot_name(slot),
+                "card": game.deck.cards[game.slots[slot]].name if game.slots[slot] >= 0 else None,
+            }
+            for slot in range(b.segments * k)
+        ],
+    }
+
+
+def _player(game: Game, p: int) -> dict:
+    deck = game.deck
+    cards = [deck.cards[c] for c in game.beach_cards[p]]
+    return {
+        "supply": [v for v in game.board.discs if game.disc_at[p][v] < 0],
+        "invocation": {-2: "boxed", -1: "supply"}.get(game.invocation[p], "island"),
+        "statues_left": game.statues_left[p],
+        "shells": len(game.shells[p]),
+        "cards": [{"name": n, "count": c} for n, c in Counter(c.name for c in cards).items()],
+        "baskets": sum(c.baskets for c in cards),
+        "butterflies": sum(c.butterflies for c in cards),
+        "scoring_cards": [
+            deck.board_items[code][0]
+            for i, code in enumerate(BOARD_ITEMS)
+            if game.board_owner[i] == p
+        ],
+    }
+
+
+def _scoring(record: dict) -> dict:
+    return {
+        "round": record.get("round"),
+        "players": {
+            colour: {
+                "points": dict(record["players"][colour]["points"]),
+                "total": record["players"][colour]["total"],
+            }
+            for colour in PLAYERS
+        },
+        "words": describe_scoring(record),
+    }
+
+
+def _result(game: Game) -> dict | None:
+    result = game.result()
+    if result is None:
+        return None
+    return result.to_dict()
+
+
+def _last(game: Game) -> dict | None:
+    """The last decision and the place on the island it touched (for the highlight)."""
+    if not game.history:
+        return None
+    d = game.history[-1]
+    decision = decode(d, game.board)
+    where: dict[str, Any] = {"text": game.format(d)}
+    match decision:
+        case Place(_, beach, _) | Return(_, beach):
+            where["beach"] = beach
+        case Boat():
+            where["boat"] = game.boat
+        case Shaman(space) if space is not None:
+            where["space"] = space
+        case Take(slot):
+            where["slot"] = game.board.slot_name(slot)
+        case Lava(_, target) if target is not None:
+            where["crater"] = target
+        case Buy(item):
+            where["item"] = item
+        case _:
+            pass
+    return where
+
+
+def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
+    """What happened between two published positions, in words, and whether the log starts
+    over (a new or resumed game). One decision: who did what, then each event (indented by
+    ``EVENT_INDENT``); an undo says so. Costs one ``clone().apply()`` (microseconds)."""
+    if before is not None and before.seed == after.seed and before.variant == after.variant:
+        made, now = len(before.history), len(after.history)
+        if now == made + 1 and after.history[:made] == before.history:
+            d = after.history[-1]
+            who = PLAYERS[before.decider]
+            events = before.clone().apply(d)
+            told = [EVENT_INDENT + line for line in describe_events(after, events)]
+            return [f"{who}: {before.format(d)}", *told], False
+        if now < made and before.history[:now] == after.history:
+            return [f"undo: back to decision {now}"], False
+        if now == made and after.history == before.history:
+            return [], False
+    start = f"game {after.variant}, seed {after.seed}"
+    return ([f"{start}, decision {len(after.history)}"], True)
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def _point(xy: Iterable[float]) -> list[int]:
+    x, y = xy
+    return [round(x), round(y)]
+
+
+SUM_OFFSET = {"red": -20.0, "yellow": 20.0}
+"""Degrees off a segment's centre line where each colour's beach sum is written: beside its
+own discs (red anticlockwise, yellow clockwise, as ``layout.disc_position`` lays them)."""
+
+
+def geometry() -> dict:
+    """The island's drawing in the simulator's coordinates (``simulator/layout.py``): band
+    outlines per segment, and the spot of every piece the snapshots place by index."""
+    n = layout.SEGMENTS
+    cx, cy = layout.CENTRE
+    outer = layout.BANDS["sea"][0]
+    return {
+        "view": [round(cx - outer), round(cy - outer), round(2 * outer), round(2 * outer)],
+        "centre": _point(layout.CENTRE),
+        "bands": {
+            band: [[_point(p) for p in layout.wedge(seg, band, steps=8)] for seg in range(n)]
+            for band in layout.BANDS
+        },
+        "labels": [_point(layout.at(seg, layout.BANDS["sea"][0] - 12)) for seg in range(n)],
+        "disc_radius": layout.DISC_RADIUS,
+        "discs": {
+            colour: [
+                [_point(layout.disc_position(seg, colour, i)) for i in range(6)] for seg in range(n)
+            ]
+            for colour in PLAYERS
+        },
+        "sums": {
+            colour: [_point(layout.at(seg, 272, SUM_OFFSET[colour])) for seg in range(n)]
+            for colour in PLAYERS
+        },
+        "spaces": {
+            who: [_point(layout.space_position(space, who)) for space in range(n * 4)]
+            for who in ("statue", *PLAYERS)
+        },
+        "boat": [_point(layout.boat_position(seg)) for seg in range(n)],
+        "lava": [[_point(layout.lava_position(seg, i)) for i in range(4)] for seg in range(n)],
+        "cards": [list(layout.card_rect(slot)) for slot in range(n * 2)],
+    }

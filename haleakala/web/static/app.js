@@ -1,0 +1,235 @@
+// The live view: draws each snapshot the companion pushes (server-sent events). Read-only:
+// nothing here sends anything back but the page's own GET requests.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const BANDS = ["sea", "water", "beach", "grassland", "forest", "mountain", "crater"];
+let geo = null;
+let latest = null;
+
+function el(name, attrs, parent, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function points(poly) { return poly.map((p) => p.join(",")).join(" "); }
+
+function drawBase(svg) {
+  svg.setAttribute("viewBox", geo.view.join(" "));
+  svg.replaceChildren();
+  const base = el("g", { id: "base" }, svg);
+  for (const band of BANDS) {
+    geo.bands[band].forEach((poly, seg) => {
+      el("polygon", { points: points(poly), class: `band band-${band}`, id: `${band}-${seg}` }, base);
+    });
+  }
+  geo.labels.forEach((p, seg) => el("text", { x: p[0], y: p[1], class: "seg-label" }, base, String(seg)));
+  el("g", { id: "pieces" }, svg);
+}
+
+function cardLines(name) {
+  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card.
+  const [head, rest] = name.includes(":") ? name.split(/:\s*/, 2) : [name, ""];
+  const parts = head.split(/,\s*/).concat(rest ? rest.split(/,\s*/) : []);
+  const lines = [];
+  for (const part of parts) {
+    let line = "";
+    for (const word of part.split(" ")) {
+      if (line && (line + " " + word).length > 13) {
+        lines.push(line);
+        line = word;
+      } else line = line ? line + " " + word : word;
+    }
+    lines.push(line);
+  }
+  return lines.slice(0, 3);
+}
+
+function drawPieces(s) {
+  const g = document.getElementById("pieces");
+  g.replaceChildren();
+  const island = s.island;
+  const last = s.last || {};
+  for (const space of island.threatened) {
+    const band = ["grassland", "forest", "mountain"][space % 3];
+    const poly = geo.bands[band][Math.floor(space / 3)];
+    el("polygon", { points: points(poly), class: "threat" }, g);
+  }
+  island.slots.forEach((slot, i) => {
+    const [x, y, w, h] = geo.cards[i];
+    const card = el("g", { class: "slot", "data-slot": slot.slot }, g);
+    el("rect", { x, y, width: w, height: h, rx: 4, class: slot.card ? "card" : "card empty" }, card);
+    if (slot.card) {
+      const lines = cardLines(slot.card);
+      const top = y + h / 2 - (lines.length - 1) * 6.5 + 3.5;
+      lines.forEach((line, n) => el("text", { x: x + w / 2, y: top + n * 13, class: "card-text" }, card, line));
+    }
+    if (last.slot === slot.slot) el("rect", { x: x - 3, y: y - 3, width: w + 6, height: h + 6, rx: 6, class: "last" }, g);
+  });
+  const [bx, by] = geo.boat[island.boat];
+  el("ellipse", { cx: bx, cy: by, rx: 19, ry: 10, class: "boat", id: "boat", "data-segment": island.boat }, g);
+  island.beaches.forEach((beach) => {
+    const seg = beach.segment;
+    if (last.beach === seg) el("polygon", { points: points(geo.bands.beach[seg]), class: "last" }, g);
+    for (const colour of ["red", "yellow"]) {
+      const values = beach[colour].slice();
+      if (beach[colour + "_invocation"]) values.push("*");
+      values.forEach((v, i) => {
+        const [x, y] = geo.discs[colour][seg][i];
+        el("circle", { cx: x, cy: y, r: geo.disc_radius, class: `disc ${colour}`, "data-beach": seg, "data-value": v }, g);
+        el("text", { x, y, class: "disc-label" }, g, String(v));
+      });
+      if (beach[colour].length) {
+        const [x, y] = geo.sums[colour][seg];
+        el("text", { x, y, class: `sum ${colour}`, "data-beach": seg }, g, `Σ${beach[colour + "_sum"]}`);
+      }
+    }
+  });
+  for (const statue of island.statues) {
+    const [x, y] = geo.spaces.statue[statue.space];
+    el("rect", { x: x - 6, y: y - 9, width: 12, height: 18, rx: 2, class: `statue ${statue.owner}`, "data-space": statue.space }, g);
+  }
+  for (const colour of ["red", "yellow"]) {
+    const space = island.shamans[colour];
+    const [x, y] = geo.spaces[colour][space];
+    el("polygon", { points: `${x},${y - 11} ${x - 8},${y + 8} ${x + 8},${y + 8}`, class: `shaman ${colour}`, id: `shaman-${colour}`, "data-space": space }, g);
+    if (last.space === space) el("circle", { cx: x, cy: y, r: 15, class: "last" }, g);
+  }
+  island.lava.forEach((count, seg) => {
+    for (let i = 0; i < count; i++) {
+      const [x, y] = geo.lava[seg][i];
+      el("circle", { cx: x, cy: y, r: 7, class: "lava", "data-crater": seg }, g);
+    }
+  });
+  if (last.boat !== undefined) el("ellipse", { cx: bx, cy: by, rx: 25, ry: 16, class: "last" }, g);
+}
+
+function drawPlayers(s) {
+  const box = document.getElementById("players");
+  box.replaceChildren();
+  for (const colour of ["red", "yellow"]) {
+    const p = s.players[colour];
+    const div = html("div", undefined, `player ${colour}` + (s.to_move === colour ? " turn" : ""));
+    div.id = `player-${colour}`;
+    const h = html("h3");
+    h.append(html("span", colour + (s.to_move === colour ? " — to decide" : "")));
+    h.append(html("span", `score ${s.score[colour]}`, "score"));
+    div.append(h);
+    const supply = p.supply.join(" ") + (p.invocation === "supply" ? " + invocation" : "");
+    div.append(html("p", `discs in supply: ${supply || "none"} · statues left: ${p.statues_left} · shells: ${p.shells}`));
+    const cards = p.cards.map((c) => (c.count > 1 ? `${c.count}× ${c.name}` : c.name)).join("; ");
+    div.append(html("p", `cards: ${cards || "none"}` + (p.cards.length ? ` (baskets ${p.baskets}, butterflies ${p.butterflies})` : "")));
+    if (p.scoring_cards.length) div.append(html("p", `scoring cards: ${p.scoring_cards.join(", ")}`));
+    box.append(div);
+  }
+}
+
+function drawBoard(s) {
+  const list = document.getElementById("board");
+  list.replaceChildren();
+  for (const item of s.board) {
+    const owner = item.owner === null ? "available" : item.owner;
+    const cls = [item.owner === "face down" ? "down" : item.owner || "", s.last && s.last.item === item.item ? "bought" : ""];
+    list.append(html("li", `${item.name} (${item.cost}): ${owner}`, cls.join(" ").trim()));
+  }
+  const piles = s.piles.map((p) => `${p.trees} palm tree${p.trees === 1 ? "" : "s"}: ${p.count}`);
+  document.getElementById("piles").textContent = `piles — ${piles.join(" · ")} · discard: ${s.discard}`;
+}
+
+function drawLog(s) {
+  // Each decision with the events it caused (indented lines) under it; newest decision first.
+  const groups = [];
+  for (const line of s.log) {
+    if (line.startsWith("  ") && groups.length) groups[groups.length - 1].push(line);
+    else groups.push([line]);
+  }
+  const list = document.getElementById("log");
+  list.replaceChildren();
+  for (const group of groups.reverse()) {
+    group.forEach((line, i) => list.append(html("li", line.trim(), i ? "sub" : "")));
+  }
+}
+
+function drawResult(s) {
+  const box = document.getElementById("result");
+  box.hidden = !s.result;
+  if (!s.result) return;
+  const r = s.result;
+  let text = `${r.winner} wins — red ${r.scores.red}, yellow ${r.scores.yellow}`;
+  if (r.tiebreak === "statues") text += " (tie broken by the statues on the island)";
+  if (r.tiebreak === "start") text += " (tie: the player who did not start wins)";
+  document.getElementById("winner").textContent = text;
+  const table = document.getElementById("breakdown");
+  table.replaceChildren();
+  const head = html("tr");
+  ["scoring", "red", "yellow"].forEach((t) => head.append(html("th", t)));
+  table.append(head);
+  for (const sc of s.scorings) {
+    const keys = Object.keys(sc.players.red.points);
+    for (const key of keys) {
+      if (!sc.players.red.points[key] && !sc.players.yellow.points[key]) continue;
+      const row = html("tr");
+      row.append(html("td", `${sc.round}: ${key}`));
+      row.append(html("td", String(sc.players.red.points[key])));
+      row.append(html("td", String(sc.players.yellow.points[key])));
+      table.append(row);
+    }
+    const total = html("tr");
+    total.append(html("th", `after scoring ${sc.round}`));
+    total.append(html("th", String(sc.players.red.total)));
+    total.append(html("th", String(sc.players.yellow.total)));
+    table.append(total);
+  }
+}
+
+function draw(s) {
+  latest = s;
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
+  document.getElementById("variant").textContent = `${s.variant} · round ${s.round} of 2`;
+  const status = document.getElementById("status");
+  const won = s.result ? `: ${s.result.winner} wins` : "";
+  status.textContent = s.over ? `game over${won}` : `${s.to_move} to decide (${s.phase})`;
+  status.className = s.over ? "" : s.to_move;
+  document.getElementById("awaited").textContent = s.over ? "" : s.awaited;
+  drawPieces(s);
+  drawPlayers(s);
+  drawBoard(s);
+  drawLog(s);
+  drawResult(s);
+  document.getElementById("meta").textContent = `seed ${s.seed} · decision ${s.decisions} · digest ${s.digest}`;
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.addEventListener("snapshot", (e) => draw(JSON.parse(e.data)));
+  source.onerror = () => {
+    const status = document.getElementById("status");
+    status.textContent = latest ? "connection lost — reconnecting…" : "cannot reach the companion (scan the QR code again?)";
+    status.className = "stale";
+  };
+}
+
+async function start() {
+  const reply = await fetch("/geometry.json", { credentials: "same-origin", cache: "no-store" });
+  if (!reply.ok) {
+    document.getElementById("status").textContent = "no access: scan the QR code on the companion's screen";
+    return;
+  }
+  geo = await reply.json();
+  drawBase(document.getElementById("island"));
+  connect();
+}
+
+start();
