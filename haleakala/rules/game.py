@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from . import refusals
 from .decision import Refusal
 from .deck import BOARD_ITEMS, Deck, default_deck
 from .geometry import Board, default_board
@@ -190,12 +191,13 @@ class Game:
         try:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
         except NotationError as exc:
-            return Refusal("notation", str(exc))
+            return Refusal("notation", str(exc), exc.ruling)
         if self.phase == OVER:
-            return Refusal("game_over", "the game is over")
+            return Refusal("game_over", refusals.game_over(), "R21")
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return Refusal("not_your_decision", f"it is {PLAYERS[me]}'s decision, not {player}'s")
+            text = refusals.not_your_decision(PLAYERS[me], player)
+            return Refusal("not_your_decision", text, "R6")
         if d in self.legal_actions():
             return None
         return self._reason(d, me)
@@ -212,7 +214,7 @@ class Game:
         Events are tuples: ``("reveal", slot, card)``, ``("lava", segment, cause)``,
         ``("receive", player, card)``, ``("statue", player, space)``, ``("boat", from, to)``,
         ``("discs_back", beach)``, ``("invocation_back", player)``,
-        ``("eruption", round, destroyed)``, ``("scoring", record)``, ``("result", result)``.
+        ``("eruption", round, destroyed, owners)``, ``("scoring", record)``, ``("result", result)``.
         """
         if isinstance(decision, int):
             d = decision
@@ -220,7 +222,7 @@ class Game:
             try:
                 d = parse_decision(decision, self.board)
             except NotationError as exc:
-                raise IllegalDecision(str(exc), Refusal("notation", str(exc))) from None
+                raise IllegalDecision(str(exc), Refusal("notation", str(exc), exc.ruling)) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
             refusal = self.refusal(d, player) or Refusal("not_allowed", "not legal now")
             raise IllegalDecision(refusal.text, refusal)
@@ -448,8 +450,10 @@ class Game:
     # -- scoring ----------------------------------------------------------------------
 
     def _score(self, rnd: int, events: list[tuple]) -> None:
+        owner = {self.board.space_name(s): o for s, o in enumerate(self.statue_owner) if o >= 0}
         destroyed = erupt(self)
-        events.append(("eruption", rnd, destroyed))
+        # The owners (colours, parallel to ``destroyed``) so a log can say whose statue burnt.
+        events.append(("eruption", rnd, destroyed, tuple(PLAYERS[owner[n]] for n in destroyed)))
         record = score_round(self, rnd)
         self.scorings.append(record)
         events.append(("scoring", record))

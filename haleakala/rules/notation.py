@@ -32,7 +32,14 @@ BUY, KEEP, PASS = 700, 710, 711
 
 
 class NotationError(ValueError):
-    """Text that is not a decision at all (as opposed to a decision that is illegal)."""
+    """Text that is not a decision at all (as opposed to a decision that is illegal).
+
+    ``ruling`` names the rule (RULINGS.md) when the text is wrong because of one (a lava
+    move across the centre, R16), else None: the refusal carries it on."""
+
+    def __init__(self, message: str, ruling: str | None = None) -> None:
+        super().__init__(message)
+        self.ruling = ruling
 
 
 def place(value: int, beach: int, invoke: bool = False) -> int:
@@ -48,7 +55,13 @@ def lava_move(src: int, dst: int, segments: int = 6) -> int:
         return LAVA + 2 * src
     if dst == (src - 1) % segments:
         return LAVA + 2 * src + 1
-    raise NotationError(f"crater {dst} is not next to crater {src}")
+    across = "across the centre" if (dst - src) % segments == segments // 2 else "further round"
+    raise NotationError(
+        f"R16: the Lava Priestess moves lava only to a neighbouring crater, never {across}: "
+        f"crater {dst} is not next to crater {src}; instead lava {src}>{(src - 1) % segments} "
+        f"or lava {src}>{(src + 1) % segments}",
+        "R16",
+    )
 
 
 def all_codes(board: Board) -> list[int]:
@@ -151,8 +164,10 @@ def parse_decision(text: str, board: Board | None = None) -> int:
     t = " ".join(text.strip().split()).lower()
     if t.startswith("-") and (t.endswith("*") or t[1:2] in ("0", "*")):
         raise NotationError(
-            "the invocation disc cannot be taken back as an action; it returns when the "
-            "boat stops at its beach or with a Lava Priestess (R27)"
+            "R27: the invocation disc cannot be taken back as an action; it returns when the "
+            "boat stops at its beach or with a Lava Priestess; instead take back a number "
+            "disc (-3@2)",
+            "R27",
         )
     m = _DISC.match(t.replace(" ", ""))
     if m:
@@ -161,7 +176,10 @@ def parse_decision(text: str, board: Board | None = None) -> int:
         if v not in board.discs:
             raise NotationError(f"there is no number disc {v} (discs are 1 to 5)")
         if b >= board.segments:
-            raise NotationError(f"there is no beach {b} (beaches are 0 to {board.segments - 1})")
+            raise NotationError(
+                f"R1: there is no beach {b}; the island has beaches 0 to {board.segments - 1}",
+                "R1",
+            )
         return (RETURN if minus else INVOKE if star else PLACE) + v * 10 + b
     if t == "boat":
         return BOAT
@@ -172,7 +190,9 @@ def parse_decision(text: str, board: Board | None = None) -> int:
         space = board.parse_space(dest)
         if space is None or space >= board.land_spaces:
             raise NotationError(
-                f"{dest!r} is not a space a shaman can go to (like 2G, 3F, 0M, or stay)"
+                f"R8: {dest!r} is not a space a shaman can go to: only grassland, forest and "
+                "mountain (like >2G, >3F, >0M), or >stay",
+                "R8",
             )
         return SHAMAN + space
     if t.startswith("take"):

@@ -1,8 +1,18 @@
 """Refusals: why a decision the rules do not allow now is refused, as a ``Refusal`` whose
 ``kind`` and ``ruling`` programs match and whose sentence a player reads.
 
+Every sentence follows one pattern, because a refused player needs three things: which rule
+(its number in RULINGS.md, so a dispute can be looked up), what the rule says in the words
+of the game, and what to do instead (a legal decision, in notation, taken from the legal
+list so it is never wrong). The refused player is addressed as "you"; the other player by
+colour.
+
+Each message is a function of its own that takes its counts as parameters and chooses the
+singular or plural sentence through ``ngettext`` (same signature as ``gettext.ngettext``),
+so the translation issue can swap in a catalog without rewriting any message.
+
 Apart from ``game`` because the explanations are long and change for wording, never for the
-rules; the function takes the game as ``self`` and is bound as ``Game._reason``, naming only
+rules; ``reason`` takes the game as ``self`` and is bound as ``Game._reason``, naming only
 what it reads (``Position``), so this module does not import ``game``.
 """
 
@@ -10,7 +20,21 @@ from __future__ import annotations
 
 from .decision import Refusal
 from .deck import BOARD_ITEMS
-from .notation import BOAT, BUY, KEEP, LAVA, LAVA_NONE, PASS, SHAMAN, STAY, TAKE
+from .legal import generate
+from .notation import (
+    BOAT,
+    BUY,
+    KEEP,
+    LAVA,
+    LAVA_NONE,
+    PASS,
+    PLACE,
+    RETURN,
+    SHAMAN,
+    STAY,
+    TAKE,
+    format_decision,
+)
 from .state import (
     CHOOSE_CARD,
     FACE_DOWN,
@@ -24,167 +48,376 @@ from .state import (
     Position,
 )
 
+BANDS = ("grassland", "forest", "mountain")
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``gettext.ngettext`` for English; the one place a count picks a sentence form."""
+    return singular if n == 1 else plural
+
+
+def _or(texts: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(texts) <= 1:
+        return "".join(texts)
+    return ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+# -- one function per message (the counts are parameters) ------------------------------
+
+
+def game_over() -> str:
+    return "R21: the game ended with the second scoring; start a new game to play on"
+
+
+def not_your_decision(decider: str, player: str) -> str:
+    return (
+        f"R6: players take turns, and this decision is {decider}'s, not {player}'s; "
+        f"wait until {decider} has decided"
+    )
+
+
+def shells_too_few(item: str, cost: int, have: int, ruling: str, instead: str) -> str:
+    """'the Forest Statues card costs 1 shell and you have none'."""
+    price = ngettext("costs {n} shell", "costs {n} shells", cost).format(n=cost)
+    if have == 0:
+        held = "you have none"
+    else:
+        held = ngettext("you have {n} shell", "you have {n} shells", have).format(n=have)
+    return f"{ruling}: the {item} card {price} and {held}; {instead}"
+
+
+def discs_left_in_supply(left: int, instead: str) -> str:
+    """The boat (action 3) before all number discs are out."""
+    still = ngettext(
+        "you still have {n} number disc in your supply",
+        "you still have {n} number discs in your supply",
+        left,
+    ).format(n=left)
+    return (
+        "R6: the boat moves only when all 5 of your number discs are on the island, and "
+        f"{still}; {instead}"
+    )
+
+
+# -- helpers that find a legal alternative ---------------------------------------------
+
+
+def _texts(self: Position, codes: list[int]) -> list[str]:
+    return [format_decision(c, self.board) for c in codes]
+
+
+def _turn_instead(self: Position, legal: list[int], near: int | None = None, value: int = 0) -> str:
+    """``instead ...``: legal turn actions, the same disc or the same beach first."""
+    options = _turn_options(self, legal, near, value)
+    return "instead " + options if options else "no turn action is possible now"
+
+
+def _turn_options(self: Position, legal: list[int], near: int | None, value: int) -> str:
+    places = [c for c in legal if c < RETURN]
+    returns = [c for c in legal if RETURN <= c < BOAT]
+    options: list[str] = []
+    same_beach = [c for c in places if near is not None and c % 10 == near and c < 100]
+    same_disc = [c for c in places if value and c % 100 // 10 == value and c < 100]
+    if same_beach:
+        options.append(f"place another disc here ({_texts(self, same_beach[:1])[0]})")
+    if same_disc and value:
+        options.append(f"place {value} on another beach ({_texts(self, same_disc[:1])[0]})")
+    if not options and places:
+        options.append(f"place a disc ({_texts(self, places[:1])[0]})")
+    if returns:
+        options.append(f"take one back ({_texts(self, returns[:1])[0]})")
+    if BOAT in legal:
+        options.append("move the boat (boat)")
+    return _or(options[:3])
+
+
+def _buy_instead(self: Position, legal: list[int], phase: int) -> str:
+    items = [self.deck.board_items[BOARD_ITEMS[c - BUY]][0] for c in legal if c < KEEP]
+    none = "keep the shell (keep)" if phase == SHELL else "buy nothing (pass)"
+    if items:
+        return f"buy what you can pay for ({_or(items)}) or {none}"
+    return none
+
+
+def _space(self: Position, space: int) -> str:
+    """``forest 2F``: the band in words and the space in notation."""
+    return f"{BANDS[space % 3]} {self.board.space_name(space)}"
+
+
+def _expecting(self: Position, p: int) -> Refusal:
+    """A decision of another kind: say what is awaited now, with its rule."""
+    phase, legal = self.phase, generate(self)
+    if phase == TURN:
+        text = (
+            "R6: it is your turn, so a turn action comes first (place a number disc, take one "
+            "back or move the boat): " + _turn_options(self, legal, None, 0)
+        )
+        return Refusal("wrong_phase", text, "R6")
+    if phase == MOVE_SHAMAN:
+        text = (
+            "R6: after your disc comes the shaman: move it (like "
+            f"{_texts(self, legal[1:2] or legal[:1])[0]}) or leave it where it is (>stay)"
+        )
+        return Refusal("wrong_phase", text, "R6")
+    if phase == CHOOSE_CARD:
+        offers = _card_offers(self, legal)
+        text = f"R11: a card offered must be taken first: {_or(offers)}"
+        return Refusal("wrong_phase", text, "R11")
+    if phase == PRIESTESS:
+        if legal == [LAVA_NONE]:
+            what = "there is no lava on the island, so say lava none"
+        else:
+            what = f"move a lava disc to a neighbouring crater ({_or(_texts(self, legal[:2]))})"
+        return Refusal("wrong_phase", f"R16: the Lava Priestess comes first: {what}", "R16")
+    if phase == SHELL:
+        text = f"R17: you received a shell: first {_buy_instead(self, legal, phase)}"
+        return Refusal("wrong_phase", text, "R17")
+    text = f"R19: before the scoring you may buy one item: {_buy_instead(self, legal, phase)}"
+    return Refusal("wrong_phase", text, "R19")
+
+
+def _card_offers(self: Position, legal: list[int]) -> list[str]:
+    """``take 1a (Shell)`` for every card offered now (empty slots are never offered)."""
+    names = []
+    for c in legal:
+        slot = c - TAKE
+        card = self.deck.cards[self.slots[slot]].name
+        names.append(f"take {self.board.slot_name(slot)} ({card})")
+    return names
+
+
+# -- the refusals ------------------------------------------------------------------------
+
 
 def reason(self: Position, d: int, p: int) -> Refusal:
-    """Why decision ``d`` is not legal for player ``p`` now, naming the ruling it breaks.
+    """Why decision ``d`` is not legal for player ``p`` now, naming the ruling it breaks
+    and a legal decision to make instead.
 
     Called only for a decision outside ``legal_actions``; bound as ``Game._reason``.
     """
-    phase, name = self.phase, PLAYERS[p]
-    expecting = Refusal(
-        "wrong_phase",
-        {
-            TURN: f"{name} must take a turn action (place a disc, take one back, or move the boat)",
-            MOVE_SHAMAN: f"{name} must now move the shaman (>2G) or leave it (>stay)",
-            CHOOSE_CARD: f"{name} must now choose a card (take {self.context[0]}a or "
-            f"take {self.context[0]}b)"
-            if phase == CHOOSE_CARD
-            else "",
-            PRIESTESS: f"{name} must now use the Lava Priestess (lava 3>4, or lava none "
-            "when there is no lava)",
-            SHELL: f"{name} received a shell: buy an item from the scoring board or keep",
-            PRESCORE: f"before the scoring {name} may buy one item (buy ...) or pass",
-        }[phase],
-    )
-    b = self.board
+    phase = self.phase
     if d < BOAT:
-        if phase != TURN:
-            return expecting
-        kind, rest = divmod(d, 100)
-        v, beach = divmod(rest, 10)
-        own, opp = self.totals[p][beach], self.totals[1 - p][beach]
-        other = PLAYERS[1 - p]
-        where = self.disc_at[p][v]
-        if kind == 2:  # return
-            if where != beach:
-                place = "in your supply" if where < 0 else f"on beach {where}"
-                return Refusal(
-                    "disc_not_there",
-                    f"{name}'s disc {v} is not on beach {beach} (it is {place})",
-                )
-            return Refusal(
-                "sum_rule",
-                f"R7 sum rule: taking back {v} would leave {name} {own - v} against "
-                f"{other} {opp} on beach {beach}; the totals must differ",
-                "R7",
-            )
-        if where >= 0:
-            return Refusal(
-                "disc_already_out",
-                f"{name}'s disc {v} is already on beach {where}; take it back first (-{v}@{where})",
-            )
-        if kind == 1:
-            if self.invocation[p] == -2:
-                return Refusal(
-                    "invocation_tactical_only",
-                    "invocation discs are only used in the tactical variant (R25)",
-                    "R25",
-                )
-            if self.invocation[p] >= 0:
-                return Refusal(
-                    "invocation_on_island",
-                    f"{name}'s invocation disc is on beach {self.invocation[p]}; it comes "
-                    "back when the boat stops there or with a Lava Priestess (R27)",
-                    "R27",
-                )
-            if beach != self.boat:
-                return Refusal(
-                    "invocation_beach",
-                    "R26: the invocation disc goes only with a number disc on the beach "
-                    f"next to the boat (beach {self.boat})",
-                    "R26",
-                )
-            if sum(self.lava) >= b.lava_discs:
-                return Refusal(
-                    "lava_exhausted",
-                    "R26: all 4 lava discs are on the island; no more can be invoked",
-                    "R26",
-                )
-        return Refusal(
-            "sum_rule",
-            f"R7 sum rule: {name} would have {own + v} against {other} {opp} on beach "
-            f"{beach}; the totals must differ",
-            "R7",
-        )
+        return _turn(self, d, p) if phase == TURN else _expecting(self, p)
     if d == BOAT:
         if phase != TURN:
-            return expecting
-        left = sum(1 for v in b.discs if self.disc_at[p][v] < 0)
+            return _expecting(self, p)
+        supply = [v for v in self.board.discs if self.disc_at[p][v] < 0]
+        instead = _turn_instead(self, generate(self))
+        return Refusal("discs_in_supply", discs_left_in_supply(len(supply), instead), "R6")
+    if d == STAY or SHAMAN <= d < TAKE:
+        return _shaman(self, d, p) if phase == MOVE_SHAMAN else _expecting(self, p)
+    if TAKE <= d < LAVA_NONE:
+        return _card(self, d) if phase == CHOOSE_CARD else _expecting(self, p)
+    if LAVA_NONE <= d < BUY:
+        return _lava(self, d) if phase == PRIESTESS else _expecting(self, p)
+    if BUY <= d <= PASS and phase in (SHELL, PRESCORE):
+        return _buy(self, d, p)
+    return _expecting(self, p)
+
+
+def _turn(self: Position, d: int, p: int) -> Refusal:
+    kind, rest = divmod(d, 100)
+    v, beach = divmod(rest, 10)
+    own, opp = self.totals[p][beach], self.totals[1 - p][beach]
+    other = PLAYERS[1 - p]
+    where = self.disc_at[p][v]
+    legal = generate(self)
+    if kind == 2:  # return
+        if where != beach:
+            if where < 0:
+                fix = f"place it ({v}@{beach})" if PLACE + v * 10 + beach in legal else ""
+                text = (
+                    f"R6: your disc {v} is in your supply, not on beach {beach}, so there is "
+                    "nothing to take back"
+                )
+            else:
+                back = RETURN + v * 10 + where
+                fix = f"take it back from there (-{v}@{where})" if back in legal else ""
+                text = f"R6: your disc {v} is on beach {where}, not on beach {beach}"
+            return Refusal(
+                "disc_not_there",
+                f"{text}; {'instead ' + fix if fix else _turn_instead(self, legal, beach)}",
+                "R6",
+            )
         return Refusal(
-            "discs_in_supply",
-            f"R6: the boat can be moved only when all your number discs are on the "
-            f"island ({name} has {left} left)",
+            "sum_rule",
+            f"R7 sum rule: taking back {v} would leave you {own - v} against {other}'s {opp} "
+            f"on beach {beach}, and a beach's two totals must differ (unless both are 0); "
+            + _turn_instead(self, legal, beach),
+            "R7",
+        )
+    if where >= 0:
+        back = RETURN + v * 10 + where
+        later = (
+            f"take {v} back this turn (-{v}@{where}) and place it on a later turn"
+            if back in legal
+            else ""
+        )
+        places = [c for c in legal if c < RETURN]
+        now = f"place a disc from your supply ({_texts(self, places[:1])[0]})" if places else ""
+        if not places and BOAT in legal:
+            now = "move the boat (boat)"
+        return Refusal(
+            "disc_already_out",
+            f"R6: your disc {v} is already on beach {where}, and a turn is one action; "
+            "instead "
+            + (_or([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)),
             "R6",
         )
-    if d == STAY or SHAMAN <= d < TAKE:
-        if phase != MOVE_SHAMAN:
-            return expecting
-        dest = d - SHAMAN
-        here = b.space_name(self.shaman[p])
-        if dest == self.shaman[1 - p]:
+    if kind == 1:
+        plain = PLACE + v * 10 + beach
+        without = f"place it without the invocation disc ({v}@{beach})" if plain in legal else ""
+        if self.invocation[p] == -2:
             return Refusal(
-                "shaman_occupied",
-                f"R8: the shaman may pass the other shaman but not stop on {b.space_name(dest)}",
-                "R8",
+                "invocation_tactical_only",
+                "R25: invocation discs are used only in the tactical variant; instead "
+                + (without or _turn_options(self, legal, beach, v)),
+                "R25",
             )
+        if self.invocation[p] >= 0:
+            return Refusal(
+                "invocation_on_island",
+                f"R27: your invocation disc is still on beach {self.invocation[p]}; it comes "
+                "back when the boat stops there or with a Lava Priestess; instead "
+                + (without or _turn_options(self, legal, beach, v)),
+                "R27",
+            )
+        if beach != self.boat:
+            there = self.boat
+            ok = 100 + v * 10 + there in legal
+            alt = f"{v}@{there}* beside the boat" if ok else ""
+            return Refusal(
+                "invocation_beach",
+                "R26: the invocation disc goes only with a number disc on the beach next to "
+                f"the boat (beach {there}); instead "
+                + (_or([t for t in (alt, without) if t]) or _turn_options(self, legal, beach, v)),
+                "R26",
+            )
+        if sum(self.lava) >= self.board.lava_discs:
+            return Refusal(
+                "lava_exhausted",
+                f"R26: all {self.board.lava_discs} lava discs are on the island, so no more can be "
+                "invoked; instead " + (without or _turn_options(self, legal, beach, v)),
+                "R26",
+            )
+    return Refusal(
+        "sum_rule",
+        f"R7 sum rule: with {v} on beach {beach} you would have {own + v} against {other}'s "
+        f"{opp}, and a beach's two totals must differ (unless both are 0); "
+        + _turn_instead(self, legal, beach, v),
+        "R7",
+    )
+
+
+def _shaman(self: Position, d: int, p: int) -> Refusal:
+    legal = generate(self)
+    moves = [c for c in legal if c != STAY]
+    options = _or([*_texts(self, moves[:4]), ">stay"])
+    dest = d - SHAMAN
+    if dest == self.shaman[p]:
         return Refusal(
             "shaman_reach",
-            f"R8: from {here} the shaman reaches {b.space_name(dest)} only in at most 2 "
-            "steps over grassland, forest and mountain with at most one step uphill",
+            f"R8: your shaman is already on {_space(self, dest)}; to leave it there say >stay",
             "R8",
         )
-    if TAKE <= d < LAVA_NONE:
-        if phase != CHOOSE_CARD:
-            return expecting
-        slot = d - TAKE
-        seg = self.context[0]
-        if slot // b.slots_per_segment != seg:
-            return Refusal(
-                "card_segment",
-                f"R10: the cards go out in segment {seg}, where the boat is; take {seg}a or {seg}b",
-                "R10",
-            )
-        return Refusal("slot_empty", f"slot {b.slot_name(slot)} is empty")
-    if LAVA_NONE <= d < BUY:
-        if phase != PRIESTESS:
-            return expecting
-        if d == LAVA_NONE:
-            return Refusal(
-                "lava_must_move",
-                "R16: there is lava on the island, so the Lava Priestess must move a disc",
-                "R16",
-            )
-        src = (d - LAVA) // 2
+    if dest == self.shaman[1 - p]:
         return Refusal(
-            "no_lava_there", f"R16: there is no lava disc on crater {src} to move", "R16"
+            "shaman_occupied",
+            f"R8: the {PLAYERS[1 - p]} shaman stands on {_space(self, dest)}; yours may pass "
+            f"it but not stop there; instead {options}",
+            "R8",
         )
-    if BUY <= d <= PASS:
-        if phase not in (SHELL, PRESCORE):
-            return expecting
-        if d == KEEP and phase == PRESCORE:
-            return Refusal("say_pass", "before a scoring say pass (not keep) to buy nothing")
-        if d == PASS and phase == SHELL:
-            return Refusal("say_keep", "after receiving a shell say keep (not pass) to buy nothing")
-        i = d - BUY
-        code = BOARD_ITEMS[i]
-        owner = self.board_owner[i]
-        if owner == FACE_DOWN:
-            return Refusal(
-                "priestess_face_down",
-                "R17: the board's Lava Priestess is face down until the next scoring",
-                "R17",
-            )
-        if owner != NO_OWNER:
-            item_name = self.deck.board_items[code][0]
-            return Refusal(
-                "item_taken",
-                f"R17: {PLAYERS[owner]} already has the {item_name} card",
-                "R17",
-            )
-        cost = self.deck.board_items[code][1]
+    here = self.shaman[p]
+    start = (
+        f"the hut on beach {here - self.board.land_spaces}"
+        if here >= self.board.land_spaces
+        else _space(self, here)
+    )
+    return Refusal(
+        "shaman_reach",
+        f"R8: from {start} your shaman cannot reach {_space(self, dest)} – it goes at most "
+        "2 steps over grassland, forest and mountain, at most one of them uphill; "
+        f"instead {options}",
+        "R8",
+    )
+
+
+def _card(self: Position, d: int) -> Refusal:
+    legal = generate(self)
+    offers = _or(_card_offers(self, legal))
+    slot = d - TAKE
+    seg = self.context[0]
+    if slot // self.board.slots_per_segment != seg:
         return Refusal(
-            "too_few_shells",
-            f"R17: {code} costs {cost} shells and {name} has {len(self.shells[p])}",
+            "card_segment",
+            f"R10: the cards go out in segment {seg}, where the boat is; {offers}",
+            "R10",
+        )
+    return Refusal(
+        "slot_empty",
+        f"R10: slot {self.board.slot_name(slot)} is empty, so there is no card to take; {offers}",
+        "R10",
+    )
+
+
+def _lava(self: Position, d: int) -> Refusal:
+    legal = generate(self)
+    if d == LAVA_NONE:
+        return Refusal(
+            "lava_must_move",
+            "R16: there is lava on the island, so the Lava Priestess must move a lava disc to "
+            f"a neighbouring crater: {_or(_texts(self, legal[:4]))}",
+            "R16",
+        )
+    src = (d - LAVA) // 2
+    craters = sorted({(c - LAVA) // 2 for c in legal if c != LAVA_NONE})
+    if not craters:
+        instead = "there is no lava on the island, so say lava none"
+    else:
+        word = ngettext("lava is on crater {c}", "lava is on craters {c}", len(craters))
+        example = format_decision(legal[0], self.board)
+        instead = word.format(c=_or([str(c) for c in craters])) + f", like {example}"
+    return Refusal(
+        "no_lava_there", f"R16: crater {src} holds no lava disc to move; {instead}", "R16"
+    )
+
+
+def _buy(self: Position, d: int, p: int) -> Refusal:
+    phase = self.phase
+    ruling = "R17" if phase == SHELL else "R19"
+    legal = generate(self)
+    instead = _buy_instead(self, legal, phase)
+    if d == KEEP and phase == PRESCORE:
+        return Refusal(
+            "say_pass",
+            "R19: keep is for a shell just received; before a scoring say pass to buy "
+            "nothing, or buy one item",
+            "R19",
+        )
+    if d == PASS and phase == SHELL:
+        return Refusal(
+            "say_keep",
+            "R17: pass is for the purchase before a scoring; after receiving a shell say "
+            "keep to buy nothing, or buy one item",
             "R17",
         )
-    return expecting
+    i = d - BUY
+    code = BOARD_ITEMS[i]
+    item, cost = self.deck.board_items[code]
+    owner = self.board_owner[i]
+    if owner == FACE_DOWN:
+        return Refusal(
+            "priestess_face_down",
+            f"R17: the board's Lava Priestess was used this round and stays face down until "
+            f"the next scoring; {instead}",
+            "R17",
+        )
+    if owner != NO_OWNER:
+        whose = "you already have" if owner == p else f"{PLAYERS[owner]} already has"
+        return Refusal("item_taken", f"{ruling}: {whose} the {item} card; {instead}", ruling)
+    return Refusal(
+        "too_few_shells",
+        shells_too_few(item, cost, len(self.shells[p]), ruling, instead),
+        ruling,
+    )

@@ -27,6 +27,7 @@ class Position(Protocol):
     board_owner: list[int]
     scorings: list[dict]
 
+
 POINT_KEYS = (
     "statues", "fish", "pearls", "nautilus", "butterflies",
     "majority", "segment", "forest", "mountain", "shells",

@@ -7,7 +7,7 @@ statues built and burnt, lava, scorings. The window follows the game with ``Stor
 (incremental: one decision costs one replayed decision; an undo replays from the deal), the
 scenario checks build a fresh one, so both read the same words.
 
-The words come from the coach (``decision_words``) and the terminal (``describe_events``), so
+The words come from the shared sentence layer (``haleakala.words.moves``), so
 the simulator does not keep a third copy of them.
 """
 
@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from haleakala.ai.coach import decision_words
 from haleakala.i18n import N_
 from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
-from haleakala.terminal.render import describe_events
+from haleakala.words.moves import decision_sentence, event_lines
 
 DECISION_NOTE = re.compile(r"^\d+\. ")
 """The session's own log line for a decision ("12. 3@2 (player)"): the story says it in words."""
@@ -126,8 +125,8 @@ class Story:
         return True
 
     def _add(self, replay: Game, d: int) -> None:
-        who = PLAYERS[replay.decider]
-        words = decision_words(replay, d)
+        mover = replay.decider
+        who = PLAYERS[mover]
         mark = mark_of(replay, d)
         occupied = [replay.totals[0][b] + replay.totals[1][b] for b in range(replay.board.segments)]
         events = replay.apply(d)
@@ -136,15 +135,8 @@ class Story:
             for e in events
             if e[0] not in QUIET_EVENTS and not (e[0] == "discs_back" and not occupied[e[1]])
         ]
-        if isinstance(decode(d, replay.board), Take):  # "red receives X" repeats the take
-            shown = [e for e in shown if not (e[0] == "receive" and e[1] == PLAYERS.index(who))]
-        boat = [e for e in shown if e[0] == "boat"]
-        line = N_("{colour}: {words}").format(colour=capitalised(who), words=words)
-        if boat and not isinstance(decode(d, replay.board), Boat):
-            line = N_("{move} – {events}").format(
-                move=line, events="; ".join(describe_events(replay, boat))
-            )
-        self.entries.append(Entry(line, who, "move"))
+        # the decision's sentence already says where the boat went and which card was taken
+        self.entries.append(Entry(decision_sentence(replay, mover, d, events), who, "move"))
         for event in shown:
             if event[0] == "boat":
                 continue
@@ -152,7 +144,7 @@ class Story:
             owned = event[0] in ("statue", "receive", "buy", "invocation_back")
             owner = event[1] if owned else None
             colour = PLAYERS[owner] if isinstance(owner, int) else None
-            for text in describe_events(replay, [event]):
+            for text in event_lines(replay, [event], told=mover):
                 text = text.strip()
                 if kind == "scoring" and text.startswith(PLAYERS):
                     colour = text.split()[0]

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.words import moves
 
 if TYPE_CHECKING:
-    from haleakala.rules import Game, Result
+    from haleakala.rules import Game
 
 STYLES = {
     "red": "31",
@@ -25,14 +26,13 @@ STYLES = {
     "head": "1",
     "dim": "2",
 }
-LEGEND = (
-    "[R] red statue  (y) yellow shaman  ~ the eruption would reach this space  * invocation disc"
-)
+WIDTH = 80  # every line the terminal game prints fits a classic terminal
+LEGEND = "[R] red statue  (y) yellow shaman  ~ eruption reaches it  * invocation disc"
 PHASE_PROMPTS = {
     "turn": "place a number disc (3@2), take one back (-3@2), or move the boat (boat)",
     "shaman": "move your shaman (>2G) or leave it where it is (>stay)",
-    "priestess": "Lava Priestess: move a lava disc to a neighbouring crater (lava 3>4), "
-    "or lava none when there is no lava",
+    "priestess": "Lava Priestess: move lava to a neighbouring crater (lava 3>4), "
+    "or lava none when there is none",
     "shell": "you received a shell: buy an item from the scoring board (buy forest) or keep",
     "prescore": "before the scoring you may buy one item (buy majority) or pass",
 }
@@ -92,7 +92,7 @@ def island(game: Game, color: bool = False) -> list[str]:
     lines = [paint(head, "head", color)]
     for seg in range(b.segments):
         row = f" {seg}  "
-        row += _cell("BOAT" if game.boat == seg else "", 6, "boat", color)
+        row += _cell("BOAT>" if game.boat == seg else "", 6, "boat", color)
         row += _cell(_discs(game, 0, seg), 11, "red", color)
         row += _cell(_discs(game, 1, seg), 14, "yellow", color)
         hut = "".join(f"({PLAYERS[p][0]})" for p in (0, 1) if game.shaman[p] == b.land_spaces + seg)
@@ -106,7 +106,15 @@ def island(game: Game, color: bool = False) -> list[str]:
         lava = game.lava[seg]
         row += paint("o" * lava, "lava", color) if lava else paint(".", "dim", color)
         lines.append(row.rstrip())
+    lines.append(paint(boat_line(game), "boat", color))
     return lines
+
+
+def boat_line(game: Game) -> str:
+    """The beach next to the boat (R5) and where a disc placed there sends it (R9)."""
+    b, here = game.board, game.boat
+    far = (here + 3) % b.segments
+    return f"the boat is beside beach {here}: a disc placed there sails it (3@{here} -> {far})"
 
 
 def card_name(game: Game, card: int) -> str:
@@ -123,7 +131,7 @@ def card_slots(game: Game) -> list[str]:
         for slot in range(seg * k, seg * k + k):
             card = game.slots[slot]
             cells.append(f"{b.slot_name(slot)} {card_name(game, card) if card >= 0 else '-'}")
-        lines.append("  " + "".join(c.ljust(33) for c in cells).rstrip())
+        lines.append("  " + "".join(c.ljust(36) for c in cells).rstrip())
     return lines
 
 
@@ -149,11 +157,10 @@ def scoring_board(game: Game, color: bool = False) -> list[str]:
             state, style = PLAYERS[owner], PLAYERS[owner]
         text = f"{name} ({cost}): "
         shown = paint(state, style, color) if style else state
-        cells.append(text + shown + " " * max(1, 33 - len(text + state)))
-    lines = []
+        cells.append(text + shown + " " * max(1, 36 - len(text + state)))
+    lines = ["scoring board"]
     for row in range(0, len(cells), 2):
-        lead = "scoring board  " if row == 0 else " " * 15
-        lines.append((lead + "".join(cells[row : row + 2])).rstrip())
+        lines.append(("  " + "".join(cells[row : row + 2])).rstrip())
     return lines
 
 
@@ -187,7 +194,7 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
     units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
     if cards:
         units.append(f"(baskets {baskets}, butterflies {butterflies})")
-    second = "\n".join(wrap_words(["cards:", *units], width=96, indent=" " * 8))
+    second = "\n".join(wrap_words(["cards:", *units], width=WIDTH, indent=" " * 8))
     owned = [deck.board_items[code][0] for i, code in enumerate(BOARD_ITEMS)
              if game.board_owner[i] == player]  # fmt: skip
     lines = [first, second]
@@ -199,7 +206,7 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
 def status(game: Game, color: bool = False) -> str:
     line, score = _status_parts(game, color)
     # A long seed and phase name would run past the terminal: the score goes below then.
-    if len("".join(_status_parts(game, False))) + 3 > 96:
+    if len("".join(_status_parts(game, False))) + 3 > WIDTH:
         return f"{line}\n  {score}"
     return f"{line} · {score}"
 
@@ -254,11 +261,15 @@ def prompt(game: Game, color: bool = False) -> str:
     else:
         what = PHASE_PROMPTS[phase]
     if phase in ("shell", "prescore"):
-        what += f" (you have {len(game.shells[game.decider])} shells)"
-    return f"{paint(who, who, color)}: {what}"
+        what += f" (you have {moves.shells(len(game.shells[game.decider]))})"
+    return "\n".join(
+        wrap_words([paint(who, who, color) + ":", *what.split()], indent="", hang="  ")
+    )
 
 
-def wrap_words(words: list[str], width: int = 96, indent: str = "  ", hang: str = "") -> list[str]:
+def wrap_words(
+    words: list[str], width: int = WIDTH, indent: str = "  ", hang: str = ""
+) -> list[str]:
     """Words (kept whole) in lines of at most ``width``; later lines indented by ``hang``
     more than the first."""
     lines, line = [], indent
@@ -277,55 +288,25 @@ def legal_lines(game: Game) -> list[str]:
     return wrap_words(["legal:", *game.legal_decisions()], hang=" " * 7)
 
 
-def describe_events(game: Game, events: list[tuple]) -> list[str]:
-    """Each engine event of one decision as a short sentence."""
-    b, deck = game.board, game.deck
-    out = []
-    for event in events:
-        kind = event[0]
-        if kind == "reveal":
-            out.append(f"slot {b.slot_name(event[1])} gets {card_name(game, event[2])}")
-        elif kind == "lava":
-            why = "a lava card" if event[2] == "card" else "an invocation"
-            out.append(f"{why} puts a lava disc on crater {event[1]}")
-        elif kind == "receive":
-            out.append(f"{PLAYERS[event[1]]} receives {card_name(game, event[2])}")
-        elif kind == "statue":
-            out.append(f"{PLAYERS[event[1]]} builds a statue on {b.space_name(event[2])}")
-        elif kind == "boat":
-            out.append(f"the boat sails from segment {event[1]} to {event[2]}")
-        elif kind == "discs_back":
-            out.append(f"beach {event[1]} is cleared: its discs go back to their owners")
-        elif kind == "invocation_back":
-            out.append(f"{PLAYERS[event[1]]}'s invocation disc returns to the supply")
-        elif kind == "buy":
-            out.append(f"{PLAYERS[event[1]]} buys {deck.board_items[event[2]][0]}")
-        elif kind == "eruption":
-            hit = ", ".join(event[2]) if event[2] else "no statue"
-            out.append(f"the volcano erupts before scoring {event[1]}: destroyed {hit}")
-        elif kind == "scoring":
-            out += describe_scoring(event[1])
-        elif kind == "result":
-            out.append(describe_result(event[1]))
-    return out
+def compact_legal(game: Game) -> list[str]:
+    """The legal decisions in at most two lines: all of them when they fit, else the
+    placements counted (the rest listed), with ``legal`` to see every one."""
+    legal = game.legal_decisions()
+    full = legal_lines(game)
+    if len(full) <= 1:
+        return full
+    places = [d for d in legal if "@" in d and not d.startswith("-")]
+    if len(places) < 2:  # nothing to count (lava moves, purchases): the list itself
+        return full
+    rest = [d for d in legal if d not in places]
+    values = sorted({d.split("@")[0] for d in places})
+    summary = f"{len(places)} placements of disc {'/'.join(values)} (like {places[0]})"
+    words = ["legal:", summary + (";" if rest else ""), *rest, "– type legal for all"]
+    return wrap_words(words, hang=" " * 7)
 
 
-def describe_scoring(record: dict) -> list[str]:
-    lines = [f"scoring {record['round']}:"]
-    for colour in PLAYERS:
-        facts = record["players"][colour]
-        points = facts["points"]
-        gained = sum(points.values())
-        parts = ", ".join(f"{key} {value}" for key, value in points.items() if value)
-        lines.append(f"  {colour} +{gained} ({parts or 'nothing'}) = {facts['total']}")
-    return lines
-
-
-def describe_result(result: Result) -> str:
-    red, yellow = result.scores
-    text = f"game over: red {red}, yellow {yellow}: {result.winner} wins"
-    if result.tiebreak == "statues":
-        text += " (tie broken by the statues on the island)"
-    elif result.tiebreak == "start":
-        text += " (tie: the player who did not start wins)"
-    return text
+# The sentences of what happened live in ``haleakala.words.moves`` (one layer for every
+# front end); these names stay for the callers that import them from here.
+describe_events = moves.event_lines
+describe_scoring = moves.scoring_lines
+describe_result = moves.result_sentence

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from haleakala.rules import PLAYERS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
+from haleakala.words import moves
 
 from . import render
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
@@ -31,24 +33,39 @@ if TYPE_CHECKING:
 HELP = """\
 Decisions (notation):
   3@2        place your number disc 3 on the beach of segment 2
-  3@2*       the same with your invocation disc (tactical variant, beach next to the boat)
+  3@2*       the same with your invocation disc (tactical: beside the boat)
   -3@2       take your disc 3 back from the beach of segment 2
-  boat       move the boat one segment (only when all your discs are on the island)
+  boat       move the boat one segment (only with all your discs on the island)
   >2G >stay  move your shaman to a space (segment + G/F/M), or leave it
   take 2a    take the card in slot 2a
-  lava 3>4   Lava Priestess: move a lava disc from crater 3 to crater 4 (lava none: nothing)
+  lava 3>4   Lava Priestess: move lava from crater 3 to 4 (lava none: nothing)
   buy forest / keep   after a shell: buy a scoring-board item, or keep the shell
   buy majority / pass before a scoring: buy one item, or not
   Items: butterflies, forest, majority, segment, mountain, priestess.
   Prefix a decision with a colour to say who makes it: yellow 3@2.
 Commands:
-  board        draw the island again          legal   list the legal decisions
+  board        draw the island again          legal   list every legal decision
   hint         what the bot would decide here, and why (marked in the game log)
   undo         take back your last decision (and the bot decisions after it)
   save FILE    save the game                  load FILE   continue a saved game
   help         this text                      quit    leave the game"""
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def fit(line: str, width: int = render.WIDTH) -> list[str]:
+    """One printed line as lines of at most ``width`` visible columns, broken at spaces;
+    continuations indented two more than the line. ANSI colour codes take no columns."""
+    extra = len(line) - len(_ANSI.sub("", line))
+    if len(line) - extra <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, width + extra, subsequent_indent=indent, break_on_hyphens=False) or [
+        line
+    ]
+
+
 _BY_PLAYER = re.compile(r"^(red|yellow)\s*:?\s+(\S.*)$", re.IGNORECASE)
 
 
@@ -96,8 +113,14 @@ class TerminalGame:
 
     # -- output ---------------------------------------------------------------------------
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Print, wrapping any line wider than the terminal at spaces (continuations
+        indented two more than the line), so nothing runs past 80 columns. A message about
+        a file stays one line (``wrap=False``): its path is as long as it is, and a
+        failed save or load is one line to read or grep."""
+        for line in text.split("\n"):
+            for part in fit(line) if wrap else [line]:
+                print(part, file=self.out)
 
     def draw(self) -> None:
         self.say(render.render(self.game, self.color))
@@ -134,21 +157,17 @@ class TerminalGame:
         if result is not None:
             self.say(render.describe_result(result))
 
-    def _happened(self, events: list[tuple]) -> list[str]:
-        """The events as indented lines; the result is left to ``finish``."""
-        shown = [e for e in events if e[0] != "result"]
-        return ["  " + line for line in render.describe_events(self.game, shown)]
-
     def bot_turn(self, bot: Bot) -> None:
         """Let a bot decide and say what it did; when watching, redraw after each turn."""
         game = self.game
-        who, turn_of = game.to_move or "", game.current
+        who, turn_of, mover = game.to_move or "", game.current, game.decider
         decision = bot.decide(game)
         text = game.format(decision)
         events = game.apply(decision)
         self._drawn = False
-        lines = [f"{render.paint(who, who, self.color)} ({bot.name}): {text}"]
-        lines += self._happened(events)
+        told = moves.describe_move(game, mover, decision, events)
+        lines = [f"{render.paint(who, who, self.color)} ({bot.name}) {text}: {told[0]}"]
+        lines += ["  " + line for line in told[1:]]
         if not self.watch:
             for line in lines:
                 self.say(line)
@@ -171,7 +190,7 @@ class TerminalGame:
             self.draw()
         self._redraw = False
         self.say(render.prompt(game, self.color))
-        for text in render.legal_lines(game):
+        for text in render.compact_legal(game):
             self.say(text)
         try:
             line = self.read(f"{game.to_move}> ")
@@ -221,6 +240,7 @@ class TerminalGame:
         if reason is not None:
             self.say(f"refused: {reason}")
             return
+        mover = game.decider
         before = game.clone()
         decision = game.parse(line)
         hint, self._hint = self._hint, None
@@ -231,8 +251,8 @@ class TerminalGame:
         events = game.apply(decision, player)
         self.undo_stack.append(_Undo(before, game.format(decision)))
         self._drawn = False
-        for text in self._happened(events):
-            self.say(text)
+        for text in moves.describe_move(game, mover, decision, events):
+            self.say("  " + text)
 
     def hint(self) -> None:
         """The coach's recommendation for the player to move, with its reason."""
@@ -269,9 +289,9 @@ class TerminalGame:
             tmp.replace(path)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(printable(f"cannot save to {name}: {reason}"))
+            self.say(printable(f"cannot save to {name}: {reason}"), wrap=False)
             return
-        self.say(f"saved to {name} (continue it with: load {name})")
+        self.say(f"saved to {name} (continue it with: load {name})", wrap=False)
 
     def load(self, name: str) -> None:
         if not name:
@@ -282,10 +302,10 @@ class TerminalGame:
         try:
             game = from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
         except UnreadableFile as exc:
-            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on")
+            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on", wrap=False)
             return
         except SaveError as exc:
-            self.say(f"cannot load {printable(name)}: {exc}; the game goes on")
+            self.say(f"cannot load {printable(name)}: {exc}; the game goes on", wrap=False)
             return
         self.game = game
         self.undo_stack.clear()
@@ -293,5 +313,6 @@ class TerminalGame:
         self._redraw = True
         self.say(
             f"loaded {name}: {game.variant} variant, seed {game.seed}, round {game.round}, "
-            f"{len(game.history)} decisions so far"
+            f"{len(game.history)} decisions so far",
+            wrap=False,
         )

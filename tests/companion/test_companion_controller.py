@@ -319,7 +319,8 @@ def test_refusal_sum_rule_gives_both_totals():
         "SUM RULE",
         "take yellow 2 off beach 4",
     )
-    assert "yellow would have 2 against red 2 on beach 4" in rig.text().replace("\n", " ")
+    # both totals (R7), the refused player addressed as "you" like every refusal
+    assert "with 2 on beach 4 you would have 2 against red's 2" in rig.text().replace("\n", " ")
     rig.send(BeachContents(4, frozenset({red(2)})))
     assert rig.c.panel.mismatch is None
 

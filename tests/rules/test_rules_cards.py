@@ -242,7 +242,10 @@ def test_r17_two_shell_item_needs_a_saved_shell():
     arrive_at_1(g, yellow=3)
     g.apply("take 1a")
     assert "buy majority" not in g.legal_decisions()
-    assert g.why_illegal("buy majority") == "R17: majority costs 2 shells and yellow has 1"
+    assert g.why_illegal("buy majority") == (
+        "R17: the Statue Majority card costs 2 shells and you have 1 shell; buy what you can "
+        "pay for (Butterflies, Forest Statues or Lava Priestess) or keep the shell (keep)"
+    )
     g.apply("keep")
     assert len(g.shells[YELLOW]) == 1
 

@@ -227,9 +227,9 @@ def game_over():
 REFUSALS = [
     # (position, decision, kind, ruling)
     (new, "7@2", "notation", None),
-    (game_over, "boat", "game_over", None),
-    (new, ">stay", "wrong_phase", None),
-    (new, "-3@2", "disc_not_there", None),
+    (game_over, "boat", "game_over", "R21"),
+    (new, ">stay", "wrong_phase", "R6"),
+    (new, "-3@2", "disc_not_there", "R6"),
     (lambda: with_discs(discs=[(YELLOW, 3, 2)]), "3@2", "sum_rule", "R7"),
     (
         lambda: with_discs(discs=[(RED, 3, 2), (RED, 2, 2), (YELLOW, 2, 2)]),
@@ -237,7 +237,7 @@ REFUSALS = [
         "sum_rule",
         "R7",
     ),
-    (lambda: with_discs(discs=[(RED, 3, 2)]), "3@4", "disc_already_out", None),
+    (lambda: with_discs(discs=[(RED, 3, 2)]), "3@4", "disc_already_out", "R6"),
     (new, "1@0*", "invocation_tactical_only", "R25"),
     (lambda: with_discs("tactical", invocation=[3, -1]), "1@0*", "invocation_on_island", "R27"),
     (lambda: new("tactical"), "1@2*", "invocation_beach", "R26"),
@@ -246,11 +246,11 @@ REFUSALS = [
     (other_shaman_in_the_way, ">3G", "shaman_occupied", "R8"),
     (lambda: after("1@3"), ">2M", "shaman_reach", "R8"),
     (arrive_at_1, "take 2a", "card_segment", "R10"),
-    (empty_slot, "take 1b", "slot_empty", None),
+    (empty_slot, "take 1b", "slot_empty", "R10"),
     (priestess_phase, "lava none", "lava_must_move", "R16"),
     (priestess_phase, "lava 0>1", "no_lava_there", "R16"),
-    (prescore_phase, "keep", "say_pass", None),
-    (shell_phase, "pass", "say_keep", None),
+    (prescore_phase, "keep", "say_pass", "R19"),
+    (shell_phase, "pass", "say_keep", "R17"),
     (face_down_priestess, "buy priestess", "priestess_face_down", "R17"),
     (majority_owned, "buy majority", "item_taken", "R17"),
     (shell_phase, "buy majority", "too_few_shells", "R17"),
@@ -259,7 +259,12 @@ REFUSALS = [
 
 def test_not_your_decision_is_a_refusal_kind_of_its_own():
     refusal = new().refusal("1@3", player="yellow")
-    assert refusal == Refusal("not_your_decision", "it is red's decision, not yellow's")
+    assert refusal == Refusal(
+        "not_your_decision",
+        "R6: players take turns, and this decision is red's, not yellow's; "
+        "wait until red has decided",
+        "R6",
+    )
 
 
 @pytest.mark.parametrize(

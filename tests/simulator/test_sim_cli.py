@@ -44,7 +44,7 @@ def test_plain_haleakala_without_a_display_says_so_and_plays_a_demo_game(tmp_pat
     final = re.search(r"^(\d+) decisions, final digest [0-9a-f]+$", result.stdout, re.M)
     assert final and len(decisions) == int(final.group(1)) > 100
     assert re.search(r"^game over: red \d+, yellow \d+: (red|yellow) wins", result.stdout, re.M)
-    assert "scoring 1:" in result.stdout and "OLED:" in decisions[0]
+    assert "Scoring 1:" in result.stdout and "OLED:" in decisions[0]
 
 
 def test_demo_game_is_the_seeded_rules_game(tmp_path):

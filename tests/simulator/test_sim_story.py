@@ -46,10 +46,10 @@ def test_a_placement_that_sails_the_boat_says_where_in_the_movers_colour_R9():
     story = story_of(game)
     assert [e.text for e in story.entries if "cleared" in e.text] == []  # nobody was there
     last = story.entries[-1]
-    assert last.text == "Yellow: place disc 1 on beach 0 – the boat sails from segment 0 to 1"
+    assert last.text == "Yellow places 1 on beach 0 – the boat sails to 1"
     assert last.who == "yellow" and last.kind == "move"
     assert story.entries[0].text == "Red starts: base game, deal 4"
-    assert story.entries[1].text == "Red: place disc 4 on beach 5" and story.entries[1].who == "red"
+    assert story.entries[1].text == "Red places 4 on beach 5" and story.entries[1].who == "red"
     who, mark = story.last
     assert who == "yellow" and mark is not None and mark.label == "beach 0"
 
@@ -59,7 +59,7 @@ def test_the_eruption_and_the_scoring_are_told_in_words_R19_R22():
     entries = story_of(game).entries
     erupts = [e for e in entries if e.text.startswith("The volcano erupts before scoring 1")]
     assert len(erupts) == 1 and erupts[0].who is None
-    header = next(i for i, e in enumerate(entries) if e.text == "Scoring 1:")
+    header = next(i for i, e in enumerate(entries) if e.text.startswith("Scoring 1: "))
     red, yellow = entries[header + 1], entries[header + 2]
     totals = [game.scorings[0]["players"][c]["total"] for c in ("red", "yellow")]
     assert red.who == "red" and red.text.endswith(f"= {totals[0]}")

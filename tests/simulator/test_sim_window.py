@@ -263,7 +263,7 @@ def test_log_lines_speak_words_in_the_movers_colour_and_mark_the_last_move(windo
     key(window, pygame.K_RIGHT)
     key(window, pygame.K_RETURN)  # place 3
     assert window.session.game.history
-    assert ("Red: place disc 3 on beach 2", LOG_PLAYER["red"]) in window.log_lines
+    assert ("Red places 3 on beach 2", LOG_PLAYER["red"]) in window.log_lines
     assert not any(line.startswith("1. ") for line, _ in window.log_lines)
     who, mark = window.story.last
     assert who == "red" and mark.label == "beach 2"

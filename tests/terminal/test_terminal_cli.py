@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,7 +110,7 @@ def test_a_person_at_a_real_terminal_gets_refusals_and_a_clean_end_of_input():
     done = run_cli("play", "--seed", "3", "--start", "red", stdin="3@2\n>stay\nboat\n")
     assert done.returncode == 0 and done.stderr == ""
     assert "refused: R6" in done.stdout
-    assert "yellow (greedy): " in done.stdout
+    assert re.search(r"yellow \(greedy\) \S+: Yellow ", done.stdout)  # notation, then words
     assert done.stdout.rstrip().endswith("(save FILE keeps a game)")
     assert "\x1b[" not in done.stdout  # not a terminal: no colour
 

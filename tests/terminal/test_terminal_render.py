@@ -71,7 +71,7 @@ def test_island_rows_show_boat_discs_per_colour_shamans_statues_and_lava():
     starts, rows = island_columns(render.render(game))
     b = game.board
     for seg, row in enumerate(rows):
-        assert (cell(row, starts, "boat") == "BOAT") == (game.boat == seg)
+        assert (cell(row, starts, "boat") == "BOAT>") == (game.boat == seg)
         for p, column in ((0, "red discs"), (1, "yellow discs")):
             shown = cell(row, starts, column)
             values = [v for v in b.discs if game.disc_at[p][v] == seg]
@@ -140,7 +140,7 @@ def test_each_player_line_shows_score_supply_statues_shells_and_cards():
 
 def test_status_line_names_variant_seed_round_decider_and_running_score():
     game = play_until(Game("base", 11), lambda g: g.round == 2)
-    first = render.render(game).splitlines()[0]
+    first = " ".join(render.render(game).splitlines()[:2])  # the score wraps at 80 columns
     red, yellow = (game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
     assert "base" in first and f"seed {game.seed}" in first and "round 2 of 2" in first
     assert f"{game.to_move} to decide ({game.phase_name})" in first
@@ -159,7 +159,7 @@ def test_colour_only_when_asked_and_columns_survive_it():
 def test_prompt_names_the_offered_cards_when_choosing():
     game = play_until(Game("base", 2), lambda g: g.phase_name == "card")
     seg = game.context[0]
-    line = render.prompt(game)
+    line = " ".join(render.prompt(game).split())  # wrapped at 80 columns
     assert line.startswith(f"{game.to_move}: choose a card in segment {seg}")
     for slot in (2 * seg, 2 * seg + 1):
         if game.slots[slot] >= 0:

@@ -27,6 +27,11 @@ class Script:
         return self.lines.pop(0)
 
 
+def flat(text: str) -> str:
+    """The output with its 80-column line breaks undone (words joined by single spaces)."""
+    return " ".join(text.split())
+
+
 def session(*lines: str, seats=(None, None), game: Game | None = None, **options):
     out = io.StringIO()
     tg = TerminalGame(
@@ -42,7 +47,7 @@ def test_a_refused_decision_gives_the_engines_reason_and_changes_nothing():
     assert len(tg.game.history) == 2  # the third decision was refused
     reason = tg.game.why_illegal("3@2")
     assert reason and reason.startswith("R7 sum rule")
-    assert f"refused: {reason}" in out.getvalue()
+    assert flat(f"refused: {reason}") in flat(out.getvalue())
 
 
 def test_refusal_leaves_the_position_identical():
@@ -53,14 +58,16 @@ def test_refusal_leaves_the_position_identical():
     assert tg.game.digest() == before and tg.game.history == []
     refusals = [line for line in out.getvalue().splitlines() if line.startswith("refused: ")]
     assert len(refusals) == 5
-    assert refusals[0] == "refused: " + game.why_illegal("boat")
+    assert flat("refused: " + game.why_illegal("boat")) in flat(out.getvalue())
     assert "there is no number disc 9" in refusals[1]
 
 
 def test_a_decision_for_the_wrong_player_is_refused():
     tg, out = session("yellow 3@2", "red: 3@2")
     tg.run()
-    assert "refused: it is red's decision, not yellow's" in out.getvalue()
+    assert "refused: R6: players take turns, and this decision is red's, not yellow's" in flat(
+        out.getvalue()
+    )
     assert [tg.game.format(d) for d in tg.game.history] == ["3@2"]
 
 
@@ -87,14 +94,17 @@ def legal_blocks(text: str) -> list[list[str]]:
     return blocks
 
 
-def test_legal_decisions_are_listed_in_notation_before_each_prompt():
-    tg, out = session("1@2")
+def test_legal_lists_every_decision_and_the_prompt_a_compact_form():
+    tg, out = session("legal", "1@2", "legal")
     tg.run()
     game = Game("base", seed=3, start="red")
-    first, second = legal_blocks(out.getvalue())
-    assert first == game.legal_decisions()
+    # prompt, legal, prompt again; then the shaman's prompt, legal, prompt again
+    compact, full, again, shaman, shaman_full, _ = legal_blocks(out.getvalue())
+    assert again == compact
+    assert " ".join(compact) == "30 placements of disc 1/2/3/4/5 (like 1@0) – type legal for all"
+    assert full == game.legal_decisions()
     game.apply("1@2")
-    assert second == game.legal_decisions()
+    assert shaman == shaman_full == game.legal_decisions()  # short lists are shown whole
 
 
 def test_undo_takes_back_the_persons_decision_and_the_bot_decisions_after_it():
@@ -142,7 +152,7 @@ def test_a_corrupt_save_is_refused_in_one_line_and_the_game_goes_on(tmp_path):
     )
     tg.run()
     lines = [x for x in out.getvalue().splitlines() if x.startswith("cannot load")]
-    assert len(lines) == 3
+    assert len(lines) == 3  # one line each, however long the path: never wrapped
     assert "$.boat" in lines[0] and "the game goes on" in lines[0]
     assert "not a saved game" in lines[1]
     assert "No such file" in lines[2]
@@ -180,9 +190,11 @@ def test_bot_decisions_are_printed_as_they_happen():
     tg, out = session("3@2", ">stay", seats=(None, bot))
     tg.run()
     game = tg.game
-    bot_lines = [x for x in out.getvalue().splitlines() if x.startswith("yellow (greedy): ")]
+    bot_lines = [x for x in out.getvalue().splitlines() if x.startswith("yellow (greedy) ")]
     yellow_turn = [game.format(d) for d in game.history[2:]]
-    assert [x.split(": ", 1)[1] for x in bot_lines] == yellow_turn
+    # notation, then the same decision in words
+    assert [x.split(" ", 2)[2].split(": ", 1)[0] for x in bot_lines] == yellow_turn
+    assert bot_lines[0].split(": ", 1)[1].startswith("Yellow ")
 
 
 def test_two_people_can_play_a_whole_game_to_the_result():
@@ -228,7 +240,9 @@ def test_bots_without_watching_print_decisions_and_one_final_board():
     tg.run()
     text = out.getvalue()
     assert text.count("\nseg boat") == 1
-    decisions = [x for x in text.splitlines() if x.startswith(("red (random): ", "yellow (random"))]
+    decisions = [
+        x for x in text.splitlines() if x.startswith(("red (random) ", "yellow (random) "))
+    ]
     assert len(decisions) == len(tg.game.history)
 
 

@@ -222,10 +222,10 @@ def test_a_decision_the_companion_makes_by_itself_reaches_the_viewers_while_it_i
 
     rig = Rig("buttons", "base", seed=5, start="red")
     for _ in range(400):
-        if rig.c.auto_at is not None:
+        if rig.c.panel.auto_at is not None:
             break
         rig.carry_out(choose(rig.game, 1))
-    assert rig.c.auto_at is not None, "no forced decision came up"
+    assert rig.c.panel.auto_at is not None, "no forced decision came up"
     rig.c.events = events = VirtualTimeQueue(rig.clock)
     live = start_live_view("127.0.0.1:0", rig.c)
     daemon = Daemon(rig.c, live=live)
