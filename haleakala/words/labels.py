@@ -115,7 +115,7 @@ def option_label(game: Game, d: int) -> tuple[str, bool]:
         case Lava(None, None):
             return N_("no lava to move"), True
         case Lava(source, target):
-            return N_("{source} to {target}").format(source=source, target=target), False
+            return N_("lava {source} to {target}").format(source=source, target=target), False
         case Buy(item):
             item_name, cost = game.deck.board_items[item]
             return N_("{item} ({cost})").format(item=item_name, cost=cost), False

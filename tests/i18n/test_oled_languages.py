@@ -94,7 +94,9 @@ def test_the_german_and_french_oled_screenshots_in_docs_are_what_the_companion_d
     from PIL import Image, ImageChops
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("shots_lang", root / "tools" / "oled_screenshots.py")
+    spec = importlib.util.spec_from_file_location(
+        "shots_lang", root / "tools" / "oled_screenshots.py"
+    )
     assert spec is not None and spec.loader is not None
     shots = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(shots)
@@ -104,6 +106,9 @@ def test_the_german_and_french_oled_screenshots_in_docs_are_what_the_companion_d
     for name, s in screens.items():
         path = root / "docs" / shots.file_name(name, language)
         drawn = shots.picture(s)
-        if not path.exists() or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox():
+        if (
+            not path.exists()
+            or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox()
+        ):
             stale.append(path.name)
     assert not stale, f"redraw: .venv/bin/python tools/oled_screenshots.py --lang {language}"

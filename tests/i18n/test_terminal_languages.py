@@ -65,7 +65,9 @@ def test_a_whole_game_typed_at_the_terminal_speaks_the_language(language):
 
 
 def test_two_bots_play_a_whole_game_at_the_terminal_in_the_language(language, capsys):
-    status = main(["play", "--lang", language, "--red", "greedy", "--yellow", "greedy", "--seed", "3"])
+    status = main(
+        ["play", "--lang", language, "--red", "greedy", "--yellow", "greedy", "--seed", "3"]
+    )
     assert status == 0
     text = capsys.readouterr().out
     assert WINS[language] in text
