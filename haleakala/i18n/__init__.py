@@ -48,6 +48,7 @@ __all__ = [
     "use",
 ]
 
+
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (a table of terms, a
     template built in a pure module): whoever shows it later calls ``_`` on it."""

@@ -129,8 +129,10 @@ def _is_notation(value: str) -> bool:
     """A decision as a player types it (``buy forest``, ``take 2a``, ``3@2``): never
     translated, whatever words it shares with the game's terms."""
     words = value.split()
-    return bool(words) and all(_is_code(w) or w in NOTATION for w in words) and (
-        len(words) > 1 or _is_code(value)
+    return (
+        bool(words)
+        and all(_is_code(w) or w in NOTATION for w in words)
+        and (len(words) > 1 or _is_code(value))
     )
 
 
