@@ -70,7 +70,7 @@ def test_the_config_refuses_an_unknown_language_and_says_what_to_write():
     assert loads("").language == "auto"
 
 
-@pytest.mark.parametrize("command", ["sim", "run"])
+@pytest.mark.parametrize("command", ["sim", "run", "play"])
 def test_lang_is_an_option_of_the_player_commands(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([command, "--lang", "xx"])

@@ -55,3 +55,29 @@ def test_a_language_without_a_catalog_in_the_journal_is_ignored(tmp_path):
     again = Journal(tmp_path)
     assert again.recover() is not None
     assert again.language == "de"
+
+
+def test_the_boards_menu_changes_the_language_and_a_restart_keeps_it(tmp_path):
+    """The menu's language line cycles English, German, French; the choice is journaled and
+    a companion restarted on the same journal speaks it again (the daemon does the same)."""
+    from support.companion_rig import Rig
+
+    from haleakala import i18n
+    from haleakala.hal.events import EncoderTurned
+
+    try:
+        rig = Rig("buttons", journal=Journal(tmp_path))
+        rig.press("back")
+        values = [o.value for o in rig.c.shown.options]
+        rig.send(EncoderTurned(values.index("language")))
+        rig.press("select")
+        assert i18n.current() == "de"
+        assert any("Sprache: Deutsch" in line for line in rig.c.prompt)
+        assert rig.c.journal.language == "de"
+        rig.press("select")
+        assert i18n.current() == "fr" and rig.c.journal.language == "fr"
+        again = Journal(tmp_path)
+        assert again.recover() is not None
+        assert again.language == "fr"
+    finally:
+        i18n.use("en")
