@@ -71,6 +71,7 @@ from .watch import BoardWatch
 if TYPE_CHECKING:
     from haleakala.config import Config
     from haleakala.hal.base import Hardware
+    from haleakala.web.server import LiveView
 
     from .journal import Journal
 
@@ -153,6 +154,7 @@ class Companion:
         self.keeper = Keeper(journal, clock)
         self.menus = menu.Menus(self)
         self.link_ok, self.link_detail = True, ""
+        self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None

@@ -18,6 +18,8 @@ from . import ui as U
 from .solo import Seat
 
 if TYPE_CHECKING:
+    from haleakala.web.server import LiveView
+
     from .journal import Journal, JournalError
 
 
@@ -36,6 +38,7 @@ class Host(Protocol):
     link_detail: str
     notes: tuple[str, ...]
     errors: int
+    live_view: LiveView | None  # set by web.start when the live view runs
 
     @property
     def paused(self) -> JournalError | None: ...

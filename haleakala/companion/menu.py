@@ -44,9 +44,11 @@ def main_menu(
     solo: str | None,
     strength: str,
     cursor: int = 0,
+    live: tuple[str, str] | None = None,
 ) -> U.Chooser:
     """Back at a turn start: resume, undo the last decision of a player, a new game, the
-    variant, solo mode and its strength, a hint and the last scoring."""
+    variant, solo mode and its strength, a hint, the last scoring and, when the live view
+    runs, its joining page (``live``: the entry's label and value, ``web.join.menu_option``)."""
     options = [U.Option(N_("resume"), "resume")]
     players = [i for i, s in enumerate(sources) if s == "player"]
     if players:
@@ -63,7 +65,23 @@ def main_menu(
         options.append(U.Option(N_("hint"), "hint"))
     if game.scorings:
         options.append(U.Option(N_("scores"), "scores"))
+    if live is not None:
+        options.append(U.Option(*live))
     return U.Chooser(U.MENU, N_("MENU"), tuple(options), cursor % len(options))
+
+
+JOIN_TITLE = N_("LIVE VIEW")
+
+
+def join_page(url: str) -> U.Chooser:
+    """The live view's joining page: the QR code of ``url`` and the URL in text, one ready
+    128×64 image (its bytes are the chooser's subject; the OLED shows them as they are)
+    until a button is pressed. The web package draws it; imported here, on demand, so the
+    companion imports nothing of the web unless a live view runs."""
+    from haleakala.web.join import join_image
+
+    picture = join_image(url).convert("1").tobytes()
+    return U.Chooser(U.JOIN, JOIN_TITLE, (U.Option(url, "menu"),), 0, picture)
 
 
 def confirm_new(variant: str) -> U.Chooser:
@@ -190,9 +208,20 @@ class Menus:
         self.host = host
         self.given: Hint | None = None  # the coach's latest hint, judged at the next decision
 
-    def open(self, cursor: int = 0) -> None:
+    def open(self, cursor: int = 0, on: object = None) -> None:
+        """The menu, the cursor on line ``cursor`` (or on the line whose value is ``on``)."""
         h = self.host
-        chooser = main_menu(h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor)
+        live = None
+        if h.live_view is not None:
+            from haleakala.web.join import menu_option
+
+            live = menu_option(h.live_view)
+        chooser = main_menu(
+            h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
+        )
+        values = [o.value for o in chooser.options]
+        if on in values:
+            chooser = replace(chooser, cursor=values.index(on))
         h.panel = replace(h.panel, overlay=chooser)
 
     def scores(self, record: dict, title: str) -> None:
@@ -218,10 +247,13 @@ class Menus:
             h.seat.bot_at = now + h.seat.show_s
 
     def back(self) -> None:
-        """Back on an overlay: the new-game question returns to the menu, else it closes."""
+        """Back on an overlay: the new-game question and the live view's joining page
+        return to the menu, else it closes."""
         overlay = self.host.panel.overlay
         if overlay is not None and overlay.kind == U.CONFIRM_NEW:
             self.open()
+        elif overlay is not None and overlay.kind == U.JOIN:
+            self.open(on="live")
         else:
             self.close()
 
@@ -232,6 +264,9 @@ class Menus:
         assert overlay is not None
         if overlay.kind == U.SCORES:
             self.close()
+            return
+        if overlay.kind == U.JOIN:  # seen (or scanned): back to the menu, on its line
+            self.open(on="live")
             return
         value = overlay.current.value if overlay.current else None
         if overlay.kind == U.CONFIRM_NEW:
@@ -269,6 +304,8 @@ class Menus:
             h.refresh()
         elif value == "scores" and h.game.scorings:
             self.scores(h.game.scorings[-1], scoring_title(len(h.game.scorings)))
+        elif value == "live" and h.live_view is not None:
+            h.panel = replace(h.panel, overlay=join_page(h.live_view.url))
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()

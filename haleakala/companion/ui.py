@@ -18,6 +18,7 @@ PROPOSAL = "proposal"  # solo: the companion's own decision, shown until carried
 MENU = "menu"  # back at a turn start: resume / undo / new game / variant
 CONFIRM_NEW = "confirm_new"
 SCORES = "scores"  # a scoring's breakdown (also the final result)
+JOIN = "join"  # the live view's QR code and URL (a ready image), from the menu
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Joining the live view from the OLED: the URL as a QR code beside it, on one 128×64 image.
 
-A phone's camera reads a QR code at arm's length from a 0.96-inch OLED when each module is
-at least two pixels, so the code takes the screen's full height and the URL (with the
-token) goes beside it in text, broken wherever it must, for typing it in by hand.
+On a 0.96-inch OLED a pixel is about 0.17 mm, so a LAN URL's code (version 3, 29 modules at
+two pixels each) is about 10 mm square: a phone held 10-15 cm from the panel should read it,
+at arm's length it will not (worked out and decoded in software from the image, not yet tried
+with a real phone on a real panel). So the code takes the screen's full height and the URL
+(with the token) goes beside it in text, broken wherever it must, for typing it in by hand.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from haleakala.i18n import N_
+
 if TYPE_CHECKING:
     from haleakala.web.server import LiveView
 
 WIDTH, HEIGHT = 128, 64
-MENU_LABEL = "live view"
+MENU_LABEL = N_("live view")
 """The OLED menu entry that shows ``join_image`` (see ``menu_option``)."""
 
 

@@ -700,7 +700,7 @@ def test_the_knob_still_scrolls_a_long_refusal_when_nothing_else_is_open():
 def test_the_oled_title_keeps_every_pixel_of_its_first_letter():
     from PIL import Image, ImageDraw
 
-    from haleakala.companion import oled
+    from haleakala.companion import oled, oled_font
 
     for title in ("YELLOW ROUND 1", "X MARKS", "WRONG BEACH", "JIG À L’ÎLE"):
         image = oled.draw(oled.Screen(title))
@@ -713,7 +713,7 @@ def test_the_oled_title_keeps_every_pixel_of_its_first_letter():
         free = Image.new("1", (200, 20), 0)
         pen = ImageDraw.Draw(free)
         pen.fontmode = "1"
-        pen.text((20, 5), title, font=oled._font(), fill=1)
+        pen.text((20, 5), title, font=oled_font.font(), fill=1)
         ink = sum(1 for y in range(20) for x in range(200) if free.getpixel((x, y)))
         assert len(bar) == ink, f"{title}: {ink - len(bar)} pixels of the title lost"
         assert min(x for x, _ in bar) >= 2, f"{title}: the first letter touches the edge"

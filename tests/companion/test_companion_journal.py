@@ -11,6 +11,7 @@ from support.companion_rig import Rig
 from haleakala.companion import journal as J
 from haleakala.companion.autoplay import choose, reference_game
 from haleakala.companion.journal import Journal, JournalError, scan_records
+from haleakala.companion.journal.games import snapshot_bytes
 from haleakala.hal.events import ButtonHeld
 from haleakala.rules import Game
 from haleakala.rules.log import setup_record
@@ -116,7 +117,7 @@ def test_a_snapshot_whose_position_disagrees_with_the_journal_is_not_trusted(tmp
     snap = json.loads(path.read_text())
     other = Game("base", 99, "red")
     snap["state"], snap["digest"] = other.to_json(), other.digest()
-    path.write_text(json.dumps(snap))
+    path.write_bytes(snapshot_bytes(snap))  # a well-formed snapshot (its check holds)
     with caplog.at_level(logging.WARNING, "haleakala.journal"):
         game, _ = resumed(tmp_path)
     assert game.digest() == rig.game.digest()

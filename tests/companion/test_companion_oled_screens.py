@@ -250,7 +250,8 @@ def _sweep(rig: Rig, swept: set) -> None:
 
 
 def _menu_tour(rig: Rig, swept: set) -> None:
-    """Back at a turn start: the menu, every row, the new-game question, a hint."""
+    """Back at a turn start: the menu, every row, the new-game question, the live view's
+    joining page (when it runs), a hint."""
     rig.press("back")
     if rig.c.shown is None or rig.c.shown.kind != U.MENU:
         return
@@ -259,6 +260,11 @@ def _menu_tour(rig: Rig, swept: set) -> None:
     rig.send(EncoderTurned(values.index("new")), ButtonPressed("select"))
     _sweep(rig, swept)  # NEW GAME? no / yes
     rig.press("select")  # "no, go back": the menu again
+    if "live" in values:  # the QR code page, then select: the menu again
+        rig.send(EncoderTurned(values.index("live") - rig.c.shown.cursor))
+        rig.press("select")
+        assert rig.c.shown.kind == U.JOIN
+        rig.press("select")
     if "hint" in values:
         rig.send(EncoderTurned(values.index("hint") - rig.c.shown.cursor))
         rig.press("select")
@@ -297,6 +303,24 @@ def play_and_look(rig: Rig, seed: int) -> None:
     rig.advance(1)
     rig.press("back")
     _sweep(rig, swept)  # the menu after the game
+
+
+def test_the_live_views_joining_page_reads_on_the_oled(seen):
+    """Issue 15: with the live view running, the menu tour opens its QR code page too."""
+    pytest.importorskip("aiohttp")
+    from haleakala.web.start import start_live_view
+
+    rig = Rig("buttons", "base", seed=5)
+    live = start_live_view("127.0.0.1:0", rig.c)
+    assert live is not None
+    try:
+        rig.play_until(lambda g: len(g.history) > 3 and g.phase == TURN)
+        _menu_tour(rig, set())
+    finally:
+        live.close()
+    assert {"MENU", "LIVE VIEW"} <= {s.title for s in seen}
+    assert any(s.picture is not None for s in seen)
+    assert_readable(seen)
 
 
 @pytest.mark.parametrize(

@@ -256,7 +256,7 @@ def test_legal_beaches_pulse_in_the_movers_colour_by_the_frame_counter(window):
 
 
 def test_log_lines_speak_words_in_the_movers_colour_and_mark_the_last_move(window):
-    from haleakala.simulator.window import LOG_PLAYER
+    from haleakala.simulator.logbook import LOG_PLAYER
 
     key(window, pygame.K_3)  # beach 2
     key(window, pygame.K_RIGHT)

@@ -15,7 +15,10 @@ the board's menu is kept the same way (``"language"`` in the header, a ``{"type"
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
-records it covers, so a restart replays only the tail.
+records it covers, so a restart replays only the tail. Its ``check`` (CRC32 of every other
+field) is what makes its history and decision sources trustworthy: the digest covers the
+position only. A snapshot that fails it is reported, kept aside and written again from the
+journal; one written before the check existed is trusted only if its history replays.
 
 A failed append (disk full, I/O error, a file that belongs to another user) cuts the file back
 to its last good size at once, and no later record is written until that cut has succeeded:

@@ -142,7 +142,7 @@ class Recovery:
             except (KeyError, TypeError, ValueError) as exc:
                 self._note(logging.ERROR, f"journal: its header names no game ({exc})")
                 header = None
-        snap = self._read_snapshot(header)
+        snap, snapshot_damaged = self._read_snapshot(header)
         loose = None
         if header is None and (snap is None or not self._replays(snap)):
             loose = loose_header(data, pieces[0]) if pieces else None
@@ -193,6 +193,8 @@ class Recovery:
         if walk.changed:
             self._rewrite(data, walk, game, snap)
         self.since_snapshot = self.record_count - self._covered(snap, walk)
+        if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
+            self._replace_snapshot(game)
         kept = self.games_dir / f"{self.game_id}.jsonl"
         self.archived = kept if kept.exists() else None
         self._check_writable()
@@ -231,6 +233,8 @@ class Recovery:
             walk.first_change = min(walk.first_change, 0)
             begin = 1 if is_header(pieces[0].payload if pieces else None) else 0
         elif snap is not None and not damaged and self._fast_start(pieces, snap):
+            # (A snapshot's check covers its history and sources, the digest only the position:
+            # one written before snapshots had a check must replay to be trusted.)
             # The common case: an intact journal, a snapshot it agrees with; replay the tail.
             walk.game, walk.sources = snap.game, list(snap.sources)
             walk.kept = [p.payload for p in pieces[: snap.records]]  # type: ignore[misc]
@@ -264,7 +268,7 @@ class Recovery:
             return False
         last = pieces[snap.records - 1].payload or {}
         expected = last.get("digest") if snap.records > 1 else Game(**self._deal()).digest()
-        return snap.digest == expected
+        return snap.digest == expected and (snap.checked or self._replays(snap))
 
     def _take(
         self, walk: _Walk, index: int, piece: Piece, snap: Snapshot | None, tail: bool
@@ -490,13 +494,38 @@ class Recovery:
         h = self.header
         return replay(h["variant"], int(h["seed"]), h["start"], history)
 
-    def _read_snapshot(self, header: dict[str, Any] | None) -> Snapshot | None:
-        """The snapshot if it reads well, agrees with itself and belongs to this game."""
+    def _read_snapshot(self, header: dict[str, Any] | None) -> tuple[Snapshot | None, bool]:
+        """The snapshot if it reads well, agrees with itself and belongs to this game; and
+        whether one is there but unusable (damaged: to be kept aside, never overwritten)."""
         found = read_snapshot(self.snapshot_path, header)
         if isinstance(found, str):
             self._note(logging.WARNING, f"snapshot: {found}; replaying the whole journal instead")
-            return None
-        return found
+            return None, True
+        return found, False
+
+    def _replace_snapshot(self, game: Game) -> None:
+        """Keep an unusable snapshot aside, byte for byte, and write the recovered position
+        in its place: the next snapshot would otherwise overwrite the damaged bytes unkept,
+        and the next start would report the same damage again."""
+        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
+
+        def repair() -> None:
+            if self.snapshot_path.exists():
+                old = self.snapshot_path.read_bytes()
+                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
+            self.write_snapshot(game)
+            self._note(
+                logging.WARNING,
+                f"snapshot: written again at decision {len(game.history)}; the damaged one "
+                f"is kept in {self.backups[-1].name if self.backups else 'nothing'}",
+            )
+
+        try:
+            repair()
+        except OSError as exc:  # e.g. a full disk: written before the next record
+            self._repair = repair
+            self.failed = storage_error(exc, self.snapshot_path, "repair")
+            self._note(logging.ERROR, str(self.failed))
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
@@ -505,6 +534,7 @@ class Recovery:
         """Back up the journal and the snapshot as they are, then replace the journal with
         the records kept and write a snapshot of the position (so they agree again)."""
         new = b"".join(encode_record(r) for r in walk.kept)
+        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
 
         def repair() -> None:
             self.close()  # the file is replaced: a handle would write to the old one

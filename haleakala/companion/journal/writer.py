@@ -23,7 +23,7 @@ from typing import Any
 
 from haleakala.rules import PLAYERS, Game
 
-from .games import game_log_lines
+from .games import game_log_lines, snapshot_bytes
 from .records import (
     DEFAULT_SNAPSHOT_EVERY,
     FORMAT,
@@ -246,9 +246,7 @@ class Journal(Recovery):
             "sources": self.sources,
             "state": game.to_json(),
         }
-        write_atomically(
-            self.snapshot_path, json.dumps(snap, separators=(",", ":")).encode(), sync=self.sync
-        )
+        write_atomically(self.snapshot_path, snapshot_bytes(snap), sync=self.sync)
         self.since_snapshot = 0
 
     def archive(self, game: Game) -> Path:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from ..window import Fonts, blit_centred
+from ..palette import Fonts, blit_centred
 from . import layout as L
 from .table import KahunaTable
 from .view import View
