@@ -16,7 +16,9 @@ decision leading to it (``game.decider``) instead of assuming alternation.
 Playouts are truncated: a few random decisions (to sample what the refill reveals and
 how the opponent replies), then the position is scored with a cheap estimate squashed
 into [0, 1]; a playout that reaches the end scores the real result (win or loss, plus a
-small term for the margin). Measured with ``haleakala bench ai``.
+small term for the margin). At the root, each decision's estimate one decision later,
+with what the next distributions of cards are about to give (``foresight``), is a
+progressive bias that steers the first visits. Measured with ``haleakala bench ai``.
 """
 
 from __future__ import annotations
@@ -36,13 +38,14 @@ from ..rules.decision import (
     previous_turn_action,
     undo_of,
 )
-from ..rules.game import TURN
+from ..rules.game import CHOOSE_CARD, MOVE_SHAMAN, TURN
 from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tests use it here)
     DEFAULT_WEIGHTS,
     components,
     evaluate,
     round_totals,
 )
+from .foresight import foresight, sensible
 
 DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
 
@@ -133,10 +136,16 @@ class SearchBot:
     exploration 0.2 instead of 0.7 (rewards differ by a few hundredths, so 0.7 spread the
     visits almost evenly); the playout's result mixed with the estimate of the leaf itself
     (``leaf_weight``: one random playout is noisy); the tree kept between decisions
-    (``reuse``). Measured and left off (options, for further measurement): move groups
-    (``groups``), never undoing one's own previous turn action in the search
-    (``cycle_guard``, against the endless place/take-back cycles), and the extra
-    evaluation terms of ``components`` (weights ``again`` and ``beaches``).
+    (``reuse``); a progressive bias at the root (``bias``): each decision's estimate one
+    decision later, with what the next distributions of cards are about to give
+    (``foresight``), steers the first visits and fades as playouts come in. Measured and
+    left off (options, for further measurement): move groups (``groups``), never undoing
+    one's own previous turn action in the search (``cycle_guard``, against the endless
+    place/take-back cycles), the extra evaluation terms of ``components`` (weights
+    ``again`` and ``beaches``), the foresight terms in every leaf (``pending``,
+    ``threat``), widening the root progressively by the estimate (``widen``), and
+    sensible rather than random choices of shaman moves and cards in the playouts and
+    expansions (``sensible_playout``, ``sensible_expansion``).
     """
 
     name = "ai"
@@ -155,6 +164,13 @@ class SearchBot:
         reuse: bool = True,
         cycle_guard: bool = False,
         leaf_weight: float = 0.6,
+        pending: float = 0.0,
+        threat: float = 0.0,
+        widen: int = 0,
+        widen_growth: float = 1.0,
+        sensible_playout: bool = False,
+        sensible_expansion: bool = False,
+        bias: float = 1.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
@@ -172,6 +188,17 @@ class SearchBot:
         self.reuse = reuse
         self.cycle_guard = cycle_guard
         self.leaf_weight = leaf_weight
+        self.pending = pending
+        self.threat = threat
+        self.widen = widen
+        self.widen_growth = widen_growth
+        self.sensible_playout = sensible_playout
+        self.sensible_expansion = sensible_expansion
+        self.bias = bias
+        # The root's decisions' one-ply estimates (progressive bias), in [0.1, 0.9].
+        self._prior: dict[int, float] = {}
+        # The root's decisions, best first by the one-ply estimate (progressive widening).
+        self._order: list[int] | None = None
         # The tree of the latest search and the decisions that led to its root, so the
         # next search can start from the subtree the game has moved into.
         self._tree: tuple[list[int], str, int, Node] | None = None
@@ -230,6 +257,12 @@ class SearchBot:
         """Run the search from ``game``; for each decision tried at the root, how often it
         was visited and its mean reward for the player to move (0 lost … 1 won)."""
         root = self._root_for(game)
+        self._order = None
+        self._prior = {}
+        if self.widen and len(game.legal_actions()) > self.widen:
+            self._order = self._rank(game)
+        elif self.bias and len(game.legal_actions()) > 1:
+            self._rank(game)
         iterate = self._iterate
         slowest = 0.0
         if budget is None and self.budget is None and self.iterations is not None:
@@ -273,9 +306,17 @@ class SearchBot:
                 return [a for a in legal if a != undo]
         return legal
 
-    def _choose(self, node: Node, options: list, mover: int) -> tuple[int, Node, bool]:
+    def _choose(
+        self,
+        node: Node,
+        options: list,
+        mover: int,
+        ordered: bool = False,
+        world: Game | None = None,
+    ) -> tuple[int, Node, bool]:
         """UCB1 with availability counts among ``options`` (decisions or move groups) at
-        ``node``; an option never tried is expanded first (True)."""
+        ``node``; an option never tried is expanded first (True): the first of them when
+        ``ordered``, else one at random."""
         children = node.children
         untried = [a for a in options if a not in children]
         if untried:
@@ -283,7 +324,12 @@ class SearchBot:
                 child = children.get(a)
                 if child is not None:
                     child.avail += 1
-            action = untried[self.rng.randrange(len(untried))]
+            if ordered:
+                action = untried[0]
+            elif world is not None:  # the sensible one first (a shaman move, a card)
+                action = sensible(world, untried, self.rng)
+            else:
+                action = untried[self.rng.randrange(len(untried))]
             child = children[action] = Node(mover)
             return action, child, True
         c = self.exploration
@@ -298,13 +344,77 @@ class SearchBot:
                 best, best_score, action = child, score, a
         return action, best, False
 
+    def _rank(self, game: Game) -> list[int]:
+        """The root's decisions, best first for the player to move by the estimate one
+        decision later (with the foresight terms), in one determinization of the piles."""
+        world = determinize(game, self.rng)
+        sign = 1.0 if game.decider == 0 else -1.0
+        scored = []
+        for a in game.legal_actions():
+            trial = world.clone()
+            trial.apply(a)
+            value = sign * (evaluate(trial, self.weights) + foresight(trial, 0.5, 0.5))
+            scored.append((-value, a))
+            self._prior[a] = 0.5 + 0.4 * math.tanh(value / (2.0 * self.eval_scale))
+        scored.sort()
+        return [a for _, a in scored]
+
+    def _choose_biased(self, root: Node, legal: list[int], mover: int) -> tuple[int, Node]:
+        """UCB1 at the root plus a progressive bias, ``bias`` times the decision's one-ply
+        estimate divided by its visits + 1 (Chaslot et al. 2008): the estimate steers the
+        first visits and fades as the playouts come in. Untried decisions go first, the
+        best by the estimate first."""
+        children = root.children
+        prior = self._prior
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            action = max(untried, key=lambda a: (prior.get(a, 0.0), -a))
+            child = children[action] = Node(mover)
+            return action, child
+        c, b = self.exploration, self.bias
+        log, sqrt = math.log, math.sqrt
+        best, best_score, action = root, -1.0, legal[0]
+        for a in legal:
+            child = children[a]
+            n = child.visits
+            score = child.reward / n + c * sqrt(log(child.avail) / n) + b * prior[a] / (n + 1)
+            if score > best_score:
+                best, best_score, action = child, score, a
+        return action, best
+
     def _iterate(self, root: Node, game: Game) -> None:
         world = determinize(game, self.rng)
         node = root
         path = []
         candidates, choose = self._candidates, self._choose
         grouping = self.groups
+        order = self._order
+        prior = self._prior
+        if prior and order is None:
+            action, node = self._choose_biased(root, game.legal_actions(), world.decider)
+            world.apply(action)
+            path.append(node)
+            if node.visits == 0:
+                root.visits += 1
+                red = self._playout(world)
+                for n in path:
+                    n.visits += 1
+                    n.reward += red if n.mover == 0 else 1.0 - red
+                return
         while not world.is_terminal():
+            if order is not None:
+                k = self.widen + int(self.widen_growth * math.sqrt(root.visits))
+                legal, order = order[:k], None
+                action, node, expanded = self._choose(node, legal, world.decider, ordered=True)
+                world.apply(action)
+                path.append(node)
+                if expanded:
+                    break
+                continue
             legal = candidates(world)
             mover = world.decider
             if grouping and world.phase == TURN and len(legal) > 1:
@@ -315,7 +425,10 @@ class SearchBot:
                     group, node, _ = choose(node, list(members), mover)
                     path.append(node)
                     legal = members[group]
-            action, node, expanded = choose(node, legal, mover)
+            if self.sensible_expansion and world.phase in (MOVE_SHAMAN, CHOOSE_CARD):
+                action, node, expanded = choose(node, legal, mover, world=world)
+            else:
+                action, node, expanded = choose(node, legal, mover)
             world.apply(action)
             path.append(node)
             if expanded:
@@ -331,7 +444,7 @@ class SearchBot:
         of the leaf itself by ``leaf_weight``: less noise than one random playout)."""
         lw = self.leaf_weight
         if lw and not world.is_terminal():
-            here = 0.5 + 0.4 * math.tanh(evaluate(world, self.weights) / (2.0 * self.eval_scale))
+            here = 0.5 + 0.4 * math.tanh(self._estimate(world) / (2.0 * self.eval_scale))
             return lw * here + (1.0 - lw) * self._rollout(world)
         return self._rollout(world)
 
@@ -339,11 +452,15 @@ class SearchBot:
         rng = self.rng
         randrange = rng.randrange
         candidates = self._candidates
+        smart = self.sensible_playout
         for _ in range(self.rollout_depth):
             if world.is_terminal():
                 break
             legal = candidates(world)
-            world.apply(legal[randrange(len(legal))])
+            if smart and len(legal) > 1:
+                world.apply(sensible(world, legal, rng))
+            else:
+                world.apply(legal[randrange(len(legal))])
         result = world.result()
         if result is not None:
             margin = result.scores[0] - result.scores[1]
@@ -352,5 +469,13 @@ class SearchBot:
             return (1.0 - m) * won + m * (0.5 + 0.5 * math.tanh(margin / 10.0))
         # Squashed into [0.1, 0.9]: an estimate never looks as good as a game really won,
         # so a player ahead ends the game when it can instead of stalling.
-        value = evaluate(world, self.weights)
+        value = self._estimate(world)
         return 0.5 + 0.4 * math.tanh(value / (2.0 * self.eval_scale))
+
+    def _estimate(self, world: Game) -> float:
+        """Red's advantage in points: the points estimate, plus what the distributions to
+        come are about to give (``foresight``) when its weights are on."""
+        value = evaluate(world, self.weights)
+        if self.pending or self.threat:
+            value += foresight(world, self.pending, self.threat)
+        return value

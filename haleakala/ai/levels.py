@@ -50,17 +50,18 @@ class Level:
 
 # Elo of ``ai`` at n iterations ≈ intercept + per_doubling · log2(n): the least-squares
 # line of the ladder (``elo_fit_ai@…`` lines of ``haleakala bench ai --ladder --budgets
-# 25,100,400 --games 4``, README): 1241 at 25, 1350 at 100, 1459 at 400 iterations.
-ELO_FIT = (988.0, 54.5)
+# 25,100,400 --games 4``, README, rerun for the search with the root's bias): 1275 at 25,
+# 1365 at 100, 1455 at 400 iterations.
+ELO_FIT = (1066.0, 45.0)
 MIN_ITERATIONS, MAX_ITERATIONS = 4, 20_000
 
 LEVELS = {
     "child": Level("child", 950.0, "child"),  # ChildBot, measured 947 [892, 1053]
     "easy": Level("easy", 1000.0, "greedy"),  # the ladder's anchor: greedy is 1000
-    "normal": Level("normal", 1350.0, "ai"),  # ≈ 100 iterations (measured 1377 at 100)
-    # ≈ 2,400 iterations: the fit extrapolated 2.6 doublings past the ladder's 400, chosen
-    # so that strong thinks ≈ 1.6 s on a Pi-class 1,500 iterations/s (the old strong: 2 s).
-    "strong": Level("strong", 1600.0, "ai"),
+    "normal": Level("normal", 1350.0, "ai"),  # ≈ 80 iterations (measured 1333 at 100)
+    # ≈ 2,500 iterations: the fit extrapolated 2.7 doublings past the ladder's 400, chosen
+    # so that strong thinks ≈ 1.9 s on a Pi-class 1,350 iterations/s (the old strong: 2 s).
+    "strong": Level("strong", 1575.0, "ai"),
 }
 
 CALIBRATION_SECONDS = 0.5

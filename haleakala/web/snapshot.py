@@ -17,7 +17,8 @@ from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.simulator import layout
-from haleakala.terminal.render import banked, describe_events, describe_scoring, prompt
+from haleakala.terminal.render import banked, describe_scoring, prompt
+from haleakala.words.moves import describe_move
 
 if TYPE_CHECKING:
     from haleakala.rules import Game
@@ -189,10 +190,10 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
         made, now = len(before.history), len(after.history)
         if now == made + 1 and after.history[:made] == before.history:
             d = after.history[-1]
-            who = PLAYERS[before.decider]
+            mover = before.decider
             events = before.clone().apply(d)
-            told = [EVENT_INDENT + line for line in describe_events(after, events)]
-            return [f"{who}: {before.format(d)}", *told], False
+            said, *told = describe_move(after, mover, d, events)
+            return [f"{said} ({before.format(d)})", *(EVENT_INDENT + line for line in told)], False
         if now < made and before.history[:now] == after.history:
             return [f"undo: back to decision {now}"], False
         if now == made and after.history == before.history:

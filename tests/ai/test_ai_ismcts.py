@@ -111,27 +111,42 @@ def test_public_digest_ignores_the_pile_order_but_not_the_composition():
     assert public_digest(moved) != public_digest(game)
 
 
-def test_decision_does_not_depend_on_the_true_hidden_pile_order():
+# The default search and every option that reads more of the position (the foresight of
+# the next distributions, the one-ply ranking at the root, the sensible playout and
+# expansion): none may see the true pile order.
+SEARCH_OPTIONS = [
+    {},
+    {"pending": 0.5, "threat": 0.5, "widen": 5},
+    {"sensible_playout": True, "sensible_expansion": True},
+    {"bias": 1.0},
+]
+
+
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
+def test_decision_does_not_depend_on_the_true_hidden_pile_order(options):
     for game in POSITIONS:
-        bot = SearchBot(seed=3, iterations=60)
+        bot = SearchBot(seed=3, iterations=60, **options)
         reference = bot.search(game)
-        decision = SearchBot(seed=3, iterations=60).decide(game)
+        decision = SearchBot(seed=3, iterations=60, **options).decide(game)
         for k in range(3):
             shuffled = with_pile_order_permuted(game, k)
             # Not only the decision: every visit count and mean reward of the root.
-            assert SearchBot(seed=3, iterations=60).search(shuffled) == reference
-            assert SearchBot(seed=3, iterations=60).decide(shuffled) == decision
+            assert SearchBot(seed=3, iterations=60, **options).search(shuffled) == reference
+            assert SearchBot(seed=3, iterations=60, **options).decide(shuffled) == decision
 
 
-def test_a_bot_that_peeked_at_the_true_order_would_be_caught(monkeypatch):
-    """The check above has teeth: searching the true order changes what the search sees."""
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
+def test_a_bot_that_peeked_at_the_true_order_would_be_caught(monkeypatch, options):
+    """The check above has teeth: searching the true order changes what the search sees
+    (150 iterations: with the root's bias the first ones go to each decision once, and
+    fewer may not reach a refill in any of these positions)."""
     monkeypatch.setattr(ismcts, "determinize", lambda game, rng: game.clone())
     changed = 0
     for game in POSITIONS:
-        reference = SearchBot(seed=3, iterations=60).search(game)
+        reference = SearchBot(seed=3, iterations=150, **options).search(game)
         for k in range(3):
             shuffled = with_pile_order_permuted(game, k)
-            changed += SearchBot(seed=3, iterations=60).search(shuffled) != reference
+            changed += SearchBot(seed=3, iterations=150, **options).search(shuffled) != reference
     assert changed > 0
 
 
@@ -199,7 +214,7 @@ def test_single_legal_decision_is_returned_without_searching():
         game.apply(legal[rng.randrange(len(legal))])
     bot = SearchBot(seed=1, budget=30.0)
     assert bot.decide(game) == game.legal_actions()[0]
-    assert bot.last_iterations == 0            # no search: the 30 s budget is never used
+    assert bot.last_iterations == 0  # no search: the 30 s budget is never used
 
 
 def test_deciding_in_a_finished_game_is_refused():
@@ -292,3 +307,14 @@ def test_move_groups_lead_to_the_same_legal_decisions():
         bot = SearchBot(seed=1, iterations=60, groups=True)
         stats = bot.search(game)
         assert stats and set(stats) <= set(game.legal_actions())
+
+
+def test_the_first_visit_at_the_root_goes_to_the_decision_the_estimate_ranks_best():
+    """The progressive bias: before any playout the one-ply estimate (with foresight)
+    decides which decision is tried first, and every legal decision has an estimate."""
+    for game in POSITIONS:
+        bot = SearchBot(seed=3, iterations=1)
+        (tried,) = bot.search(game)
+        assert set(bot._prior) == set(game.legal_actions())
+        assert bot._prior[tried] == max(bot._prior.values())
+        assert all(0.1 <= v <= 0.9 for v in bot._prior.values())

@@ -89,7 +89,7 @@ def test_the_page_shows_the_current_position_after_decisions(tmp_path):
                 assert shown["status"].startswith(rig.c.game.to_move)
                 if target:  # the newest decision heads the log, in words
                     last = rig.c.game.format(rig.c.game.history[-1])
-                    assert shown["log"][0].endswith(f": {last}")
+                    assert shown["log"][0].endswith(f"({last})")
             assert await page.evaluate("document.cookie") == ""  # HttpOnly: scripts never see it
             assert await page.evaluate("location.search") == ""  # the token left the URL
             (tmp_path / "live-view.png").write_bytes(await page.screenshot())

@@ -81,8 +81,13 @@ def test_the_log_tells_one_decision_an_undo_and_a_new_game(seed, steps, policy):
     for d in after.history[:-1]:
         before.apply(d)
     lines, fresh = log_lines(before, after)
-    who = PLAYERS[before.decider]
-    assert not fresh and lines[0] == f"{who}: {before.format(after.history[-1])}"
+    who = PLAYERS[before.decider].capitalize()
+    said = lines[0]  # the decision in words, its notation in brackets
+    assert (
+        not fresh
+        and said.startswith(who)
+        and said.endswith(f"({before.format(after.history[-1])})")
+    )
     lines, fresh = log_lines(after, before)
     assert lines == [f"undo: back to decision {len(before.history)}"] and not fresh
     assert log_lines(after, after) == ([], False)
