@@ -27,6 +27,9 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet -e "$here[$extras]" >&2
     touch "$stamp"
 fi
+# The message catalogs: .po files in git, their compiled .mo built here (only those older
+# than their .po), so a fresh clone's ./run and ./test speak German and French too.
+"$venv/bin/python" -m haleakala.i18n.catalogs compile --if-stale >&2
 # Debian tools some tests and commands want (a virtual display, graphviz for WireViz,
 # headless Chromium for the live view's browser test).
 # Installed only where we may (root); elsewhere the tests that need them say so and skip.

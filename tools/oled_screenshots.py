@@ -6,6 +6,7 @@ seeds give the same pictures (a test compares them with docs/).
 
     .venv/bin/python tools/oled_screenshots.py            # refresh docs/
     .venv/bin/python tools/oled_screenshots.py --scale 1 --out /tmp/oled   # 1:1, to look at
+    .venv/bin/python tools/oled_screenshots.py --lang de   # docs/oled-de-*.png (fr likewise)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
+from haleakala import i18n
 from haleakala.companion import oled
 from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import Companion
@@ -112,14 +114,26 @@ def picture(s: oled.Screen, scale: int = SCALE):
     return framed
 
 
+def file_name(name: str, language: str = "en") -> str:
+    """``oled-menu.png`` in English, ``oled-de-menu.png`` in German."""
+    return f"oled-{name}.png" if language == i18n.DEFAULT else f"oled-{language}-{name}.png"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DOCS)
     parser.add_argument("--scale", type=int, default=SCALE)
+    parser.add_argument(
+        "--lang",
+        choices=i18n.LANGUAGES,
+        default=i18n.DEFAULT,
+        help="the OLED in this language: docs/oled-de-*.png, docs/oled-fr-*.png (en: oled-*.png)",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    i18n.use(args.lang)
     for name, s in screens().items():
-        path = args.out / f"oled-{name}.png"
+        path = args.out / file_name(name, args.lang)
         picture(s, args.scale).save(path, optimize=True)
         print(path, "|", " / ".join(s.text()))
 

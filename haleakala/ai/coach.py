@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..i18n import N_
+from ..i18n import english_ngettext as ngettext
 from ..rules import PLAYERS, Game
 from ..rules.decision import Boat, Place, decode
 from ..rules.deck import BOARD_ITEMS
@@ -54,7 +56,9 @@ class Hint:
         }
 
     def line(self) -> str:
-        return f"hint for {self.player}: {self.notation} ({self.words}): {self.reason}"
+        return N_("hint for {colour}: {notation} ({words}): {reason}").format(
+            colour=self.player, notation=self.notation, words=self.words, reason=self.reason
+        )
 
 
 def advise(game: Game, iterations: int = HINT_ITERATIONS, seed: int = 0) -> Hint:
@@ -87,22 +91,29 @@ def advise(game: Game, iterations: int = HINT_ITERATIONS, seed: int = 0) -> Hint
 def judge(hint: Hint, decision: int) -> str:
     """How the decision really made compares with the hint, in winning chances."""
     if decision == hint.decision:
-        return f"{hint.player} followed the hint ({hint.notation})"
+        return N_("{colour} followed the hint ({notation})").format(
+            colour=hint.player, notation=hint.notation
+        )
     best = hint.chances.get(hint.decision)
     mine = hint.chances.get(decision)
     if best is None:
-        return f"{hint.player} chose another decision than the hint ({hint.notation})"
-    if mine is None:
-        return (
-            f"the hint {hint.notation} wins {best:.0%} of the search's games; the search "
-            "found your decision too weak to try"
+        return N_("{colour} chose another decision than the hint ({notation})").format(
+            colour=hint.player, notation=hint.notation
         )
+    if mine is None:
+        return N_(
+            "the hint {notation} wins {best} of the search's games; the search "
+            "found your decision too weak to try"
+        ).format(notation=hint.notation, best=f"{best:.0%}")
     gap = best - mine
     points = round(abs(gap) * 100)
-    return (
-        f"the hint {hint.notation} wins {best:.0%} of the search's games, your decision "
-        f"{mine:.0%}: {points} point{'s' * (points != 1)} {'better' if gap >= 0 else 'worse'}"
-    )
+    if gap >= 0:
+        verdict = ngettext("{n} point better", "{n} points better", points).format(n=points)
+    else:
+        verdict = ngettext("{n} point worse", "{n} points worse", points).format(n=points)
+    return N_(
+        "the hint {notation} wins {best} of the search's games, your decision {mine}: {verdict}"
+    ).format(notation=hint.notation, best=f"{best:.0%}", mine=f"{mine:.0%}", verdict=verdict)
 
 
 # --------------------------------------------------------------------------- reasons
@@ -150,8 +161,11 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
             facts.append(
                 (
                     gain["scoring"] + 2.0,
-                    f"builds a statue on {b.space_name(space)} ({points} point"
-                    f"{'s' * (points != 1)} at each scoring it survives)",
+                    ngettext(
+                        "builds a statue on {space} ({n} point at each scoring it survives)",
+                        "builds a statue on {space} ({n} points at each scoring it survives)",
+                        points,
+                    ).format(space=b.space_name(space), n=points),
                 )
             )
     # Cards taken.
@@ -159,12 +173,14 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     new_cards = [c for c in after.beach_cards[me] if c not in game.beach_cards[me]]
     new_cards += [c for c in after.shells[me] if c not in game.shells[me]]
     for card in new_cards:
-        facts.append((gain["scoring"] + gain["shells"] + 1.0, f"takes the {deck.cards[card].name}"))
+        taken = N_("takes the {card}").format(card=deck.cards[card].name)
+        facts.append((gain["scoring"] + gain["shells"] + 1.0, taken))
     # Scoring cards bought.
     for i, code in enumerate(BOARD_ITEMS):
         if game.board_owner[i] != me and after.board_owner[i] == me:
             name = deck.board_items[code][0]
-            facts.append((gain["scoring"] + 1.5, f"buys {name}: it prepares the next scoring"))
+            bought = N_("buys {item}: it prepares the next scoring").format(item=name)
+            facts.append((gain["scoring"] + 1.5, bought))
     # Lava: own statues saved, the opponent's threatened.
     threat_before = _threatened(game)
     threat_after = _threatened(after)
@@ -172,10 +188,22 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     exposed = [s for s in threat_after[other] if s not in threat_before[other]]
     if saved and gain["lava"] > 0:
         names = ", ".join(b.space_name(s) for s in saved)
-        facts.append((gain["lava"], f"protects your statue on {names} from the lava"))
+        facts.append(
+            (
+                gain["lava"],
+                N_("protects your statue on {spaces} from the lava").format(spaces=names),
+            )
+        )
     if exposed and gain["lava"] > 0:
         names = ", ".join(b.space_name(s) for s in exposed)
-        facts.append((gain["lava"], f"puts the lava under {PLAYERS[other]}'s statue on {names}"))
+        facts.append(
+            (
+                gain["lava"],
+                N_("puts the lava under {colour}'s statue on {spaces}").format(
+                    colour=PLAYERS[other], spaces=names
+                ),
+            )
+        )
     # Beaches with cards: leads taken.
     k = b.slots_per_segment
     for seg in range(b.segments):
@@ -185,15 +213,23 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         lead_before = game.totals[me][seg] - game.totals[other][seg]
         lead_after = after.totals[me][seg] - after.totals[other][seg]
         if lead_after > 0 >= lead_before:
-            took = " from " + PLAYERS[other] if lead_before < 0 else ""
-            facts.append(
-                (
-                    0.5 * cards + (0.5 if lead_before < 0 else 0.0),
-                    f"takes the lead on beach {seg}{took}, where {cards} card"
-                    f"{'s wait' if cards != 1 else ' waits'}: you choose first when the "
-                    "boat stops there",
-                )
-            )
+            if lead_before < 0:
+                lead = ngettext(
+                    "takes the lead on beach {beach} from {colour}, where {n} card waits: you "
+                    "choose first when the boat stops there",
+                    "takes the lead on beach {beach} from {colour}, where {n} cards wait: you "
+                    "choose first when the boat stops there",
+                    cards,
+                ).format(beach=seg, colour=PLAYERS[other], n=cards)
+            else:
+                lead = ngettext(
+                    "takes the lead on beach {beach}, where {n} card waits: you choose first "
+                    "when the boat stops there",
+                    "takes the lead on beach {beach}, where {n} cards wait: you choose first "
+                    "when the boat stops there",
+                    cards,
+                ).format(beach=seg, n=cards)
+            facts.append((0.5 * cards + (0.5 if lead_before < 0 else 0.0), lead))
     # The shaman climbing to an empty space.
     mine_space = after.shaman[me]
     if (
@@ -205,8 +241,9 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         facts.append(
             (
                 0.2 * points,
-                f"brings your shaman to {b.space_name(mine_space)}, ready to build a "
-                f"{points}-point statue",
+                N_("brings your shaman to {space}, ready to build a {n}-point statue").format(
+                    space=b.space_name(mine_space), n=points
+                ),
             )
         )
     if facts:
@@ -215,10 +252,10 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     total = sum(gain.values())
     move = decode(decision, game.board)
     if isinstance(move, Boat) or (isinstance(move, Place) and move.beach == game.boat):
-        return "moves the boat on so the cards go out where it suits you"
+        return N_("moves the boat on so the cards go out where it suits you")
     if total < 0:
-        return "the least bad choice: every other decision loses more"
-    return "keeps your options open; the search found nothing better"
+        return N_("the least bad choice: every other decision loses more")
+    return N_("keeps your options open; the search found nothing better")
 
 
 def _threatened(game: Game) -> tuple[list[int], list[int]]:

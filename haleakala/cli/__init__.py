@@ -53,6 +53,20 @@ def add_config_option(parser: argparse.ArgumentParser, default: str = INSTALLED_
     )
 
 
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang``, the same option for every command a player reads (``play``, ``sim``,
+    ``run``): what the game says, not what the logs say (they stay English)."""
+    from haleakala.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the game: en, de or fr (default: the config's, else the locale's "
+        "LANG/LC_ALL/LC_MESSAGES, else English)",
+    )
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse prints a usage block before its error; misuse here gets one line."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from haleakala.cli import add_config_option
+from haleakala.cli import add_config_option, add_language_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="(tests, demos; sim only) a scripted player plays both colours "
         "through the simulated inputs; exit when the game is over",
     )
+    add_language_option(p)
     p.add_argument(
         "--web",
         default=None,

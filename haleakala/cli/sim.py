@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_language_option
 from haleakala.rules import PLAYERS, VARIANTS
 from haleakala.simulator.xvfb import fit_flags, has_display
 from haleakala.terminal.play import one_line_errors
@@ -90,6 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="pause between decisions of the terminal demo",
     )
+    add_language_option(p)
     p.add_argument(
         "--web",
         default=None,
@@ -110,6 +111,12 @@ def default_state_dir(kit: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from haleakala.i18n import CatalogNotCompiled, speak
+
+    try:
+        speak(getattr(args, "lang", None))
+    except CatalogNotCompiled as exc:
+        raise UsageError(str(exc)) from None
     if getattr(args, "game", "haleakala") == "kahuna":
         return kahuna(args)
     if args.decisions < 0:
@@ -243,6 +250,15 @@ def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
     )
 
 
+def _journaled_language(args: argparse.Namespace, session: Any) -> None:
+    """Without ``--lang``, the language chosen in the simulated board's menu (journaled)."""
+    from haleakala.i18n import speak
+
+    journal = getattr(session.companion, "journal", None)
+    if getattr(args, "lang", None) is None and journal is not None and journal.language:
+        speak(journal.language, warn=lambda text: print(f"haleakala sim: {text}", file=sys.stderr))
+
+
 def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     if offscreen:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -276,6 +292,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     if scenario is not None:
         return _watch_scenario(scenario, screen, args)
     session = make_session(args, temporary=args.screenshot is not None)
+    _journaled_language(args, session)
     live = _live_view(args.web, session) if args.web else None
     try:
         win = SimWindow(session, screen=screen)

@@ -310,6 +310,9 @@ def main(args: Any) -> int:
         )
         return EXIT_FAILURE
 
+    from haleakala.i18n import speak
+
+    log.info("language: %s", speak(getattr(args, "lang", None), config.language, warn=log.error))
     from haleakala.hal.factory import open_hardware
     from haleakala.hal.pi import HardwareError
 
@@ -349,6 +352,8 @@ def main(args: Any) -> int:
                 notifier.close()
                 return EXIT_OK
 
+    if getattr(args, "lang", None) is None and journal.language:  # chosen at the board
+        log.info("language from the journal: %s", speak(journal.language, warn=log.error))
     autoplayer = None
     if autoplay is not None:
         from .autoplay import AutoPlayer
@@ -386,11 +391,14 @@ def wait_for_storage(
     """The journal cannot be read or started (a root-only ``journal.bin``, a full disk):
     say why and how to fix it (log in full, OLED in short), keep systemd content (READY,
     STATUS, WATCHDOG: no restart loop), wait ``retry_s``. False: a signal asked to stop."""
+    from haleakala.i18n.lookup import tr
+
     from . import oled
 
     log.error("not starting the game yet: %s", exc)
     with contextlib.suppress(Exception):
-        screen = oled.Screen("! " + exc.title, oled.wrap(exc.short), alert=True)
+        title, short = tr(exc.title), tr(exc.short)  # the player's language (logs: English)
+        screen = oled.Screen("! " + title, oled.wrap(short), alert=True)
         hardware.display.show(oled.draw(screen))
     notifier.notify(f"READY=1\nSTATUS=waiting: {exc.short}")
     stop = threading.Event()

@@ -94,7 +94,8 @@ class Keeper:
     def start(self, game: Game, seat: Seat) -> None:
         """A new game: the journal starts over with it (and the seat's settings)."""
         if self.journal is not None:
-            self.journal.start(game, **seat.settings())
+            # The language chosen at the board carries over to the next game's journal.
+            self.journal.start(game, **seat.settings(), language=self.journal.language)
         log.info(
             "new game %s (%s, seed %d, %s starts), digest %s",
             self.journal.game_id if self.journal else "-",

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from haleakala import i18n
+from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, VARIANTS, Game
 from haleakala.rules.decision import Boat, Place, Return, decode, encode
 from haleakala.words import labels
@@ -47,25 +49,28 @@ def main_menu(
     """Back at a turn start: resume, undo the last decision of a player, a new game, the
     variant, solo mode and its strength, a hint, the last scoring and, when the live view
     runs, its joining page (``live``: the entry's label and value, ``web.join.menu_option``)."""
-    options = [U.Option("resume", "resume")]
+    options = [U.Option(N_("resume"), "resume")]
     players = [i for i, s in enumerate(sources) if s == "player"]
     if players:
         d = game.history[players[-1]]
-        options.append(U.Option(f"undo {game.format(d)}", "undo"))
-    options.append(U.Option(f"new game ({variant})", "new"))
-    options.append(U.Option(f"variant: {variant}", "variant"))
-    options.append(U.Option(f"companion: {solo}" if solo else "companion: off", "solo"))
-    options.append(U.Option(f"strength: {strength}", "strength"))
+        options.append(U.Option(N_("undo {decision}").format(decision=game.format(d)), "undo"))
+    options.append(U.Option(N_("new game ({variant})").format(variant=variant), "new"))
+    options.append(U.Option(N_("variant: {variant}").format(variant=variant), "variant"))
+    solo_label = N_("companion: {colour}").format(colour=solo) if solo else N_("companion: off")
+    options.append(U.Option(solo_label, "solo"))
+    options.append(U.Option(N_("strength: {strength}").format(strength=strength), "strength"))
+    language = i18n.NAMES[i18n.current()]  # each language by its own name: not translated
+    options.append(U.Option(N_("language: {language}").format(language=language), "language"))
     if not game.is_terminal() and game.to_move != solo:
-        options.append(U.Option("hint", "hint"))
+        options.append(U.Option(N_("hint"), "hint"))
     if game.scorings:
-        options.append(U.Option("scores", "scores"))
+        options.append(U.Option(N_("scores"), "scores"))
     if live is not None:
         options.append(U.Option(*live))
-    return U.Chooser(U.MENU, "MENU", tuple(options), cursor % len(options))
+    return U.Chooser(U.MENU, N_("MENU"), tuple(options), cursor % len(options))
 
 
-JOIN_TITLE = "LIVE VIEW"
+JOIN_TITLE = N_("LIVE VIEW")
 
 
 def join_page(url: str) -> U.Chooser:
@@ -82,23 +87,26 @@ def join_page(url: str) -> U.Chooser:
 def confirm_new(variant: str) -> U.Chooser:
     return U.Chooser(
         U.CONFIRM_NEW,
-        "NEW GAME?",
-        (U.Option("no, go back", "no"), U.Option(f"yes, {variant} game", "yes")),
+        N_("NEW GAME?"),
+        (
+            U.Option(N_("no, go back"), "no"),
+            U.Option(N_("yes, {variant} game").format(variant=variant), "yes"),
+        ),
     )
 
 
 def score_pages(record: dict, title: str) -> U.Chooser:
     """A scoring's breakdown (``record`` is the game's scoring record), page by page."""
-    return U.Chooser(U.SCORES, title, (U.Option("page", "page"),) * SCORE_PAGES, 0, record)
+    return U.Chooser(U.SCORES, title, (U.Option(N_("page"), "page"),) * SCORE_PAGES, 0, record)
 
 
-FINAL_SCORES = "FINAL SCORES"
+FINAL_SCORES = N_("FINAL SCORES")
 """The title of the last score page (the game's result)."""
 
 
 def scoring_title(number: object) -> str:
     """The title of a scoring's page: ``SCORING 1``."""
-    return f"SCORING {number}"
+    return N_("SCORING {n}").format(n=number)
 
 
 def boat_question(game: Game) -> U.Chooser:
@@ -106,8 +114,8 @@ def boat_question(game: Game) -> U.Chooser:
     yes = labels.boat_option_label(game, asking=True)
     return U.Chooser(
         U.BOAT,
-        f"{_who(game)}: BOAT?",
-        (U.Option(yes, encode(Boat())), U.Option("no", "cancel")),
+        N_("{colour}: BOAT?").format(colour=_who(game)),
+        (U.Option(yes, encode(Boat())), U.Option(N_("no"), "cancel")),
     )
 
 
@@ -115,7 +123,7 @@ def forced_boat(game: Game, d: int) -> U.Chooser:
     """The only legal decision is moving the boat: shown, it applies itself."""
     return U.Chooser(
         U.BOAT,
-        f"{_who(game)}: MOVE BOAT",
+        N_("{colour}: MOVE BOAT").format(colour=_who(game)),
         (U.Option(labels.boat_option_label(game, asking=False), d),),
         cancellable=False,
     )
@@ -139,7 +147,8 @@ def beach_chooser(game: Game, beach: int) -> U.Chooser | None:
     options = placements + invocations + returns
     if not options:
         return None
-    return U.Chooser(U.BEACH, f"{_who(game)}: BEACH {beach}", tuple(options), 0, beach)
+    title = N_("{colour}: BEACH {beach}").format(colour=_who(game), beach=beach)
+    return U.Chooser(U.BEACH, title, tuple(options), 0, beach)
 
 
 def why_not_beach(game: Game, beach: int) -> str:
@@ -147,11 +156,13 @@ def why_not_beach(game: Game, beach: int) -> str:
     p = game.decider
     supply = [v for v in game.board.discs if game.disc_at[p][v] < 0]
     if supply:
-        return game.why_illegal(encode(Place(supply[0], beach))) or "no disc may go there now"
+        return game.why_illegal(encode(Place(supply[0], beach))) or N_("no disc may go there now")
     mine = [v for v in game.board.discs if game.disc_at[p][v] == beach]
     if mine:
-        return game.why_illegal(encode(Return(mine[0], beach))) or "no disc may leave it now"
-    return f"all {PLAYERS[p]}'s discs are on the island and none on beach {beach}"
+        return game.why_illegal(encode(Return(mine[0], beach))) or N_("no disc may leave it now")
+    return N_("all {colour}'s discs are on the island and none on beach {beach}").format(
+        colour=PLAYERS[p], beach=beach
+    )
 
 
 def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
@@ -164,7 +175,7 @@ def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
         (first if leads else rest).append(U.Option(label, d))
     return U.Chooser(
         U.DECISION,
-        f"{_who(game)}: {labels.PHASE_TITLES[game.phase]}",
+        N_("{colour}: {what}").format(colour=_who(game), what=labels.PHASE_TITLES[game.phase]),
         tuple(first + rest),
         cancellable=False,
     )
@@ -173,11 +184,11 @@ def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
 def proposal(game: Game, d: int | None, kit: str) -> U.Chooser:
     """Solo: the companion's decision and what the players do about it (no line while its
     bot still thinks)."""
-    title = f"COMPANION ({_who(game)})"
+    title = N_("COMPANION ({colour})").format(colour=_who(game))
     if d is None:
         return U.Chooser(U.PROPOSAL, title, (), cancellable=False)
     headline, how = labels.proposal_words(game, d, kit)
-    detail = f"{headline} - {how}" if how else headline
+    detail = N_("{headline} - {how}").format(headline=headline, how=how) if how else headline
     return U.Chooser(U.PROPOSAL, title, (U.Option(game.format(d), d, detail),), cancellable=False)
 
 
@@ -287,6 +298,10 @@ class Menus:
             h.seat.forget()
             self.open(overlay.cursor)
             h.refresh()
+        elif value == "language":
+            self.next_language()
+            self.open(overlay.cursor)
+            h.refresh()
         elif value == "scores" and h.game.scorings:
             self.scores(h.game.scorings[-1], scoring_title(len(h.game.scorings)))
         elif value == "live" and h.live_view is not None:
@@ -294,6 +309,27 @@ class Menus:
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()
+
+    def next_language(self) -> None:
+        """The next language of the companion (en, de, fr), kept in the journal so that a
+        restart speaks it again; a language whose catalog is not compiled is said, not used."""
+        h = self.host
+        languages = i18n.LANGUAGES
+        language = languages[(languages.index(i18n.current()) + 1) % len(languages)]
+        try:
+            i18n.use(language)
+        except i18n.CatalogNotCompiled as exc:
+            log.error("%s", exc)
+            h.show(
+                N_("NO CATALOG"),
+                N_("This language is not installed: {language}.").format(
+                    language=i18n.NAMES[language]
+                ),
+            )
+            return
+        log.info("language: %s", language)
+        if h.journal is not None:
+            h.journal.append_language(language)
 
     def hint(self) -> None:
         """The coach's decision for the player to move, its reason on the OLED and in the

@@ -15,6 +15,10 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from haleakala import i18n
+from haleakala.i18n import N_
+from haleakala.i18n.lookup import tr
+from haleakala.i18n.terms import card_face
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Take, decode, encode
 from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
@@ -71,16 +75,16 @@ __all__ = [
 ]
 
 SCORE_ROWS = (
-    ("statues", "statues"),
-    ("fish", "fish"),
-    ("pearls", "pearls"),
-    ("nautilus", "nautilus"),
-    ("butterflies", "butterflies"),
-    ("majority", "majority"),
-    ("segment", "segment"),
-    ("forest", "forest"),
-    ("mountain", "mountain"),
-    ("shells", "shells"),
+    ("statues", N_("statues")),
+    ("fish", N_("fish")),
+    ("pearls", N_("pearls")),
+    ("nautilus", N_("nautilus")),
+    ("butterflies", N_("butterflies")),
+    ("majority", N_("majority")),
+    ("segment", N_("segment")),
+    ("forest", N_("forest")),
+    ("mountain", N_("mountain")),
+    ("shells", N_("shells")),
 )
 SCORE_PAGE_ROWS = BODY_LINES - 2
 """Point rows per score page: the header and the total are on every page."""
@@ -96,16 +100,18 @@ def link_words(detail: str) -> str:
     d = detail.lower()
     reader = re.search(r"beach (\d+) reader", d)
     if reader:
-        return f"Reader under beach {reader.group(1)} not working – check its cable"
+        return N_("Reader under beach {beach} not working – check its cable").format(
+            beach=reader.group(1)
+        )
     if "lost" in d or "unplug" in d:
-        return "RFID reader unplugged – check the USB cable"
+        return N_("RFID reader unplugged – check the USB cable")
     if "no rfid pico found" in d or "looking for" in d:
-        return "RFID reader not found – check the USB cable"
+        return N_("RFID reader not found – check the USB cable")
     if "cannot open" in d:
-        return "RFID reader busy – unplug it, plug it back in"
+        return N_("RFID reader busy – unplug it, plug it back in")
     if "sends nothing" in d or "quiet" in d or "waiting" in d:
-        return "RFID reader silent – unplug it, plug it back in"
-    return "RFID reader not working – check the USB cable"
+        return N_("RFID reader silent – unplug it, plug it back in")
+    return N_("RFID reader not working – check the USB cable")
 
 
 def _window(cursor: int, count: int, rows: int = BODY_LINES) -> int:
@@ -114,7 +120,7 @@ def _window(cursor: int, count: int, rows: int = BODY_LINES) -> int:
 
 
 def _list_screen(title: str, chooser: U.Chooser, rows: int = BODY_LINES) -> Screen:
-    labels = tuple(o.label for o in chooser.options)
+    labels = tuple(_spoken(o.label) for o in chooser.options)
     if not labels:
         return Screen(title)
     offset = _window(chooser.cursor, len(labels), rows)
@@ -125,8 +131,28 @@ def _fit(lines: list[str]) -> tuple[str, ...]:
     """Every line wrapped to the panel's width (the panel shows five; the encoder scrolls)."""
     wrapped: list[str] = []
     for line in lines:
-        wrapped.extend(wrap(line))
+        wrapped.extend(wrap(_spoken(line)))
     return tuple(wrapped)
+
+
+def _spoken(text: str) -> str:
+    """English text of the companion's state in the language in use (``i18n.lookup``):
+    each table cell on its own, a leading mark ("! ", "• ") kept."""
+    if i18n.current() == i18n.DEFAULT:
+        return text
+    for mark in ("! ", "• ", "> "):
+        if text.startswith(mark):
+            return mark + _spoken(text[len(mark) :])
+    return "\t".join(tr(cell) for cell in text.split("\t"))
+
+
+def _spoken_screen(s: Screen) -> Screen:
+    """The screen's title and cards in the language in use (its lines were translated where
+    they were made: before wrapping in ``_fit``, a list's labels, a score page's cells)."""
+    if i18n.current() == i18n.DEFAULT:
+        return s
+    cards = tuple(replace(card, name=card_face(card.name)) for card in s.cards)
+    return replace(s, title=_spoken(s.title), cards=cards)
 
 
 def _scrolled(s: Screen, scroll: int) -> Screen:
@@ -148,21 +174,21 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
-    total = f"total\t{red['total']}\t{yellow['total']}"
+    total = N_("total") + f"\t{red['total']}\t{yellow['total']}"
     body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), total)
     title = chooser.title + (f" {page + 1}/{pages}" if pages > 1 else "")
-    return Screen(title, body)
+    return Screen(title, tuple(_spoken(row) for row in body))
 
 
 def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
     legal = game.legal_actions()
     lines = []
     if ui.kit == "rfid":
-        lines.append("Put a disc on a lit beach or take one back")
+        lines.append(N_("Put a disc on a lit beach or take one back"))
     else:
-        lines.append("Press a lit beach's button")
+        lines.append(N_("Press a lit beach's button"))
     if encode(Boat()) in legal:
-        lines.append("or select: move the boat")
+        lines.append(N_("or select: move the boat"))
     return lines
 
 
@@ -170,19 +196,22 @@ def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
     """Solo: the companion's decision in words (what to do about it), or that it thinks;
     then what the last decision asked the players to move."""
     if not chooser.options:
-        lines = [f"{_colour_name(game.decider)} is thinking…", "(back: menu)"]
+        lines = [
+            N_("{who} is thinking…").format(who=_colour_name(game.decider)),
+            N_("(back: menu)"),
+        ]
     else:
         option = chooser.options[0]
         lines = [option.detail or option.label]
         if ui.bot_at is not None:
-            lines.append("goes on by itself (select: now)")
+            lines.append(N_("goes on by itself (select: now)"))
     lines += [f"• {line}" for line in ui.instructions]
     return Screen(chooser.title, _fit(lines))
 
 
 def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     """What the OLED says at this moment."""
-    return _scrolled(_screen(game, ui, now), ui.scroll)
+    return _scrolled(_spoken_screen(_screen(game, ui, now)), ui.scroll)
 
 
 def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
@@ -212,31 +241,34 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
         takes = (decode(o.value, game.board) for o in chooser.options)
         faces = tuple(CardFace.of(game, t.slot) for t in takes if isinstance(t, Take))
-        title = chooser.title if len(faces) > 1 else f"{who}: ONLY CARD"
+        title = chooser.title if len(faces) > 1 else N_("{who}: ONLY CARD").format(who=who)
         return Screen(title, cards=faces, selected=chooser.cursor)
     if chooser is not None and chooser.kind == U.PROPOSAL:
         return _proposal_screen(game, chooser, ui)
     if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT):
         if ui.auto_at is not None:  # one choice: say it goes on by itself
             s = _list_screen(chooser.title, chooser, BODY_LINES - 1)
-            return replace(s, lines=(*s.lines, "only choice – goes on"))
+            return replace(s, lines=(*s.lines, _spoken(N_("only choice – goes on"))))
         return _list_screen(chooser.title, chooser)
     if game.phase == OVER:
         result = game.result()
         assert result is not None
         red, yellow = result.scores
-        lines = [f"red {red}, yellow {yellow}", f"{result.winner} wins"]
+        lines = [
+            N_("red {red}, yellow {yellow}").format(red=red, yellow=yellow),
+            N_("{colour} wins").format(colour=result.winner),
+        ]
         if result.tiebreak:
-            lines.append(f"(tie broken by {result.tiebreak})")
-        lines.append("select: scores")
-        lines.append("back: menu")
-        return Screen("GAME OVER", _fit(lines))
-    title = f"{who} ROUND {game.round}"
+            lines.append(N_("(tie broken by {tiebreak})").format(tiebreak=result.tiebreak))
+        lines.append(N_("select: scores"))
+        lines.append(N_("back: menu"))
+        return Screen(N_("GAME OVER"), _fit(lines))
+    title = N_("{who} ROUND {round}").format(who=who, round=game.round)
     lines = []
     if not ui.link_ok:  # nothing the players do counts until the reader is back
         lines.append(link_words(ui.link_detail))
     if ui.solo is not None and PLAYERS[game.decider] == ui.solo:
-        lines.append("The companion plays")
+        lines.append(N_("The companion plays"))
     if ui.instructions:  # what to move on the board comes first: it is what players miss
         lines += [f"• {line}" for line in ui.instructions]
     if game.phase == TURN:
@@ -246,7 +278,7 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
 
 
 def bye_screen() -> Screen:
-    return Screen("HALEAKALA", ("", "", "        bye"))
+    return Screen("HALEAKALA", ("", "", "        " + N_("bye")))
 
 
 def bye_image() -> Image:

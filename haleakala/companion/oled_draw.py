@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from haleakala.i18n import ngettext
 from haleakala.rules import Game
 
 if TYPE_CHECKING:
@@ -60,9 +61,15 @@ class CardFace:
         card = game.deck.cards[game.slots[slot]]
         values = []
         if card.baskets:
-            values.append(f"{card.baskets} basket{'s' if card.baskets > 1 else ''}")
+            values.append(
+                ngettext("{n} basket", "{n} baskets", card.baskets).format(n=card.baskets)
+            )
         if card.butterflies:
-            values.append(f"{card.butterflies} butterfl{'ies' if card.butterflies > 1 else 'y'}")
+            values.append(
+                ngettext("{n} butterfly", "{n} butterflies", card.butterflies).format(
+                    n=card.butterflies
+                )
+            )
         short = card.name.split(":")[0].split(",")[0]
         return cls(
             game.board.slot_name(slot),

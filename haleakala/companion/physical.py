@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from haleakala.hal.events import INVOCATION, Disc
+from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, Game
 
 Beaches = tuple[frozenset[Disc], ...]
@@ -67,9 +68,9 @@ def disc_words(disc: Disc) -> str:
     """``red 3``, ``yellow invocation disc``: how the OLED names a disc (and ``tag X`` for
     something on a beach that is no disc of this kit)."""
     if not isinstance(disc, Disc):
-        return f"tag {disc}"
+        return N_("tag {tag}").format(tag=disc)
     if disc.value == INVOCATION:
-        return f"{disc.colour} invocation disc"
+        return N_("{colour} invocation disc").format(colour=disc.colour)
     return f"{disc.colour} {disc.value}"
 
 
@@ -77,7 +78,7 @@ def join_words(items: Iterable[str]) -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return N_("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def _order(piece: object) -> tuple:
@@ -101,15 +102,23 @@ def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
         for disc in sorted(extra[src], key=_order):
             dst = next((b for b in range(len(want)) if disc in missing[b]), None)
             if dst is not None:
-                lines.append(f"move {disc_words(disc)} from beach {src} to beach {dst}")
+                lines.append(
+                    N_("move {disc} from beach {source} to beach {target}").format(
+                        disc=disc_words(disc), source=src, target=dst
+                    )
+                )
                 extra[src].discard(disc)
                 missing[dst].discard(disc)
     for b in range(len(want)):
         if extra[b]:
-            lines.append(f"take {disc_list(extra[b])} off beach {b}")
+            lines.append(
+                N_("take {discs} off beach {beach}").format(discs=disc_list(extra[b]), beach=b)
+            )
     for b in range(len(want)):
         if missing[b]:
-            lines.append(f"put {disc_list(missing[b])} on beach {b}")
+            lines.append(
+                N_("put {discs} on beach {beach}").format(discs=disc_list(missing[b]), beach=b)
+            )
     return lines
 
 
@@ -121,27 +130,30 @@ def instructions(
     ``back`` words them as a reversal (undo: "move the boat back to 5"); ``discs=False``
     leaves the discs out (the RFID kit senses them and prompts separately).
     """
-    again = " back" if back else ""
     lines: list[str] = []
     if discs:
         lines += disc_instructions(before.beaches, after.beaches)
     if before.boat != after.boat:
-        lines.append(f"move the boat{again} to {after.boat}")
+        move = N_("move the boat back to {beach}") if back else N_("move the boat to {beach}")
+        lines.append(move.format(beach=after.boat))
     for p, colour in enumerate(PLAYERS):
         if before.shamans[p] != after.shamans[p]:
-            lines.append(f"{colour} shaman{again} to {after.shamans[p]}")
+            move = (
+                N_("{colour} shaman back to {space}") if back else N_("{colour} shaman to {space}")
+            )
+            lines.append(move.format(colour=colour, space=after.shamans[p]))
     old, new = set(before.statues), set(after.statues)
     for space, colour in sorted(old - new):
-        lines.append(f"take the {colour} statue off {space}")
+        lines.append(N_("take the {colour} statue off {space}").format(colour=colour, space=space))
     for space, colour in sorted(new - old):
-        lines.append(f"put a {colour} statue on {space}")
+        lines.append(N_("put a {colour} statue on {space}").format(colour=colour, space=space))
     if any(before.lava) and not any(after.lava):
-        lines.append("lava: clear all craters")
+        lines.append(N_("lava: clear all craters"))
         return lines
     for crater, (was, now) in enumerate(zip(before.lava, after.lava, strict=True)):
         if now > was:
             n = now - was
-            lines.append(f"lava: {n} more on crater {crater}")
+            lines.append(N_("lava: {n} more on crater {crater}").format(n=n, crater=crater))
         elif now < was:
-            lines.append(f"lava: crater {crater} down to {now}")
+            lines.append(N_("lava: crater {crater} down to {n}").format(crater=crater, n=now))
     return lines

@@ -18,6 +18,7 @@ from haleakala.config.schema import (
     I2C1_GPIOS,
     I2C_PORTS,
     KITS,
+    LANGUAGES,
     MAX_HOLD_MS,
     MODELS,
     NAME_MAX,
@@ -68,6 +69,14 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
         p.append(Problem("variant", "is empty", 'use "base" for the standard rules'))
     else:
         _one_of(p, "variant", c.variant, VARIANTS, '"base" is the rulebook\'s standard game')
+    _one_of(
+        p,
+        "language",
+        c.language,
+        LANGUAGES,
+        "the language of the OLED and the menus: en (English), de (Deutsch), fr (français), "
+        "or auto for the system locale's",
+    )
     if not str(c.state_dir) or str(c.state_dir) == ".":
         p.append(Problem("state_dir", "is empty", "use /var/lib/haleakala"))
     elif not c.state_dir.is_absolute():

@@ -8,12 +8,15 @@ from pathlib import Path
 
 from haleakala.hal.events import BEACHES, Disc
 from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS
+from haleakala.i18n import LANGUAGES as CATALOG_LANGUAGES
 
 HARDWARE = ("auto", "sim", "pi")
 MODELS = ("pi3", "pi4", "pi5", "zero2w")
 KITS = ("buttons", "rfid")
 DRIVERS = ("ssd1306", "sh1106")
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+LANGUAGES = ("auto", *CATALOG_LANGUAGES)
+"""What the OLED speaks: a language with a catalog, or auto (the locale's, else English)."""
 
 MAX_FILE_BYTES = 64 * 1024
 """A config is a few kilobytes (the commented example is 6 KiB); anything bigger is the wrong
@@ -113,6 +116,7 @@ class Config:
     kit: str = "buttons"
     state_dir: Path = Path("/var/lib/haleakala")
     variant: str = "base"
+    language: str = "auto"
     pins: PinsConfig = field(default_factory=PinsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -181,7 +185,7 @@ _SECTIONS: dict[str, type] = {
     "inputs": InputsConfig,
     "web": WebConfig,
 }
-_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant")
+_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")
 
 

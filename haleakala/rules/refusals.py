@@ -18,7 +18,7 @@ what it reads (``Position``), so this module does not import ``game``.
 
 from __future__ import annotations
 
-from .decision import Refusal
+from .decision import N_, Refusal
 from .deck import BOARD_ITEMS
 from .legal import generate
 from .notation import (
@@ -48,7 +48,7 @@ from .state import (
     Position,
 )
 
-BANDS = ("grassland", "forest", "mountain")
+BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -60,31 +60,33 @@ def _or(texts: list[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     if len(texts) <= 1:
         return "".join(texts)
-    return ", ".join(texts[:-1]) + " or " + texts[-1]
+    return N_("{join} or {texts}").format(join=", ".join(texts[:-1]), texts=texts[-1])
 
 
 # -- one function per message (the counts are parameters) ------------------------------
 
 
 def game_over() -> str:
-    return "R21: the game ended with the second scoring; start a new game to play on"
+    return N_("R21: the game ended with the second scoring; start a new game to play on")
 
 
 def not_your_decision(decider: str, player: str) -> str:
-    return (
-        f"R6: players take turns, and this decision is {decider}'s, not {player}'s; "
-        f"wait until {decider} has decided"
-    )
+    return N_(
+        "R6: players take turns, and this decision is {decider}'s, not "
+        "{player}'s; wait until {decider} has decided"
+    ).format(decider=decider, player=player)
 
 
 def shells_too_few(item: str, cost: int, have: int, ruling: str, instead: str) -> str:
     """'the Forest Statues card costs 1 shell and you have none'."""
     price = ngettext("costs {n} shell", "costs {n} shells", cost).format(n=cost)
     if have == 0:
-        held = "you have none"
+        held = N_("you have none")
     else:
         held = ngettext("you have {n} shell", "you have {n} shells", have).format(n=have)
-    return f"{ruling}: the {item} card {price} and {held}; {instead}"
+    return N_("{ruling}: the {item} card {price} and {held}; {instead}").format(
+        ruling=ruling, item=item, price=price, held=held, instead=instead
+    )
 
 
 def discs_left_in_supply(left: int, instead: str) -> str:
@@ -94,10 +96,10 @@ def discs_left_in_supply(left: int, instead: str) -> str:
         "you still have {n} number discs in your supply",
         left,
     ).format(n=left)
-    return (
-        "R6: the boat moves only when all 5 of your number discs are on the island, and "
-        f"{still}; {instead}"
-    )
+    return N_(
+        "R6: the boat moves only when all 5 of your number discs are on the "
+        "island, and {still}; {instead}"
+    ).format(still=still, instead=instead)
 
 
 # -- helpers that find a legal alternative ---------------------------------------------
@@ -110,7 +112,11 @@ def _texts(self: Position, codes: list[int]) -> list[str]:
 def _turn_instead(self: Position, legal: list[int], near: int | None = None, value: int = 0) -> str:
     """``instead ...``: legal turn actions, the same disc or the same beach first."""
     options = _turn_options(self, legal, near, value)
-    return "instead " + options if options else "no turn action is possible now"
+    return (
+        N_("instead {options}").format(options=options)
+        if options
+        else N_("no turn action is possible now")
+    )
 
 
 def _turn_options(self: Position, legal: list[int], near: int | None, value: int) -> str:
@@ -120,23 +126,31 @@ def _turn_options(self: Position, legal: list[int], near: int | None, value: int
     same_beach = [c for c in places if near is not None and c % 10 == near and c < 100]
     same_disc = [c for c in places if value and c % 100 // 10 == value and c < 100]
     if same_beach:
-        options.append(f"place another disc here ({_texts(self, same_beach[:1])[0]})")
+        options.append(
+            N_("place another disc here ({texts})").format(texts=_texts(self, same_beach[:1])[0])
+        )
     if same_disc and value:
-        options.append(f"place {value} on another beach ({_texts(self, same_disc[:1])[0]})")
+        options.append(
+            N_("place {value} on another beach ({texts})").format(
+                value=value, texts=_texts(self, same_disc[:1])[0]
+            )
+        )
     if not options and places:
-        options.append(f"place a disc ({_texts(self, places[:1])[0]})")
+        options.append(N_("place a disc ({texts})").format(texts=_texts(self, places[:1])[0]))
     if returns:
-        options.append(f"take one back ({_texts(self, returns[:1])[0]})")
+        options.append(N_("take one back ({texts})").format(texts=_texts(self, returns[:1])[0]))
     if BOAT in legal:
-        options.append("move the boat (boat)")
+        options.append(N_("move the boat (boat)"))
     return _or(options[:3])
 
 
 def _buy_instead(self: Position, legal: list[int], phase: int) -> str:
     items = [self.deck.board_items[BOARD_ITEMS[c - BUY]][0] for c in legal if c < KEEP]
-    none = "keep the shell (keep)" if phase == SHELL else "buy nothing (pass)"
+    none = N_("keep the shell (keep)") if phase == SHELL else N_("buy nothing (pass)")
     if items:
-        return f"buy what you can pay for ({_or(items)}) or {none}"
+        return N_("buy what you can pay for ({choices}) or {none}").format(
+            choices=_or(items), none=none
+        )
     return none
 
 
@@ -149,31 +163,41 @@ def _expecting(self: Position, p: int) -> Refusal:
     """A decision of another kind: say what is awaited now, with its rule."""
     phase, legal = self.phase, generate(self)
     if phase == TURN:
-        text = (
-            "R6: it is your turn, so a turn action comes first (place a number disc, take one "
-            "back or move the boat): " + _turn_options(self, legal, None, 0)
-        )
+        text = N_(
+            "R6: it is your turn, so a turn action comes first (place a number "
+            "disc, take one back or move the boat): {turn_options}"
+        ).format(turn_options=_turn_options(self, legal, None, 0))
         return Refusal("wrong_phase", text, "R6")
     if phase == MOVE_SHAMAN:
-        text = (
-            "R6: after your disc comes the shaman: move it (like "
-            f"{_texts(self, legal[1:2] or legal[:1])[0]}) or leave it where it is (>stay)"
-        )
+        text = N_(
+            "R6: after your disc comes the shaman: move it (like {texts}) or leave "
+            "it where it is (>stay)"
+        ).format(texts=_texts(self, legal[1:2] or legal[:1])[0])
         return Refusal("wrong_phase", text, "R6")
     if phase == CHOOSE_CARD:
         offers = _card_offers(self, legal)
-        text = f"R11: a card offered must be taken first: {_or(offers)}"
+        text = N_("R11: a card offered must be taken first: {choices}").format(choices=_or(offers))
         return Refusal("wrong_phase", text, "R11")
     if phase == PRIESTESS:
         if legal == [LAVA_NONE]:
-            what = "there is no lava on the island, so say lava none"
+            what = N_("there is no lava on the island, so say lava none")
         else:
-            what = f"move a lava disc to a neighbouring crater ({_or(_texts(self, legal[:2]))})"
-        return Refusal("wrong_phase", f"R16: the Lava Priestess comes first: {what}", "R16")
+            what = N_("move a lava disc to a neighbouring crater ({choices})").format(
+                choices=_or(_texts(self, legal[:2]))
+            )
+        return Refusal(
+            "wrong_phase",
+            N_("R16: the Lava Priestess comes first: {what}").format(what=what),
+            "R16",
+        )
     if phase == SHELL:
-        text = f"R17: you received a shell: first {_buy_instead(self, legal, phase)}"
+        text = N_("R17: you received a shell: first {buy_instead}").format(
+            buy_instead=_buy_instead(self, legal, phase)
+        )
         return Refusal("wrong_phase", text, "R17")
-    text = f"R19: before the scoring you may buy one item: {_buy_instead(self, legal, phase)}"
+    text = N_("R19: before the scoring you may buy one item: {buy_instead}").format(
+        buy_instead=_buy_instead(self, legal, phase)
+    )
     return Refusal("wrong_phase", text, "R19")
 
 
@@ -183,7 +207,7 @@ def _card_offers(self: Position, legal: list[int]) -> list[str]:
     for c in legal:
         slot = c - TAKE
         card = self.deck.cards[self.slots[slot]].name
-        names.append(f"take {self.board.slot_name(slot)} ({card})")
+        names.append(N_("take {slot} ({card})").format(slot=self.board.slot_name(slot), card=card))
     return names
 
 
@@ -226,15 +250,25 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
     if kind == 2:  # return
         if where != beach:
             if where < 0:
-                fix = f"place it ({v}@{beach})" if PLACE + v * 10 + beach in legal else ""
-                text = (
-                    f"R6: your disc {v} is in your supply, not on beach {beach}, so there is "
-                    "nothing to take back"
+                fix = (
+                    N_("place it ({v}@{beach})").format(v=v, beach=beach)
+                    if PLACE + v * 10 + beach in legal
+                    else ""
                 )
+                text = N_(
+                    "R6: your disc {v} is in your supply, not on beach {beach}, so there is"
+                    " nothing to take back"
+                ).format(v=v, beach=beach)
             else:
                 back = RETURN + v * 10 + where
-                fix = f"take it back from there (-{v}@{where})" if back in legal else ""
-                text = f"R6: your disc {v} is on beach {where}, not on beach {beach}"
+                fix = (
+                    N_("take it back from there (-{v}@{where})").format(v=v, where=where)
+                    if back in legal
+                    else ""
+                )
+                text = N_("R6: your disc {v} is on beach {where}, not on beach {beach}").format(
+                    v=v, where=where, beach=beach
+                )
             return Refusal(
                 "disc_not_there",
                 f"{text}; {'instead ' + fix if fix else _turn_instead(self, legal, beach)}",
@@ -242,70 +276,121 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
             )
         return Refusal(
             "sum_rule",
-            f"R7 sum rule: taking back {v} would leave you {own - v} against {other}'s {opp} "
-            f"on beach {beach}, and a beach's two totals must differ (unless both are 0); "
-            + _turn_instead(self, legal, beach),
+            N_(
+                "R7 sum rule: taking back {v} would leave you {n} against {other}'s "
+                "{opp} on beach {beach}, and a beach's two totals must differ (unless "
+                "both are 0); {turn_instead}"
+            ).format(
+                v=v,
+                n=own - v,
+                other=other,
+                opp=opp,
+                beach=beach,
+                turn_instead=_turn_instead(self, legal, beach),
+            ),
             "R7",
         )
     if where >= 0:
         back = RETURN + v * 10 + where
         later = (
-            f"take {v} back this turn (-{v}@{where}) and place it on a later turn"
+            N_("take {v} back this turn (-{v}@{where}) and place it on a later turn").format(
+                v=v, where=where
+            )
             if back in legal
             else ""
         )
         places = [c for c in legal if c < RETURN]
-        now = f"place a disc from your supply ({_texts(self, places[:1])[0]})" if places else ""
+        now = (
+            N_("place a disc from your supply ({texts})").format(texts=_texts(self, places[:1])[0])
+            if places
+            else ""
+        )
         if not places and BOAT in legal:
-            now = "move the boat (boat)"
+            now = N_("move the boat (boat)")
         return Refusal(
             "disc_already_out",
-            f"R6: your disc {v} is already on beach {where}, and a turn is one action; "
-            "instead "
-            + (_or([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)),
+            N_(
+                "R6: your disc {v} is already on beach {where}, and a turn is one "
+                "action; instead {value}"
+            ).format(
+                v=v,
+                where=where,
+                value=(_or([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)),
+            ),
             "R6",
         )
     if kind == 1:
         plain = PLACE + v * 10 + beach
-        without = f"place it without the invocation disc ({v}@{beach})" if plain in legal else ""
+        without = (
+            N_("place it without the invocation disc ({v}@{beach})").format(v=v, beach=beach)
+            if plain in legal
+            else ""
+        )
         if self.invocation[p] == -2:
             return Refusal(
                 "invocation_tactical_only",
-                "R25: invocation discs are used only in the tactical variant; instead "
-                + (without or _turn_options(self, legal, beach, v)),
+                N_(
+                    "R25: invocation discs are used only in the tactical variant; instead {value}"
+                ).format(value=without or _turn_options(self, legal, beach, v)),
                 "R25",
             )
         if self.invocation[p] >= 0:
             return Refusal(
                 "invocation_on_island",
-                f"R27: your invocation disc is still on beach {self.invocation[p]}; it comes "
-                "back when the boat stops there or with a Lava Priestess; instead "
-                + (without or _turn_options(self, legal, beach, v)),
+                N_(
+                    "R27: your invocation disc is still on beach {invocation}; it comes "
+                    "back when the boat stops there or with a Lava Priestess; instead "
+                    "{value}"
+                ).format(
+                    invocation=self.invocation[p],
+                    value=without or _turn_options(self, legal, beach, v),
+                ),
                 "R27",
             )
         if beach != self.boat:
             there = self.boat
             ok = 100 + v * 10 + there in legal
-            alt = f"{v}@{there}* beside the boat" if ok else ""
+            alt = N_("{v}@{there}* beside the boat").format(v=v, there=there) if ok else ""
             return Refusal(
                 "invocation_beach",
-                "R26: the invocation disc goes only with a number disc on the beach next to "
-                f"the boat (beach {there}); instead "
-                + (_or([t for t in (alt, without) if t]) or _turn_options(self, legal, beach, v)),
+                N_(
+                    "R26: the invocation disc goes only with a number disc on the beach "
+                    "next to the boat (beach {there}); instead {value}"
+                ).format(
+                    there=there,
+                    value=(
+                        _or([t for t in (alt, without) if t])
+                        or _turn_options(self, legal, beach, v)
+                    ),
+                ),
                 "R26",
             )
         if sum(self.lava) >= self.board.lava_discs:
             return Refusal(
                 "lava_exhausted",
-                f"R26: all {self.board.lava_discs} lava discs are on the island, so no more can be "
-                "invoked; instead " + (without or _turn_options(self, legal, beach, v)),
+                N_(
+                    "R26: all {lava_discs} lava discs are on the island, so no more can be "
+                    "invoked; instead {value}"
+                ).format(
+                    lava_discs=self.board.lava_discs,
+                    value=without or _turn_options(self, legal, beach, v),
+                ),
                 "R26",
             )
     return Refusal(
         "sum_rule",
-        f"R7 sum rule: with {v} on beach {beach} you would have {own + v} against {other}'s "
-        f"{opp}, and a beach's two totals must differ (unless both are 0); "
-        + _turn_instead(self, legal, beach, v),
+        N_(
+            "R7 sum rule: with {v} on beach {beach} you would have {n} against "
+            "{other}'s {opp}, and a beach's two totals must differ (unless both are"
+            " 0); {turn_instead}"
+        ).format(
+            v=v,
+            beach=beach,
+            n=own + v,
+            other=other,
+            opp=opp,
+            turn_instead=_turn_instead(self, legal, beach, v),
+        ),
         "R7",
     )
 
@@ -313,32 +398,38 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
 def _shaman(self: Position, d: int, p: int) -> Refusal:
     legal = generate(self)
     moves = [c for c in legal if c != STAY]
-    options = _or([*_texts(self, moves[:4]), ">stay"])
+    options = _or([*_texts(self, moves[:4]), N_(">stay")])
     dest = d - SHAMAN
     if dest == self.shaman[p]:
         return Refusal(
             "shaman_reach",
-            f"R8: your shaman is already on {_space(self, dest)}; to leave it there say >stay",
+            N_("R8: your shaman is already on {space}; to leave it there say >stay").format(
+                space=_space(self, dest)
+            ),
             "R8",
         )
     if dest == self.shaman[1 - p]:
         return Refusal(
             "shaman_occupied",
-            f"R8: the {PLAYERS[1 - p]} shaman stands on {_space(self, dest)}; yours may pass "
-            f"it but not stop there; instead {options}",
+            N_(
+                "R8: the {colour} shaman stands on {space}; yours may pass it but not "
+                "stop there; instead {options}"
+            ).format(colour=PLAYERS[1 - p], space=_space(self, dest), options=options),
             "R8",
         )
     here = self.shaman[p]
     start = (
-        f"the hut on beach {here - self.board.land_spaces}"
+        N_("the hut on beach {n}").format(n=here - self.board.land_spaces)
         if here >= self.board.land_spaces
         else _space(self, here)
     )
     return Refusal(
         "shaman_reach",
-        f"R8: from {start} your shaman cannot reach {_space(self, dest)} – it goes at most "
-        "2 steps over grassland, forest and mountain, at most one of them uphill; "
-        f"instead {options}",
+        N_(
+            "R8: from {start} your shaman cannot reach {space} – it goes at most 2 "
+            "steps over grassland, forest and mountain, at most one of them uphill;"
+            " instead {options}"
+        ).format(start=start, space=_space(self, dest), options=options),
         "R8",
     )
 
@@ -351,12 +442,16 @@ def _card(self: Position, d: int) -> Refusal:
     if slot // self.board.slots_per_segment != seg:
         return Refusal(
             "card_segment",
-            f"R10: the cards go out in segment {seg}, where the boat is; {offers}",
+            N_("R10: the cards go out in segment {seg}, where the boat is; {offers}").format(
+                seg=seg, offers=offers
+            ),
             "R10",
         )
     return Refusal(
         "slot_empty",
-        f"R10: slot {self.board.slot_name(slot)} is empty, so there is no card to take; {offers}",
+        N_("R10: slot {slot} is empty, so there is no card to take; {offers}").format(
+            slot=self.board.slot_name(slot), offers=offers
+        ),
         "R10",
     )
 
@@ -366,20 +461,28 @@ def _lava(self: Position, d: int) -> Refusal:
     if d == LAVA_NONE:
         return Refusal(
             "lava_must_move",
-            "R16: there is lava on the island, so the Lava Priestess must move a lava disc to "
-            f"a neighbouring crater: {_or(_texts(self, legal[:4]))}",
+            N_(
+                "R16: there is lava on the island, so the Lava Priestess must move a "
+                "lava disc to a neighbouring crater: {choices}"
+            ).format(choices=_or(_texts(self, legal[:4]))),
             "R16",
         )
     src = (d - LAVA) // 2
     craters = sorted({(c - LAVA) // 2 for c in legal if c != LAVA_NONE})
     if not craters:
-        instead = "there is no lava on the island, so say lava none"
+        instead = N_("there is no lava on the island, so say lava none")
     else:
         word = ngettext("lava is on crater {c}", "lava is on craters {c}", len(craters))
         example = format_decision(legal[0], self.board)
-        instead = word.format(c=_or([str(c) for c in craters])) + f", like {example}"
+        instead = N_("{decision}, like {example}").format(
+            decision=word.format(c=_or([str(c) for c in craters])), example=example
+        )
     return Refusal(
-        "no_lava_there", f"R16: crater {src} holds no lava disc to move; {instead}", "R16"
+        "no_lava_there",
+        N_("R16: crater {src} holds no lava disc to move; {instead}").format(
+            src=src, instead=instead
+        ),
+        "R16",
     )
 
 
@@ -391,15 +494,19 @@ def _buy(self: Position, d: int, p: int) -> Refusal:
     if d == KEEP and phase == PRESCORE:
         return Refusal(
             "say_pass",
-            "R19: keep is for a shell just received; before a scoring say pass to buy "
-            "nothing, or buy one item",
+            N_(
+                "R19: keep is for a shell just received; before a scoring say pass to "
+                "buy nothing, or buy one item"
+            ),
             "R19",
         )
     if d == PASS and phase == SHELL:
         return Refusal(
             "say_keep",
-            "R17: pass is for the purchase before a scoring; after receiving a shell say "
-            "keep to buy nothing, or buy one item",
+            N_(
+                "R17: pass is for the purchase before a scoring; after receiving a "
+                "shell say keep to buy nothing, or buy one item"
+            ),
             "R17",
         )
     i = d - BUY
@@ -409,13 +516,25 @@ def _buy(self: Position, d: int, p: int) -> Refusal:
     if owner == FACE_DOWN:
         return Refusal(
             "priestess_face_down",
-            f"R17: the board's Lava Priestess was used this round and stays face down until "
-            f"the next scoring; {instead}",
+            N_(
+                "R17: the board's Lava Priestess was used this round and stays face "
+                "down until the next scoring; {instead}"
+            ).format(instead=instead),
             "R17",
         )
     if owner != NO_OWNER:
-        whose = "you already have" if owner == p else f"{PLAYERS[owner]} already has"
-        return Refusal("item_taken", f"{ruling}: {whose} the {item} card; {instead}", ruling)
+        whose = (
+            N_("you already have")
+            if owner == p
+            else N_("{colour} already has").format(colour=PLAYERS[owner])
+        )
+        return Refusal(
+            "item_taken",
+            N_("{ruling}: {whose} the {item} card; {instead}").format(
+                ruling=ruling, whose=whose, item=item, instead=instead
+            ),
+            ruling,
+        )
     return Refusal(
         "too_few_shells",
         shells_too_few(item, cost, len(self.shells[p]), ruling, instead),

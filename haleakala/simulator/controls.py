@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from haleakala.i18n import N_
+
 from . import layout as L
 
 if TYPE_CHECKING:
@@ -181,7 +183,7 @@ class WindowControls:
             session.bot_step()
         elif key == pygame.K_a:
             session.autoplay = not session.autoplay
-            session.note(f"autoplay {'on' if session.autoplay else 'off'}")
+            session.note(N_("autoplay on") if session.autoplay else N_("autoplay off"))
         elif key == pygame.K_p:
             session.power_cut()
         elif key == pygame.K_c:
@@ -200,7 +202,7 @@ class WindowControls:
 
         game = self.session.game.clone()  # a copy: the companion's game is never touched
         if game.is_terminal():
-            self.session.note("coach: the game is over")
+            self.session.note(N_("coach: the game is over"))
             return
         hint = advise(game, iterations=BOARD_HINT_ITERATIONS, seed=len(game.history))
-        self.session.note(f"coach: {hint.line()}")
+        self.session.note(N_("coach: {hint}").format(hint=hint.line()))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from haleakala.i18n import N_
 from haleakala.rules import NotationError
 
 from . import layout as L
@@ -30,6 +31,7 @@ from .palette import (
     SHORT_CARD,
     TEXT,
     blit_centred,
+    face_lines,
     fit,
 )
 from .panel import PanelDrawing
@@ -57,7 +59,7 @@ class IslandDrawing(PanelDrawing):
             inner = L.polar(L.BANDS["crater"][1], edge)
             outer = L.polar(L.BANDS["water"][0], edge)
             pygame.draw.line(bg, (20, 20, 20), inner, outer, 2)
-            label = self.fonts.render(f"segment {segment}", 18, (200, 220, 240))
+            label = self.fonts.render(N_("segment {n}").format(n=segment), 18, (200, 220, 240))
             blit_centred(bg, label, L.at(segment, L.BANDS["sea"][0] - 8, 0))
             for k in range(3):
                 space = segment * 3 + k
@@ -75,14 +77,14 @@ class IslandDrawing(PanelDrawing):
         pygame.draw.rect(bg, (30, 33, 40), L.BOARD_RECT, border_radius=8)
         pygame.draw.rect(bg, PANEL_EDGE, L.BOARD_RECT, 1, border_radius=8)
         for (tx, ty, tw, th), caption in (
-            (L.TURN_LEFT_RECT, "turn -"),
-            (L.TURN_RIGHT_RECT, "turn +"),
+            (L.TURN_LEFT_RECT, N_("turn -")),
+            (L.TURN_RIGHT_RECT, N_("turn +")),
         ):
             pygame.draw.rect(bg, (52, 56, 66), (tx, ty, tw, th), border_radius=6)
             blit_centred(bg, self.fonts.render(caption, 18, TEXT), (tx + tw / 2, ty + th / 2))
         bx, by = L.BACK_CENTRE
-        bg.blit(self.fonts.render("hold:", 15, DIM), (bx + L.BACK_RADIUS + 6, by - 14))
-        bg.blit(self.fonts.render("undo", 15, DIM), (bx + L.BACK_RADIUS + 6, by))
+        bg.blit(self.fonts.render(N_("hold:"), 15, DIM), (bx + L.BACK_RADIUS + 6, by - 14))
+        bg.blit(self.fonts.render(N_("undo"), 15, DIM), (bx + L.BACK_RADIUS + 6, by))
         for colour, rect in L.TRAY_RECTS.items():
             pygame.draw.rect(bg, (34, 36, 44), rect, border_radius=8)
             pygame.draw.rect(bg, PLAYER[colour], rect, 2, border_radius=8)
@@ -102,7 +104,7 @@ class IslandDrawing(PanelDrawing):
             pygame.draw.rect(scene, (246, 240, 226), (x, y, w, h), border_radius=6)
             pygame.draw.rect(scene, CARD_KIND.get(kind.kind, DIM), (x, y, w, h), 3, border_radius=6)
             self._card_icon(scene, kind.code, (x + 13, y + h / 2))
-            top, bottom = SHORT_CARD.get(kind.code, (kind.name, ""))
+            top, bottom = face_lines(SHORT_CARD.get(kind.code, kind.name))
             room = w - 28  # inside the frame, right of the icon
             top = fit(self.fonts.font(16, True), top, room)
             scene.blit(self.fonts.render(top, 16, (30, 30, 30), True), (x + 24, y + 9))

@@ -11,6 +11,9 @@ import functools
 
 import pygame
 
+from haleakala.i18n import N_
+from haleakala.i18n.lookup import tr
+
 BAND_COLOURS = {
     "sea": (24, 64, 104),
     "water": (40, 104, 150),
@@ -37,50 +40,58 @@ CARD_KIND = {
     "lava": (200, 60, 30),
 }
 SHORT_CARD = {
-    "statue": ("Build a", "Statue"),
-    "priestess": ("Lava", "Priestess"),
-    "shell": ("Shell", ""),
-    "fish1b": ("Fish 1", "+ butterfly"),
-    "fish2": ("Fish 2", "baskets"),
-    "fish2b": ("Fish 2", "+ butterfly"),
-    "whitepearl": ("White", "Pearl"),
-    "blackpearl": ("Black", "Pearl"),
-    "nautilus": ("Nautilus", "2 butterflies"),
-    "lava": ("Lava", ""),
+    "statue": N_("Build a\nStatue"),
+    "priestess": N_("Lava\nPriestess"),
+    "shell": N_("Shell"),
+    "fish1b": N_("Fish 1\n+ butterfly"),
+    "fish2": N_("Fish 2\nbaskets"),
+    "fish2b": N_("Fish 2\n+ butterfly"),
+    "whitepearl": N_("White\nPearl"),
+    "blackpearl": N_("Black\nPearl"),
+    "nautilus": N_("Nautilus\n2 butterflies"),
+    "lava": N_("Lava"),
 }
-"""A card's face in two short lines that fit its 88-px frame ("Fish 1": one basket)."""
+"""A card's face in two short lines that fit its 88-px frame ("Fish 1": one basket). One message for
+both lines: ``face_lines`` splits it after translation."""
+
+
+def face_lines(face: str) -> tuple[str, str]:
+    """A card face's two lines in the language in use."""
+    top, _, bottom = tr(face).partition("\n")
+    return top, bottom
+
 
 TRAY_CARD = {
-    "fish1b": "Fish (1 basket, butterfly)",
-    "fish2": "Fish (2 baskets)",
-    "fish2b": "Fish (2 baskets, butterfly)",
-    "whitepearl": "White Pearl",
-    "blackpearl": "Black Pearl",
-    "nautilus": "Nautilus",
+    "fish1b": N_("Fish (1 basket, butterfly)"),
+    "fish2": N_("Fish (2 baskets)"),
+    "fish2b": N_("Fish (2 baskets, butterfly)"),
+    "whitepearl": N_("White Pearl"),
+    "blackpearl": N_("Black Pearl"),
+    "nautilus": N_("Nautilus"),
 }
 """A kept card as a player names it in a tray."""
 
 PHASE_HINT = {
-    "turn": "place a disc, take one back, or sail",
-    "shaman": "move your shaman, or leave it",
-    "card": "take a card beside the boat",
-    "priestess": "Priestess: move a lava disc, or none",
-    "shell": "shell: buy a scoring card, or keep it",
-    "prescore": "before scoring: buy a card, or pass",
+    "turn": N_("place a disc, take one back, or sail"),
+    "shaman": N_("move your shaman, or leave it"),
+    "card": N_("take a card beside the boat"),
+    "priestess": N_("Priestess: move a lava disc, or none"),
+    "shell": N_("shell: buy a scoring card, or keep it"),
+    "prescore": N_("before scoring: buy a card, or pass"),
 }
 """What the player to move does now, for the whose-turn banner."""
 
 SCORE_ROWS = {
-    "statues": "statues",
-    "fish": "fish (most baskets)",
-    "pearls": "pearls",
-    "nautilus": "nautilus",
-    "butterflies": "Butterflies card",
-    "majority": "Statue Majority card",
-    "segment": "Complete Segment card",
-    "forest": "Forest Statues card",
-    "mountain": "Mountain Statues card",
-    "shells": "shells kept",
+    "statues": N_("statues"),
+    "fish": N_("fish (most baskets)"),
+    "pearls": N_("pearls"),
+    "nautilus": N_("nautilus"),
+    "butterflies": N_("Butterflies card"),
+    "majority": N_("Statue Majority card"),
+    "segment": N_("Complete Segment card"),
+    "forest": N_("Forest Statues card"),
+    "mountain": N_("Mountain Statues card"),
+    "shells": N_("shells kept"),
 }
 """The end-of-game table's rows: the scoring's point kinds as players name them."""
 
@@ -89,59 +100,72 @@ GLOW = 0.45
 """How much of an LED's colour lights up its zone of the board (additive)."""
 
 HELP = (
-    ("Encoder", ""),
-    ("Left / Right, mouse wheel", "turn the encoder (or click turn - / turn +)"),
-    ("Enter / Space, click the knob", "select (push the encoder)"),
-    ("Backspace, click BACK", "back; hold it 0.8 s to undo"),
-    ("Buttons kit", ""),
-    ("1-6, click a beach", "press the button of beach 0-5"),
-    ("RFID kit", ""),
-    ("drag a disc", "from a tray onto a beach, or back to its tray"),
-    ("Tab, then 1-6 or 0", "take a free disc in hand; lay it on beach 0-5 (0: back)"),
-    ("Table", ""),
-    ("m / f", "misplace mode (pieces end up wrong) / fix the table"),
-    ("b / a / c", "one bot move / autoplay on-off / coach's hint"),
-    ("p", "power cut: the companion restarts and resumes the game"),
-    ("s, F12 / F11", "save a screenshot / full screen"),
-    ("h, ? / q", "this page (Esc closes it) / quit"),
+    (N_("Encoder"), ""),
+    (N_("Left / Right, mouse wheel"), N_("turn the encoder (or click turn - / turn +)")),
+    (N_("Enter / Space, click the knob"), N_("select (push the encoder)")),
+    (N_("Backspace, click BACK"), N_("back; hold it 0.8 s to undo")),
+    (N_("Buttons kit"), ""),
+    (N_("1-6, click a beach"), N_("press the button of beach 0-5")),
+    (N_("RFID kit"), ""),
+    (N_("drag a disc"), N_("from a tray onto a beach, or back to its tray")),
+    (N_("Tab, then 1-6 or 0"), N_("take a free disc in hand; lay it on beach 0-5 (0: back)")),
+    (N_("Table"), ""),
+    (N_("m / f"), N_("misplace mode (pieces end up wrong) / fix the table")),
+    (N_("b / a / c"), N_("one bot move / autoplay on-off / coach's hint")),
+    (N_("p"), N_("power cut: the companion restarts and resumes the game")),
+    (N_("s, F12 / F11"), N_("save a screenshot / full screen")),
+    (N_("h, ? / q"), N_("this page (Esc closes it) / quit")),
 )
 
 LEGEND = (
-    ("Lights under the board", ""),
-    ("water in a colour", "that player decides now; the boat is white"),
-    ("beach in a colour", "that player may place or take back a disc there"),
-    ("bright beach", "the beach being chosen (buttons kit)"),
-    ("flashing white", "a beach that does not match the game: fix it"),
-    ("grey / white land", "where the shaman may go; blinking: the cursor"),
-    ("orange blink", "a statue the next eruption will burn"),
-    ("card lights", "statue white, Priestess magenta, shell cyan, fish blue"),
-    ("Marks drawn by the simulator", ""),
-    ("pulsing outline", "a legal target for the player to move"),
-    ("dashed ring", "the last move, in the mover's colour"),
-    ("=7 in the water", "that player's sum on the beach (sums must differ)"),
-    ("white ring, !", "a piece that is not where the game has it"),
-    ("the log", "every move in words; refusals and notes in grey"),
+    (N_("Lights under the board"), ""),
+    (N_("water in a colour"), N_("that player decides now; the boat is white")),
+    (N_("beach in a colour"), N_("that player may place or take back a disc there")),
+    (N_("bright beach"), N_("the beach being chosen (buttons kit)")),
+    (N_("flashing white"), N_("a beach that does not match the game: fix it")),
+    (N_("grey / white land"), N_("where the shaman may go; blinking: the cursor")),
+    (N_("orange blink"), N_("a statue the next eruption will burn")),
+    (N_("card lights"), N_("statue white, Priestess magenta, shell cyan, fish blue")),
+    (N_("Marks drawn by the simulator"), ""),
+    (N_("pulsing outline"), N_("a legal target for the player to move")),
+    (N_("dashed ring"), N_("the last move, in the mover's colour")),
+    (N_("=7 in the water"), N_("that player's sum on the beach (sums must differ)")),
+    (N_("white ring, !"), N_("a piece that is not where the game has it")),
+    (N_("the log"), N_("every move in words; refusals and notes in grey")),
 )
 
 RULES = (
-    ("Your turn", ""),
-    ("", "Do one thing: put a number disc on a beach, take one of yours back, or (with all"),
-    ("", "five discs out) sail the boat one beach on. On a beach, red's and yellow's sums"),
-    ("", "must never be equal (unless both are 0)."),
-    ("", "A disc on the beach beside the boat sails it that many beaches on; otherwise move"),
-    ("", "your shaman up to 2 steps over the land, at most one of them uphill."),
-    ("Cards", ""),
-    ("", "Where the boat stops, the higher sum on that beach chooses one of the two cards,"),
-    ("", "the other player gets the other one; then the discs there go home."),
-    ("", "Statue: built where your shaman stands. Priestess: move a lava disc. Shell: buy"),
-    ("", "a scoring card (1 or 2 shells) or keep it. Fish, pearls, nautilus: points."),
-    ("Scoring", ""),
-    ("", "Scoring 1 comes when the 2-tree pile runs out; scoring 2 when the 3-tree pile is"),
-    ("", "gone and the boat stops beside no cards. First the volcano erupts: lava burns the"),
-    ("", "statues above it. Statues score 1/2/3 (grass/forest/mountain); most fish baskets"),
-    ("", "3; pearls 1, 2 or both 4; nautilus 3; plus what your scoring cards give."),
+    (
+        N_("Your turn"),
+        N_(
+            "Do one thing: put a number disc on a beach, take one of yours back, or (with all "
+            "five discs out) sail the boat one beach on. On a beach, red's and yellow's sums must"
+            " never be equal (unless both are 0). A disc on the beach beside the boat sails it "
+            "that many beaches on; otherwise move your shaman up to 2 steps over the land, at "
+            "most one of them uphill."
+        ),
+    ),
+    (
+        N_("Cards"),
+        N_(
+            "Where the boat stops, the higher sum on that beach chooses one of the two cards, the"
+            " other player gets the other one; then the discs there go home. Statue: built where "
+            "your shaman stands. Priestess: move a lava disc. Shell: buy a scoring card (1 or 2 "
+            "shells) or keep it. Fish, pearls, nautilus: points."
+        ),
+    ),
+    (
+        N_("Scoring"),
+        N_(
+            "Scoring 1 comes when the 2-tree pile runs out; scoring 2 when the 3-tree pile is "
+            "gone and the boat stops beside no cards. First the volcano erupts: lava burns the "
+            "statues above it. Statues score 1/2/3 (grass/forest/mountain); most fish baskets 3; "
+            "pearls 1, 2 or both 4; nautilus 3; plus what your scoring cards give."
+        ),
+    ),
 )
-"""The rules on one page, in the words players use."""
+"""The rules on one page, in the words players use: a heading and its paragraph, wrapped
+to the column when drawn (so that a translation wraps too)."""
 
 
 class Fonts:
@@ -163,6 +187,7 @@ class Fonts:
     def render(
         self, text: str, size: int = 20, colour: tuple[int, int, int] = TEXT, bold: bool = False
     ) -> pygame.Surface:
+        text = tr(text)  # the window's state is English; it speaks the player's language
         key = (text, size, colour, bold)
         surface = self._cache.get(key)
         if surface is None:
@@ -186,10 +211,16 @@ def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[
     return tuple(min(255, round(c * scale)) for c in pixel)  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=4096)
 def fit(font: pygame.font.Font, text: str, width: int) -> str:
-    """``text`` cut with an ellipsis so it renders within ``width`` pixels (whole if it fits).
-    Cached: the panel asks the same lines again at every redraw."""
+    """``text`` in the language in use, cut with an ellipsis so it renders within ``width``
+    pixels (whole if it fits). Translated before it is cut: a cut sentence matches no message;
+    the cache is keyed by the translation, so a change of language is never stale."""
+    return _fit(font, tr(text), width)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fit(font: pygame.font.Font, text: str, width: int) -> str:
+    """Cached: the panel asks the same lines again at every redraw."""
     if font.size(text)[0] <= width:
         return text
     low, high = 0, len(text)
@@ -204,6 +235,7 @@ def fit(font: pygame.font.Font, text: str, width: int) -> str:
 
 def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
     """``text`` in lines that each render within ``width`` pixels, broken between words."""
+    text = tr(text)
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -217,6 +249,7 @@ def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
 
 
 def wrap(text: str, width: int) -> list[str]:
+    text = tr(text)
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

@@ -16,8 +16,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from haleakala import i18n
+from haleakala.i18n import N_
+from haleakala.i18n import english_ngettext as ngettext
+from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.state import FACE_DOWN
 
 from . import layout as L
 from .palette import (
@@ -122,7 +127,7 @@ class PanelDrawing:
             ey + (L.ENCODER_RADIUS - 9) * math.sin(angle),
         )
         pygame.draw.circle(scene, (230, 230, 235), notch, 4)
-        blit_centred(scene, self.fonts.render("select", 17, TEXT), (ex, ey + 6))
+        blit_centred(scene, self.fonts.render(N_("select"), 17, TEXT), (ex, ey + 6))
         bx, by = L.BACK_CENTRE
         held = self.pressed_at.get("back")
         colour = (150, 70, 60) if "back" in pressed else (110, 50, 44)
@@ -149,15 +154,19 @@ class PanelDrawing:
         if result is not None:
             who = result.winner
             red, yellow = result.scores
-            text = f"Game over: {who} wins, red {red} – yellow {yellow}"
+            text = N_("Game over: {colour} wins, red {red} – yellow {yellow}").format(
+                colour=who, red=red, yellow=yellow
+            )
         else:
             who = game.to_move or "red"
-            text = f"{who.upper()} to move · {PHASE_HINT.get(game.phase_name, game.phase_name)}"
+            text = N_("{colour} to move · {what}").format(
+                colour=who.upper(), what=PHASE_HINT.get(game.phase_name, game.phase_name)
+            )
         pygame.draw.rect(scene, PLAYER[who], (x, y, w, h), border_radius=6)
         font = self.fonts.font(21, True)
         label = self.fonts.render(fit(font, text, w - 96), 21, PLAYER_TEXT[who], True)
         scene.blit(label, (x + 10, y + (h - label.get_height()) // 2))
-        tag = "ROUND 2" if game.round == 2 else "ROUND 1"
+        tag = N_("ROUND 2") if game.round == 2 else N_("ROUND 1")
         tag_surface = self.fonts.render(tag, 17, PLAYER_TEXT[who])
         scene.blit(tag_surface, (x + w - tag_surface.get_width() - 10, y + 11))
 
@@ -166,7 +175,7 @@ class PanelDrawing:
         owner), the three piles and when the next scoring comes."""
         game = self.session.game
         bx, by, _bw, _bh = L.BOARD_RECT
-        scene.blit(self.fonts.render("Scoring board", 17, DIM, True), (bx + 8, by + 5))
+        scene.blit(self.fonts.render(N_("Scoring board"), 17, DIM, True), (bx + 8, by + 5))
         totals = [0, 0]
         if game.scorings:
             totals = [int(game.scorings[-1]["players"][c]["total"]) for c in PLAYERS]
@@ -187,7 +196,7 @@ class PanelDrawing:
             pygame.draw.circle(scene, PLAYER[colour], (x, cy), 8)
             blit_centred(scene, self.fonts.render(str(totals[p]), 14, PLAYER_TEXT[colour], True),
                          (x, cy))  # fmt: skip
-        words = f"red {totals[0]} · yellow {totals[1]}"
+        words = N_("red {red} · yellow {yellow}").format(red=totals[0], yellow=totals[1])
         scene.blit(self.fonts.render(words, 16, TEXT), (bx + 150, by + 6))
         for i, code in enumerate(BOARD_ITEMS):
             self._draw_item(scene, i, code)
@@ -198,16 +207,16 @@ class PanelDrawing:
         x, y, w, h = L.item_rect(i)
         name, cost = game.deck.board_items[code]
         owner = game.board_owner[i]
-        if owner >= 0:
+        if 0 <= owner < len(PLAYERS):  # FACE_DOWN (2): the used Priestess, nobody's
             colour = PLAYERS[owner]
             pygame.draw.rect(scene, PLAYER[colour], (x, y, w, h), border_radius=5)
-            ink, note = PLAYER_TEXT[colour], f"{colour}'s"
+            ink, note = PLAYER_TEXT[colour], N_("{colour}'s").format(colour=colour)
         else:
             pygame.draw.rect(scene, (238, 232, 214), (x, y, w, h), border_radius=5)
             ink = (30, 30, 30)
-            note = f"{cost} shell{'s' if cost != 1 else ''}"
-            if code == "priestess" and game.round == 1 and game.scorings:
-                note = "used"
+            note = ngettext("{n} shell", "{n} shells", cost).format(n=cost)
+            if owner == FACE_DOWN or (code == "priestess" and game.round == 1 and game.scorings):
+                note = N_("used")
         scene.blit(self.fonts.render(name, 17, ink, True), (x + 6, y + 4))
         scene.blit(self.fonts.render(note, 15, ink), (x + 6, y + 22))
 
@@ -260,7 +269,7 @@ class PanelDrawing:
         for i, (line, colour) in enumerate(lines):
             text = fit(font, line, lw - 20)
             scene.blit(self.fonts.render(text, 17, colour), (lx + 10, ly + 6 + i * 18))
-        scene.blit(self.fonts.render("h: help", 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
+        scene.blit(self.fonts.render(N_("h: help"), 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
 
     def _draw_trays(self, scene: pygame.Surface) -> None:
         """Each player's supply (the discs not on the island; draggable on the RFID kit),
@@ -272,9 +281,10 @@ class PanelDrawing:
         for colour, (x, y, w, _h) in L.TRAY_RECTS.items():
             p = PLAYER_INDEX[colour]
             shells = len(game.shells[p])
-            title = (
-                f"{colour.capitalize()} · {game.statues_left[p]} statues left · "
-                f"{shells} shell{'s' if shells != 1 else ''}"
+            title = N_("{colour} · {statues} statues left · {shells}").format(
+                colour=colour.capitalize(),
+                statues=game.statues_left[p],
+                shells=ngettext("{n} shell", "{n} shells", shells).format(n=shells),
             )
             scene.blit(self.fonts.render(title, 17, PLAYER[colour], True), (x + 8, y + 6))
             values = [1, 2, 3, 4, 5] + ([0] if game.tactical else [])
@@ -289,10 +299,14 @@ class PanelDrawing:
             counts = Counter(card.code for card in kept)
             printed = {card.code: card.name for card in kept}
             names = [
-                (f"{n}× " if n > 1 else "") + TRAY_CARD.get(code, printed[code])
+                (f"{n}× " if n > 1 else "") + tr(TRAY_CARD.get(code, printed[code]))
                 for code, n in counts.items()
             ]
-            text = "Cards: " + (", ".join(names) if names else "none yet")
+            text = (
+                N_("Cards: {cards}").format(cards=", ".join(names))
+                if names
+                else N_("Cards: none yet")
+            )
             font = self.fonts.font(16)
             row = y + 58
             parts = wrap_pixels(font, text, w - 16)
@@ -305,7 +319,7 @@ class PanelDrawing:
     def _draw_help(self) -> None:
         """The help page: keys on the left, what the lights and marks mean on the right, the
         rules on one page below."""
-        if self._help is None:
+        if self._help is None or getattr(self, "_help_language", None) != i18n.current():
             overlay = pygame.Surface((L.WIDTH, L.HEIGHT), pygame.SRCALPHA)
             overlay.fill((0, 0, 0, 170))
             box = pygame.Rect(24, 16, L.WIDTH - 48, L.HEIGHT - 32)
@@ -327,26 +341,25 @@ class PanelDrawing:
                     y += 18
                 return y
 
-            y1 = column(HELP, box.x + 20, box.y + 14, 210, "Keys and mouse")
-            y2 = column(LEGEND, box.x + 640, box.y + 14, 160, "What you see")
+            y1 = column(HELP, box.x + 20, box.y + 14, 210, N_("Keys and mouse"))
+            y2 = column(LEGEND, box.x + 640, box.y + 14, 160, N_("What you see"))
             y = max(y1, y2) + 12
             pygame.draw.line(overlay, (70, 74, 86), (box.x + 20, y), (box.right - 20, y))
             y += 8
-            overlay.blit(self.fonts.render("The rules on one page", 28, TEXT, True),
+            overlay.blit(self.fonts.render(N_("The rules on one page"), 28, TEXT, True),
                          (box.x + 20, y))  # fmt: skip
             y += 30
-            half = (len(RULES) + 1) // 2
-            split = next(i for i in range(half, len(RULES)) if not RULES[i][1])
+            split = (len(RULES) + 1) // 2
             for rows, x in ((RULES[:split], box.x + 20), (RULES[split:], box.x + 640)):
                 ry = y
-                for head, text in rows:
-                    if not text:
-                        overlay.blit(self.fonts.render(head, 20, gold, True), (x, ry))
-                        ry += 20
-                        continue
-                    overlay.blit(self.fonts.render(text, 18, TEXT), (x + 10, ry))
-                    ry += 18
+                for head, text in rows:  # a heading, then its paragraph wrapped to the column
+                    overlay.blit(self.fonts.render(head, 20, gold, True), (x, ry))
+                    ry += 20
+                    for line in wrap_pixels(self.fonts.font(18), text, 590):
+                        overlay.blit(self.fonts.render(line, 18, TEXT), (x + 10, ry))
+                        ry += 18
             self._help = overlay
+            self._help_language = i18n.current()  # drawn again after a change of language
         self.screen.blit(self._help, (0, 0))
 
     def _draw_end_table(self, scene: pygame.Surface) -> None:
@@ -367,11 +380,13 @@ class PanelDrawing:
         pygame.draw.rect(scene, (16, 18, 24), (x, y, w, h), border_radius=10)
         pygame.draw.rect(scene, PLAYER[result.winner], (x, y, w, h), 3, border_radius=10)
         red, yellow = result.scores
-        title = f"{result.winner.capitalize()} wins: red {red}, yellow {yellow}"
+        title = N_("{colour} wins: red {red}, yellow {yellow}").format(
+            colour=result.winner.capitalize(), red=red, yellow=yellow
+        )
         if result.tiebreak == "statues":
-            title += " (more statues)"
+            title = N_("{result} (more statues)").format(result=title)
         elif result.tiebreak == "start":
-            title += " (tie: the second player wins)"
+            title = N_("{result} (tie: the second player wins)").format(result=title)
         blit_centred(scene, self.fonts.render(title, 32, PLAYER[result.winner], True),
                      (x + w / 2, y + 28))  # fmt: skip
         columns = [(record["round"], colour) for record in result.scorings for colour in PLAYERS]
@@ -379,12 +394,13 @@ class PanelDrawing:
         top = y + 62
         for c, (rnd, colour) in enumerate(columns):
             cx = left + 200 + c * col_w + col_w // 2
-            blit_centred(scene, self.fonts.render(f"scoring {rnd}", 16, DIM), (cx, top))
+            label = N_("scoring {n}").format(n=rnd)
+            blit_centred(scene, self.fonts.render(label, 16, DIM), (cx, top))
             blit_centred(scene, self.fonts.render(colour, 19, PLAYER[colour], True),
                          (cx, top + 18))  # fmt: skip
         row_y = top + 44
-        for kind in [*kinds, "this scoring", "total"]:
-            strong = kind in ("this scoring", "total")
+        for kind in [*kinds, N_("this scoring"), N_("total")]:
+            strong = kind in (N_("this scoring"), N_("total"))
             if strong:
                 pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
             name = SCORE_ROWS.get(kind, kind)
@@ -403,7 +419,7 @@ class PanelDrawing:
                 blit_centred(scene, self.fonts.render(str(value), 19, ink, strong),
                              (cx, row_y + 8))  # fmt: skip
             row_y += row_h
-        hint = "e: hide this table"
+        hint = N_("e: hide this table")
         scene.blit(self.fonts.render(hint, 15, DIM), (x + w - 120, y + h - 20))
 
     def mark_rect(self, mark: Mark) -> tuple[int, int, int, int] | None:

@@ -30,7 +30,6 @@ def tag_map() -> dict[str, Disc]:
     return {tag_uid(d): d for d in ALL_DISCS}
 
 
-
 class RfidLink:
     """Disc contents in (per beach), ``BeachContents`` out, through the chosen transport."""
 

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from haleakala import i18n
+from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS, NotationError
 
 from .colours import describe, matches
@@ -92,10 +94,13 @@ def run_scenario(
     started = time.perf_counter()
     own = session is None
     outcome = Outcome(scenario, passed=False)
+    spoken = i18n.current()
+    i18n.use(scenario.language)  # what the OLED and the log say, and what the checks read
     try:
         session = session or open_session(scenario)
     except Exception as exc:  # a companion that cannot start is a failure, not a crash
         outcome.problems = [f"the companion did not start: {exc.__class__.__name__}: {exc}"]
+        i18n.use(spoken)
         return outcome
     try:
         for step in scenario.steps:
@@ -121,6 +126,7 @@ def run_scenario(
         outcome.decisions = len(session.game.history)
         if own:
             session.close()
+        i18n.use(spoken)
 
 
 def context(session: SimSession) -> list[str]:
@@ -303,7 +309,7 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
         compare("lava", list(expect["lava"]), list(game.lava))
     if "oled" in expect or "oled_not" in expect:
         lines = session.prompt
-        text = " ".join(" ".join(lines).split())  # wrapped lines read as one text
+        text = " ".join(" ".join(lines).split())  # wrapped lines (and French no-break spaces)
         for want in expect.get("oled", []):
             if want.lower() not in text.lower():
                 shown = "\n".join(f"| {line}" for line in lines)
@@ -370,9 +376,9 @@ def _check_window(session: SimSession, expect: dict[str, Any]) -> list[str]:
         got = "none" if last is None or last[1] is None else last[1].label
         if got.lower() != expect["last_move"].lower():
             problems.append(f"last_move: expected the mark on {expect['last_move']!r}, got {got!r}")
-    lines = [entry.text for entry in story.entries]
-    lines += [note for note in session.log if not DECISION_NOTE.match(note)]
-    text = "\n".join(lines).lower()
+    lines = [tr(entry.text) for entry in story.entries]  # as the window shows them
+    lines += [tr(note) for note in session.log if not DECISION_NOTE.match(note)]
+    text = "\n".join(lines).lower().replace("\u00a0", " ").replace("\u202f", " ")
     for want in expect.get("log", []):
         if want.lower() not in text:
             shown = "\n".join(f"| {line}" for line in lines[-8:])

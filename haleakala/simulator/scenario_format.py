@@ -9,6 +9,7 @@ A scenario is what a tester would do at the board, written down::
     kit = "buttons"           # buttons | rfid
     solo = "yellow"           # optional: the companion plays this colour itself
     strength = "easy"         # optional with solo: easy (default) | normal | strong | child
+    language = "de"           # optional: en (default), de or fr: what the OLED and log say
 
     [[step]]
     press = "beach2"          # a short press: select, back, beach0..beach5
@@ -29,6 +30,7 @@ from typing import Any
 
 from haleakala.hal.base import BUTTONS, SEGMENTS, ZONES
 from haleakala.hal.events import BEACHES, Disc
+from haleakala.i18n import LANGUAGES
 
 from .colours import parse_colour
 
@@ -114,6 +116,7 @@ class Scenario:
     kit: str = "buttons"
     solo: str | None = None
     strength: str = "easy"
+    language: str = "en"
     steps: list[Step] = field(default_factory=list)
 
 
@@ -147,7 +150,8 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
-    known = {"name", "description", "variant", "seed", "start", "kit", "solo", "strength", "step"}
+    known = {"name", "description", "variant", "seed", "start", "kit", "solo", "strength"}
+    known |= {"language", "step"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ScenarioError(
@@ -169,6 +173,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         if scenario.solo is None:
             raise ScenarioError(f'{source}: strength needs solo = "red" or "yellow"')
         scenario.strength = _choice(source, "strength", data["strength"], STRENGTHS)
+    scenario.language = _choice(source, "language", data.get("language", "en"), LANGUAGES)
     steps = data.get("step", [])
     if not isinstance(steps, list) or not steps:
         raise ScenarioError(f"{source}: no steps: add [[step]] tables (see docs/simulator.md)")

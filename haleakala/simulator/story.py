@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from haleakala.i18n import N_
+from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.words.moves import decision_sentence, event_lines
@@ -57,17 +59,17 @@ def mark_of(game: Game, d: int) -> Mark | None:
     b = game.board
     match decode(d, b):
         case Place(_v, beach) | Return(_v, beach):
-            return Mark("beach", beach, f"beach {beach}")
+            return Mark("beach", beach, N_("beach {n}").format(n=beach))
         case Boat():
             to = (game.boat + 1) % b.segments
-            return Mark("boat", to, f"boat {to}")
+            return Mark("boat", to, N_("boat {n}").format(n=to))
         case Shaman(space):
             here = game.shaman[game.decider] if space is None else space
             return Mark("space", here, b.space_name(here))
         case Take(slot):
-            return Mark("slot", slot, f"slot {b.slot_name(slot)}")
+            return Mark("slot", slot, N_("slot {slot}").format(slot=b.slot_name(slot)))
         case Lava(_source, target) if target is not None:
-            return Mark("crater", target, f"crater {target}")
+            return Mark("crater", target, N_("crater {n}").format(n=target))
         case Buy(item):
             return Mark("item", item, game.deck.board_items[item][0])
     return None
@@ -96,7 +98,9 @@ class Story:
     def _restart(self, game: Game) -> None:
         start = PLAYERS[game.start]
         self._replay = Game(game.variant, game.seed, start)
-        opening = f"{capitalised(start)} starts: {game.variant} game, deal {game.seed}"
+        opening = N_("{colour} starts: {variant} game, deal {seed}").format(
+            colour=capitalised(start), variant=game.variant, seed=game.seed
+        )
         self.entries, self.marks = [Entry(opening, start, "start")], []
 
     def follow(self, game: Game) -> bool:
@@ -175,10 +179,14 @@ def scoring_forecast(game: Game) -> tuple[str, str]:
     """When the next scoring comes, as the piles tell it (R20, R21): a headline and how."""
     n = cards_before_scoring(game)
     if n is None:
-        return "the game is over", ""
-    cards = f"{n} more card{'s' if n != 1 else ''}"
+        return N_("the game is over"), ""
+    cards = ngettext("{n} more card", "{n} more cards", n).format(n=n)
     if game.round == 1:
-        return f"scoring 1 after {cards}", "when the 2-tree pile runs out"
+        return N_("scoring 1 after {cards}").format(cards=cards), N_(
+            "when the 2-tree pile runs out"
+        )
     if n:
-        return f"scoring 2 after {cards}", "and a boat stop beside no cards"
-    return "scoring 2 at the next boat stop", "beside no cards"
+        return N_("scoring 2 after {cards}").format(cards=cards), N_(
+            "and a boat stop beside no cards"
+        )
+    return N_("scoring 2 at the next boat stop"), N_("beside no cards")

@@ -20,7 +20,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from haleakala.ai import BOTS, GAME_BOTS, make_bot
-from haleakala.cli import UsageError
+from haleakala.cli import UsageError, add_language_option
 from haleakala.gameapi import GAMES, game_class
 from haleakala.rules import VARIANTS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
@@ -76,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--load", metavar="FILE", default=None, help="continue a saved game")
     p.add_argument("--strength", choices=("child", "easy", "normal", "strong"), default=None,
                    help="the ai seats play at this level (levels by Elo, see README)")  # fmt: skip
+    add_language_option(p)
     p.set_defaults(func=run)
 
 
@@ -164,6 +165,12 @@ def make_seats(args: argparse.Namespace, game) -> list[Bot | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from haleakala.i18n import CatalogNotCompiled, speak
+
+    try:
+        speak(getattr(args, "lang", None))  # what the game says; --json logs stay notation
+    except CatalogNotCompiled as exc:
+        raise UsageError(str(exc)) from None
     if args.delay is not None and not 0 <= args.delay < 3600:
         raise UsageError(f"--delay must be 0 to 3600 seconds, not {args.delay}")
     if args.legal and not args.json:

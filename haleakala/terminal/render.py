@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.words import moves
@@ -27,14 +29,16 @@ STYLES = {
     "dim": "2",
 }
 WIDTH = 80  # every line the terminal game prints fits a classic terminal
-LEGEND = "[R] red statue  (y) yellow shaman  ~ eruption reaches it  * invocation disc"
+LEGEND = N_("[R] red statue  (y) yellow shaman  ~ eruption reaches it  * invocation disc")
 PHASE_PROMPTS = {
-    "turn": "place a number disc (3@2), take one back (-3@2), or move the boat (boat)",
-    "shaman": "move your shaman (>2G) or leave it where it is (>stay)",
-    "priestess": "Lava Priestess: move lava to a neighbouring crater (lava 3>4), "
-    "or lava none when there is none",
-    "shell": "you received a shell: buy an item from the scoring board (buy forest) or keep",
-    "prescore": "before the scoring you may buy one item (buy majority) or pass",
+    "turn": N_("place a number disc (3@2), take one back (-3@2), or move the boat (boat)"),
+    "shaman": N_("move your shaman (>2G) or leave it where it is (>stay)"),
+    "priestess": N_(
+        "Lava Priestess: move lava to a neighbouring crater (lava 3>4), "
+        "or lava none when there is none"
+    ),
+    "shell": N_("you received a shell: buy an item from the scoring board (buy forest) or keep"),
+    "prescore": N_("before the scoring you may buy one item (buy majority) or pass"),
 }
 
 
@@ -87,12 +91,12 @@ def island(game: Game, color: bool = False) -> list[str]:
     """One row per segment: boat, discs on the beach per colour, shamans and statues on
     beach/grassland/forest/mountain, lava discs on the crater."""
     b = game.board
-    head = f"{'seg':<4}{'boat':<6}{'red discs':<11}{'yellow discs':<14}{'B':<5}"
-    head += f"{'G':<8}{'F':<8}{'M':<8}lava"
+    head = f"{_('seg'):<4}{_('boat'):<6}{_('red discs'):<11}{_('yellow discs'):<14}{'B':<5}"
+    head += f"{'G':<8}{'F':<8}{'M':<8}{_('lava')}"
     lines = [paint(head, "head", color)]
     for seg in range(b.segments):
         row = f" {seg}  "
-        row += _cell("BOAT>" if game.boat == seg else "", 6, "boat", color)
+        row += _cell(_("BOAT>") if game.boat == seg else "", 6, "boat", color)
         row += _cell(_discs(game, 0, seg), 11, "red", color)
         row += _cell(_discs(game, 1, seg), 14, "yellow", color)
         hut = "".join(f"({PLAYERS[p][0]})" for p in (0, 1) if game.shaman[p] == b.land_spaces + seg)
@@ -114,11 +118,13 @@ def boat_line(game: Game) -> str:
     """The beach next to the boat (R5) and where a disc placed there sends it (R9)."""
     b, here = game.board, game.boat
     far = (here + 3) % b.segments
-    return f"the boat is beside beach {here}: a disc placed there sails it (3@{here} -> {far})"
+    return _(
+        "the boat is beside beach {here}: a disc placed there sails it (3@{here} -> {far})"
+    ).format(here=here, far=far)
 
 
 def card_name(game: Game, card: int) -> str:
-    return game.deck.cards[card].name
+    return _(game.deck.cards[card].name)
 
 
 def card_slots(game: Game) -> list[str]:
@@ -137,10 +143,11 @@ def card_slots(game: Game) -> list[str]:
 
 def piles(game: Game) -> str:
     parts = []
-    for (back, _), pile in zip(game.deck.piles, game.piles, strict=True):
-        trees = "palm tree" if back == 1 else "palm trees"
-        parts.append(f"{back} {trees}: {len(pile)}")
-    return "piles   " + "   ".join(parts) + f"   discard: {len(game.discard)}"
+    for (back, _cards), pile in zip(game.deck.piles, game.piles, strict=True):
+        trees = ngettext("{n} palm tree", "{n} palm trees", back).format(n=back)
+        parts.append(f"{trees}: {len(pile)}")
+    discard = _("discard: {n}").format(n=len(game.discard))
+    return _("piles") + "   " + "   ".join(parts) + "   " + discard
 
 
 def scoring_board(game: Game, color: bool = False) -> list[str]:
@@ -150,15 +157,15 @@ def scoring_board(game: Game, color: bool = False) -> list[str]:
         name, cost = game.deck.board_items[code]
         owner = game.board_owner[i]
         if owner == -1:
-            state, style = "available", None
+            state, style = _("available"), None
         elif owner == 2:
-            state, style = "face down", "dim"
+            state, style = _("face down"), "dim"
         else:
-            state, style = PLAYERS[owner], PLAYERS[owner]
-        text = f"{name} ({cost}): "
+            state, style = tr(PLAYERS[owner]), PLAYERS[owner]
+        text = f"{_(name)} ({cost}): "
         shown = paint(state, style, color) if style else state
         cells.append(text + shown + " " * max(1, 36 - len(text + state)))
-    lines = ["scoring board"]
+    lines = [_("scoring board")]
     for row in range(0, len(cells), 2):
         lines.append(("  " + "".join(cells[row : row + 2])).rstrip())
     return lines
@@ -178,28 +185,32 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
     deck = game.deck
     supply = [str(v) for v in game.board.discs if game.disc_at[player][v] < 0]
     if game.invocation[player] == -1:
-        supply.append("+ invocation")
+        supply.append(_("+ invocation"))
     score = banked(game)[player]
     facts = [
-        f"score {score}",
-        f"discs in supply: {' '.join(supply) or 'none'}",
-        f"statues left: {game.statues_left[player]}",
-        f"shells: {len(game.shells[player])}",
+        _("score {n}").format(n=score),
+        _("discs in supply: {discs}").format(discs=" ".join(supply) or _("none")),
+        _("statues left: {n}").format(n=game.statues_left[player]),
+        _("shells: {n}").format(n=len(game.shells[player])),
     ]
-    first = _cell(colour, 8, colour, color) + "   ".join(facts)
-    cards = Counter(deck.cards[c].name for c in game.beach_cards[player])
+    first = _cell(tr(colour), 8, colour, color) + "   ".join(facts)
+    cards = Counter(_(deck.cards[c].name) for c in game.beach_cards[player])
     baskets = sum(deck.cards[c].baskets for c in game.beach_cards[player])
     butterflies = sum(deck.cards[c].butterflies for c in game.beach_cards[player])
-    items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or ["none"]
+    items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or [_("none")]
     units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
     if cards:
-        units.append(f"(baskets {baskets}, butterflies {butterflies})")
-    second = "\n".join(wrap_words(["cards:", *units], width=WIDTH, indent=" " * 8))
-    owned = [deck.board_items[code][0] for i, code in enumerate(BOARD_ITEMS)
+        units.append(
+            _("(baskets {baskets}, butterflies {butterflies})").format(
+                baskets=baskets, butterflies=butterflies
+            )
+        )
+    second = "\n".join(wrap_words([_("cards:"), *units], width=WIDTH, indent=" " * 8))
+    owned = [_(deck.board_items[code][0]) for i, code in enumerate(BOARD_ITEMS)
              if game.board_owner[i] == player]  # fmt: skip
     lines = [first, second]
     if owned:
-        lines.append(" " * 8 + "scoring cards: " + ", ".join(owned))
+        lines.append(" " * 8 + _("scoring cards: {cards}").format(cards=", ".join(owned)))
     return lines
 
 
@@ -214,14 +225,24 @@ def status(game: Game, color: bool = False) -> str:
 def _status_parts(game: Game, color: bool) -> tuple[str, str]:
     red, yellow = banked(game)
     if game.is_terminal():
-        where = "game over"
+        where = _("game over")
     else:
         who = game.to_move or ""
-        where = f"{paint(who, who, color)} to decide ({game.phase_name})"
-    score = f"score {paint('red', 'red', color)} {red}  {paint('yellow', 'yellow', color)} {yellow}"
-    line = (
-        f"{paint('Haleakala', 'head', color)} {game.variant} · seed {game.seed} · "
-        f"round {game.round} of 2 · {where}"
+        where = _("{colour} to decide ({phase})").format(
+            colour=paint(tr(who), who, color), phase=tr(game.phase_name)
+        )
+    score = _("score {red} {n}  {yellow} {m}").format(
+        red=paint(tr("red"), "red", color),
+        n=red,
+        yellow=paint(tr("yellow"), "yellow", color),
+        m=yellow,
+    )
+    line = _("{title} {variant} · seed {seed} · round {round} of 2 · {where}").format(
+        title=paint("Haleakala", "head", color),
+        variant=tr(game.variant),
+        seed=game.seed,
+        round=game.round,
+        where=where,
     )
     return line, score
 
@@ -230,8 +251,9 @@ def render(game: Game, color: bool = False) -> str:
     """The whole table: status line, island, card slots, piles, scoring board, players."""
     lines = [status(game, color), ""]
     lines += island(game, color)
-    lines.append(paint(LEGEND if game.tactical else LEGEND.rsplit("  ", 1)[0], "dim", color))
-    lines.append("card slots")
+    legend = _(LEGEND)
+    lines.append(paint(legend if game.tactical else legend.rsplit("  ", 1)[0], "dim", color))
+    lines.append(_("card slots"))
     lines += card_slots(game)
     lines.append(piles(game))
     lines += scoring_board(game, color)
@@ -247,23 +269,27 @@ def prompt(game: Game, color: bool = False) -> str:
     """One line: who decides and what kind of decision the rules await."""
     who = game.to_move
     if who is None:
-        return "the game is over"
+        return _("the game is over")
     phase = game.phase_name
     if phase == "card":
         seg = game.context[0]
         k = game.board.slots_per_segment
         offered = [
-            f"take {game.board.slot_name(s)} ({card_name(game, game.slots[s])})"
+            _("take {slot} ({card})").format(
+                slot=game.board.slot_name(s), card=card_name(game, game.slots[s])
+            )
             for s in range(seg * k, seg * k + k)
             if game.slots[s] >= 0
         ]
-        what = f"choose a card in segment {seg}: " + ", ".join(offered)
+        what = _("choose a card in segment {n}: {cards}").format(n=seg, cards=", ".join(offered))
     else:
-        what = PHASE_PROMPTS[phase]
+        what = _(PHASE_PROMPTS[phase])
     if phase in ("shell", "prescore"):
-        what += f" (you have {moves.shells(len(game.shells[game.decider]))})"
+        what = _("{what} (you have {shells})").format(
+            what=what, shells=moves.shells(len(game.shells[game.decider]))
+        )
     return "\n".join(
-        wrap_words([paint(who, who, color) + ":", *what.split()], indent="", hang="  ")
+        wrap_words([paint(tr(who), who, color) + ":", *what.split()], indent="", hang="  ")
     )
 
 
@@ -285,7 +311,7 @@ def wrap_words(
 
 def legal_lines(game: Game) -> list[str]:
     """``  legal: 1@0 1@1 ...`` wrapped, continuation lines aligned under the first decision."""
-    return wrap_words(["legal:", *game.legal_decisions()], hang=" " * 7)
+    return wrap_words([_("legal:"), *game.legal_decisions()], hang=" " * 7)
 
 
 def compact_legal(game: Game) -> list[str]:
@@ -300,8 +326,12 @@ def compact_legal(game: Game) -> list[str]:
         return full
     rest = [d for d in legal if d not in places]
     values = sorted({d.split("@")[0] for d in places})
-    summary = f"{len(places)} placements of disc {'/'.join(values)} (like {places[0]})"
-    words = ["legal:", summary + (";" if rest else ""), *rest, "– type legal for all"]
+    summary = ngettext(
+        "{n} placement of disc {values} (like {example})",
+        "{n} placements of disc {values} (like {example})",
+        len(places),
+    ).format(n=len(places), values="/".join(values), example=places[0])
+    words = [_("legal:"), summary + (";" if rest else ""), *rest, _("– type legal for all")]
     return wrap_words(words, hang=" " * 7)
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
 from haleakala.words import moves
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from haleakala.ai import Bot
     from haleakala.ai.coach import Hint
 
-HELP = """\
+HELP = N_("""\
 Decisions (notation):
   3@2        place your number disc 3 on the beach of segment 2
   3@2*       the same with your invocation disc (tactical: beside the boat)
@@ -48,7 +50,7 @@ Commands:
   hint         what the bot would decide here, and why (marked in the game log)
   undo         take back your last decision (and the bot decisions after it)
   save FILE    save the game                  load FILE   continue a saved game
-  help         this text                      quit    leave the game"""
+  help         this text                      quit    leave the game""")
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -119,7 +121,7 @@ class TerminalGame:
         a file stays one line (``wrap=False``): its path is as long as it is, and a
         failed save or load is one line to read or grep."""
         for line in text.split("\n"):
-            for part in fit(line) if wrap else [line]:
+            for part in fit(tr(line)) if wrap else [tr(line)]:  # translated, then wrapped
                 print(part, file=self.out)
 
     def draw(self) -> None:
@@ -128,7 +130,7 @@ class TerminalGame:
 
     def _seat_name(self, p: int) -> str:
         seat = self.seats[p]
-        return "a person" if seat is None else f"the {seat.name} bot"
+        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -136,11 +138,19 @@ class TerminalGame:
         """Play until the game ends, a person quits, or the input ends; exit status 0."""
         g = self.game
         self.say(
-            f"Haleakala, {g.variant} variant, seed {g.seed}: red is {self._seat_name(0)}, "
-            f"yellow is {self._seat_name(1)}; {PLAYERS[g.start]} starts."
+            _(
+                "Haleakala, {variant} variant, seed {seed}: red is {red}, yellow is {yellow}; "
+                "{colour} starts."
+            ).format(
+                variant=tr(g.variant),
+                seed=g.seed,
+                red=self._seat_name(0),
+                yellow=self._seat_name(1),
+                colour=tr(PLAYERS[g.start]),
+            )
         )
         if any(seat is None for seat in self.seats):
-            self.say("Type a decision (like 3@2) or help.")
+            self.say(_("Type a decision (like 3@2) or help."))
         while not self.game.is_terminal():
             seat = self.seats[self.game.decider]
             if seat is not None:
@@ -166,8 +176,15 @@ class TerminalGame:
         events = game.apply(decision)
         self._drawn = False
         told = moves.describe_move(game, mover, decision, events)
-        lines = [f"{render.paint(who, who, self.color)} ({bot.name}) {text}: {told[0]}"]
-        lines += ["  " + line for line in told[1:]]
+        lines = [
+            _("{colour} ({bot}) {decision}: {words}").format(
+                colour=render.paint(tr(who), who, self.color),
+                bot=bot.name,
+                decision=text,
+                words=tr(told[0]),
+            )
+        ]
+        lines += ["  " + tr(line) for line in told[1:]]
         if not self.watch:
             for line in lines:
                 self.say(line)
@@ -193,24 +210,24 @@ class TerminalGame:
         for text in render.compact_legal(game):
             self.say(text)
         try:
-            line = self.read(f"{game.to_move}> ")
+            line = self.read(f"{tr(game.to_move or '')}> ")
         except EOFError:
             self.say()
-            self.say("end of input: the game is left unfinished (save FILE keeps a game)")
+            self.say(_("end of input: the game is left unfinished (save FILE keeps a game)"))
             return False
         return self.command(line.strip())
 
     def command(self, line: str) -> bool:
         """One line typed by a person: a command or a decision. False means quit."""
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
         if not line:
             return True
         if word in ("quit", "exit"):
-            self.say("goodbye: the game is left unfinished")
+            self.say(_("goodbye: the game is left unfinished"))
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "board":
             self.draw()
         elif word == "legal":
@@ -238,7 +255,7 @@ class TerminalGame:
             player, line = match.group(1).lower(), match.group(2)
         reason = game.why_illegal(line, player)
         if reason is not None:
-            self.say(f"refused: {reason}")
+            self.say(_("refused: {reason}").format(reason=tr(reason)))
             return
         mover = game.decider
         before = game.clone()
@@ -260,7 +277,7 @@ class TerminalGame:
 
         game = self.game
         if game.is_terminal():
-            self.say("the game is over: no hint")
+            self.say(_("the game is over: no hint"))
             return
         self._hint = advise(game, seed=len(game.history))
         self.hints.append(self._hint.record())
@@ -268,19 +285,27 @@ class TerminalGame:
 
     def undo(self) -> None:
         if not self.undo_stack:
-            self.say("nothing to undo")
+            self.say(_("nothing to undo"))
             return
         step = self.undo_stack.pop()
         bots = len(self.game.history) - len(step.game.history) - 1
         self.game = step.game
         self._drawn = False
         self._redraw = True
-        after = f" and {bots} bot decision{'s' * (bots != 1)} after it" if bots else ""
-        self.say(f"undone: {step.decision}{after}")
+        if bots:
+            self.say(
+                ngettext(
+                    "undone: {decision} and {n} bot decision after it",
+                    "undone: {decision} and {n} bot decisions after it",
+                    bots,
+                ).format(decision=step.decision, n=bots)
+            )
+        else:
+            self.say(_("undone: {decision}").format(decision=step.decision))
 
     def save(self, name: str) -> None:
         if not name:
-            self.say("save needs a file name: save FILE")
+            self.say(_("save needs a file name: save FILE"))
             return
         path = Path(name).expanduser()
         tmp = path.with_name(path.name + ".tmp")
@@ -289,30 +314,50 @@ class TerminalGame:
             tmp.replace(path)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(printable(f"cannot save to {name}: {reason}"), wrap=False)
+            self.say(
+                printable(_("cannot save to {name}: {reason}").format(name=name, reason=reason)),
+                wrap=False,
+            )
             return
-        self.say(f"saved to {name} (continue it with: load {name})", wrap=False)
+        self.say(_("saved to {name} (continue it with: load {name})").format(name=name), wrap=False)
 
     def load(self, name: str) -> None:
         if not name:
-            self.say("load needs a file name: load FILE")
+            self.say(_("load needs a file name: load FILE"))
             return
         # The running game is replaced only by a save that loads completely and whose
         # history leads to its position; anything else is one line and play goes on.
         try:
             game = from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
         except UnreadableFile as exc:
-            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on", wrap=False)
+            self.say(
+                _("cannot load {name}: {reason}; the game goes on").format(
+                    name=printable(name), reason=exc.reason
+                ),
+                wrap=False,
+            )
             return
         except SaveError as exc:
-            self.say(f"cannot load {printable(name)}: {exc}; the game goes on", wrap=False)
+            self.say(
+                _("cannot load {name}: {reason}; the game goes on").format(
+                    name=printable(name), reason=exc
+                ),
+                wrap=False,
+            )
             return
         self.game = game
         self.undo_stack.clear()
         self._drawn = False
         self._redraw = True
         self.say(
-            f"loaded {name}: {game.variant} variant, seed {game.seed}, round {game.round}, "
-            f"{len(game.history)} decisions so far",
+            _(
+                "loaded {name}: {variant} variant, seed {seed}, round {round}, {n} decisions so far"
+            ).format(
+                name=name,
+                variant=tr(game.variant),
+                seed=game.seed,
+                round=game.round,
+                n=len(game.history),
+            ),
             wrap=False,
         )

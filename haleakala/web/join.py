@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from haleakala.i18n import N_
+
 if TYPE_CHECKING:
     from haleakala.web.server import LiveView
 
 WIDTH, HEIGHT = 128, 64
-MENU_LABEL = "live view"
+MENU_LABEL = N_("live view")
 """The OLED menu entry that shows ``join_image`` (see ``menu_option``)."""
 
 

@@ -16,6 +16,8 @@ Every match here decodes the decision with ``rules.decision``; nothing does arit
 
 from __future__ import annotations
 
+from haleakala.i18n import N_, _
+from haleakala.i18n.terms import name
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import (
     Boat,
@@ -31,25 +33,25 @@ from haleakala.rules.decision import (
 )
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRESCORE, PRIESTESS, SHELL
 
-BAND_WORDS = {"G": "grassland", "F": "forest", "M": "mountain", "B": "hut"}
+BAND_WORDS = {"G": N_("grassland"), "F": N_("forest"), "M": N_("mountain"), "B": N_("hut")}
 """A land space's band letter (the second character of its name) in words."""
 
 PHASE_WORDS = {
-    MOVE_SHAMAN: "move the shaman (turn the knob, press to confirm)",
-    CHOOSE_CARD: "take a card (turn the knob, press to take)",
-    PRIESTESS: "use the Lava Priestess (turn the knob, press to confirm)",
-    SHELL: "buy with the shell or keep it (turn the knob, press)",
-    PRESCORE: "buy before the scoring or pass (turn the knob, press)",
-    OVER: "nothing: the game is over",
+    MOVE_SHAMAN: N_("move the shaman (turn the knob, press to confirm)"),
+    CHOOSE_CARD: N_("take a card (turn the knob, press to take)"),
+    PRIESTESS: N_("use the Lava Priestess (turn the knob, press to confirm)"),
+    SHELL: N_("buy with the shell or keep it (turn the knob, press)"),
+    PRESCORE: N_("buy before the scoring or pass (turn the knob, press)"),
+    OVER: N_("nothing: the game is over"),
 }
 """What the player to move must do first, in a phase that is not a turn."""
 
 PHASE_TITLES = {
-    MOVE_SHAMAN: "SHAMAN",
-    CHOOSE_CARD: "TAKE ONE",
-    PRIESTESS: "LAVA",
-    SHELL: "BUY?",
-    PRESCORE: "BUY?",
+    MOVE_SHAMAN: N_("SHAMAN"),
+    CHOOSE_CARD: N_("TAKE ONE"),
+    PRIESTESS: N_("LAVA"),
+    SHELL: N_("BUY?"),
+    PRESCORE: N_("BUY?"),
 }
 """A decision chooser's title after the colour (``RED: TAKE ONE``)."""
 
@@ -64,26 +66,34 @@ def describe(game: Game, d: int) -> str:
     colour = PLAYERS[game.decider]
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return f"put {colour} {v} on beach {beach}"
+            return N_("put {colour} {v} on beach {beach}").format(colour=colour, v=v, beach=beach)
         case Place(v, beach, invoke=True):
-            return f"put {colour} {v} and the invocation disc on beach {beach}"
+            return N_("put {colour} {v} and the invocation disc on beach {beach}").format(
+                colour=colour, v=v, beach=beach
+            )
         case Return(v, beach):
-            return f"take {colour} {v} off beach {beach}"
+            return N_("take {colour} {v} off beach {beach}").format(colour=colour, v=v, beach=beach)
         case Boat():
-            return f"move the boat to {_next_boat(game)}"
+            return N_("move the boat to {beach}").format(beach=_next_boat(game))
         case Shaman(None):
-            return f"the {colour} shaman stays"
+            return N_("the {colour} shaman stays").format(colour=colour)
         case Shaman(space) if space is not None:
-            return f"{colour} shaman to {b.space_name(space)}"
+            return N_("{colour} shaman to {space}").format(colour=colour, space=b.space_name(space))
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return f"{colour} takes {b.slot_name(slot)} ({card.name})"
+            return N_("{colour} takes {slot} ({card})").format(
+                colour=colour, slot=b.slot_name(slot), card=card.name
+            )
         case Lava(None, None):
-            return "no lava to move"
+            return N_("no lava to move")
         case Lava(source, target):
-            return f"move lava from crater {source} to {target}"
+            return N_("move lava from crater {source} to {target}").format(
+                source=source, target=target
+            )
         case Buy(item):
-            return f"{colour} buys {game.deck.board_items[item][0]}"
+            return N_("{colour} buys {item}").format(
+                colour=colour, item=game.deck.board_items[item][0]
+            )
     return f"{colour}: {game.format(d)}"
 
 
@@ -94,38 +104,41 @@ def option_label(game: Game, d: int) -> tuple[str, bool]:
     b = game.board
     match decode(d, b):
         case Shaman(None):
-            return f"stay on {b.space_name(game.shaman[game.decider])}", True
+            here = b.space_name(game.shaman[game.decider])
+            return N_("stay on {space}").format(space=here), True
         case Shaman(space) if space is not None:
-            name = b.space_name(space)
-            return f"{name} {BAND_WORDS[name[1]]}", False
+            where = b.space_name(space)
+            return f"{where} {_(BAND_WORDS[where[1]])}", False
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return f"{b.slot_name(slot)} {card.name}", False
+            return f"{b.slot_name(slot)} {name(card.name)}", False
         case Lava(None, None):
-            return "no lava to move", True
-        case Lava():
-            return game.format(d).replace(">", " to "), False
+            return N_("no lava to move"), True
+        case Lava(source, target):
+            return N_("lava {source} to {target}").format(source=source, target=target), False
         case Buy(item):
-            name, cost = game.deck.board_items[item]
-            return f"{name} ({cost})", False
+            item_name, cost = game.deck.board_items[item]
+            return N_("{item} ({cost})").format(item=item_name, cost=cost), False
         case Keep():
-            return "keep the shell", True
+            return N_("keep the shell"), True
         case Pass():
-            return "buy nothing", True
+            return N_("buy nothing"), True
     return game.format(d), False
 
 
 def beach_option_label(move: Place | Return) -> str:
     """A disc decision in a beach's chooser (buttons kit): ``place 3``, ``take back 3``."""
     if isinstance(move, Return):
-        return f"take back {move.value}"
-    return f"place {move.value} + invocation" if move.invoke else f"place {move.value}"
+        return N_("take back {v}").format(v=move.value)
+    if move.invoke:
+        return N_("place {v} + invocation").format(v=move.value)
+    return N_("place {v}").format(v=move.value)
 
 
 def boat_option_label(game: Game, *, asking: bool) -> str:
     """Moving the boat in its chooser: asked after select (``asking``) or forced."""
-    where = f"boat to {_next_boat(game)}"
-    return f"yes, {where}" if asking else where
+    where = N_("boat to {beach}").format(beach=_next_boat(game))
+    return N_("yes, {where}").format(where=where) if asking else where
 
 
 def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
@@ -133,42 +146,62 @@ def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
     players do about it (``"YELLOW PLACES 3 ON BEACH 2"``, ``"put the disc there"``)."""
     b = game.board
     who = PLAYERS[game.decider].upper()
-    then = ", then press select" if kit != "rfid" else ""
+    press = kit != "rfid"
+
+    def then(done: str, pressed: str) -> str:
+        return pressed if press else done
+
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return f"{who} PLACES {v} ON BEACH {beach}", f"put the disc there{then}"
+            return N_("{who} PLACES {v} ON BEACH {beach}").format(who=who, v=v, beach=beach), then(
+                N_("put the disc there"), N_("put the disc there, then press select")
+            )
         case Place(v, beach, invoke=True):
             return (
-                f"{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}",
-                f"put both discs there{then}",
+                N_("{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}").format(
+                    who=who, v=v, beach=beach
+                ),
+                then(N_("put both discs there"), N_("put both discs there, then press select")),
             )
         case Return(v, beach):
-            return f"{who} TAKES {v} BACK FROM BEACH {beach}", f"take the disc off the beach{then}"
+            return N_("{who} TAKES {v} BACK FROM BEACH {beach}").format(
+                who=who, v=v, beach=beach
+            ), then(
+                N_("take the disc off the beach"),
+                N_("take the disc off the beach, then press select"),
+            )
         case Boat():
             return (
-                f"{who} MOVES THE BOAT TO {_next_boat(game)}",
-                "move the boat, then press select",
+                N_("{who} MOVES THE BOAT TO {beach}").format(who=who, beach=_next_boat(game)),
+                N_("move the boat, then press select"),
             )
         case Shaman(None):
-            return f"{who}'S SHAMAN STAYS ON {b.space_name(game.shaman[game.decider])}", ""
+            here = b.space_name(game.shaman[game.decider])
+            return N_("{who}'S SHAMAN STAYS ON {space}").format(who=who, space=here), ""
         case Shaman(space) if space is not None:
             return (
-                f"{who}'S SHAMAN GOES TO {b.space_name(space)}",
-                "move the shaman there, then press select",
+                N_("{who}'S SHAMAN GOES TO {space}").format(who=who, space=b.space_name(space)),
+                N_("move the shaman there, then press select"),
             )
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return f"{who} TAKES {b.slot_name(slot).upper()}: {card.name}", ""
+            return N_("{who} TAKES {slot}: {card}").format(
+                who=who, slot=b.slot_name(slot).upper(), card=card.name
+            ), ""
         case Lava(None, None):
-            return f"{who} MOVES NO LAVA", ""
+            return N_("{who} MOVES NO LAVA").format(who=who), ""
         case Lava(source, target):
-            return f"{who} MOVES LAVA FROM CRATER {source} TO {target}", ""
+            return N_("{who} MOVES LAVA FROM CRATER {source} TO {target}").format(
+                who=who, source=source, target=target
+            ), ""
         case Buy(item):
-            return f"{who} BUYS {game.deck.board_items[item][0].upper()}", ""
+            return N_("{who} BUYS {item}").format(
+                who=who, item=game.deck.board_items[item][0].upper()
+            ), ""
         case Keep():
-            return f"{who} KEEPS THE SHELL", ""
+            return N_("{who} KEEPS THE SHELL").format(who=who), ""
         case Pass():
-            return f"{who} BUYS NOTHING", ""
+            return N_("{who} BUYS NOTHING").format(who=who), ""
     return f"{who}: {game.format(d)}", ""
 
 
@@ -177,28 +210,34 @@ def decision_words(game: Game, d: int) -> str:
     b = game.board
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return f"place disc {v} on beach {beach}"
+            return N_("place disc {v} on beach {beach}").format(v=v, beach=beach)
         case Place(v, beach, invoke=True):
-            return f"place disc {v} with the invocation disc on beach {beach}"
+            return N_("place disc {v} with the invocation disc on beach {beach}").format(
+                v=v, beach=beach
+            )
         case Return(v, beach):
-            return f"take disc {v} back from beach {beach}"
+            return N_("take disc {v} back from beach {beach}").format(v=v, beach=beach)
         case Boat():
-            return f"move the boat to segment {_next_boat(game)}"
+            return N_("move the boat to segment {segment}").format(segment=_next_boat(game))
         case Shaman(None):
-            return "leave the shaman where it stands"
+            return N_("leave the shaman where it stands")
         case Shaman(space) if space is not None:
-            return f"move the shaman to {b.space_name(space)}"
+            return N_("move the shaman to {space}").format(space=b.space_name(space))
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return f"take the {card.name} from slot {b.slot_name(slot)}"
+            return N_("take the {card} from slot {slot}").format(
+                card=card.name, slot=b.slot_name(slot)
+            )
         case Lava(None, None):
-            return "move no lava"
+            return N_("move no lava")
         case Lava(source, target):
-            return f"move lava from crater {source} to crater {target}"
+            return N_("move lava from crater {source} to crater {target}").format(
+                source=source, target=target
+            )
         case Buy(item):
-            return f"buy {game.deck.board_items[item][0]}"
+            return N_("buy {item}").format(item=game.deck.board_items[item][0])
         case Keep():
-            return "keep the shell"
+            return N_("keep the shell")
         case Pass():
-            return "buy nothing"
+            return N_("buy nothing")
     return game.format(d)

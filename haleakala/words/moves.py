@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from haleakala.i18n import N_
+from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import (
     Boat,
@@ -31,12 +33,12 @@ from haleakala.rules.decision import (
 if TYPE_CHECKING:
     from haleakala.rules import Game, Result
 
-BANDS = ("grassland", "forest", "mountain")
+BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
 
 
 def space_words(game: Game, space: int) -> str:
     """``forest 2F``: a land space by its band, then its notation name."""
-    return f"{BANDS[space % 3]} {game.board.space_name(space)}"
+    return N_("{land} {space}").format(land=BANDS[space % 3], space=game.board.space_name(space))
 
 
 def card_name(game: Game, card: int) -> str:
@@ -52,40 +54,57 @@ def decision_sentence(game: Game, player: int, code: int, events: list[tuple]) -
     the boat says where it goes (``events`` are what ``Game.apply`` returned for it)."""
     who = PLAYERS[player].capitalize()
     sailed = _boat_to(events)
-    sails = f" – the boat sails to {sailed}" if sailed is not None else ""
     match decode(code, game.board):
         case Place(value, beach, invoke):
-            extra = " with the invocation disc" if invoke else ""
-            return f"{who} places {value}{extra} on beach {beach}{sails}"
+            if invoke:
+                said = N_("{who} places {value} with the invocation disc on beach {beach}")
+            else:
+                said = N_("{who} places {value} on beach {beach}")
+            said = said.format(who=who, value=value, beach=beach)
+            if sailed is None:
+                return said
+            return N_("{move} – the boat sails to {beach}").format(move=said, beach=sailed)
         case Return(value, beach):
-            return f"{who} takes {value} back from beach {beach}"
+            return N_("{who} takes {value} back from beach {beach}").format(
+                who=who, value=value, beach=beach
+            )
         case Boat():
-            return f"{who} moves the boat{sails.replace(' – the boat sails', '')}"
+            if sailed is None:
+                return N_("{who} moves the boat").format(who=who)
+            return N_("{who} moves the boat to {beach}").format(who=who, beach=sailed)
         case Shaman(None):
-            return f"{who}'s shaman stays where it is"
+            return N_("{who}'s shaman stays where it is").format(who=who)
         case Shaman(space) if space is not None:
-            return f"{who}'s shaman goes to {space_words(game, space)}"
+            return N_("{who}'s shaman goes to {space}").format(
+                who=who, space=space_words(game, space)
+            )
         case Take(slot):
             card = next((e[2] for e in events if e[0] == "receive" and e[1] == player), None)
-            what = card_name(game, card) if card is not None else "the card"
-            return f"{who} takes {what} from {game.board.slot_name(slot)}"
+            what = card_name(game, card) if card is not None else N_("the card")
+            return N_("{who} takes {card} from {slot}").format(
+                who=who, card=what, slot=game.board.slot_name(slot)
+            )
         case Lava(None, None):
-            return f"{who}'s Lava Priestess finds no lava to move"
+            return N_("{who}'s Lava Priestess finds no lava to move").format(who=who)
         case Lava(source, target):
-            return f"{who}'s Lava Priestess moves lava from crater {source} to crater {target}"
+            return N_(
+                "{who}'s Lava Priestess moves lava from crater {source} to crater {target}"
+            ).format(who=who, source=source, target=target)
         case Buy(item):
             name, cost = game.deck.board_items[item]
-            return f"{who} buys the {name} card ({shells(cost)})"
+            return N_("{who} buys the {item} card ({shells})").format(
+                who=who, item=name, shells=shells(cost)
+            )
         case Keep():
-            return f"{who} keeps the shell"
+            return N_("{who} keeps the shell").format(who=who)
         case Pass():
-            return f"{who} buys nothing before the scoring"
+            return N_("{who} buys nothing before the scoring").format(who=who)
     return f"{who}: {game.format(code)}"
 
 
 def shells(n: int) -> str:
     """``1 shell``, ``2 shells`` (one function, so a catalog can take it over)."""
-    return f"{n} shell" if n == 1 else f"{n} shells"
+    return ngettext("{n} shell", "{n} shells", n).format(n=n)
 
 
 def event_lines(game: Game, events: list[tuple], *, told: int | None = None) -> list[str]:
@@ -96,27 +115,55 @@ def event_lines(game: Game, events: list[tuple], *, told: int | None = None) -> 
     for event in events:
         kind = event[0]
         if kind == "reveal":
-            out.append(f"slot {b.slot_name(event[1])} gets {card_name(game, event[2])}")
+            out.append(
+                N_("slot {slot} gets {card}").format(
+                    slot=b.slot_name(event[1]), card=card_name(game, event[2])
+                )
+            )
         elif kind == "lava":
-            why = "a lava card" if event[2] == "card" else "an invocation"
-            out.append(f"{why} puts a lava disc on crater {event[1]}")
+            if event[2] == "card":
+                out.append(N_("a lava card puts a lava disc on crater {n}").format(n=event[1]))
+            else:
+                out.append(N_("an invocation puts a lava disc on crater {n}").format(n=event[1]))
         elif kind == "receive":
             if event[1] != told:
-                out.append(f"{PLAYERS[event[1]].capitalize()} receives {card_name(game, event[2])}")
+                out.append(
+                    N_("{who} receives {card}").format(
+                        who=PLAYERS[event[1]].capitalize(), card=card_name(game, event[2])
+                    )
+                )
         elif kind == "statue":
             where = space_words(game, event[2])
-            out.append(f"{PLAYERS[event[1]].capitalize()} builds a statue on {where}")
+            out.append(
+                N_("{who} builds a statue on {space}").format(
+                    who=PLAYERS[event[1]].capitalize(), space=where
+                )
+            )
         elif kind == "boat":
             if told is None:
-                out.append(f"the boat sails from segment {event[1]} to {event[2]}")
+                out.append(
+                    N_("the boat sails from segment {source} to {target}").format(
+                        source=event[1], target=event[2]
+                    )
+                )
         elif kind == "discs_back":
-            out.append(f"beach {event[1]} is cleared: its discs go back to their owners")
+            out.append(
+                N_("beach {n} is cleared: its discs go back to their owners").format(n=event[1])
+            )
         elif kind == "invocation_back":
-            out.append(f"{PLAYERS[event[1]].capitalize()}'s invocation disc returns to the supply")
+            out.append(
+                N_("{who}'s invocation disc returns to the supply").format(
+                    who=PLAYERS[event[1]].capitalize()
+                )
+            )
         elif kind == "buy":
             if event[1] != told:
                 item = game.deck.board_items[event[2]][0]
-                out.append(f"{PLAYERS[event[1]].capitalize()} buys the {item} card")
+                out.append(
+                    N_("{who} buys the {item} card").format(
+                        who=PLAYERS[event[1]].capitalize(), item=item
+                    )
+                )
         elif kind == "eruption":
             out += eruption_lines(game, event)
         elif kind == "scoring":
@@ -130,22 +177,27 @@ def eruption_lines(game: Game, event: tuple) -> list[str]:
     """``The volcano erupts before scoring 1`` and one line per burnt statue."""
     rnd, destroyed = event[1], event[2]
     owners = event[3] if len(event) > 3 else ("",) * len(destroyed)
-    head = f"the volcano erupts before scoring {rnd}"
     if not destroyed:
-        return [head + ": no statue burns"]
-    lines = [head]
+        return [N_("the volcano erupts before scoring {n}: no statue burns").format(n=rnd)]
+    lines = [N_("the volcano erupts before scoring {n}").format(n=rnd)]
     for name, owner in zip(destroyed, owners, strict=True):
         space = game.board.parse_space(name)
         where = space_words(game, space) if space is not None else name
-        whose = f"{owner.capitalize()}'s statue" if owner else "The statue"
-        lines.append(f"{whose} on {where} burns")
+        if owner:
+            lines.append(
+                N_("{who}'s statue on {space} burns").format(who=owner.capitalize(), space=where)
+            )
+        else:
+            lines.append(N_("The statue on {space} burns").format(space=where))
     return lines
 
 
 def scoring_sentence(record: dict) -> str:
     """``Scoring 1: yellow 12, red 9`` (the running totals, leader first)."""
     totals = sorted(((record["players"][c]["total"], c) for c in PLAYERS), reverse=True)
-    return f"Scoring {record['round']}: " + ", ".join(f"{c} {t}" for t, c in totals)
+    return N_("Scoring {n}: {totals}").format(
+        n=record["round"], totals=", ".join(f"{c} {t}" for t, c in totals)
+    )
 
 
 def scoring_lines(record: dict) -> list[str]:
@@ -156,17 +208,24 @@ def scoring_lines(record: dict) -> list[str]:
         points = facts["points"]
         gained = sum(points.values())
         parts = ", ".join(f"{key} {value}" for key, value in points.items() if value)
-        lines.append(f"  {colour} +{gained} ({parts or 'nothing'}) = {facts['total']}")
+        lines.append(
+            "  "
+            + N_("{colour} +{gained} ({points}) = {total}").format(
+                colour=colour, gained=gained, points=parts or N_("nothing"), total=facts["total"]
+            )
+        )
     return lines
 
 
 def result_sentence(result: Result) -> str:
     red, yellow = result.scores
-    text = f"game over: red {red}, yellow {yellow}: {result.winner} wins"
+    text = N_("game over: red {red}, yellow {yellow}: {colour} wins").format(
+        red=red, yellow=yellow, colour=result.winner
+    )
     if result.tiebreak == "statues":
-        text += " (tie broken by the statues on the island)"
-    elif result.tiebreak == "start":
-        text += " (tie: the player who did not start wins)"
+        return N_("{result} (tie broken by the statues on the island)").format(result=text)
+    if result.tiebreak == "start":
+        return N_("{result} (tie: the player who did not start wins)").format(result=text)
     return text
 
 

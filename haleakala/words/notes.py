@@ -7,75 +7,85 @@ translates. Notes in the rules' own words (``Game.why_illegal``) are passed thro
 
 from __future__ import annotations
 
+from haleakala.i18n import N_
+
 Note = tuple[str, str]
 
-THINKING = "THINKING"
+THINKING = N_("THINKING")
 """The title of "the companion is still thinking", taken down once it has answered."""
 
 
 def nothing_to_undo() -> Note:
-    return "NOTHING TO UNDO", "No decision of yours to take back yet."
+    return N_("NOTHING TO UNDO"), N_("No decision of yours to take back yet.")
 
 
 def undone(decisions: list[str]) -> Note:
-    return "UNDONE", "Took back " + ", ".join(decisions)
+    return N_("UNDONE"), N_("Took back {join}").format(join=", ".join(decisions))
 
 
 def internal_error(kind: str) -> Note:
-    return "SORRY", f"Internal error ({kind}); logged. Go on."
+    return N_("SORRY"), N_("Internal error ({kind}); logged. Go on.").format(kind=kind)
 
 
 def not_allowed(why: str) -> Note:
-    return "NOT ALLOWED", why
+    return N_("NOT ALLOWED"), why
 
 
 def unknown_button(button: str) -> Note:
-    return "UNKNOWN BUTTON", f"{button!r} is not a button of this kit."
+    return N_("UNKNOWN BUTTON"), N_("{button} is not a button of this kit.").format(
+        button=repr(button)
+    )
 
 
 def fix_the_board() -> Note:
-    return "FIX THE BOARD", "First make the board match (see the beaches flashing)."
+    return N_("FIX THE BOARD"), N_("First make the board match (see the beaches flashing).")
 
 
 def still_thinking() -> Note:
-    return THINKING, "The companion is still thinking: a moment."
+    return THINKING, N_("The companion is still thinking: a moment.")
 
 
 def readers_will_see(instruction: str) -> Note:
-    return "COMPANION'S TURN", instruction + ": the readers will see it."
+    return N_("COMPANION'S TURN"), N_("{instruction}: the readers will see it.").format(
+        instruction=instruction
+    )
 
 
 def not_now(why: str) -> Note:
-    return "NOT NOW", why
+    return N_("NOT NOW"), why
 
 
 def must_first(whose: str, must: str) -> Note:
-    return "NOT NOW", f"{whose} must first {must}."
+    return N_("NOT NOW"), N_("{whose} must first {must}.").format(whose=whose, must=must)
 
 
 def no_such_beach_button(button: str, beaches: int) -> Note:
-    return "NO SUCH BEACH", f"{button!r}: beaches are 0 to {beaches - 1}."
+    return N_("NO SUCH BEACH"), N_("{button}: beaches are 0 to {n}.").format(
+        button=repr(button), n=beaches - 1
+    )
 
 
 def no_such_beach_reported(beach: object) -> Note:
-    return "NO SUCH BEACH", f"The readers reported beach {beach!r}; ignored."
+    return N_("NO SUCH BEACH"), N_("The readers reported beach {beach}; ignored.").format(
+        beach=repr(beach)
+    )
 
 
 def readers_see_discs() -> Note:
-    return "RFID KIT", "The readers see the discs: just put the disc down."
+    return N_("RFID KIT"), N_("The readers see the discs: just put the disc down.")
 
 
 def companions_turn_press() -> Note:
-    return "COMPANION'S TURN", "Do what the companion says, then press select."
+    return N_("COMPANION'S TURN"), N_("Do what the companion says, then press select.")
 
 
 def not_on_beach(beach: int, why: str) -> Note:
-    return f"NOT ON BEACH {beach}", why
+    return N_("NOT ON BEACH {beach}").format(beach=beach), why
 
 
 def hint(notation: str, reason: str) -> Note:
-    return f"HINT: {notation}", reason
+    return N_("HINT: {notation}").format(notation=notation), reason
 
 
 def hint_judged(judgement: str) -> Note:
-    return "HINT", judgement
+    return N_("HINT"), judgement

@@ -9,7 +9,9 @@ starting player: enough to rebuild the deal); then one record per decision
 (``{"type": "undo", "count": 2, "ply": 10, "digest": "…"}``). Solo mode is part of the game
 on the table, so its setting is kept too: in the header (``"solo": "yellow", "strength":
 "normal"``) and as a ``{"type": "solo", …}`` record whenever the menu changes it; a daemon
-restarted without ``--solo`` resumes the companion's seat as it was.
+restarted without ``--solo`` resumes the companion's seat as it was. The language chosen in
+the board's menu is kept the same way (``"language"`` in the header, a ``{"type":
+"language", …}`` record on a change), so a restart without ``--lang`` speaks it again.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal

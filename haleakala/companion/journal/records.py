@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from haleakala.i18n import LANGUAGES
 from haleakala.rules import PLAYERS, Game
 
 JOURNAL_NAME = "journal.bin"
@@ -230,6 +231,13 @@ def settings_of(
     if isinstance(record.get("strength"), str):
         strength = record["strength"]
     return solo, strength
+
+
+def language_of(record: dict[str, Any], language: str | None) -> str | None:
+    """The language from a header or language record (one without a catalog is ignored)."""
+    if record.get("language") in LANGUAGES:
+        return str(record["language"])
+    return language
 
 
 def loose_header(data: bytes, piece: Piece) -> dict[str, Any] | None:

@@ -17,6 +17,8 @@ import secrets
 import time
 from pathlib import Path
 
+from haleakala.i18n import N_
+
 from .records import GAMES_DIR, JOURNAL_NAME, SNAPSHOT_NAME
 
 
@@ -26,7 +28,7 @@ class JournalError(OSError):
     ``str()`` is the whole story for the log; ``title`` and ``short`` are what fits the OLED.
     """
 
-    def __init__(self, code: int, text: str, *, title: str = "NOT SAVED", short: str = ""):
+    def __init__(self, code: int, text: str, *, title: str = N_("NOT SAVED"), short: str = ""):
         super().__init__(code, text)
         self.title = title
         self.short = short or text
@@ -42,9 +44,11 @@ def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalErro
             code,
             f"journal: cannot {doing} {path}: no space left ({exc}); the game is paused, "
             "the decision waits in memory and is saved as soon as space is freed",
-            title="STORAGE FULL",
-            short="Storage full: the game is paused, nothing is lost. Free some space: "
-            "it goes on by itself.",
+            title=N_("STORAGE FULL"),
+            short=N_(
+                "Storage full: the game is paused, nothing is lost. Free some space: "
+                "it goes on by itself."
+            ),
         )
     if code in (errno.EACCES, errno.EPERM):
         owner, fix = ownership_fix(path, readable=doing != "read")
@@ -52,14 +56,18 @@ def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalErro
             code,
             f"journal: cannot {doing} {path} ({exc}): it belongs to {owner}, the daemon runs "
             f"as {runs_as()}; fix it with: {fix} (the game is paused until then, nothing is lost)",
-            title="CANNOT SAVE",
-            short=f"{path.name} belongs to {owner}. Game paused. Fix: {fix}",
+            title=N_("CANNOT SAVE"),
+            short=N_("{file} belongs to {owner}. Game paused. Fix: {fix}").format(
+                file=path.name, owner=owner, fix=fix
+            ),
         )
     return JournalError(
         code,
         f"journal: cannot {doing} {path} ({exc}); the game is paused, retrying",
-        title="CANNOT SAVE",
-        short=f"Cannot save ({exc.strerror or exc}): the game is paused, nothing is lost.",
+        title=N_("CANNOT SAVE"),
+        short=N_("Cannot save ({error}): the game is paused, nothing is lost.").format(
+            error=exc.strerror or exc
+        ),
     )
 
 

@@ -65,6 +65,8 @@ class Journal(Recovery):
     """The colour the companion plays in this game (None: nobody), as last recorded."""
     strength: str | None = None
     """The solo bot's strength as last recorded (None: never recorded)."""
+    language: str | None = None
+    """The language chosen in the board's menu as last recorded (None: never chosen)."""
     disk: Disk = field(default_factory=Disk)
     """Where appends go (a fault-injecting stand-in in tests)."""
 
@@ -109,6 +111,7 @@ class Journal(Recovery):
         *,
         solo: str | None = None,
         strength: str | None = None,
+        language: str | None = None,
     ) -> None:
         """Begin the journal of a new game (atomically replacing the previous one)."""
         self.close()
@@ -126,6 +129,9 @@ class Journal(Recovery):
         if solo is not None or strength is not None:
             self.header.update(solo=solo, strength=strength)
         self.solo, self.strength = solo, strength
+        if language is not None:
+            self.header["language"] = language
+        self.language = language
         first = encode_record(self.header)
         try:
             write_atomically(self.path, first, sync=self.sync)
@@ -206,6 +212,12 @@ class Journal(Recovery):
         """Record a change of solo mode (who the companion plays, how strongly)."""
         self._append({"type": "solo", "solo": solo, "strength": strength})
         self.solo, self.strength = solo, strength
+
+    def append_language(self, language: str) -> None:
+        """Record a change of language in the board's menu (a daemon restarted without
+        ``--lang`` speaks it again)."""
+        self._append({"type": "language", "language": language})
+        self.language = language
 
     def append_undo(self, game: Game, count: int) -> None:
         """Record that the last ``count`` decisions were taken back (``game`` is after)."""
