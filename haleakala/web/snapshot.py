@@ -5,6 +5,11 @@ fraction of a millisecond and hand the server an immutable value, the tests can 
 position, and the page only draws: it never computes a rule. ``geometry()`` is the island's
 drawing, taken from the simulator's layout so the phone and the window agree on where
 every piece lies; it does not change during a game and is fetched once.
+
+The game keeps its words in English (its log, its logs); the snapshot is where they meet the
+page, so it is translated here, at the edge, as the other front-ends do: through ``_`` for a
+name, ``lookup.tr`` for a sentence built from a marked template, in the language in use
+(``i18n``) when the snapshot is built. The page's own labels travel with it (``words``).
 """
 
 from __future__ import annotations
@@ -13,17 +18,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from haleakala import i18n
+from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.simulator import layout
 from haleakala.terminal.render import banked, describe_scoring, prompt
-from haleakala.words.moves import describe_move
+from haleakala.web.words import labels, point_name
+from haleakala.words.moves import describe_move, result_sentence
 
 if TYPE_CHECKING:
     from haleakala.rules import Game
 
-VERSION = 1
+VERSION = 2
 EVENT_INDENT = "  "
 """Lines told about a decision's effects start with this, so the page groups them under it."""
 LOG_LINES = 40
@@ -39,29 +48,36 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
     over = game.is_terminal()
     return {
         "v": VERSION,
+        "lang": i18n.current(),
+        "labels": labels(),
         "seq": seq,
         "digest": digest or game.digest(),
         "game": "haleakala",
         "variant": game.variant,
+        "variant_name": _(game.variant),
         "seed": game.seed,
         "round": game.round,
         "decisions": len(game.history),
         "over": over,
         "to_move": game.to_move,
         "phase": game.phase_name,
-        "awaited": prompt(game),
+        "awaited": _awaited(game),
         "score": dict(zip(PLAYERS, banked(game), strict=True)),
         "island": _island(game),
         "last": _last(game),
         "piles": [
-            {"trees": back, "count": len(pile)}
+            {
+                "trees": back,
+                "name": ngettext("{n} palm tree", "{n} palm trees", back).format(n=back),
+                "count": len(pile),
+            }
             for (back, _), pile in zip(game.deck.piles, game.piles, strict=True)
         ],
         "discard": len(game.discard),
         "board": [
             {
                 "item": code,
-                "name": game.deck.board_items[code][0],
+                "name": _(game.deck.board_items[code][0]),
                 "cost": game.deck.board_items[code][1],
                 "owner": _owner(game.board_owner[i]),
             }
@@ -70,9 +86,16 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
         "players": {colour: _player(game, p) for p, colour in enumerate(PLAYERS)},
         "scorings": [_scoring(record) for record in game.scorings],
         "result": _result(game) if over else None,
-        "log": list(log[-LOG_LINES:]),
+        "log": [tr(line) for line in log[-LOG_LINES:]],
         "segments": b.segments,
     }
+
+
+def _awaited(game: Game) -> str:
+    """Who decides and what, on one line (the page wraps it): the terminal's prompt, unwrapped,
+    through ``tr`` once more so that its "{colour}: {words}" takes the language's typography
+    (French puts a no-break space before the colon)."""
+    return tr(" ".join(prompt(game).split()))
 
 
 def _owner(code: int) -> str | None:
@@ -110,7 +133,9 @@ def _island(game: Game) -> dict:
         "slots": [
             {
                 "slot": b.slot_name(slot),
-                "card": game.deck.cards[game.slots[slot]].name if game.slots[slot] >= 0 else None,
+                "card": _(game.deck.cards[game.slots[slot]].name)
+                if game.slots[slot] >= 0
+                else None,
             }
             for slot in range(b.segments * k)
         ],
@@ -125,11 +150,11 @@ def _player(game: Game, p: int) -> dict:
         "invocation": {-2: "boxed", -1: "supply"}.get(game.invocation[p], "island"),
         "statues_left": game.statues_left[p],
         "shells": len(game.shells[p]),
-        "cards": [{"name": n, "count": c} for n, c in Counter(c.name for c in cards).items()],
+        "cards": [{"name": n, "count": c} for n, c in Counter(_(c.name) for c in cards).items()],
         "baskets": sum(c.baskets for c in cards),
         "butterflies": sum(c.butterflies for c in cards),
         "scoring_cards": [
-            deck.board_items[code][0]
+            _(deck.board_items[code][0])
             for i, code in enumerate(BOARD_ITEMS)
             if game.board_owner[i] == p
         ],
@@ -146,7 +171,8 @@ def _scoring(record: dict) -> dict:
             }
             for colour in PLAYERS
         },
-        "words": describe_scoring(record),
+        "names": {key: point_name(key) for key in record["players"][PLAYERS[0]]["points"]},
+        "words": [tr(line) for line in describe_scoring(record)],
     }
 
 
@@ -154,7 +180,7 @@ def _result(game: Game) -> dict | None:
     result = game.result()
     if result is None:
         return None
-    return result.to_dict()
+    return {**result.to_dict(), "text": tr(result_sentence(result))}
 
 
 def _last(game: Game) -> dict | None:
@@ -195,11 +221,13 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
             said, *told = describe_move(after, mover, d, events)
             return [f"{said} ({before.format(d)})", *(EVENT_INDENT + line for line in told)], False
         if now < made and before.history[:now] == after.history:
-            return [f"undo: back to decision {now}"], False
+            return [N_("undo: back to decision {n}").format(n=now)], False
         if now == made and after.history == before.history:
             return [], False
-    start = f"game {after.variant}, seed {after.seed}"
-    return ([f"{start}, decision {len(after.history)}"], True)
+    start = N_("game {variant}, seed {seed}, decision {n}").format(
+        variant=after.variant, seed=after.seed, n=len(after.history)
+    )
+    return ([start], True)
 
 
 # --------------------------------------------------------------------------- geometry

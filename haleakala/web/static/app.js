@@ -6,6 +6,21 @@ const SVG = "http://www.w3.org/2000/svg";
 const BANDS = ["sea", "water", "beach", "grassland", "forest", "mountain", "crater"];
 let geo = null;
 let latest = null;
+let words = {};
+
+// A label of the snapshot's language with its {placeholders} filled in.
+function say(key, values) {
+  const text = words[key] === undefined ? key : words[key];
+  return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
+}
+
+// The page's fixed texts and its language come with each snapshot (the game's language).
+function speak(s) {
+  words = s.labels || {};
+  document.documentElement.lang = s.lang || "en";
+  for (const node of document.querySelectorAll("[data-label]")) node.textContent = say(node.dataset.label);
+  for (const node of document.querySelectorAll("[data-label-aria]")) node.setAttribute("aria-label", say(node.dataset.labelAria));
+}
 
 function el(name, attrs, parent, text) {
   const node = document.createElementNS(SVG, name);
@@ -122,14 +137,20 @@ function drawPlayers(s) {
     const div = html("div", undefined, `player ${colour}` + (s.to_move === colour ? " turn" : ""));
     div.id = `player-${colour}`;
     const h = html("h3");
-    h.append(html("span", colour + (s.to_move === colour ? " — to decide" : "")));
-    h.append(html("span", `score ${s.score[colour]}`, "score"));
+    h.append(html("span", say(colour) + (s.to_move === colour ? ` — ${say("deciding")}` : "")));
+    h.append(html("span", say("score", { n: s.score[colour] }), "score"));
     div.append(h);
-    const supply = p.supply.join(" ") + (p.invocation === "supply" ? " + invocation" : "");
-    div.append(html("p", `discs in supply: ${supply || "none"} · statues left: ${p.statues_left} · shells: ${p.shells}`));
+    const supply = [p.supply.join(" "), p.invocation === "supply" ? say("invocation") : ""].filter(Boolean).join(" ");
+    const facts = [
+      say("supply", { discs: supply || say("none") }),
+      say("statues_left", { n: p.statues_left }),
+      say("shells", { n: p.shells }),
+    ];
+    div.append(html("p", facts.join(" · ")));
     const cards = p.cards.map((c) => (c.count > 1 ? `${c.count}× ${c.name}` : c.name)).join("; ");
-    div.append(html("p", `cards: ${cards || "none"}` + (p.cards.length ? ` (baskets ${p.baskets}, butterflies ${p.butterflies})` : "")));
-    if (p.scoring_cards.length) div.append(html("p", `scoring cards: ${p.scoring_cards.join(", ")}`));
+    const tally = p.cards.length ? " " + say("baskets", { baskets: p.baskets, butterflies: p.butterflies }) : "";
+    div.append(html("p", say("cards", { cards: cards || say("none") }) + tally));
+    if (p.scoring_cards.length) div.append(html("p", say("scoring_cards", { cards: p.scoring_cards.join(", ") })));
     box.append(div);
   }
 }
@@ -138,12 +159,12 @@ function drawBoard(s) {
   const list = document.getElementById("board");
   list.replaceChildren();
   for (const item of s.board) {
-    const owner = item.owner === null ? "available" : item.owner;
+    const owner = say(item.owner === null ? "available" : item.owner);
     const cls = [item.owner === "face down" ? "down" : item.owner || "", s.last && s.last.item === item.item ? "bought" : ""];
     list.append(html("li", `${item.name} (${item.cost}): ${owner}`, cls.join(" ").trim()));
   }
-  const piles = s.piles.map((p) => `${p.trees} palm tree${p.trees === 1 ? "" : "s"}: ${p.count}`);
-  document.getElementById("piles").textContent = `piles — ${piles.join(" · ")} · discard: ${s.discard}`;
+  const piles = s.piles.map((p) => `${p.name}: ${p.count}`).concat([say("discard", { n: s.discard })]);
+  document.getElementById("piles").textContent = say("piles", { piles: piles.join(" · ") });
 }
 
 function drawLog(s) {
@@ -165,27 +186,24 @@ function drawResult(s) {
   box.hidden = !s.result;
   if (!s.result) return;
   const r = s.result;
-  let text = `${r.winner} wins — red ${r.scores.red}, yellow ${r.scores.yellow}`;
-  if (r.tiebreak === "statues") text += " (tie broken by the statues on the island)";
-  if (r.tiebreak === "start") text += " (tie: the player who did not start wins)";
-  document.getElementById("winner").textContent = text;
+  document.getElementById("winner").textContent = r.text;
   const table = document.getElementById("breakdown");
   table.replaceChildren();
   const head = html("tr");
-  ["scoring", "red", "yellow"].forEach((t) => head.append(html("th", t)));
+  ["scoring", "red", "yellow"].forEach((t) => head.append(html("th", say(t))));
   table.append(head);
   for (const sc of s.scorings) {
     const keys = Object.keys(sc.players.red.points);
     for (const key of keys) {
       if (!sc.players.red.points[key] && !sc.players.yellow.points[key]) continue;
       const row = html("tr");
-      row.append(html("td", `${sc.round}: ${key}`));
+      row.append(html("td", `${sc.round}: ${sc.names[key] || key}`));
       row.append(html("td", String(sc.players.red.points[key])));
       row.append(html("td", String(sc.players.yellow.points[key])));
       table.append(row);
     }
     const total = html("tr");
-    total.append(html("th", `after scoring ${sc.round}`));
+    total.append(html("th", say("after_scoring", { n: sc.round })));
     total.append(html("th", String(sc.players.red.total)));
     total.append(html("th", String(sc.players.yellow.total)));
     table.append(total);
@@ -194,13 +212,13 @@ function drawResult(s) {
 
 function draw(s) {
   latest = s;
+  speak(s);
   document.body.dataset.digest = s.digest;
   document.body.dataset.seq = s.seq;
   document.body.dataset.decisions = s.decisions;
-  document.getElementById("variant").textContent = `${s.variant} · round ${s.round} of 2`;
+  document.getElementById("variant").textContent = `${s.variant_name} · ${say("round", { n: s.round, rounds: 2 })}`;
   const status = document.getElementById("status");
-  const won = s.result ? `: ${s.result.winner} wins` : "";
-  status.textContent = s.over ? `game over${won}` : `${s.to_move} to decide (${s.phase})`;
+  status.textContent = s.over ? (s.result ? s.result.text : s.awaited) : say("to_decide", { colour: say(s.to_move) });
   status.className = s.over ? "" : s.to_move;
   document.getElementById("awaited").textContent = s.over ? "" : s.awaited;
   drawPieces(s);
@@ -208,7 +226,7 @@ function draw(s) {
   drawBoard(s);
   drawLog(s);
   drawResult(s);
-  document.getElementById("meta").textContent = `seed ${s.seed} · decision ${s.decisions} · digest ${s.digest}`;
+  document.getElementById("meta").textContent = say("meta", { seed: s.seed, n: s.decisions, digest: s.digest });
 }
 
 function connect() {
@@ -216,7 +234,7 @@ function connect() {
   source.addEventListener("snapshot", (e) => draw(JSON.parse(e.data)));
   source.onerror = () => {
     const status = document.getElementById("status");
-    status.textContent = latest ? "connection lost — reconnecting…" : "cannot reach the companion (scan the QR code again?)";
+    status.textContent = latest ? say("lost") : "cannot reach the companion (scan the QR code again?)";
     status.className = "stale";
   };
 }
