@@ -52,14 +52,26 @@ function drawBase(svg) {
   el("g", { id: "pieces" }, svg);
 }
 
+function counted(part) {
+  // The words of a card's part, a count kept with its word ("1 Schmetterling"): a line
+  // holding a lone "1" says nothing, in any language.
+  const words = [];
+  for (const word of part.split(" ")) {
+    const last = words.length - 1;
+    if (last >= 0 && /^\d+$/.test(words[last])) words[last] += " " + word;
+    else words.push(word);
+  }
+  return words;
+}
+
 function cardLines(name) {
-  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card.
+  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card (in any language).
   const [head, rest] = name.includes(":") ? name.split(/:\s*/, 2) : [name, ""];
   const parts = head.split(/,\s*/).concat(rest ? rest.split(/,\s*/) : []);
   const lines = [];
   for (const part of parts) {
     let line = "";
-    for (const word of part.split(" ")) {
+    for (const word of counted(part.trim())) {
       if (line && (line + " " + word).length > 13) {
         lines.push(line);
         line = word;
