@@ -19,8 +19,6 @@ import string
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from babel.messages.mofile import read_mo
-
 from haleakala import i18n
 from haleakala.rules.deck import BOARD_ITEMS
 
@@ -158,6 +156,8 @@ class _Index:
 def _index(language: str) -> _Index:
     """Every message of the language's compiled catalog: plain ones for a dictionary lookup,
     ones with placeholders as anchored patterns."""
+    from babel.messages.mofile import read_mo  # at first use: see ``i18n.number``
+
     with i18n.mo_path(language).open("rb") as fp:
         catalog = read_mo(fp)
     templates: list[_Template] = []
