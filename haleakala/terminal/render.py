@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
+from haleakala.i18n.terms import PHASES
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.words import moves
@@ -229,7 +230,7 @@ def _status_parts(game: Game, color: bool) -> tuple[str, str]:
     else:
         who = game.to_move or ""
         where = _("{colour} to decide ({phase})").format(
-            colour=paint(tr(who), who, color), phase=tr(game.phase_name)
+            colour=paint(tr(who), who, color), phase=_(PHASES[game.phase_name])
         )
     score = _("score {red} {n}  {yellow} {m}").format(
         red=paint(tr("red"), "red", color),
