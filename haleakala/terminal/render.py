@@ -92,8 +92,10 @@ def island(game: Game, color: bool = False) -> list[str]:
     """One row per segment: boat, discs on the beach per colour, shamans and statues on
     beach/grassland/forest/mountain, lava discs on the crater."""
     b = game.board
-    head = f"{_('seg'):<4}{_('boat'):<6}{_('red discs'):<11}{_('yellow discs'):<14}{'B':<5}"
-    head += f"{'G':<8}{'F':<8}{'M':<8}{_('lava')}"
+    # the headings outside the f-string: Babel's extractor does not look inside one
+    seg_h, boat_h, red_h, yellow_h = _("seg"), _("boat"), _("red discs"), _("yellow discs")
+    head = f"{seg_h:<4}{boat_h:<6}{red_h:<11}{yellow_h:<14}{'B':<5}"
+    head += f"{'G':<8}{'F':<8}{'M':<8}" + _("lava")
     lines = [paint(head, "head", color)]
     for seg in range(b.segments):
         row = f" {seg}  "
