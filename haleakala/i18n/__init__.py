@@ -25,9 +25,6 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from babel import Locale
-from babel.numbers import format_decimal
-
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
@@ -155,6 +152,11 @@ def pgettext(context: str, message: str) -> str:
 def number(value: float) -> str:
     """``value`` written as the language in use writes numbers (``1,5`` in German and
     French, ``1.5`` in English; thousands grouped)."""
+    # Babel is imported here, not at the top: the Pi installer runs the CLI on Debian's bare
+    # python3 before the venv (and Babel) exist, and it never formats a number for a player.
+    from babel import Locale
+    from babel.numbers import format_decimal
+
     return str(format_decimal(value, locale=Locale.parse(_language)))
 
 

@@ -19,8 +19,6 @@ import string
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from babel.messages.mofile import read_mo
-
 from haleakala import i18n
 from haleakala.rules.deck import BOARD_ITEMS
 
@@ -113,6 +111,9 @@ def _fill(language: str, template: _Template, values: dict[str, str], depth: int
 NOTATION = frozenset({"buy", "take", "lava", "boat", "keep", "pass", "none", *BOARD_ITEMS})
 """The words of the decision notation (``buy forest``, ``take 2a``, ``lava none``): a player
 types them as they are, in every language."""
+NOTATION_VERBS = frozenset({"buy", "take", "lava", "boat", "keep", "pass"})
+"""A decision's text starts with one of these (or is a code such as ``3@2``): ``mountain 0M``
+is a place in words, not notation, though ``mountain`` is also a board item."""
 
 
 def _known(language: str, index: _Index, value: str, depth: int) -> bool:
@@ -129,10 +130,12 @@ def _is_notation(value: str) -> bool:
     """A decision as a player types it (``buy forest``, ``take 2a``, ``3@2``): never
     translated, whatever words it shares with the game's terms."""
     words = value.split()
+    if len(words) == 1:
+        return _is_code(value)
     return (
-        bool(words)
+        len(words) > 1
+        and words[0] in NOTATION_VERBS
         and all(_is_code(w) or w in NOTATION for w in words)
-        and (len(words) > 1 or _is_code(value))
     )
 
 
@@ -158,6 +161,8 @@ class _Index:
 def _index(language: str) -> _Index:
     """Every message of the language's compiled catalog: plain ones for a dictionary lookup,
     ones with placeholders as anchored patterns."""
+    from babel.messages.mofile import read_mo  # at first use: see ``i18n.number``
+
     with i18n.mo_path(language).open("rb") as fp:
         catalog = read_mo(fp)
     templates: list[_Template] = []

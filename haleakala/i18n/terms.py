@@ -59,6 +59,18 @@ CARDS = {
     "scoring card": N_("scoring card"),
 }
 
+PHASES = {
+    "turn": N_("turn"),
+    "shaman": N_("shaman"),
+    "card": N_("card"),
+    "priestess": N_("Lava Priestess"),
+    "shell": N_("shell"),
+    "prescore": N_("before scoring"),
+    "over": N_("game over"),
+}
+"""What the game waits for, by the engine's phase name (``rules.state.PHASE_NAMES``), in a
+player's words ("prescore" is the engine's, "before scoring" the player's)."""
+
 SCORING_CARDS = {
     "butterflies": N_("Butterflies"),
     "forest": N_("Forest Statues"),

@@ -355,7 +355,8 @@ class PanelDrawing:
                 for head, text in rows:  # a heading, then its paragraph wrapped to the column
                     overlay.blit(self.fonts.render(head, 20, gold, True), (x, ry))
                     ry += 20
-                    for line in wrap_pixels(self.fonts.font(18), text, 590):
+                    room = min(590, box.right - 30 - (x + 10))  # clear of the frame
+                    for line in wrap_pixels(self.fonts.font(18), text, room):
                         overlay.blit(self.fonts.render(line, 18, TEXT), (x + 10, ry))
                         ry += 18
             self._help = overlay

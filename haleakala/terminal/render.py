@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
+from haleakala.i18n.terms import PHASES
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.words import moves
@@ -91,8 +92,10 @@ def island(game: Game, color: bool = False) -> list[str]:
     """One row per segment: boat, discs on the beach per colour, shamans and statues on
     beach/grassland/forest/mountain, lava discs on the crater."""
     b = game.board
-    head = f"{_('seg'):<4}{_('boat'):<6}{_('red discs'):<11}{_('yellow discs'):<14}{'B':<5}"
-    head += f"{'G':<8}{'F':<8}{'M':<8}{_('lava')}"
+    # the headings outside the f-string: Babel's extractor does not look inside one
+    seg_h, boat_h, red_h, yellow_h = _("seg"), _("boat"), _("red discs"), _("yellow discs")
+    head = f"{seg_h:<4}{boat_h:<6}{red_h:<11}{yellow_h:<14}{'B':<5}"
+    head += f"{'G':<8}{'F':<8}{'M':<8}" + _("lava")
     lines = [paint(head, "head", color)]
     for seg in range(b.segments):
         row = f" {seg}  "
@@ -229,7 +232,7 @@ def _status_parts(game: Game, color: bool) -> tuple[str, str]:
     else:
         who = game.to_move or ""
         where = _("{colour} to decide ({phase})").format(
-            colour=paint(tr(who), who, color), phase=tr(game.phase_name)
+            colour=paint(tr(who), who, color), phase=_(PHASES[game.phase_name])
         )
     score = _("score {red} {n}  {yellow} {m}").format(
         red=paint(tr("red"), "red", color),

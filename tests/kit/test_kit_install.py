@@ -401,3 +401,25 @@ def test_in_a_chroot_without_systemd_the_reloads_are_skipped_not_failed(
     assert "systemd is not running here" in capsys.readouterr().out
     (tmp_path / "none").mkdir()
     assert installer.running("systemd", install.SYSTEMD_RUNNING)
+
+
+def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_installed():
+    """A maker runs ``python3 -m haleakala install`` on a fresh Pi: no venv yet, so none of the
+    package's dependencies (Babel, Pillow, pygame, ...) exist. Importing the command line and
+    the installer must not need them; the test hides every third-party package the package
+    depends on and asks the installer for its plan."""
+    import subprocess
+    import sys
+
+    hidden = ["babel", "PIL", "pygame", "serial", "gpiozero", "luma", "hypothesis", "aiohttp"]
+    code = (
+        "import sys, runpy\n"
+        f"for name in {hidden!r}: sys.modules[name] = None\n"
+        "sys.argv = ['haleakala', 'install', '--help']\n"
+        "runpy.run_module('haleakala', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "--dry-run" in done.stdout
