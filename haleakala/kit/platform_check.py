@@ -115,6 +115,12 @@ def check(model: str) -> dict[str, object]:
     result["driver"] = sorted(
         m for m in ("_rpi_ws281x", "adafruit_raspberry_pi5_neopixel_write") if m in sys.modules
     )
+    # The wheel the installer built carries the compiled catalogs: the board speaks German.
+    from haleakala import i18n
+
+    i18n.use("de")
+    result["language"] = i18n.ngettext("{n} shell", "{n} shells", 2).format(n=2)
+    i18n.use("en")
     result["modules"] = sorted({m.split(".")[0] for m in set(sys.modules) - before})
     return result
 

@@ -62,3 +62,4 @@ def test_the_maker_steps_pass_in_the_virtual_pi(model, tmp_path):
     assert "gpiod" in backend["modules"] and "luma" in backend["modules"]
     assert backend["rpi_gpio"].endswith(" via rpi-lgpio")
     assert result["venv_mb"] > 0
+    assert backend["language"] == "2 Muscheln"  # the installed wheel's compiled catalogs
