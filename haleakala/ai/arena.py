@@ -23,9 +23,13 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..rules import PLAYERS, VARIANTS, Game
 from . import Bot
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 MAX_DECISIONS = 3000  # search bots finish in ~130 decisions; a stopped game is a draw
 BOOTSTRAP = 400
@@ -129,19 +133,29 @@ def play(pairing: Pairing) -> Played:
     )
 
 
+def play_in_pool(
+    play: Callable[[T], R], items: Sequence[T], jobs: int, on_each: Callable[[list[R]], None]
+) -> list[R]:
+    """``play`` each item, in ``jobs`` worker processes when more than one (results in the
+    order they finish), calling ``on_each`` with the results so far after every one. The one
+    loop every bot benchmark runs its games through."""
+    done: list[R] = []
+    if jobs == 1:
+        for item in items:
+            done.append(play(item))
+            on_each(done)
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            for outcome in pool.imap_unordered(play, items):
+                done.append(outcome)
+                on_each(done)
+    return done
+
+
 def play_all(pairings: Sequence[Pairing], jobs: int) -> list[Played]:
     """Every game, in worker processes when ``jobs`` > 1; progress on stderr with the
     first entrant's running score, so a run stopped early still says where it stood."""
-    played: list[Played] = []
-    if jobs == 1:
-        for pairing in pairings:
-            played.append(play(pairing))
-            _progress(played, len(pairings))
-    else:
-        with multiprocessing.Pool(jobs) as pool:
-            for outcome in pool.imap_unordered(play, pairings):
-                played.append(outcome)
-                _progress(played, len(pairings))
+    played = play_in_pool(play, pairings, jobs, lambda so_far: _progress(so_far, len(pairings)))
     played.sort(key=lambda p: (p.pairing.first.label, p.pairing.second.label, p.pairing.index))
     return played
 

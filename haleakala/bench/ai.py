@@ -18,11 +18,11 @@ The last lines are ``name: value`` figures for scripts: ``winrate_vs_random``,
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import time
 from dataclasses import dataclass
 
 from haleakala.ai import make_bot
+from haleakala.ai.arena import play_in_pool
 from haleakala.ai.ismcts import DEFAULT_BUDGET, SearchBot
 from haleakala.bench.stats import percentile, progress, search_summary, wilson
 from haleakala.rules import PLAYERS, VARIANTS, Game
@@ -136,16 +136,7 @@ def run(args: argparse.Namespace) -> int:
         f"variant, {budget:g} s per decision, {jobs} worker process(es)"
     )
     began = time.perf_counter()
-    outcomes: list[Outcome] = []
-    if jobs == 1:
-        for match in matches:
-            outcomes.append(play(match))
-            progress(len(outcomes), len(matches))
-    else:
-        with multiprocessing.Pool(jobs) as pool:
-            for outcome in pool.imap_unordered(play, matches):
-                outcomes.append(outcome)
-                progress(len(outcomes), len(matches))
+    outcomes = play_in_pool(play, matches, jobs, lambda done: progress(len(done), len(matches)))
     elapsed = time.perf_counter() - began
 
     header = (

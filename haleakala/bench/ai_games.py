@@ -15,11 +15,11 @@ score interval. The last lines are ``name: value`` figures for scripts.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import time
 from dataclasses import dataclass
 
 from haleakala.ai import make_bot
+from haleakala.ai.arena import play_in_pool
 from haleakala.ai.search import DEFAULT_BUDGET, SearchBot
 from haleakala.bench.stats import percentile, progress, search_summary, wilson
 from haleakala.gameapi import GAMES, new_game
@@ -112,16 +112,7 @@ def run(args: argparse.Namespace) -> int:
         f"{games} games each, {budget:g} s per decision, {jobs} worker process(es)"
     )
     began = time.perf_counter()
-    outcomes: list[Outcome] = []
-    if jobs == 1:
-        for match in matches:
-            outcomes.append(play(match))
-            progress(len(outcomes), len(matches))
-    else:
-        with multiprocessing.Pool(jobs) as pool:
-            for outcome in pool.imap_unordered(play, matches):
-                outcomes.append(outcome)
-                progress(len(outcomes), len(matches))
+    outcomes = play_in_pool(play, matches, jobs, lambda done: progress(len(done), len(matches)))
     elapsed = time.perf_counter() - began
     print(
         f"{'pairing':<14} {'games':>5} {'wins':>5} {'draws':>5} {'winrate':>7} {'95% CI':>15} "

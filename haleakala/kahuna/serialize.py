@@ -3,7 +3,7 @@
 A save may be hand-edited, cut short or from another version, so loading checks every
 field and the cross-field facts the rules keep (24 cards each in one place, at most 25
 bridges and 10 stones, a stone only where its owner has the majority, hands of at most
-5) and names the path of the first bad field, e.g. ``$.hands.white[2]: 'XXXX' is not an
+5) and names the path of the first bad field, e.g. ``$.hands.white[2]: 'Atlantis' is not an
 island``. A loaded game is always a valid game.
 """
 

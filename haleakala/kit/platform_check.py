@@ -35,7 +35,9 @@ BOARDS = {
     "pi5": ("RASPBERRY_PI_5", "c04170", "Raspberry Pi 5 Model B Rev 1.0"),
 }
 CHIP = "BCM2XXX"
-"""Blinka's chip id for every Pi, the Pi 5 included (its board id selects the BCM2712 pins)."""
+"""Blinka's chip id for every Pi (``adafruit_platformdetect.constants.chips.BCM2XXX``, the
+library's own name, not a placeholder), the Pi 5 included (its board id selects the BCM2712
+pins)."""
 
 
 def cpuinfo(model: str) -> str:
