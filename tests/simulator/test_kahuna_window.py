@@ -8,6 +8,7 @@ import os
 import random
 
 import pytest
+from support.display import x_display_of
 
 from haleakala.ai import make_bot
 from haleakala.gameapi import new_game
@@ -15,7 +16,6 @@ from haleakala.kahuna.board import default_board
 from haleakala.simulator.kahuna import layout as L
 from haleakala.simulator.kahuna.table import KahunaTable, Seat
 from haleakala.simulator.kahuna.view import view_of
-from haleakala.simulator.xvfb import virtual_display, xvfb_path
 
 try:
     import pygame
@@ -197,21 +197,8 @@ def test_the_view_of_nobody_holds_no_card_of_any_hand():
 
 @pytest.fixture(scope="module")
 def x_display():
-    pytest.importorskip("pygame", reason="the window needs pygame (the sim extra)")
-    if xvfb_path() is None:
-        pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb; ./test installs it)")
-    saved = {k: os.environ.get(k) for k in ("DISPLAY", "SDL_VIDEODRIVER")}
-    with virtual_display(L.WIDTH, L.HEIGHT) as name:
-        os.environ["DISPLAY"] = name
-        os.environ["SDL_VIDEODRIVER"] = "x11"
-        try:
-            yield name
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+    with x_display_of(L.WIDTH, L.HEIGHT) as name:
+        yield name
 
 
 def click(win, pos) -> None:

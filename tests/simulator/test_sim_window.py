@@ -7,12 +7,12 @@ import os
 from collections.abc import Callable
 
 import pytest
+from support.display import x_display_of
 from support.waiting import wait_for
 
 from haleakala.hal.simulated import SimClock
 from haleakala.simulator import layout as L
 from haleakala.simulator.colours import family
-from haleakala.simulator.xvfb import virtual_display, xvfb_path
 
 pytestmark = pytest.mark.xvfb
 
@@ -21,20 +21,8 @@ pygame = pytest.importorskip("pygame", reason="the window needs pygame (the sim 
 
 @pytest.fixture(scope="module")
 def x_display():
-    if xvfb_path() is None:
-        pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb; ./test installs it)")
-    saved = {k: os.environ.get(k) for k in ("DISPLAY", "SDL_VIDEODRIVER")}
-    with virtual_display(L.WIDTH, L.HEIGHT) as name:
-        os.environ["DISPLAY"] = name
-        os.environ["SDL_VIDEODRIVER"] = "x11"
-        try:
-            yield name
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+    with x_display_of(L.WIDTH, L.HEIGHT) as name:
+        yield name
 
 
 @pytest.fixture
