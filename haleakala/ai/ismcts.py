@@ -136,7 +136,9 @@ class SearchBot:
     exploration 0.2 instead of 0.7 (rewards differ by a few hundredths, so 0.7 spread the
     visits almost evenly); the playout's result mixed with the estimate of the leaf itself
     (``leaf_weight``: one random playout is noisy); the tree kept between decisions
-    (``reuse``); a progressive bias at the root (``bias``): each decision's estimate one
+    (``reuse``); a progressive bias at the root (``bias``, 2.0: 200 games each at 100 and
+    400 iterations against ai-v1 at four times that score 0.570 and 0.520, against 0.455
+    and 0.495 with 1.0; 3.0 gave 0.525 at 100): each decision's estimate one
     decision later, with what the next distributions of cards are about to give
     (``foresight``), steers the first visits and fades as playouts come in. Measured and
     left off (options, for further measurement): move groups (``groups``), never undoing
@@ -170,7 +172,7 @@ class SearchBot:
         widen_growth: float = 1.0,
         sensible_playout: bool = False,
         sensible_expansion: bool = False,
-        bias: float = 1.0,
+        bias: float = 2.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
