@@ -27,7 +27,6 @@ import hashlib
 import json
 import math
 import random
-import time
 
 from ..rules import Game, to_dict
 from ..rules.decision import (
@@ -45,9 +44,10 @@ from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tes
     evaluate,
     round_totals,
 )
+from .budgeted import DEFAULT_BUDGET, BudgetedSearch, Node
 from .foresight import foresight, sensible
 
-DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
+__all__ = ["DEFAULT_BUDGET", "Node", "SearchBot", "determinize", "public_digest"]
 
 
 def determinize(game: Game, rng: random.Random) -> Game:
@@ -73,20 +73,6 @@ def public_digest(game: Game) -> str:
     del data["seed"]
     text = json.dumps(data, separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-class Node:
-    """One decision (or move group) in the shared tree, seen by the player who made it
-    (``mover``)."""
-
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
-
-    def __init__(self, mover: int) -> None:
-        self.children: dict[int, Node] = {}
-        self.visits = 0
-        self.reward = 0.0  # summed from the mover's point of view
-        self.avail = 1
-        self.mover = mover
 
 
 def undoing(history: list[int]) -> int | None:
@@ -129,7 +115,7 @@ def decision_stats(root: Node) -> dict[int, Node]:
     return out
 
 
-class SearchBot:
+class SearchBot(BudgetedSearch):
     """ISMCTS with a time budget (seconds) or an iteration budget (deterministic).
 
     Levers over ``ai-v1``, each measured (README, "The search bot"). On by default:
@@ -174,13 +160,7 @@ class SearchBot:
         sensible_expansion: bool = False,
         bias: float = 2.0,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations}")
-        if budget is not None and budget <= 0:
-            raise ValueError(f"budget must be a positive number of seconds, got {budget}")
-        self.rng = random.Random(seed)
-        self.iterations = iterations
-        self.budget = budget
+        super().__init__(seed, iterations, budget)
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         self.eval_scale = eval_scale
@@ -204,31 +184,8 @@ class SearchBot:
         # The tree of the latest search and the decisions that led to its root, so the
         # next search can start from the subtree the game has moved into.
         self._tree: tuple[list[int], str, int, Node] | None = None
-        # Of the latest search, for benchmarks and tests: how many iterations ran and the
-        # longest one took (seconds; time budgets only). Think time ≤ budget + that.
-        self.last_iterations = 0
-        self.last_slowest_iteration = 0.0
 
-    # -- the decision ------------------------------------------------------------------
-
-    def decide(self, game: Game, budget: float | None = None) -> int:
-        """The most visited decision after the search; at once when only one is legal.
-
-        ``budget`` (seconds) overrides the bot's own; without either, an iteration budget
-        given at construction applies, else ``DEFAULT_BUDGET``.
-        """
-        legal = game.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no decision to make")
-        if len(legal) == 1:
-            self.last_iterations = 0
-            self.last_slowest_iteration = 0.0
-            return legal[0]
-        best, best_key = legal[0], (-1, 0.0)
-        for action, (visits, reward) in self.search(game, budget).items():
-            if (visits, reward) > best_key:
-                best, best_key = action, (visits, reward)
-        return best
+    # -- the decision (``decide`` is the most visited decision, ``BudgetedSearch``) ----
 
     def _root_for(self, game: Game) -> Node:
         """The subtree for ``game`` kept from the previous search when the game went on
@@ -266,27 +223,7 @@ class SearchBot:
         elif self.bias and len(game.legal_actions()) > 1:
             self._rank(game)
         iterate = self._iterate
-        slowest = 0.0
-        if budget is None and self.budget is None and self.iterations is not None:
-            for _ in range(self.iterations):
-                iterate(root, game)
-            done = self.iterations
-        else:
-            seconds = budget if budget is not None else self.budget or DEFAULT_BUDGET
-            clock = time.perf_counter
-            began = clock()
-            deadline = began + seconds
-            done = 0
-            while True:
-                iterate(root, game)
-                done += 1
-                now = clock()
-                slowest = max(slowest, now - began)
-                if now >= deadline:
-                    break
-                began = now
-        self.last_iterations = done
-        self.last_slowest_iteration = slowest
+        self._spend(lambda: iterate(root, game), budget)
         if self.reuse:
             self._tree = (game.history[:], game.variant, game.start, root)
         # A kept subtree may hold decisions of worlds that differ from this one (another

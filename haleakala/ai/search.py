@@ -26,28 +26,16 @@ time budget it runs until the deadline. Measured with ``haleakala bench ai --gam
 from __future__ import annotations
 
 import math
-import random
-import time
 from typing import Any
 
-DEFAULT_BUDGET = 0.1  # seconds per decision when neither budget nor iterations is given
+from .budgeted import DEFAULT_BUDGET, BudgetedSearch, Node
+
+__all__ = ["DEFAULT_BUDGET", "Node", "SearchBot"]
+
 ESTIMATE_FLOOR, ESTIMATE_SPAN = 0.1, 0.8  # leaf estimates live in [0.1, 0.9]
 
 
-class Node:
-    """One decision in the shared tree, seen by the player who made it (``mover``)."""
-
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
-
-    def __init__(self, mover: int) -> None:
-        self.children: dict[int, Node] = {}
-        self.visits = 0
-        self.reward = 0.0  # summed from the mover's point of view
-        self.avail = 1
-        self.mover = mover
-
-
-class SearchBot:
+class SearchBot(BudgetedSearch):
     """SO-ISMCTS over any ``GameState``, with a time budget (seconds) or an iteration budget
     (deterministic)."""
 
@@ -61,42 +49,13 @@ class SearchBot:
         exploration: float = 0.7,
         rollout_depth: int = 12,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations}")
-        if budget is not None and budget <= 0:
-            raise ValueError(f"budget must be a positive number of seconds, got {budget}")
+        super().__init__(seed, iterations, budget)
         if rollout_depth < 0:
             raise ValueError(f"rollout_depth must be 0 or more decisions, got {rollout_depth}")
-        self.rng = random.Random(seed)
-        self.iterations = iterations
-        self.budget = budget
         self.exploration = exploration
         self.rollout_depth = rollout_depth
-        # Of the latest search, for benchmarks and tests: how many iterations ran and how
-        # long the slowest took (seconds; time budgets only). Think time <= budget + that.
-        self.last_iterations = 0
-        self.last_slowest_iteration = 0.0
 
-    # -- the decision ------------------------------------------------------------------
-
-    def decide(self, game: Any, budget: float | None = None) -> int:
-        """The most visited decision after the search; at once when only one is legal.
-
-        ``budget`` (seconds) overrides the bot's own; without either, an iteration budget
-        given at construction applies, else ``DEFAULT_BUDGET``.
-        """
-        legal = game.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no decision to make")
-        if len(legal) == 1:
-            self.last_iterations = 0
-            self.last_slowest_iteration = 0.0
-            return legal[0]
-        best, best_key = legal[0], (-1, 0.0)
-        for action, (visits, reward) in sorted(self.search(game, budget).items()):
-            if action in legal and (visits, reward) > best_key:
-                best, best_key = action, (visits, reward)
-        return best
+    # -- the decision (``decide`` is the most visited decision, ``BudgetedSearch``) ----
 
     def search(self, game: Any, budget: float | None = None) -> dict[int, tuple[int, float]]:
         """Run the search from ``game`` as seen by the player to move; for each decision
@@ -106,28 +65,10 @@ class SearchBot:
             raise ValueError("the game is over: there is nothing to search")
         observer = game.decider
         root = Node(-1)
-        slowest = 0.0
-        if budget is None and self.budget is None and self.iterations is not None:
-            for _ in range(self.iterations):
-                self._iterate(root, game, observer)
-            done = self.iterations
-        else:
-            seconds = budget if budget is not None else self.budget or DEFAULT_BUDGET
-            clock = time.perf_counter
-            began = clock()
-            deadline = began + seconds
-            done = 0
-            while True:
-                self._iterate(root, game, observer)
-                done += 1
-                now = clock()
-                slowest = max(slowest, now - began)
-                if now >= deadline:
-                    break
-                began = now
-        self.last_iterations = done
-        self.last_slowest_iteration = slowest
-        return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items()}
+        iterate = self._iterate
+        self._spend(lambda: iterate(root, game, observer), budget)
+        # In decision order: ``decide`` breaks an exact tie by the first listed.
+        return {a: (n.visits, n.reward / n.visits) for a, n in sorted(root.children.items())}
 
     # -- one iteration -------------------------------------------------------------------
 

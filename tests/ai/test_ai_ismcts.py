@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from haleakala.ai import ismcts, make_bot
+from haleakala.ai import budgeted, ismcts, make_bot
 from haleakala.ai.ismcts import SearchBot, determinize, public_digest, round_totals
 from haleakala.ai.simple import RandomBot
 from haleakala.rules import VARIANTS, Game
@@ -179,7 +179,7 @@ class StepClock:
 @pytest.fixture
 def step_clock(monkeypatch: pytest.MonkeyPatch) -> StepClock:
     clock = StepClock(step=0.01)
-    monkeypatch.setattr(ismcts, "time", clock)
+    monkeypatch.setattr(budgeted, "time", clock)  # the budget loop both searches share
     return clock
 
 
