@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from haleakala.ai import make_bot
 from haleakala.ai.arena import play_in_pool
 from haleakala.ai.ismcts import DEFAULT_BUDGET, SearchBot
-from haleakala.bench.stats import percentile, progress, search_summary, wilson
+from haleakala.bench.stats import ThinkLog, percentile, progress, search_summary, wilson
 from haleakala.rules import PLAYERS, VARIANTS, Game
 
 OPPONENTS = ("random", "greedy")
@@ -70,33 +70,19 @@ def play(match: Match) -> Outcome:
     me = match.bot_player
     bot = SearchBot(seed=match.index)
     opponent = make_bot(match.opponent, seed=10_000 + match.index)
-    clock = time.perf_counter
-    times: list[float] = []
-    iterations = 0
-    cpu_max = 0.0
+    log = ThinkLog()
     while not game.is_terminal() and len(game.history) < MAX_DECISIONS:
         if game.decider == me:
-            forced = len(game.legal_actions()) == 1
-            began, cpu = clock(), time.thread_time()
-            decision = bot.decide(game, match.budget)
-            spent, cpu = clock() - began, time.thread_time() - cpu
-            if not forced:
-                times.append(spent)
-                iterations += bot.last_iterations
-                cpu_max = max(cpu_max, cpu)
+            decision = log.decide(bot, game, match.budget)
         else:
             decision = opponent.decide(game)
         game.apply(decision)
     result = game.result()
     if result is None:
-        return Outcome(
-            match.opponent, match.variant, False, False, 0, tuple(times), iterations, cpu_max
-        )
+        return Outcome(match.opponent, match.variant, False, False, 0, *log.figures())
     margin = result.scores[me] - result.scores[1 - me]
     won = result.winner == PLAYERS[me]
-    return Outcome(
-        match.opponent, match.variant, won, True, margin, tuple(times), iterations, cpu_max
-    )
+    return Outcome(match.opponent, match.variant, won, True, margin, *log.figures())
 
 
 def _check(args: argparse.Namespace) -> tuple[int, float, int]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from haleakala.ai import make_bot
 from haleakala.ai.arena import play_in_pool
 from haleakala.ai.search import DEFAULT_BUDGET, SearchBot
-from haleakala.bench.stats import percentile, progress, search_summary, wilson
+from haleakala.bench.stats import ThinkLog, percentile, progress, search_summary, wilson
 from haleakala.gameapi import GAMES, new_game
 
 OPPONENTS = ("random", "greedy")
@@ -64,31 +64,21 @@ def play(match: Match) -> Outcome:
     me = match.bot_player
     bot = SearchBot(seed=match.index)
     opponent = make_bot(match.opponent, seed=10_000 + match.index, game=match.game)
-    clock = time.perf_counter
-    times: list[float] = []
-    iterations = 0
-    cpu_max = 0.0
+    log = ThinkLog()
     decisions = 0
     while not game.is_terminal() and decisions < MAX_DECISIONS:
         if game.decider == me:
-            forced = len(game.legal_actions()) == 1
-            began, cpu = clock(), time.thread_time()
-            decision = bot.decide(game, match.budget)
-            spent, cpu = clock() - began, time.thread_time() - cpu
-            if not forced:
-                times.append(spent)
-                iterations += bot.last_iterations
-                cpu_max = max(cpu_max, cpu)
+            decision = log.decide(bot, game, match.budget)
         else:
             decision = opponent.decide(game)
         game.apply(decision)
         decisions += 1
     if not game.is_terminal():
-        return Outcome(match.opponent, 0.0, False, "unfinished", tuple(times), iterations, cpu_max)
+        return Outcome(match.opponent, 0.0, False, "unfinished", *log.figures())
     result = game.result()
     reason = getattr(result, "reason", "") or ""
     reward = float(game.returns()[me])
-    return Outcome(match.opponent, reward, True, reason, tuple(times), iterations, cpu_max)
+    return Outcome(match.opponent, reward, True, reason, *log.figures())
 
 
 def run(args: argparse.Namespace) -> int:

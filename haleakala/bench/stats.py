@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,3 +59,31 @@ def progress(done: int, total: int) -> None:
     """A line on stderr every 5 % of the games, so a long run shows it is alive."""
     if done == total or done % max(1, total // 20) == 0:
         print(f"{done}/{total} games", file=sys.stderr, flush=True)
+
+
+class ThinkLog:
+    """A search bot's think times over one game: wall-clock seconds per decision where it
+    had a choice (forced decisions return at once and are left out), the iterations searched
+    in them, and the longest in CPU time of the bot's thread (on a shared machine the wall
+    clock also counts time when the process was not running at all)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.iterations = 0
+        self.cpu_max = 0.0
+
+    def decide(self, bot: Any, game: Any, budget: float) -> int:
+        """``bot``'s decision in ``game`` within ``budget`` seconds, timed."""
+        forced = len(game.legal_actions()) == 1
+        began, cpu = time.perf_counter(), time.thread_time()
+        decision = bot.decide(game, budget)
+        spent, cpu = time.perf_counter() - began, time.thread_time() - cpu
+        if not forced:
+            self.times.append(spent)
+            self.iterations += bot.last_iterations
+            self.cpu_max = max(self.cpu_max, cpu)
+        return decision
+
+    def figures(self) -> tuple[tuple[float, ...], int, float]:
+        """Think times, iterations and the longest in CPU time: an outcome's last fields."""
+        return tuple(self.times), self.iterations, self.cpu_max
