@@ -181,21 +181,26 @@ def run_vs(args: argparse.Namespace) -> int:
     n = DEFAULT_VS_ITERATIONS if args.iterations is None else args.iterations
     m = 4 * n if args.opponent_iterations is None else args.opponent_iterations
     games = DEFAULT_VS_GAMES if args.games is None else args.games
+    first = getattr(args, "first_game", None) or 0
     if n < 1 or m < 1:
         raise UsageError("--iterations and --opponent-iterations must be at least 1")
     if games < 1:
         raise UsageError(f"--games must be at least 1, got {games}")
+    if first < 0:
+        raise UsageError(f"--first-game must be 0 or more (a game's number), got {first}")
     try:
         challenger, opponent = Entrant("ai", n), Entrant.parse(f"{args.vs}@{m}")
     except ValueError as exc:
         raise UsageError(f"--vs: {exc}") from None
     jobs = _jobs(args)
     print(
-        f"{challenger.label} vs {opponent.label}: {games} games, both variants, colours and "
-        f"start alternating, {jobs} worker process(es)"
+        f"{challenger.label} vs {opponent.label}: {games} games (numbers {first}–"
+        f"{first + games - 1}), both variants, colours and start alternating, "
+        f"{jobs} worker process(es)"
     )
     began = time.perf_counter()
-    played = play_all([Pairing(challenger, opponent, i) for i in range(games)], jobs)
+    pairings = [Pairing(challenger, opponent, i) for i in range(first, first + games)]
+    played = play_all(pairings, jobs)
     elapsed = time.perf_counter() - began
     print(f"{'variant':<9}{'games':>6}{'score':>8}{'95% CI':>17}{'unfinished':>11}")
     for variant in (*VARIANTS, "both"):

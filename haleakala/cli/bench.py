@@ -39,6 +39,12 @@ def _ai(p: argparse.ArgumentParser) -> None:
         default=None,
         help="--vs: the opponent's iterations per decision (default 4 × --iterations)",
     )
+    p.add_argument(
+        "--first-game",
+        type=int,
+        default=None,
+        help="--vs: play games K, K+1, … (default 0): fresh games to check a setting chosen on 0…",
+    )
     p.add_argument("--ladder", action="store_true", help="Elo ladder of random, greedy, ai-v1, ai")
     p.add_argument("--budgets", default=None, help="--ladder: iteration budgets, comma-separated")
 

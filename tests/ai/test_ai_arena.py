@@ -78,7 +78,9 @@ def test_fit_iterations_is_the_least_squares_line_in_log2():
 
 
 def args(**given) -> argparse.Namespace:
-    values = dict.fromkeys(("games", "budget", "seconds", "vs", "iterations", "budgets"))
+    values = dict.fromkeys(
+        ("games", "budget", "seconds", "vs", "iterations", "budgets", "first_game")
+    )
     values.update(jobs=1, opponent_iterations=None, ladder=False)
     values.update(given)
     return argparse.Namespace(**values)
@@ -90,6 +92,18 @@ def test_bench_vs_prints_the_score_with_its_interval_and_both_speeds(capsys):
     assert re.search(r"^score_vs_v1_4x: [01]\.\d{3} \[[01]\.\d{3}, [01]\.\d{3}\]$", out, re.M)
     assert re.search(r"^iterations_per_s_ai: \d+$", out, re.M)
     assert re.search(r"^iterations_per_s_ai-v1: \d+$", out, re.M)
+
+
+def test_bench_vs_from_a_first_game_plays_those_games(capsys, monkeypatch):
+    """``--first-game K``: the pairings K … K+games-1, fresh games for checking a setting
+    chosen on the bench's own games 0 … games-1."""
+    seen = []
+    monkeypatch.setattr(
+        arena, "play_all", lambda pairings, jobs: seen.extend(pairings) or [arena.play(pairings[0])]
+    )
+    bench.run(args(vs="ai-v1", iterations=1, games=1, first_game=7))
+    assert [p.index for p in seen] == [7]
+    assert "numbers 7–7" in capsys.readouterr().out
 
 
 def test_bench_ladder_prints_every_entrant_anchored_at_greedy(capsys):
@@ -105,6 +119,7 @@ def test_bench_ladder_prints_every_entrant_anchored_at_greedy(capsys):
     [
         ({"vs": "ai-v1", "games": 0}, "--games"),
         ({"vs": "nobody"}, "--vs"),
+        ({"vs": "ai-v1", "first_game": -1}, "--first-game"),
         ({"ladder": True, "budgets": "5"}, "--budgets"),
     ],
 )
