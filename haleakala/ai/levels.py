@@ -50,18 +50,22 @@ class Level:
 
 # Elo of ``ai`` at n iterations ≈ intercept + per_doubling · log2(n): the least-squares
 # line of the ladder (``elo_fit_ai@…`` lines of ``haleakala bench ai --ladder --budgets
-# 25,100,400 --games 4``, README, rerun for the search with the root's bias): 1275 at 25,
-# 1365 at 100, 1455 at 400 iterations.
-ELO_FIT = (1066.0, 45.0)
+# 10,25,100,400,1600 --games 16``, README): 1509 at 10, 1771 at 100, 2086 at 1,600.
+# An Elo scale depends on the ladder that made it (one virtual draw per pairing pulls the
+# ratings together, the more so the fewer games: with 4 games per pairing ai-v1@100 stood
+# at 1355, with 16 at 1689), so the targets below are on this ladder's scale and keep what
+# each level meant: ``normal`` as strong as the first wave's bot at its usual 100
+# iterations, ``strong`` the strongest measured (ai@1600, 2066), about a second on a Pi.
+ELO_FIT = (1247.0, 78.8)
 MIN_ITERATIONS, MAX_ITERATIONS = 4, 20_000
 
 LEVELS = {
-    "child": Level("child", 950.0, "child"),  # ChildBot, measured 947 [892, 1053]
+    "child": Level("child", 950.0, "child"),  # ChildBot, measured 950 [861, 1030]
     "easy": Level("easy", 1000.0, "greedy"),  # the ladder's anchor: greedy is 1000
-    "normal": Level("normal", 1350.0, "ai"),  # ≈ 80 iterations (measured 1333 at 100)
-    # ≈ 2,500 iterations: the fit extrapolated 2.7 doublings past the ladder's 400, chosen
-    # so that strong thinks ≈ 1.9 s on a Pi-class 1,350 iterations/s (the old strong: 2 s).
-    "strong": Level("strong", 1575.0, "ai"),
+    "normal": Level("normal", 1700.0, "ai"),  # ≈ 54 iterations (ai-v1@100 measured 1689)
+    # ≈ 1,460 iterations, inside the measured range (ai@1600: 2066 [1992, 2158]); ≈ 1.1 s
+    # on a Pi-class 1,350 iterations/s.
+    "strong": Level("strong", 2075.0, "ai"),
 }
 
 CALIBRATION_SECONDS = 0.5
