@@ -81,19 +81,6 @@ PHASE_HINT = {
 }
 """What the player to move does now, for the whose-turn banner."""
 
-SCORE_ROWS = {
-    "statues": N_("statues"),
-    "fish": N_("fish (most baskets)"),
-    "pearls": N_("pearls"),
-    "nautilus": N_("nautilus"),
-    "butterflies": N_("Butterflies card"),
-    "majority": N_("Statue Majority card"),
-    "segment": N_("Complete Segment card"),
-    "forest": N_("Forest Statues card"),
-    "mountain": N_("Mountain Statues card"),
-    "shells": N_("shells kept"),
-}
-"""The end-of-game table's rows: the scoring's point kinds as players name them."""
 
 HOLD_HINT_S = 0.8
 GLOW = 0.45

@@ -23,6 +23,7 @@ from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.rules.state import FACE_DOWN
+from haleakala.words.moves import POINT_NAMES
 
 from . import layout as L
 from .palette import (
@@ -36,7 +37,6 @@ from .palette import (
     PLAYER_INDEX,
     PLAYER_TEXT,
     RULES,
-    SCORE_ROWS,
     TEXT,
     TRAY_CARD,
     Fonts,
@@ -404,7 +404,7 @@ class PanelDrawing:
             strong = kind in (N_("this scoring"), N_("total"))
             if strong:
                 pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
-            name = SCORE_ROWS.get(kind, kind)
+            name = POINT_NAMES.get(kind, kind)
             scene.blit(self.fonts.render(name, 19, TEXT, strong), (left, row_y))
             for c, (rnd, colour) in enumerate(columns):
                 record = result.scorings[rnd - 1]["players"][colour]

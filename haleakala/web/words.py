@@ -13,6 +13,7 @@ from functools import cache
 
 from haleakala import i18n
 from haleakala.i18n import N_, _
+from haleakala.words.moves import POINT_NAMES
 
 LABELS = {
     "title": N_("Haleakala — live view"),
@@ -45,20 +46,6 @@ LABELS = {
     "yellow": N_("yellow"),
 }
 """Every fixed text of the page (``static/``), by the key the page looks it up with."""
-
-POINT_NAMES = {
-    "statues": N_("statues"),
-    "fish": N_("fish (most baskets)"),
-    "pearls": N_("pearls"),
-    "nautilus": N_("nautilus"),
-    "butterflies": N_("Butterflies card"),
-    "majority": N_("Statue Majority card"),
-    "segment": N_("Complete Segment card"),
-    "forest": N_("Forest Statues card"),
-    "mountain": N_("Mountain Statues card"),
-    "shells": N_("shells kept"),
-}
-"""The scoring's point kinds as the end-of-game table names them (as the window does)."""
 
 
 def labels() -> dict[str, str]:

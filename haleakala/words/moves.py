@@ -200,6 +200,22 @@ def scoring_sentence(record: dict) -> str:
     )
 
 
+POINT_NAMES = {
+    "statues": N_("statues"),
+    "fish": N_("fish (most baskets)"),
+    "pearls": N_("pearls"),
+    "nautilus": N_("nautilus"),
+    "butterflies": N_("Butterflies card"),
+    "majority": N_("Statue Majority card"),
+    "segment": N_("Complete Segment card"),
+    "forest": N_("Forest Statues card"),
+    "mountain": N_("Mountain Statues card"),
+    "shells": N_("shells kept"),
+}
+"""Each kind of points in a scoring's record (``rules.scoring``) as players name it: the
+rows of the end-of-game tables in the simulator window and the live view."""
+
+
 def scoring_lines(record: dict) -> list[str]:
     """The scoring sentence, then each player's points of this scoring by kind."""
     lines = [scoring_sentence(record)]
