@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -31,12 +32,10 @@ class Node:
         self.mover = mover
 
 
-class BudgetedSearch:
+class BudgetedSearch(ABC):
     """A search with a time budget (seconds) or an iteration budget (deterministic).
 
-    Subclasses implement ``search(game, budget)``: for each decision tried at the root,
-    its visits and mean reward for the player to move, and run their iterations through
-    ``_spend``.
+    A search walks its own tree in ``search`` and runs its iterations through ``_spend``.
     """
 
     def __init__(self, seed: int, iterations: int | None, budget: float | None) -> None:
@@ -52,8 +51,10 @@ class BudgetedSearch:
         self.last_iterations = 0
         self.last_slowest_iteration = 0.0
 
+    @abstractmethod
     def search(self, game: Any, budget: float | None = None) -> dict[int, tuple[int, float]]:
-        raise NotImplementedError
+        """For each decision tried at the root, its visits and mean reward for the player
+        to move (0 lost … 1 won), in the order ``decide`` should break ties."""
 
     def decide(self, game: Any, budget: float | None = None) -> int:
         """The most visited decision after the search; at once when only one is legal.
