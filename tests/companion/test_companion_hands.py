@@ -11,27 +11,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.companion_rig import Rig
+from support.played_positions import POSITIONS
 
 from haleakala.companion import hands
-from haleakala.companion.autoplay import choose
 from haleakala.companion.physical import beach_discs
 from haleakala.hal.events import BeachContents, ButtonPressed, EncoderTurned
 from haleakala.rules import Game
 from haleakala.rules.decision import Place, Return, decode
-
-
-def position(variant: str, seed: int, plies: int) -> Game:
-    game = Game(variant, seed, "red")
-    for _ in range(plies):
-        if game.is_terminal():
-            break
-        game.apply(choose(game, seed))
-    return game
-
-
-POSITIONS = st.builds(
-    position, st.sampled_from(["base", "tactical"]), st.integers(0, 10**6), st.integers(0, 90)
-)
 
 
 def carried_out(kit: str, game: Game, d: int) -> list[int]:

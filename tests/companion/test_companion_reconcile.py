@@ -11,29 +11,15 @@ from dataclasses import replace
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support.played_positions import POSITIONS, position
 
 from haleakala.companion import reconcile as R
-from haleakala.companion.autoplay import choose
 from haleakala.companion.hands import disc_move, laid_out
 from haleakala.companion.physical import beach_discs
 from haleakala.hal.events import Disc, UnknownTag
 from haleakala.rules import Game
 from haleakala.rules.decision import Place, Return, decode, encode
 from haleakala.rules.game import TURN
-
-
-def position(variant: str, seed: int, plies: int) -> Game:
-    game = Game(variant, seed, "red")
-    for _ in range(plies):
-        if game.is_terminal():
-            break
-        game.apply(choose(game, seed))
-    return game
-
-
-POSITIONS = st.builds(
-    position, st.sampled_from(["base", "tactical"]), st.integers(0, 10**6), st.integers(0, 90)
-)
 
 
 def disc_decisions(game: Game) -> list[int]:
