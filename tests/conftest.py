@@ -14,3 +14,21 @@ def _english_after_each_test():
 
     if i18n.current() != i18n.DEFAULT:
         i18n.use(i18n.DEFAULT)
+
+
+@pytest.fixture
+def oled_screens_seen(monkeypatch):
+    """Every OLED screen the controller computes during the test (what it draws, prompts
+    and scrolls), for the checks that every screen of whole games fits and is translated."""
+    from haleakala.companion import oled
+
+    screens: set = set()
+    original = oled.screen
+
+    def recording(game, ui, now):
+        shown = original(game, ui, now)
+        screens.add(shown)
+        return shown
+
+    monkeypatch.setattr(oled, "screen", recording)
+    return screens

@@ -70,21 +70,6 @@ def assert_readable(screens) -> None:
     assert not bad, "\n".join(f"{k}\n  {v}" for k, v in bad.items())
 
 
-@pytest.fixture
-def seen(monkeypatch):
-    """Every screen the controller computes (what it draws, prompts and scrolls)."""
-    screens: set[oled.Screen] = set()
-    original = oled.screen
-
-    def recording(game, ui, now):
-        shown = original(game, ui, now)
-        screens.add(shown)
-        return shown
-
-    monkeypatch.setattr(oled, "screen", recording)
-    return screens
-
-
 # --------------------------------------------------------------------------- the font
 
 
@@ -305,7 +290,7 @@ def play_and_look(rig: Rig, seed: int) -> None:
     _sweep(rig, swept)  # the menu after the game
 
 
-def test_the_live_views_joining_page_reads_on_the_oled(seen):
+def test_the_live_views_joining_page_reads_on_the_oled(oled_screens_seen):
     """Issue 15: with the live view running, the menu tour opens its QR code page too."""
     pytest.importorskip("aiohttp")
     from haleakala.web.start import start_live_view
@@ -318,9 +303,9 @@ def test_the_live_views_joining_page_reads_on_the_oled(seen):
         _menu_tour(rig, set())
     finally:
         live.close()
-    assert {"MENU", "LIVE VIEW"} <= {s.title for s in seen}
-    assert any(s.picture is not None for s in seen)
-    assert_readable(seen)
+    assert {"MENU", "LIVE VIEW"} <= {s.title for s in oled_screens_seen}
+    assert any(s.picture is not None for s in oled_screens_seen)
+    assert_readable(oled_screens_seen)
 
 
 @pytest.mark.parametrize(
@@ -332,21 +317,24 @@ def test_the_live_views_joining_page_reads_on_the_oled(seen):
         ("rfid", "base", "red", 4),
     ],
 )
-def test_every_screen_of_a_whole_game_reads_on_the_oled(seen, kit, variant, solo, seed):
+def test_every_screen_of_a_whole_game_reads_on_the_oled(
+    oled_screens_seen, kit, variant, solo, seed
+):
     options = {"solo": solo, "strength": "easy"} if solo else {}
     rig = Rig(kit, variant, seed=seed, **options)
     play_and_look(rig, seed)
-    titles = {s.title for s in seen}
+    titles = {s.title for s in oled_screens_seen}
     assert {"MENU", "NEW GAME?", "GAME OVER"} <= titles
     assert any(t.startswith("FINAL SCORES") for t in titles)
     assert any(t.endswith(": SHAMAN") for t in titles)
     assert any(t.endswith(": TAKE ONE") or t.endswith(": ONLY CARD") for t in titles)
     assert any(t.startswith("SCORING 1") for t in titles)
     assert any(t.endswith("ROUND 2") for t in titles)
-    assert any(s.cursor is not None and s.offset > 0 for s in seen)  # lists that scroll
+    # lists that scroll
+    assert any(s.cursor is not None and s.offset > 0 for s in oled_screens_seen)
     if solo is None:
         assert any(t.startswith("HINT") for t in titles)
-    assert_readable(seen)
+    assert_readable(oled_screens_seen)
 
 
 # --------------------------------------------------------------------------- random inputs

@@ -32,33 +32,19 @@ def language(request):
     i18n.use("en")
 
 
-@pytest.fixture
-def seen(monkeypatch):
-    screens: set[oled.Screen] = set()
-    original = oled.screen
-
-    def recording(game, ui, now):
-        shown = original(game, ui, now)
-        screens.add(shown)
-        return shown
-
-    monkeypatch.setattr(oled, "screen", recording)
-    return screens
-
-
 @pytest.mark.parametrize(
     ("kit", "variant", "solo", "seed"),
     [("buttons", "base", None, 1), ("rfid", "tactical", "yellow", 3)],
 )
 def test_every_screen_of_a_whole_game_reads_on_the_oled_in_each_language(
-    language, seen, kit, variant, solo, seed
+    language, oled_screens_seen, kit, variant, solo, seed
 ):
     options = {"solo": solo, "strength": "easy"} if solo else {}
     rig = Rig(kit, variant, seed=seed, **options)
     S.play_and_look(rig, seed)
-    assert SPOKEN[language] <= {s.title for s in seen}
-    S.assert_readable(seen)
-    assert leaked(seen) == []
+    assert SPOKEN[language] <= {s.title for s in oled_screens_seen}
+    S.assert_readable(oled_screens_seen)
+    assert leaked(oled_screens_seen) == []
 
 
 def leaked(screens) -> list[str]:
