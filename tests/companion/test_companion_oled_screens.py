@@ -400,29 +400,43 @@ def test_random_inputs_from_anywhere_in_a_game_show_only_screens_that_read(
 # --------------------------------------------------------------------------- docs
 
 
-def test_the_oled_screenshots_in_docs_are_what_the_companion_draws_today():
-    """docs/oled-*.png (linked from the README) are drawn by tools/oled_screenshots.py from
-    seeded games; a change of font, layout or words must refresh them (run the tool)."""
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def screenshot_tool():
+    """``tools/oled_screenshots.py``, loaded as a module (tools/ is not a package)."""
     import importlib.util
 
-    from PIL import Image, ImageChops
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("shots", root / "tools" / "oled_screenshots.py")
+    spec = importlib.util.spec_from_file_location("shots", ROOT / "tools" / "oled_screenshots.py")
     assert spec is not None and spec.loader is not None
     shots = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(shots)
-    screens = shots.screens()
-    assert {"menu", "refusal", "scoring", "shaman", "priestess", "cards"} <= set(screens)
-    assert screens["shaman"].position() == "3/8▼"  # the list of eight the issue names
-    assert_readable(screens.values())
+    return shots
+
+
+def stale_pictures(shots, screens: dict, file_name) -> list[str]:
+    """The docs/ pictures (``file_name(name)``) missing or not what ``screens`` draw now."""
+    from PIL import Image, ImageChops
+
     stale = []
     for name, s in screens.items():
-        path = root / "docs" / f"oled-{name}.png"
+        path = ROOT / "docs" / file_name(name)
         drawn = shots.picture(s)
         if (
             not path.exists()
             or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox()
         ):
             stale.append(path.name)
+    return stale
+
+
+def test_the_oled_screenshots_in_docs_are_what_the_companion_draws_today():
+    """docs/oled-*.png (linked from the README) are drawn by tools/oled_screenshots.py from
+    seeded games; a change of font, layout or words must refresh them (run the tool)."""
+    shots = screenshot_tool()
+    screens = shots.screens()
+    assert {"menu", "refusal", "scoring", "shaman", "priestess", "cards"} <= set(screens)
+    assert screens["shaman"].position() == "3/8▼"  # the list of eight the issue names
+    assert_readable(screens.values())
+    stale = stale_pictures(shots, screens, lambda name: f"oled-{name}.png")
     assert not stale, f"redraw with: .venv/bin/python tools/oled_screenshots.py ({stale})"

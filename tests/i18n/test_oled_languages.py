@@ -77,24 +77,8 @@ def test_every_translation_uses_only_glyphs_the_oled_font_has(language):
 def test_the_german_and_french_oled_screenshots_in_docs_are_what_the_companion_draws(language):
     """docs/oled-de-*.png and docs/oled-fr-*.png, drawn by ``tools/oled_screenshots.py
     --lang``: a change of words or layout must refresh them."""
-    from PIL import Image, ImageChops
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "shots_lang", root / "tools" / "oled_screenshots.py"
-    )
-    assert spec is not None and spec.loader is not None
-    shots = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(shots)
+    shots = S.screenshot_tool()
     screens = shots.screens()
     S.assert_readable(screens.values())
-    stale = []
-    for name, s in screens.items():
-        path = root / "docs" / shots.file_name(name, language)
-        drawn = shots.picture(s)
-        if (
-            not path.exists()
-            or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox()
-        ):
-            stale.append(path.name)
+    stale = S.stale_pictures(shots, screens, lambda name: shots.file_name(name, language))
     assert not stale, f"redraw: .venv/bin/python tools/oled_screenshots.py --lang {language}"
