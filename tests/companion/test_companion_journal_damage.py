@@ -385,14 +385,7 @@ def test_a_snapshot_without_a_check_is_trusted_only_if_its_history_replays(small
         (legacy, True),
         (flipped(legacy, history_offset(legacy, 8) * 8), False),
     ):
-        if state.exists():
-            shutil.rmtree(state)
-        state.mkdir()
-        (state / JOURNAL_NAME).write_bytes(small.journal)
-        (state / SNAPSHOT_NAME).write_bytes(snapshot)
-        j = Journal(state, snapshot_every=EVERY, sync=False)
-        game = j.recover()
-        j.close()
+        game, j = recover_beside(state, small.journal, snapshot)
         assert game is not None and game.history == small.final.history
         assert trusted == (j.notes == []), j.notes
         assert (state / SNAPSHOT_NAME).read_bytes() == snapshot or snapshot in [
@@ -400,18 +393,24 @@ def test_a_snapshot_without_a_check_is_trusted_only_if_its_history_replays(small
         ]
 
 
-def check_snapshot_flip(state: Path, small: SmallGame, bit: int) -> None:
-    """One flipped bit of the snapshot beside an intact journal: the journal's game exactly
-    (history and who made each decision), and the snapshot's bytes kept."""
-    snapshot = flipped(small.snapshot, bit)
+def recover_beside(state: Path, journal: bytes, snapshot: bytes) -> tuple[Game | None, Journal]:
+    """A fresh state folder holding ``journal`` and ``snapshot``, recovered (and closed)."""
     if state.exists():
         shutil.rmtree(state)
     state.mkdir()
-    (state / JOURNAL_NAME).write_bytes(small.journal)
+    (state / JOURNAL_NAME).write_bytes(journal)
     (state / SNAPSHOT_NAME).write_bytes(snapshot)
     j = Journal(state, snapshot_every=EVERY, sync=False)
     game = j.recover()
     j.close()
+    return game, j
+
+
+def check_snapshot_flip(state: Path, small: SmallGame, bit: int) -> None:
+    """One flipped bit of the snapshot beside an intact journal: the journal's game exactly
+    (history and who made each decision), and the snapshot's bytes kept."""
+    snapshot = flipped(small.snapshot, bit)
+    game, j = recover_beside(state, small.journal, snapshot)
     assert game is not None and game.history == small.final.history, (bit, j.notes)
     assert j.sources == ["player"] * DECISIONS, (bit, j.notes)
     now = (state / SNAPSHOT_NAME).read_bytes()
