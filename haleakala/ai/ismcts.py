@@ -38,7 +38,7 @@ from ..rules.decision import (
     undo_of,
 )
 from ..rules.game import CHOOSE_CARD, MOVE_SHAMAN, TURN
-from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tests use it here)
+from ..rules.heuristic import (  # the bot's estimate; the coach and tests use it from here
     DEFAULT_WEIGHTS,
     components,
     evaluate,
@@ -47,7 +47,17 @@ from ..rules.heuristic import (  # noqa: F401 (the bot's estimate; coach and tes
 from .budgeted import DEFAULT_BUDGET, BudgetedSearch, Node
 from .foresight import foresight, sensible
 
-__all__ = ["DEFAULT_BUDGET", "Node", "SearchBot", "determinize", "public_digest"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_WEIGHTS",
+    "Node",
+    "SearchBot",
+    "components",
+    "determinize",
+    "evaluate",
+    "public_digest",
+    "round_totals",
+]
 
 
 def determinize(game: Game, rng: random.Random) -> Game:
