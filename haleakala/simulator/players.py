@@ -95,7 +95,13 @@ class Hands:
                 if c.panel.settling:
                     if not block:
                         return done
-                    self._wait_for(lambda: not c.panel.settling, done)
+                    if self.session.scripted_time():
+                        self._wait_for(lambda: not c.panel.settling, done)
+                    else:
+                        # On real time the players say "done" (select) rather than stand
+                        # still for the settling time: the same decision, at once.
+                        self.session.press("select")
+                        done.append("press select")
             else:
                 self.session.press(f"beach{move.beach}")
                 done.append(f"press beach{move.beach}")

@@ -419,14 +419,23 @@ class SimSession:
         self, name: str = "greedy", seed: int = 0, *, block: bool | None = None
     ) -> str | None:
         """The player to move lets a bot decide; the decision is made through the inputs.
-        On the companion's turn (solo) the players do what the companion says instead
-        (``block``: wait for it to decide; default: on scenario time only)."""
+        On the companion's turn (solo) the players do what the companion says instead.
+        ``block`` (default: on scenario time only): wait for the companion to decide, and
+        see a laid or lifted disc taken before returning; without it a disc may still be
+        settling on return, and the next call makes no decision until it has."""
+        wait = self.scripted_time() if block is None else block
+        if self.companion.panel.settling:
+            # The last disc laid or lifted has not been taken yet: deciding again now would
+            # lay a second disc beside it, which the companion rightly refuses ("TWO DISCS
+            # AT ONCE"). Waiting, the players confirm it (select); otherwise not yet.
+            if not wait:
+                return None
+            self.press("select")
         game = self.game
         if game.is_terminal():
             return None
         if self.companions_turn:
             try:
-                wait = self.scripted_time() if block is None else block
                 return self.follow_companion(block=wait)
             except PerformError as exc:
                 self.note(f"companion: {exc}")
@@ -435,7 +444,7 @@ class SimSession:
         d = self.bot(colour, name, seed).decide(game.clone())
         text = game.format(d)
         try:
-            self.perform(d, block=self.scripted_time())
+            self.perform(d, block=wait)
         except PerformError as exc:
             self.note(f"bot: {exc}")
             return None
