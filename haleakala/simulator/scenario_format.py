@@ -176,7 +176,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     scenario.language = _choice(source, "language", data.get("language", "en"), LANGUAGES)
     steps = data.get("step", [])
     if not isinstance(steps, list) or not steps:
-        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see docs/simulator.md)")
+        raise ScenarioError(f"{source}: no steps: add [[step]] tables (see sim/README.md)")
     for n, raw in enumerate(steps, 1):
         scenario.steps.append(_step(source, n, raw, scenario.kit))
     return scenario

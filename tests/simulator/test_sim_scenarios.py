@@ -13,7 +13,7 @@ from haleakala.simulator.scenario import run_scenario
 from haleakala.simulator.scenario_format import ScenarioError, load_scenario, parse_scenario
 
 ROOT = REPO_ROOT
-LIBRARY = ROOT / "scenarios"
+LIBRARY = ROOT / "sim" / "scenarios"
 SCENARIOS = sorted(LIBRARY.glob("*.toml"))
 
 
