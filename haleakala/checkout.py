@@ -47,3 +47,23 @@ def firmware_dir(given: str | Path | None = None) -> Path:
             "source checkout of haleakala with --firmware DIR"
         )
     return root
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs ``extra`` (sim, web, kit, pi, pi5) into the Python running
+    now, for the "X is not installed" messages.
+
+    Why not pip-installing the distribution's name with the extra: no index has it; the
+    project installs from its checkout. So the hint names this interpreter's pip and the
+    checkout it runs from (``./run`` installs sim, web and kit itself; on a Pi, pi or pi5),
+    or, from an installed copy, where a checkout goes in the command.
+    """
+    import shlex
+    import sys
+
+    root = source_checkout()
+    target = f"{root}[{extra}]" if root is not None else f"CHECKOUT[{extra}]"
+    command = f"{shlex.quote(sys.executable)} -m pip install -e {shlex.quote(target)}"
+    if root is None:
+        return f"{command} (CHECKOUT: a clone of the haleakala repository)"
+    return command

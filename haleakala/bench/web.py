@@ -35,6 +35,7 @@ from typing import Any
 
 from haleakala.bench.daemon import _proc_cpu_s, _proc_rss_mb
 from haleakala.bench.stats import percentile
+from haleakala.checkout import install_hint
 
 DEFAULT_VIEWERS = 50
 DEFAULT_DECISIONS = 300
@@ -54,7 +55,7 @@ def run(args: Any) -> int:
     try:
         import aiohttp  # noqa: F401
     except ImportError:
-        print("haleakala bench web: needs the web extra (pip install 'haleakala-companion[web]')")
+        print(f"haleakala bench web: needs the web extra ({install_hint('web')})")
         return 2
     with tempfile.TemporaryDirectory(prefix="haleakala-bench-web-") as tmp:
         figures = measure(Path(tmp), viewers, decisions, idle_s, pace)

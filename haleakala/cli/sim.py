@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from haleakala.checkout import install_hint
 from haleakala.cli import UsageError, add_language_option
 from haleakala.rules import PLAYERS, VARIANTS
 from haleakala.simulator.xvfb import fit_flags, has_display
@@ -184,7 +185,7 @@ def window_unavailable() -> str | None:
     try:
         import pygame  # noqa: F401
     except ImportError:
-        return "pygame is not installed (pip install 'haleakala-companion[sim]')"
+        return f"pygame is not installed ({install_hint('sim')})"
     return None
 
 
@@ -267,7 +268,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
         import pygame
     except ImportError as exc:
         raise UsageError(
-            f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
+            f"the window needs pygame ({exc}): {install_hint('sim')}"
         ) from None
     from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 

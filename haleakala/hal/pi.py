@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from haleakala.checkout import install_hint
 from haleakala.hal.base import (
     DISPLAY_HEIGHT,
     DISPLAY_WIDTH,
@@ -150,9 +151,9 @@ class PiLeds:
                     neopixel_class = neopixel.NeoPixel
             except (ImportError, NotImplementedError, RuntimeError) as exc:
                 hint = (
-                    f"pip install 'haleakala-companion[pi5]'; {PI5_NEOPIXEL_HINT}"
+                    f"{install_hint('pi5')}; {PI5_NEOPIXEL_HINT}"
                     if model == "pi5"
-                    else "pip install 'haleakala-companion[pi]'"
+                    else install_hint("pi")
                 )
                 raise HardwareError(f"cannot load the NeoPixel driver: {exc} ({hint})") from exc
         self._pixel_count = pixel_count
@@ -251,7 +252,7 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
         from luma.oled.device import sh1106, ssd1306
     except ImportError as exc:
         raise HardwareError(
-            f"cannot load luma.oled: {exc} (pip install 'haleakala-companion[pi]')"
+            f"cannot load luma.oled: {exc} ({install_hint('pi')})"
         ) from exc
     drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
     if display.driver not in drivers:
@@ -318,7 +319,7 @@ class PiInputs:
             from gpiozero import DigitalInputDevice, RotaryEncoder
         except ImportError as exc:
             raise HardwareError(
-                f"cannot load gpiozero: {exc} (pip install 'haleakala-companion[pi]')"
+                f"cannot load gpiozero: {exc} ({install_hint('pi')})"
             ) from exc
         self.bounce_s = config.inputs.bounce_ms / 1000
         self.hold_s = config.inputs.hold_ms / 1000

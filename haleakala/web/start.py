@@ -11,12 +11,14 @@ import errno
 import logging
 from typing import TYPE_CHECKING, Any
 
+from haleakala.checkout import install_hint
+
 if TYPE_CHECKING:
     from haleakala.web.server import LiveView
 
 log = logging.getLogger("haleakala.web")
 
-INSTALL_HINT = "install the web extra: pip install 'haleakala-companion[web]'"
+INSTALL_HINT = f"install the web extra: {install_hint('web')}"
 
 
 def start_live_view(spec: str, companion: Any) -> LiveView | None:

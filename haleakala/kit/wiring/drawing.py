@@ -9,6 +9,7 @@ import re
 import shutil
 from typing import TYPE_CHECKING
 
+from haleakala.checkout import install_hint
 from haleakala.cli import UsageError
 from haleakala.kit.wiring.boards import (
     STAMP_KEY,
@@ -84,7 +85,7 @@ def render(yaml_text: str) -> tuple[str, bytes]:
         from wireviz import wireviz
     except ImportError:
         raise UsageError(
-            "WireViz is not installed: pip install 'haleakala-companion[kit]'"
+            f"WireViz is not installed: {install_hint('kit')}"
         ) from None
     svg, png = wireviz.parse(yaml_text, return_types=("svg", "png"))
     digest = yaml_digest(yaml_text)

@@ -15,6 +15,7 @@ import os
 import random
 from typing import Any
 
+from haleakala.checkout import install_hint
 from haleakala.cli import UsageError
 
 OPPONENTS = ("ai", "greedy", "random", "human")
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace, *, offscreen: bool) -> int:
         import pygame
     except ImportError as exc:
         raise UsageError(
-            f"the window needs pygame ({exc}): pip install 'haleakala-companion[sim]'"
+            f"the window needs pygame ({exc}): {install_hint('sim')}"
         ) from None
     from ..xvfb import fit_flags
     from . import layout as L
