@@ -15,10 +15,13 @@ and plays a demo game in the terminal instead, so plain ``haleakala`` always sho
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +102,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also serve the live view of the window's game (web extra; a port alone: "
         "127.0.0.1 only, 0.0.0.0:PORT for the LAN)",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="scenarios: print failures only")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="scenarios: print failures only; the terminal demo: only its outcome",
+    )
     from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
     kahuna_arguments(p)
@@ -201,14 +209,37 @@ def run_scenarios(paths: list[str], *, quiet: bool = False) -> int:
             raise UsageError(str(exc)) from None
     failed = 0
     for scenario in scenarios:
-        outcome = run_scenario(scenario)
+        with _companion_log() as logged:
+            outcome = run_scenario(scenario)
         if not outcome.passed:
             failed += 1
         if not outcome.passed or not quiet:
             print(outcome.report(), flush=True)
-    if len(scenarios) > 1:
+        if not outcome.passed and logged:
+            print("  the companion's log:\n" + "\n".join(f"    {line}" for line in logged))
+    if len(scenarios) > 1 and (failed or not quiet):
         print(f"{len(scenarios) - failed} of {len(scenarios)} scenarios passed")
     return 1 if failed else 0
+
+
+@contextlib.contextmanager
+def _companion_log() -> Iterator[list[str]]:
+    """The companion's log lines while a scenario runs, kept for its report instead of
+    printed: a scenario that unplugs the Pico on purpose passes without "RFID link down"
+    on stderr, and one that fails shows what the companion said."""
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(f"{record.levelname.lower()}: {record.getMessage()}")
+
+    logger = logging.getLogger("haleakala")
+    handler = Keep(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield lines
+    finally:
+        logger.removeHandler(handler)
 
 
 def demo(args: argparse.Namespace, reason: str | None) -> int:
@@ -225,7 +256,12 @@ def demo(args: argparse.Namespace, reason: str | None) -> int:
     if delay is not None and not 0 <= delay < 60:
         raise UsageError(f"--delay must be 0 to 60 seconds, not {delay}")
     return play_demo(
-        seed=seed, variant=args.variant or "base", kit=args.kit or "buttons", delay=delay
+        seed=seed,
+        variant=args.variant or "base",
+        kit=args.kit or "buttons",
+        delay=delay,
+        decisions=args.decisions or None,
+        quiet=args.quiet,
     )
 
 
@@ -274,7 +310,10 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
 
     try:
         pygame.display.init()
-        screen = pygame.display.set_mode((1280, 800), fit_flags(pygame) or WINDOW_FLAGS)
+        # Offscreen there is no desktop to fit (and SDL's dummy driver warns that it has no
+        # renderer to scale with): the plain window.
+        flags = WINDOW_FLAGS if offscreen else (fit_flags(pygame) or WINDOW_FLAGS)
+        screen = pygame.display.set_mode((1280, 800), flags)
     except pygame.error as exc:
         if offscreen:
             raise

@@ -149,7 +149,7 @@ class Daemon:
             fed = False
             if self.autoplayer is not None and companion.events.empty():
                 if companion.game.is_terminal():
-                    log.info("autoplay: game over, %s", companion.status())
+                    log.info("autoplay: %s", companion.status())  # "game over: red wins 16-15"
                     break
                 for event in self.autoplayer.next_events(companion):
                     companion.post(event)

@@ -14,6 +14,7 @@ import time
 from typing import TextIO
 
 from haleakala.hal.simulated import SimClock
+from haleakala.i18n import english_ngettext
 from haleakala.rules import PLAYERS
 from haleakala.terminal import render
 
@@ -29,7 +30,11 @@ def play_demo(
     delay: float | None = None,
     color: bool | None = None,
     bot: str = "greedy",
+    decisions: int | None = None,
+    quiet: bool = False,
 ) -> int:
+    """Play until the end (or ``decisions`` decisions, then say where the game stands);
+    ``quiet``: only the opening line and the outcome, not every decision."""
     out = out or sys.stdout
     isatty = bool(getattr(out, "isatty", lambda: False)())
     color = isatty if color is None else color
@@ -43,6 +48,11 @@ def play_demo(
         )
         scorings = 0
         while not session.game.is_terminal():
+            if decisions is not None and len(session.game.history) >= decisions:
+                n = len(session.game.history)
+                counted = english_ngettext("decision", "decisions", n)
+                out.write(f"after {n} {counted}: {session.companion.status()}\n")
+                return 0
             game = session.game
             colour = game.to_move or PLAYERS[0]
             text = session.bot_step(bot, seed)
@@ -51,19 +61,24 @@ def play_demo(
                 return 1
             game = session.game
             oled = " / ".join(session.prompt)
-            if isatty:
+            if quiet:
+                pass
+            elif isatty:
                 out.write("\x1b[H\x1b[2J" + render.render(game, color) + "\n")
                 out.write(f"\n{len(game.history):3d}. {colour} {text}    OLED: {oled}\n")
             else:
                 out.write(f"{len(game.history):3d}. {colour:6s} {text:12s} OLED: {oled}\n")
             if len(game.scorings) > scorings:
                 scorings = len(game.scorings)
-                out.write("\n".join(render.describe_scoring(game.scorings[-1])) + "\n")
+                if not quiet:
+                    out.write("\n".join(render.describe_scoring(game.scorings[-1])) + "\n")
             out.flush()
-            if delay:
+            if delay and not quiet:
                 time.sleep(delay)
         result = session.game.result()
         assert result is not None
         out.write(render.describe_result(result) + "\n")
-        out.write(f"{len(session.game.history)} decisions, final digest {session.game.digest()}\n")
+        n = len(session.game.history)
+        decisions = english_ngettext("decision", "decisions", n)
+        out.write(f"{n} {decisions}, final digest {session.game.digest()}\n")
     return 0

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from haleakala import i18n
+from haleakala.i18n import english_ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS, NotationError
 
@@ -52,7 +53,8 @@ class Outcome:
         name = self.scenario.path or self.scenario.name
         if self.passed:
             return (
-                f"ok   {name}: {self.steps_run} steps, {self.decisions} decisions, "
+                f"ok   {name}: {_count(self.steps_run, 'step')}, "
+                f"{_count(self.decisions, 'decision')}, "
                 f"{self.seconds:.2f} s"
             )
         step = self.failed_step
@@ -68,6 +70,11 @@ class Outcome:
             lines.append("  context:")
             lines.extend(f"    {c}" for c in self.context)
         return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 step``, ``2 steps``: the report is English for developers (not translated)."""
+    return f"{n} {english_ngettext(noun, noun + 's', n)}"
 
 
 def open_session(scenario: Scenario) -> SimSession:

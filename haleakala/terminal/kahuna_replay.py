@@ -9,6 +9,7 @@ for input that is not a Kahuna log or save.
 from __future__ import annotations
 
 from haleakala.cli import UsageError
+from haleakala.i18n import english_ngettext
 from haleakala.kahuna import PLAYERS, Game, SaveError
 from haleakala.kahuna.replay import Inconsistent, replay_log
 from haleakala.rules.serialize import load_json
@@ -43,13 +44,18 @@ def run_kahuna(text: str, label: str, seeded: bool) -> int:
     try:
         if isinstance(data, dict) and data.get("format") == "kahuna-game":
             _, game = replay_save(text)
-            print(f"replay OK: saved Kahuna game {label}, {len(game.history)} decisions, "
-                  "position matches")  # fmt: skip
+            n = len(game.history)
+            decisions = f"{n} {english_ngettext('decision', 'decisions', n)}"
+            print(f"replay OK: saved Kahuna game {label}, {decisions}, position matches")
             games = [game]
         else:
             games = replay_log(text.splitlines(), seeded=seeded)
             total = sum(len(g.history) for g in games)
-            print(f"replay OK: Kahuna game log {label}, {len(games)} game(s), {total} decisions")
+            counted = (
+                f"{len(games)} {english_ngettext('game', 'games', len(games))}, "
+                f"{total} {english_ngettext('decision', 'decisions', total)}"
+            )
+            print(f"replay OK: Kahuna game log {label}, {counted}")
     except SaveError as exc:
         raise UsageError(f"{label} is not a valid saved Kahuna game: {exc}") from None
     except Inconsistent as exc:

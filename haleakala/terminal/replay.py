@@ -18,6 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from haleakala.cli import UsageError
+from haleakala.i18n import english_ngettext
 from haleakala.rules import PLAYERS, VARIANTS, Game, NotationError, SaveError
 from haleakala.rules.log import event_records, setup_record
 from haleakala.rules.serialize import (
@@ -323,6 +324,12 @@ def result_lines(game: Game) -> list[str]:
     ]
 
 
+def _decisions(game: Game) -> str:
+    """``1 decision``, ``80 decisions`` (the replay check speaks English to developers)."""
+    n = len(game.history)
+    return f"{n} {english_ngettext('decision', 'decisions', n)}"
+
+
 def run(args: argparse.Namespace) -> int:
     name = args.file
     text = _read(name)
@@ -335,10 +342,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         if _is_save(text):
             _, game = replay_save(text)
-            print(f"replay OK: saved game {label}, {len(game.history)} decisions, position matches")
+            print(f"replay OK: saved game {label}, {_decisions(game)}, position matches")
         else:
             game = replay_log(text.splitlines())
-            print(f"replay OK: game log {label}, {len(game.history)} decisions")
+            print(f"replay OK: game log {label}, {_decisions(game)}")
     except NotALog as exc:
         raise UsageError(printable(f"{label} is not a game log or a saved game: {exc}")) from None
     except Inconsistent as exc:

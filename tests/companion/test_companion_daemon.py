@@ -283,7 +283,7 @@ def test_the_daemon_plays_a_solo_game_to_the_end_and_journals_the_companions_dec
     reference = reference_game("base", 21, None, 21, solo="yellow")
     result = reference.result()
     assert (
-        f"game over: {result.winner} wins {result.scores[0]}-{result.scores[1]}, "
+        f"autoplay: game over: {result.winner} wins {result.scores[0]}-{result.scores[1]}, "
         f"decision {len(reference.history)}, digest {reference.digest()}, "
         "companion plays yellow (easy)"
     ) in done.stdout

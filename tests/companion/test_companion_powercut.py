@@ -35,7 +35,7 @@ WORKERS = 4
 ACK = re.compile(r"ack (?:decision|undo \d+ to decision) (\d+)\b.* digest ([0-9a-f]{16})")
 START = re.compile(r"(?:new game .*|resumed game .* at decision (\d+)), digest ([0-9a-f]{16})")
 OVER = re.compile(
-    r"autoplay: game over, game over: (\w+) wins (\d+)-(\d+), decision (\d+), "
+    r"autoplay: game over: (\w+) wins (\d+)-(\d+), decision (\d+), "
     r"digest ([0-9a-f]{16})"
 )
 

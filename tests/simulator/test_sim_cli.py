@@ -92,5 +92,26 @@ def test_headless_screenshot_draws_the_window_offscreen(tmp_path):
     args = ["sim", "--headless", "--screenshot", str(out), "--seed", "2", "--decisions", "12"]
     result = run(args, headless_env(tmp_path))
     assert result.returncode == 0, result.stderr[-500:]
+    assert result.stderr == "", "pygame's 'no fast renderer' warning leaked"
     with Image.open(out) as image:
         assert image.size == (1280, 800)
+
+
+def test_quiet_passing_scenarios_print_nothing_even_when_they_unplug_the_pico(tmp_path):
+    """refusals_rfid unplugs the Pico on purpose: its "RFID link down" stays in the
+    companion's log (shown only if the scenario fails)."""
+    library = ROOT / "sim" / "scenarios"
+    args = ["sim", "--headless", "-q", "--scenario"]
+    args += [str(library / "refusals_rfid.toml"), str(library / "undo.toml")]
+    result = run(args, headless_env(tmp_path))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_quiet_demo_stops_after_the_decisions_asked_and_says_only_where_it_stands(tmp_path):
+    args = ["sim", "--headless", "-q", "--kit", "rfid", "--seed", "3", "--decisions", "30"]
+    result = run(args, headless_env(tmp_path))
+    assert result.returncode == 0, result.stderr[-500:]
+    opening, outcome = result.stdout.splitlines()
+    assert opening.startswith("demo: base game, seed 3, rfid kit")
+    assert outcome.startswith("after 30 decisions: round ")
+    assert "decision 30," in outcome

@@ -132,3 +132,9 @@ def test_headless_cli_refuses_a_broken_file_in_one_line(tmp_path):
     assert result.returncode == 2
     assert "'start' is not a button" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_passing_report_counts_in_singular_and_plural():
+    outcome = run_scenario(scenario('[[step]]\ndecide = "5@3"\n'))
+    assert outcome.passed, outcome.report()
+    assert ": 1 step, 1 decision, " in outcome.report()

@@ -93,7 +93,9 @@ def run(args: argparse.Namespace, *, offscreen: bool) -> int:
     table = make_table(args)
     pygame.display.init()
     try:
-        screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), fit_flags(pygame))
+        # Offscreen: no desktop to fit, and no renderer for SDL to scale with.
+        flags = 0 if offscreen else fit_flags(pygame)
+        screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), flags)
         pygame.display.set_caption("Haleakala Companion — Kahuna")
         win = KahunaWindow(table, screen=screen)
         stand_in_decisions(table, args.decisions, seed=table.game.seed)
