@@ -115,23 +115,30 @@ class Installer:
     def p(self, path: PurePosixPath) -> Path:
         return self.root / path.relative_to("/")
 
-    def change(self, text: str, action: Callable[[], None] | None = None) -> None:
+    def change(
+        self, text: str, action: Callable[[], None] | None = None, *, plan: str | None = None
+    ) -> None:
+        """Make a change and say ``+ text`` (what was done); ``--dry-run``: only say
+        ``would plan`` (what would be done, "write X", not "wrote X")."""
         self.changes.append(text)
         if self.dry_run:
-            self.say(f"would: {text}")
+            self.say(f"would {plan or text}")
             return
         if action is not None:
             action()
         self.say(f"+ {text}")
 
-    def command(self, text: str, *argvs: Sequence[str]) -> None:
+    def command(self, text: str, *argvs: Sequence[str], plan: str) -> None:
+        """Run ``argvs`` and say ``+ text``; ``--dry-run``: say ``would plan`` and the
+        commands."""
+
         def run() -> None:
             for argv in argvs:
                 self.runner.run(argv)
 
         self.changes.append(text)
         if self.dry_run:
-            self.say(f"would: {text}")
+            self.say(f"would {plan}")
             for argv in argvs:
                 self.say(f"  $ {shlex.join(argv)}")
             return
@@ -150,7 +157,8 @@ class Installer:
             tmp.chmod(mode)
             tmp.replace(target)
 
-        self.change(f"{'updated' if target.exists() else 'wrote'} {path} ({what})", do)
+        done, plan = ("updated", "update") if target.exists() else ("wrote", "write")
+        self.change(f"{done} {path} ({what})", do, plan=f"{plan} {path} ({what})")
         return True
 
     def remove(self, path: PurePosixPath, what: str) -> bool:
@@ -164,7 +172,7 @@ class Installer:
             else:
                 target.unlink()
 
-        self.change(f"removed {path} ({what})", do)
+        self.change(f"removed {path} ({what})", do, plan=f"remove {path} ({what})")
         return True
 
     def kit_config(self) -> cfg.Config:
@@ -275,6 +283,7 @@ class Installer:
                 f"apt packages {' '.join(missing)}",
                 ["apt-get", "update"],
                 ["apt-get", "install", "-y", "--no-install-recommends", *missing],
+                plan=f"install the apt packages {' '.join(missing)}",
             )
 
     def enable_buses(self, config: cfg.Config) -> None:
@@ -297,7 +306,9 @@ class Installer:
         groups = read_groups(self.root)
         for group in GROUPS:
             if group not in groups:
-                self.command(f"group {group}", ["groupadd", "--system", group])
+                self.command(
+                    f"group {group}", ["groupadd", "--system", group], plan=f"add group {group}"
+                )
         if USER not in read_users(self.root):
             self.command(
                 f"service user {USER}",
@@ -306,6 +317,7 @@ class Installer:
                     "--no-create-home", "--shell", "/usr/sbin/nologin",
                     "--comment", "Haleakala Companion", USER,
                 ],
+                plan=f"add the service user {USER}",
             )  # fmt: skip
         groups = read_groups(self.root)
         lacking = [g for g in GROUPS if USER not in groups.get(g, [])]
@@ -313,6 +325,7 @@ class Installer:
             self.command(
                 f"{USER} in groups {' '.join(lacking)}",
                 ["usermod", "--append", "--groups", ",".join(lacking), USER],
+                plan=f"add {USER} to the groups {' '.join(lacking)}",
             )
 
     def venv(self, config: cfg.Config) -> None:
@@ -323,6 +336,7 @@ class Installer:
                 f"venv {VENV} (with system site packages: Raspberry Pi OS's python3- packages)",
                 ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
                 [str(VENV / "bin" / "pip"), "install", "--upgrade", "pip>=24"],
+                plan=f"make the venv {VENV} (with system site packages)",
             )
         # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
         # when the source did not change.
@@ -334,6 +348,7 @@ class Installer:
             self.command(
                 f"haleakala-companion {self.version} [{extra}] from {self.source} into the venv",
                 [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[{extra}]"],
+                plan=f"install haleakala-companion {self.version} [{extra}] into the venv",
             )
             self.write(SOURCE_STAMP, (wanted + "\n").encode(), "what the venv was built from")
         readme = self.source / "README.md"
@@ -358,16 +373,21 @@ class Installer:
                 "udev rules reloaded",
                 ["udevadm", "control", "--reload-rules"],
                 ["udevadm", "trigger"],
+                plan="reload the udev rules",
             )
         unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
         if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):
-            self.command("systemd reloaded", ["systemctl", "daemon-reload"])
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
         target = wanted_by(unit_text.decode())
         link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
         if not link.is_symlink():
-            self.command(f"{UNIT_NAME} enabled", ["systemctl", "enable", UNIT_NAME])
+            self.command(
+                f"{UNIT_NAME} enabled",
+                ["systemctl", "enable", UNIT_NAME],
+                plan=f"enable {UNIT_NAME}",
+            )
 
     # -- uninstall
 
@@ -377,18 +397,24 @@ class Installer:
         wants = [d / UNIT_NAME for d in units.glob("*.wants") if (d / UNIT_NAME).is_symlink()]
         if wants:
             self.command(
-                f"{UNIT_NAME} stopped and disabled", ["systemctl", "disable", "--now", UNIT_NAME]
+                f"{UNIT_NAME} stopped and disabled",
+                ["systemctl", "disable", "--now", UNIT_NAME],
+                plan=f"stop and disable {UNIT_NAME}",
             )
         if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):
-            self.command("systemd reloaded", ["systemctl", "daemon-reload"])
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
         names = {r.name for r in (self.source / "systemd").glob("*.rules")}
         if self.p(UDEV_DIR).is_dir():
             names |= {r.name for r in self.p(UDEV_DIR).glob("99-haleakala-*.rules")}
         removed = [self.remove(UDEV_DIR / name, "udev rule") for name in sorted(names)]
         if any(removed) and self.running("udev", UDEV_CONTROL):
-            self.command("udev rules reloaded", ["udevadm", "control", "--reload-rules"])
+            self.command(
+                "udev rules reloaded",
+                ["udevadm", "control", "--reload-rules"],
+                plan="reload the udev rules",
+            )
         self.remove(MODULES_LOAD, "i2c-dev at boot")
         boot = self.boot_config()
         if boot is not None:
@@ -400,7 +426,7 @@ class Installer:
             self.remove(CONFIG.parent, "the config")
             self.remove(STATE, "the journal and saved games")
             if USER in read_users(self.root):
-                self.command(f"user {USER} removed", ["userdel", USER])
+                self.command(f"user {USER} removed", ["userdel", USER], plan=f"remove user {USER}")
         else:
             kept = [str(p) for p in (CONFIG, STATE) if self.p(p).exists()]
             if USER in read_users(self.root):

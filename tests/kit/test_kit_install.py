@@ -171,7 +171,8 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(root, source, capsys)
     assert run("install", root, source, "--dry-run") == 0
     assert snapshot(root) == before
     out = capsys.readouterr().out
-    assert "would: wrote /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert "would write /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert "would: " not in out and "would wrote" not in out
     assert "  $ systemctl enable haleakala.service" in out
 
 
@@ -352,7 +353,7 @@ def test_on_a_machine_that_is_not_a_pi_dry_run_still_shows_the_plan(
     monkeypatch.setattr(install, "DEVICE_MODEL", install.PurePosixPath(tmp_path / "no-model"))
     monkeypatch.setattr(install, "CONFIG", install.PurePosixPath(tmp_path / "config.toml"))
     assert main(["install", "--dry-run", "--source", str(source)]) == 0
-    assert "would: " in capsys.readouterr().out
+    assert "would " in capsys.readouterr().out
     assert host_commands == []
 
 
