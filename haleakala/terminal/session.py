@@ -203,6 +203,10 @@ class TerminalGame:
     def person_turn(self) -> bool:
         """Read and carry out one line; False when the person quits or the input ends."""
         game = self.game
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            self.forced(legal[0])
+            return True
         if not self._drawn and (self._redraw or game.phase_name == "turn"):
             self.draw()
         self._redraw = False
@@ -216,6 +220,20 @@ class TerminalGame:
             self.say(_("end of input: the game is left unfinished (save FILE keeps a game)"))
             return False
         return self.command(line.strip())
+
+    def forced(self, decision: int) -> None:
+        """The person's only legal decision (a ``pass`` with nothing to buy, the boat that
+        must move) is made for them, as the board's OLED goes on by itself: nobody types
+        the one thing they can do. Undo takes it back with the decision before it."""
+        game = self.game
+        who, mover = game.to_move or "", game.decider
+        text = game.format(decision)
+        events = game.apply(decision)
+        self._drawn = False
+        colour = render.paint(tr(who), who, self.color)
+        self.say(f"{colour} {text}: {_('only choice – goes on')}")
+        for line in moves.describe_move(game, mover, decision, events):
+            self.say("  " + tr(line))
 
     def command(self, line: str) -> bool:
         """One line typed by a person: a command or a decision. False means quit."""

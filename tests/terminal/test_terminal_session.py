@@ -258,3 +258,27 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     assert use_color(io.StringIO()) is False
     monkeypatch.setenv("NO_COLOR", "1")
     assert use_color(FakeTTY()) is False
+
+
+def test_a_person_is_never_asked_to_type_their_only_legal_decision():
+    """A pass with nothing to buy, a boat that must move: made for them, as the OLED goes
+    on by itself (issue 23: the terminal made a player type 'pass')."""
+    out = io.StringIO()
+    rng = random.Random(5)
+    asked_with_one_choice = []
+    forced_seen = []
+
+    def person(prompt: str) -> str:
+        legal = tg.game.legal_actions()
+        if len(legal) == 1:
+            asked_with_one_choice.append(tg.game.format(legal[0]))
+        return tg.game.format(rng.choice(legal))
+
+    tg = TerminalGame(Game("base", seed=3, start="red"), (None, None), read=person, out=out)
+    original = tg.forced
+    tg.forced = lambda d: (forced_seen.append(tg.game.format(d)), original(d))[1]
+    assert tg.run() == 0
+    assert tg.game.is_terminal()
+    assert asked_with_one_choice == []
+    assert "pass" in forced_seen
+    assert ": only choice – goes on" in out.getvalue()
