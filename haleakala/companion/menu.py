@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("haleakala.companion")
 
-SCORE_PAGES = 4
-"""A score page chooser has this many pages the encoder turns through."""
+SCORE_PAGES = 5
+"""A score page chooser has this many pages the encoder turns through: enough for every
+point row (10 rows, 2 a page beside the header, the scoring's sum and the total)."""
 
 
 def _who(game: Game) -> str:

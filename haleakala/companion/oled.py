@@ -86,8 +86,9 @@ SCORE_ROWS = (
     ("mountain", N_("mountain")),
     ("shells", N_("shells")),
 )
-SCORE_PAGE_ROWS = BODY_LINES - 2
-"""Point rows per score page: the header and the total are on every page."""
+SCORE_PAGE_ROWS = BODY_LINES - 3
+"""Point rows per score page: the header, the scoring's sum and the game's total are on
+every page."""
 
 
 def _colour_name(p: int) -> str:
@@ -163,7 +164,9 @@ def _scrolled(s: Screen, scroll: int) -> Screen:
 
 
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
-    """A scoring's breakdown, a few rows a page; the header and the total on every page."""
+    """A scoring's breakdown, a few rows a page; on every page the header, what this
+    scoring added (the sum of its rows) and the game's total after it, each named: the rows
+    are one scoring's, the total is the whole game's, and the page says which is which."""
     record = chooser.subject
     red, yellow = record["players"]["red"], record["players"]["yellow"]
     rows = []
@@ -174,8 +177,10 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
+    added = [sum(p["points"].values()) for p in (red, yellow)]
+    scoring = N_("scoring") + f"\t+{added[0]}\t+{added[1]}"
     total = N_("total") + f"\t{red['total']}\t{yellow['total']}"
-    body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), total)
+    body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), scoring, total)
     title = chooser.title + (f" {page + 1}/{pages}" if pages > 1 else "")
     return Screen(title, tuple(_spoken(row) for row in body))
 

@@ -231,7 +231,8 @@ class TerminalGame:
         events = game.apply(decision)
         self._drawn = False
         colour = render.paint(tr(who), who, self.color)
-        self.say(f"{colour} {text}: {_('only choice – goes on')}")
+        only = _("only choice – goes on")
+        self.say(f"{colour} {text}: {only}")
         for line in moves.describe_move(game, mover, decision, events):
             self.say("  " + tr(line))
 

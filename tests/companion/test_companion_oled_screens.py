@@ -26,6 +26,7 @@ from haleakala.companion import ui as U
 from haleakala.companion.autoplay import AutoPlayer, choose
 from haleakala.companion.hands import events_for
 from haleakala.companion.journal.storage import storage_error
+from haleakala.companion.menu import SCORE_PAGES
 from haleakala.hal.base import BUTTONS
 from haleakala.hal.events import (
     ALL_DISCS,
@@ -125,23 +126,27 @@ def test_the_cursor_row_is_inverted_and_the_title_shows_the_position_in_the_list
     assert last.position() == "8/8▲" and last.offset == 3  # all eight reachable
 
 
-def test_every_score_page_has_the_header_and_the_total():
+def test_every_score_page_has_the_header_the_scorings_sum_and_the_games_total():
+    """The rows are one scoring's points, the total the whole game's (issue 23: the final
+    page mixed them): the sum of the rows is named "scoring" apart from the total."""
     points = {key: i + 1 for i, (key, _) in enumerate(oled.SCORE_ROWS)}
     record = {
         "players": {
-            "red": {"points": points, "total": 55},
-            "yellow": {"points": points, "total": 55},
+            "red": {"points": points, "total": 70},
+            "yellow": {"points": points, "total": 60},
         }
     }
     game = Game("base", 1)
     pages = set()
-    for page in range(4):
-        chooser = U.Chooser(U.SCORES, "SCORING 1", (U.Option("page", "page"),) * 4, page, record)
+    for page in range(SCORE_PAGES):
+        options = (U.Option("page", "page"),) * SCORE_PAGES
+        chooser = U.Chooser(U.SCORES, "SCORING 1", options, page, record)
         s = oled.screen(game, U.UiState(chooser=chooser), 0.0)
-        assert s.lines[0] == "\tred\tyellow" and s.lines[-1] == "total\t55\t55"
+        assert s.lines[0] == "\tred\tyellow"
+        assert s.lines[-2:] == ("scoring\t+55\t+55", "total\t70\t60")
         assert len(s.lines) == oled.BODY_LINES
         pages.add(s.lines)
-    shown = {row.split("\t")[0] for lines in pages for row in lines[1:-1] if row}
+    shown = {row.split("\t")[0] for lines in pages for row in lines[1:-2] if row}
     assert shown == {label for _, label in oled.SCORE_ROWS}
     assert_readable(
         oled.screen(game, U.UiState(chooser=U.Chooser(U.SCORES, t, (), 0, record)), 0.0)
