@@ -79,6 +79,6 @@ def play_demo(
         assert result is not None
         out.write(render.describe_result(result) + "\n")
         n = len(session.game.history)
-        decisions = english_ngettext("decision", "decisions", n)
-        out.write(f"{n} {decisions}, final digest {session.game.digest()}\n")
+        counted = english_ngettext("decision", "decisions", n)
+        out.write(f"{n} {counted}, final digest {session.game.digest()}\n")
     return 0

@@ -250,6 +250,7 @@ class LiveView:
             path: (resources.files("haleakala.web").joinpath("static", name).read_bytes(), kind)
             for path, (name, kind) in STATIC.items()
         }
+        self._files["/favicon.ico"] = (favicon(), "image/x-icon")
         self._geometry = json.dumps(geometry(), separators=(",", ":")).encode()
 
     # -- the game thread's side -------------------------------------------------------
@@ -340,7 +341,7 @@ class LiveView:
         app.router.add_get("/events", self._events)
         app.router.add_get("/geometry.json", self._geometry_json)
         app.router.add_get("/snapshot.json", self._snapshot_json)
-        for path in STATIC:
+        for path in self._files:
             app.router.add_get(path, self._static)
         runner = web.AppRunner(
             app,
@@ -487,6 +488,24 @@ class LiveView:
 def _plain(status: int, headers: dict[str, str] | None = None) -> web.Response:
     """An answer with no content: the status line says it all (and tells a stranger nothing)."""
     return web.Response(status=status, headers={**SECURITY_HEADERS, **(headers or {})})
+
+
+def favicon() -> bytes:
+    """The tab's icon (``/favicon.ico``, which browsers ask for by themselves): the island
+    from above, sea, beach and crater, drawn once at start with Pillow (16 and 32 px)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    size = 64
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    for inset, colour in ((0, "#1d5f8a"), (10, "#e9d7a5"), (18, "#3f8a4a"), (26, "#5a3a32")):
+        draw.ellipse((inset, inset, size - 1 - inset, size - 1 - inset), fill=colour)
+    draw.ellipse((28, 28, 35, 35), fill="#ff5a1f")
+    out = io.BytesIO()
+    image.save(out, format="ICO", sizes=[(16, 16), (32, 32)])
+    return out.getvalue()
 
 
 def lan_address() -> str:

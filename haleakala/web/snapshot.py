@@ -14,6 +14,7 @@ name, ``lookup.tr`` for a sentence built from a marked template, in the language
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,12 @@ EVENT_INDENT = "  "
 """Lines told about a decision's effects start with this, so the page groups them under it."""
 LOG_LINES = 40
 """The log keeps the newest lines only: a phone shows the recent turns, the journal keeps all."""
+RECENT_ON_RESUME = 8
+"""Decisions told again when the log starts over on a game already under way (a resume, a
+viewer of a restarted daemon): the recent moves, not only "decision 80"."""
+NOTATION = re.compile(r"\s*\((-?\d@\d\*?|>\w+|boat|keep|pass|buy \w+|lava \d>\d)\)")
+"""A notation example in brackets inside a prompt ("(3@2)", "(>stay)", "(buy forest)"): the
+same in every language, since notation is. The page's header shows the words without them."""
 
 
 def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str = "") -> dict:
@@ -62,6 +69,8 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
         "to_move": game.to_move,
         "phase": game.phase_name,
         "awaited": _awaited(game),
+        "awaited_words": _plain_words(_awaited(game)),
+        "notation": _notation(_awaited(game)),
         "score": dict(zip(PLAYERS, banked(game), strict=True)),
         "island": _island(game),
         "last": _last(game),
@@ -96,6 +105,18 @@ def _awaited(game: Game) -> str:
     through ``tr`` once more so that its "{colour}: {words}" takes the language's typography
     (French puts a no-break space before the colon)."""
     return tr(" ".join(prompt(game).split()))
+
+
+def _plain_words(text: str) -> str:
+    """The prompt for people who do not type notation (the page's header, on a phone): the
+    bracketed notation examples taken out, the words kept."""
+    return NOTATION.sub("", text)
+
+
+def _notation(text: str) -> list[str]:
+    """The notation examples of the prompt, in order ("3@2", "-3@2", "boat"), for the line
+    the page shows after the words."""
+    return [m.group(1) for m in NOTATION.finditer(text)]
 
 
 def _owner(code: int) -> str | None:
@@ -227,7 +248,27 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
     start = N_("game {variant}, seed {seed}, decision {n}").format(
         variant=after.variant, seed=after.seed, n=len(after.history)
     )
-    return ([start], True)
+    return ([start, *_recent(after)], True)
+
+
+def _recent(game: Game, count: int = RECENT_ON_RESUME) -> list[str]:
+    """The last ``count`` decisions of ``game`` told as the log tells them, replayed from
+    its deal (a few milliseconds, once per resume); [] if the replay does not reach the same
+    position (a game set up otherwise than by its seed)."""
+    from haleakala.rules import Game as Rules
+
+    history = game.history
+    first = max(0, len(history) - count)
+    replay = Rules(game.variant, game.seed, PLAYERS[game.start])
+    for d in history[:first]:
+        replay.apply(d)
+    lines: list[str] = []
+    for d in history[first:]:
+        text, mover = replay.format(d), replay.decider
+        events = replay.apply(d)
+        said, *told = describe_move(replay, mover, d, events)
+        lines += [f"{said} ({text})", *(EVENT_INDENT + line for line in told)]
+    return lines if replay.digest() == game.digest() else []
 
 
 # --------------------------------------------------------------------------- geometry

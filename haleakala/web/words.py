@@ -44,6 +44,14 @@ LABELS = {
     "meta": N_("seed {seed} · decision {n} · digest {digest}"),
     "red": N_("red"),
     "yellow": N_("yellow"),
+    "notation": N_("in notation: {codes}"),
+    "legend": N_("What the shapes mean"),
+    "legend_shaman": N_("triangle: a shaman"),
+    "legend_statue": N_("rectangle: a statue"),
+    "legend_boat": N_("ellipse: the boat"),
+    "legend_disc": N_("circle with a number: a disc (Σ: a beach's sum)"),
+    "legend_lava": N_("orange circle: lava"),
+    "legend_last": N_("dashed outline: the last move"),
 }
 """Every fixed text of the page (``static/``), by the key the page looks it up with."""
 

@@ -1,8 +1,9 @@
 """A real browser on the live view: Debian's headless Chromium joins with the URL the daemon
 logs, and its DOM shows the position after each decision, drawn from the pushed snapshots.
 
-Screenshots of a mid-game desktop view and a phone-sized view are saved in the test's
-directory; with ``HALEAKALA_DOCS_SCREENSHOTS=1`` they also replace ``docs/live-view*.png``.
+Screenshots of a mid-game desktop view and of phones (400 px) joining a resumed game in
+English, German and French are saved in the tests' directories; with
+``HALEAKALA_DOCS_SCREENSHOTS=1`` they also replace ``docs/live-view*.png``.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def test_the_page_shows_the_current_position_after_decisions(tmp_path):
     finally:
         live.close()
     if os.environ.get("HALEAKALA_DOCS_SCREENSHOTS") == "1":
-        for name in ("live-view.png", "live-view-phone.png"):
-            shutil.copyfile(tmp_path / name, REPO_ROOT / "docs" / name)
+        # docs/live-view-phone*.png: the phone test below (a resumed game, three languages).
+        shutil.copyfile(tmp_path / "live-view.png", REPO_ROOT / "docs" / "live-view.png")
 
 
 def test_without_the_token_the_page_shows_nothing_of_the_game():
@@ -138,7 +139,7 @@ DOM_WORDS = """(() => ({
 
 def test_the_page_speaks_german_when_the_game_does(tmp_path):
     """The game's language (issue 15): the page's labels, its <html lang> and the game's texts
-    come in German; a phone-sized screenshot shows it (``docs/live-view-phone-de.png``)."""
+    come in German (the phone test below makes ``docs/live-view-phone-de.png``)."""
     from haleakala import i18n
     from haleakala.i18n.lookup import tr
 
@@ -176,7 +177,81 @@ def test_the_page_speaks_german_when_the_game_does(tmp_path):
     assert words["players"][0].startswith("Rot") and words["players"][1].startswith("Gelb")
     assert words["piles"].startswith("Stapel: 1 Palme: ")
     assert english == []  # as tests/i18n: nothing the catalog would still translate
+
+
+DOM_PHONE = """(() => {
+  const island = document.querySelector('#island').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('#pieces g.slot')].map((g) => {
+    const rect = g.querySelector('rect').getBoundingClientRect();
+    return [...g.querySelectorAll('text.card-text')].map((t) => {
+      const box = t.getBoundingClientRect();
+      return { height: parseFloat(getComputedStyle(t).fontSize) * island.width
+                 / document.querySelector('#island').viewBox.baseVal.width,
+               fits: box.left >= rect.left - 0.5 && box.right <= rect.right + 0.5,
+               text: t.textContent };
+    });
+  }).flat();
+  return {
+    width: document.body.clientWidth,
+    cards,
+    legend: [...document.querySelectorAll('#legend li span')].map((s) => s.textContent),
+    legendTitle: document.querySelector('#legend summary').textContent,
+    awaited: document.querySelector('#awaited').textContent,
+    notation: document.querySelector('#notation').textContent,
+    log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
+  };
+})()"""
+LEGEND_TITLE = {"en": "What the shapes mean", "de": "Was die Formen bedeuten",
+                "fr": "Ce que montrent les formes"}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_a_phone_joining_a_resumed_game_reads_cards_legend_words_and_recent_moves(
+    tmp_path, language
+):
+    """Issue 23, at 400 px: card labels about 10 px (not 6) and inside their cards, a legend
+    of the shapes, the header in words before notation, the recent moves of a game joined
+    at decision 80, and a tab icon. Screenshots: ``docs/live-view-phone{,-de,-fr}.png``."""
+    from haleakala import i18n
+    from haleakala.i18n.lookup import tr
+
+    i18n.use(language)
+    rig = Rig("buttons", "base", seed=11, start="red")
+    while len(rig.game.history) < 80:
+        rig.carry_out(choose(rig.game, 2))
+    live = LiveView("127.0.0.1", 0).start()
+    live.observe(rig.c)  # the first the server sees of this game: decision 80, as on a resume
+
+    async def drive() -> tuple[dict, int]:
+        async with Browser() as page:
+            await page.viewport(400, 900, mobile=True)
+            await page.open(live.url)
+            digest = rig.c.game.digest()
+            await page.wait_for(f"document.body.dataset.digest === '{digest}'", "decision 80")
+            await page.wait_for("document.body.clientWidth <= 400", "the phone layout")
+            await page.evaluate(
+                "fetch('/favicon.ico').then((r) => { window.icon = "
+                "r.status + ' ' + r.headers.get('content-type'); })"
+            )
+            icon = await page.wait_for("window.icon", "the answer for /favicon.ico")
+            (tmp_path / "phone.png").write_bytes(await page.screenshot())
+            return await page.evaluate(DOM_PHONE), icon
+
+    try:
+        shown, icon = asyncio.run(drive())
+        english = sorted(t for t in [*shown["legend"], *shown["log"]] if tr(t) != t)
+    finally:
+        live.close()
+        i18n.use("en")
+    assert shown["cards"], "no card labels on the island"
+    assert min(c["height"] for c in shown["cards"]) >= 9.5  # CSS px at 400 px wide
+    assert all(c["fits"] for c in shown["cards"]), [c["text"] for c in shown["cards"]]
+    assert shown["legendTitle"] == LEGEND_TITLE[language] and len(shown["legend"]) == 6
+    assert "@" not in shown["awaited"] and "(" not in shown["awaited"]
+    assert "3@2" in shown["notation"]
+    assert len(shown["log"]) > 8  # the start line and the recent moves, not the start alone
+    assert english == []
+    assert icon == "200 image/x-icon"
+    name = {"en": "live-view-phone.png"}.get(language, f"live-view-phone-{language}.png")
     if os.environ.get("HALEAKALA_DOCS_SCREENSHOTS") == "1":
-        shutil.copyfile(
-            tmp_path / "live-view-phone-de.png", REPO_ROOT / "docs" / "live-view-phone-de.png"
-        )
+        shutil.copyfile(tmp_path / "phone.png", REPO_ROOT / "docs" / name)

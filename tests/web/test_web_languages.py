@@ -51,6 +51,7 @@ def played(variant: str, seed: int) -> list[dict]:
 def shown(snap: dict) -> list[str]:
     """The texts of a snapshot the page writes as they are (not numbers nor notation)."""
     texts = [snap["variant_name"], *snap["awaited"].split("\n"), *snap["log"]]
+    texts.append(snap["awaited_words"])
     texts += [item["name"] for item in snap["board"]] + [p["name"] for p in snap["piles"]]
     texts += [s["card"] for s in snap["island"]["slots"] if s["card"]]
     for player in snap["players"].values():

@@ -124,3 +124,25 @@ def test_the_join_screen_is_a_readable_qr_code_beside_the_url():
     # The URL is beside the code: something lit right of it.
     right = image.crop((len(matrix) * scale + 6, 0, WIDTH, HEIGHT))
     assert right.getbbox() is not None
+
+
+def test_a_game_joined_under_way_starts_its_log_with_the_recent_moves():
+    """A resume (or a viewer of a restarted daemon): not only "decision 80"."""
+    game = random_position("base", 11, 80, 2)
+    lines, fresh = log_lines(None, game)
+    assert fresh and lines[0] == f"game base, seed 11, decision {len(game.history)}"
+    decisions = [line for line in lines[1:] if not line.startswith("  ")]
+    recent = game.history[-len(decisions):]
+    assert len(decisions) == min(8, len(game.history))
+    assert [d.rsplit("(", 1)[1].rstrip(")") for d in decisions] == [
+        game.format(d) for d in recent
+    ]
+
+
+def test_the_header_has_the_prompt_in_words_and_its_notation_apart():
+    snap = snapshot(Game("base", 3, "red"))
+    assert snap["awaited"] == (
+        "red: place a number disc (3@2), take one back (-3@2), or move the boat (boat)"
+    )
+    assert snap["awaited_words"] == "red: place a number disc, take one back, or move the boat"
+    assert snap["notation"] == ["3@2", "-3@2", "boat"]

@@ -7,6 +7,8 @@ const BANDS = ["sea", "water", "beach", "grassland", "forest", "mountain", "crat
 let geo = null;
 let latest = null;
 let words = {};
+// A phone (the island at about half size): larger words on larger cards (style.css).
+const PHONE = window.matchMedia("(max-width: 600px)");
 
 // A label of the snapshot's language with its {placeholders} filled in.
 function say(key, values) {
@@ -64,15 +66,22 @@ function counted(part) {
   return words;
 }
 
-function cardLines(name) {
-  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card (in any language).
+function hyphenated(word, width) {
+  // "Lava-Priesterin" -> "Lava-", "Priesterin" when the whole word is too long for a line.
+  if (word.length <= width || !word.includes("-")) return [word];
+  return word.split(/(?<=-)/);
+}
+
+function cardLines(name, width) {
+  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card (in any language),
+  // of at most ``width`` characters where the words allow.
   const [head, rest] = name.includes(":") ? name.split(/:\s*/, 2) : [name, ""];
   const parts = head.split(/,\s*/).concat(rest ? rest.split(/,\s*/) : []);
   const lines = [];
   for (const part of parts) {
     let line = "";
-    for (const word of counted(part.trim())) {
-      if (line && (line + " " + word).length > 13) {
+    for (const word of counted(part.trim()).flatMap((w) => hyphenated(w, width))) {
+      if (line && (line + " " + word).length > width) {
         lines.push(line);
         line = word;
       } else line = line ? line + " " + word : word;
@@ -80,6 +89,25 @@ function cardLines(name) {
     lines.push(line);
   }
   return lines.slice(0, 3);
+}
+
+function cardRect([x, y, w, h]) {
+  // On a phone a card grows by 16 units each way, kept inside the island's view.
+  if (!PHONE.matches) return [x, y, w, h];
+  const [vx, vy, vw, vh] = geo.view;
+  const W = w + 16, H = h + 16;
+  const nx = Math.min(Math.max(x - 8, vx + 1), vx + vw - W - 1);
+  const ny = Math.min(Math.max(y - 8, vy + 1), vy + vh - H - 1);
+  return [nx, ny, W, H];
+}
+
+function squeeze(text, width) {
+  // A word longer than the card ("Lava-Priesterin") is drawn narrower, never cut off.
+  const natural = text.getComputedTextLength ? text.getComputedTextLength() : 0;
+  if (natural > width) {
+    text.setAttribute("textLength", String(width));
+    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function drawPieces(s) {
@@ -93,13 +121,17 @@ function drawPieces(s) {
     el("polygon", { points: points(poly), class: "threat" }, g);
   }
   island.slots.forEach((slot, i) => {
-    const [x, y, w, h] = geo.cards[i];
+    const [x, y, w, h] = cardRect(geo.cards[i]);
     const card = el("g", { class: "slot", "data-slot": slot.slot }, g);
     el("rect", { x, y, width: w, height: h, rx: 4, class: slot.card ? "card" : "card empty" }, card);
     if (slot.card) {
-      const lines = cardLines(slot.card);
-      const top = y + h / 2 - (lines.length - 1) * 6.5 + 3.5;
-      lines.forEach((line, n) => el("text", { x: x + w / 2, y: top + n * 13, class: "card-text" }, card, line));
+      const step = PHONE.matches ? 19 : 13;
+      const lines = cardLines(slot.card, PHONE.matches ? 10 : 13);
+      const top = y + h / 2 - ((lines.length - 1) * step) / 2 + step * 0.3;
+      lines.forEach((line, n) => {
+        const text = el("text", { x: x + w / 2, y: top + n * step, class: "card-text" }, card, line);
+        squeeze(text, w - 6);
+      });
     }
     if (last.slot === slot.slot) el("rect", { x: x - 3, y: y - 3, width: w + 6, height: h + 6, rx: 6, class: "last" }, g);
   });
@@ -232,7 +264,11 @@ function draw(s) {
   const status = document.getElementById("status");
   status.textContent = s.over ? (s.result ? s.result.text : s.awaited) : say("to_decide", { colour: say(s.to_move) });
   status.className = s.over ? "" : s.to_move;
-  document.getElementById("awaited").textContent = s.over ? "" : s.awaited;
+  // Plain words first (the header is for everyone at the table and on their phones), the
+  // notation after them, smaller, for those who type it.
+  document.getElementById("awaited").textContent = s.over ? "" : s.awaited_words || s.awaited;
+  const codes = s.over || !s.notation ? [] : s.notation;
+  document.getElementById("notation").textContent = codes.length ? say("notation", { codes: codes.join(" · ") }) : "";
   drawPieces(s);
   drawPlayers(s);
   drawBoard(s);
@@ -240,6 +276,11 @@ function draw(s) {
   drawResult(s);
   document.getElementById("meta").textContent = say("meta", { seed: s.seed, n: s.decisions, digest: s.digest });
 }
+
+PHONE.addEventListener("change", () => {
+  document.getElementById("island").classList.toggle("phone", PHONE.matches);
+  if (latest) drawPieces(latest);
+});
 
 function connect() {
   const source = new EventSource("/events");
@@ -258,7 +299,9 @@ async function start() {
     return;
   }
   geo = await reply.json();
-  drawBase(document.getElementById("island"));
+  const island = document.getElementById("island");
+  island.classList.toggle("phone", PHONE.matches);
+  drawBase(island);
   connect();
 }
 
