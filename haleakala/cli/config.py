@@ -14,6 +14,7 @@ from pathlib import Path
 
 from haleakala import config as cfg
 from haleakala.cli import UsageError, add_config_option
+from haleakala.i18n import english_ngettext
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,7 +51,8 @@ def check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem, file=sys.stdout)
     if cfg.errors(problems):
-        print(f"{label}: {len(cfg.errors(problems))} error(s)", file=sys.stderr)
+        n = len(cfg.errors(problems))
+        print(f"{label}: {n} {english_ngettext('error', 'errors', n)}", file=sys.stderr)
         return 1
     print(f"config OK: {label}")
     return 0

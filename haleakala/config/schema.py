@@ -9,6 +9,7 @@ from pathlib import Path
 from haleakala.hal.events import BEACHES, Disc
 from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS
 from haleakala.i18n import LANGUAGES as CATALOG_LANGUAGES
+from haleakala.i18n import english_ngettext
 
 HARDWARE = ("auto", "sim", "pi")
 MODELS = ("pi3", "pi4", "pi5", "zero2w")
@@ -172,7 +173,8 @@ class ConfigError(Exception):
         self.problems = problems
         self.source = source
         where = str(source) if source else "config"
-        lines = [f"{where}: {len(problems)} problem(s):", *(f"  {p}" for p in problems)]
+        counted = english_ngettext("problem", "problems", len(problems))
+        lines = [f"{where}: {len(problems)} {counted}:", *(f"  {p}" for p in problems)]
         super().__init__("\n".join(lines))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from haleakala.i18n import english_ngettext
 from haleakala.rules import PLAYERS
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
     lines.append((mode + (" · MISPLACE" if session.misplace else ""), dim))
     wrong = session.differences()
     if wrong:
-        lines.append((f"table differs: {len(wrong)} piece(s)", (255, 120, 100)))
+        pieces = english_ngettext("piece", "pieces", len(wrong))
+        lines.append((f"table differs: {len(wrong)} {pieces}", (255, 120, 100)))
     c = session.companion
     if c.solo is not None:
         thinking = " · thinking…" if c.thinking else ""

@@ -82,7 +82,7 @@ def test_a_bad_config_is_refused_with_every_problem_listed_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert "bad config, not starting (2 problems)" in done.stdout
     assert "kit" in done.stdout and "pins.back" in done.stdout
-    assert done.stderr.startswith(f"haleakala run: {bad}: 2 problem(s):")
+    assert done.stderr.startswith(f"haleakala run: {bad}: 2 problems:")
     assert not (tmp_path / "state").exists()
 
 

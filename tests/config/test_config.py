@@ -398,7 +398,7 @@ def test_loading_a_config_with_mistakes_lists_every_error_one_line_each(tmp_path
     with pytest.raises(ConfigError) as caught:
         load(path)
     assert str(caught.value).splitlines() == [
-        f"{path}: 3 problem(s):",
+        f"{path}: 3 problems:",
         "  leds.brightnes: unknown key; did you mean 'brightness'?",
         "  kit: 'button' is not one of buttons, rfid; did you mean 'buttons'? "
         "buttons: one button per beach; rfid: tags read by a Pico",

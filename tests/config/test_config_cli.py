@@ -42,7 +42,7 @@ def test_check_prints_every_problem_and_exits_1(tmp_path, capsys):
         "set leds.supply_ma to its rating, or lower leds.current_limit_ma / leds.brightness "
         "(details: haleakala power)",
     ]
-    assert captured.err == f"{path}: 2 error(s)\n"
+    assert captured.err == f"{path}: 2 errors\n"
 
 
 def test_warnings_alone_still_pass(tmp_path, capsys):

@@ -339,7 +339,7 @@ def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_
                 assert code == 1, (code, out, err)
                 assert lines and all(PROBLEM_LINE.match(line) for line in lines), lines
                 n = sum(not line.startswith("warning: ") for line in lines)
-                assert err == f"{path}: {n} error(s)\n"
+                assert err == f"{path}: {n} {'error' if n == 1 else 'errors'}\n"
                 assert start(path) == daemon_module.EXIT_CONFIG, text
                 tally["refused"] += 1
 
