@@ -128,7 +128,7 @@ def decision_stats(root: Node) -> dict[int, Node]:
 class SearchBot(BudgetedSearch):
     """ISMCTS with a time budget (seconds) or an iteration budget (deterministic).
 
-    Levers over ``ai-v1``, each measured (README, "The search bot"). On by default:
+    Levers over ``ai-v1``, each measured (docs/benchmarks.md, "The search bot"). On by default:
     exploration 0.2 instead of 0.7 (rewards differ by a few hundredths, so 0.7 spread the
     visits almost evenly); the playout's result mixed with the estimate of the leaf itself
     (``leaf_weight``: one random playout is noisy); the tree kept between decisions

@@ -3,7 +3,7 @@
 A level is an Elo target on the ladder of ``haleakala bench ai --ladder`` (greedy = 1000).
 The ladder measures the search bot at several iteration budgets; its Elo grows roughly by
 a fixed amount per doubling of the budget, so a target becomes an iteration budget
-(``ELO_FIT``, from the ladder run in the README). Iterations are what make strength: a
+(``ELO_FIT``, from the ladder run in docs/benchmarks.md). Iterations are what make strength: a
 Raspberry Pi 3 runs several times fewer per second than a laptop, so each level's time
 budget is its iterations divided by the iterations per second measured on the running
 machine (``calibrate``: a short search at first use, cached in the user's cache
@@ -50,7 +50,7 @@ class Level:
 
 # Elo of ``ai`` at n iterations ≈ intercept + per_doubling · log2(n): the least-squares
 # line of the ladder (``elo_fit_ai@…`` lines of ``haleakala bench ai --ladder --budgets
-# 10,25,100,400,1600 --games 16``, README): 1509 at 10, 1771 at 100, 2086 at 1,600.
+# 10,25,100,400,1600 --games 16``, docs/benchmarks.md): 1509 at 10, 1771 at 100, 2086 at 1,600.
 # An Elo scale depends on the ladder that made it (one virtual draw per pairing pulls the
 # ratings together, the more so the fewer games: with 4 games per pairing ai-v1@100 stood
 # at 1355, with 16 at 1689), so the targets below are on this ladder's scale and keep what
@@ -133,7 +133,7 @@ def measure(seconds: float) -> float:
 
 
 def level_table(iterations_per_second: float) -> list[tuple[str, float, int | None, float | None]]:
-    """(level, Elo target, iterations, seconds per decision) for the README and the CLI."""
+    """(level, Elo target, iterations, seconds per decision) for the docs and the CLI."""
     return [
         (lv.name, lv.elo, lv.iterations(), lv.seconds(iterations_per_second))
         for lv in LEVELS.values()

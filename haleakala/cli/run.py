@@ -55,8 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--strength",
         choices=("child", "easy", "normal", "strong"),
         default=None,
-        help="how well it plays: child, easy, normal or strong (levels by Elo, see README); "
-        "default: as before, else normal",
+        help="how well it plays: child, easy, normal or strong (levels by Elo, see "
+        "docs/benchmarks.md); default: as before, else normal",
     )
     p.add_argument(
         "--snapshot-every",

@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--strength",
         choices=("child", "easy", "normal", "strong"),
         default=None,
-        help="solo: child, easy, normal or strong (levels by Elo, see README)",
+        help="solo: child, easy, normal or strong (levels by Elo, see docs/benchmarks.md)",
     )
     p.add_argument(
         "--state-dir",

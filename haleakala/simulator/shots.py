@@ -1,5 +1,5 @@
-"""The README's simulator screenshots, made again from real games: the start (and the help
-page), a game in progress, a misplaced piece, a refused move, the first scoring and the end.
+"""The simulator screenshots of docs/play.md, made again from real games: the start (and the
+help page), a game in progress, a misplaced piece, a refused move, the first scoring and the end.
 
     python -m haleakala.simulator.shots docs/
 

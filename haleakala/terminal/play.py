@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"(default {WATCH_DELAY} on a terminal, else 0)")  # fmt: skip
     p.add_argument("--load", metavar="FILE", default=None, help="continue a saved game")
     p.add_argument("--strength", choices=("child", "easy", "normal", "strong"), default=None,
-                   help="the ai seats play at this level (levels by Elo, see README)")  # fmt: skip
+                   help="the ai seats play at this level (levels by Elo: docs/benchmarks.md)")
     add_language_option(p)
     p.set_defaults(func=run)
 

@@ -41,7 +41,7 @@ def start_live_view(spec: str, companion: Any) -> LiveView | None:
         if exc.errno in (errno.EAFNOSUPPORT, errno.EPERM, errno.EACCES) and port >= 1024:
             fix = (
                 "the network is closed to this process: under systemd install the drop-in "
-                "systemd/live-view.conf (see the README's Live view)"
+                "systemd/live-view.conf (see docs/live-view.md)"
             )
         else:
             fix = "choose another port, or stop the program that holds it"
