@@ -112,6 +112,7 @@ class TerminalGame:
         # one, judged against the decision the person makes next.
         self.hints: list[dict] = []
         self._hint: Hint | None = None
+        self._forced: set[int] = set()  # plies made for a person: their only legal decision
 
     # -- output ---------------------------------------------------------------------------
 
@@ -228,6 +229,7 @@ class TerminalGame:
         game = self.game
         who, mover = game.to_move or "", game.decider
         text = game.format(decision)
+        self._forced.add(len(game.history))
         events = game.apply(decision)
         self._drawn = False
         colour = render.paint(tr(who), who, self.color)
@@ -307,7 +309,9 @@ class TerminalGame:
             self.say(_("nothing to undo"))
             return
         step = self.undo_stack.pop()
-        bots = len(self.game.history) - len(step.game.history) - 1
+        later = range(len(step.game.history) + 1, len(self.game.history))
+        bots = sum(1 for ply in later if ply not in self._forced)  # forced ones go unsaid
+        self._forced = {ply for ply in self._forced if ply < len(step.game.history)}
         self.game = step.game
         self._drawn = False
         self._redraw = True
@@ -366,6 +370,7 @@ class TerminalGame:
             return
         self.game = game
         self.undo_stack.clear()
+        self._forced.clear()
         self._drawn = False
         self._redraw = True
         self.say(

@@ -282,3 +282,20 @@ def test_a_person_is_never_asked_to_type_their_only_legal_decision():
     assert asked_with_one_choice == []
     assert "pass" in forced_seen
     assert ": only choice – goes on" in out.getvalue()
+
+
+def test_undo_after_a_forced_decision_takes_it_back_without_calling_it_a_bot_decision():
+    game = Game("base", seed=3, start="red")
+    rng = random.Random(1)
+    tg, out = session(seats=(None, None), game=game)
+    while True:  # play until a forced decision has just been made for the person to move
+        legal = tg.game.legal_actions()
+        if len(legal) == 1:
+            break
+        tg.decide(tg.game.format(rng.choice(legal)))
+    before = len(tg.game.history)
+    tg.forced(tg.game.legal_actions()[0])
+    tg.command("undo")
+    assert len(tg.game.history) == before - 1
+    said = out.getvalue().splitlines()[-1]
+    assert said.startswith("undone: ") and "bot" not in said
