@@ -8,9 +8,17 @@ the server, or a viewer. Each viewer keeps only the newest snapshot it has not b
 that cannot take a write within ``WRITE_TIMEOUT_S`` is dropped.
 
 Every connection passes a guard before aiohttp sees it: at most ``MAX_CONNECTIONS`` at once
-(the next gets ``503``), and a connection that is not an event stream lives at most
+and at most ``MAX_PER_ADDRESS`` from one client address that has not shown the token, so one
+device on the LAN cannot take every slot. When a limit is reached an idle connection that has
+not shown the token is shed first (the newest from the most crowded address is kept longest),
+then an idle keep-alive of a viewer; only when every slot is an event stream or busy does the
+newcomer get ``503``. A connection that is not an event stream lives at most
 ``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
-aiohttp itself bounds request lines and headers (``400``); bodies are refused (``413``).
+aiohttp itself bounds request lines, headers and their number; what it cannot parse gets a
+plain ``400`` here (``_Handler``), with the security headers and no body, and at most one
+warning line per ``COMPLAINT_INTERVAL_S`` (never a traceback: a LAN client must not be able
+to fill the log). Bodies are refused (``413``). No reply carries a ``Server`` header: the
+stack and its version are nobody's business.
 
 Access: a token, random per start (``secrets.token_urlsafe``), in the joining URL's query;
 the first page load trades it for an ``HttpOnly; SameSite=Strict`` cookie and redirects to the
@@ -25,8 +33,10 @@ import contextlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -50,8 +60,16 @@ KEEPALIVE_S = 15.0
 """A comment line on every stream this often, so a vanished phone is noticed and dropped."""
 WRITE_BUFFER_BYTES = 64 * 1024
 """Per-connection send buffer before writes wait (a few snapshots): never grows unbounded."""
+MAX_PER_ADDRESS = 16
+"""Connections from one client address that has not shown the token: a phone's browser opens
+at most six at once, so this leaves room for a shared address and none to starve the others
+(the token's holders are not counted: they are the table's own viewers)."""
 MAX_LINE = 4096
 """Longest request line and header line accepted (aiohttp answers 400 beyond)."""
+MAX_HEADERS = 48
+"""Header lines in one request; a browser sends about fifteen (400 beyond)."""
+COMPLAINT_INTERVAL_S = 60.0
+"""At most one log line about malformed requests this often; the rest are counted in it."""
 COOKIE = "haleakala_live"
 TOKEN_BYTES = 12
 """96 random bits: unguessable on a LAN, and short enough that the joining URL fits a QR code
@@ -76,6 +94,101 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+
+
+def _raw_reply(status: str, extra: bytes = b"", body: bytes = b"") -> bytes:
+    """A whole reply written by the guard itself (before aiohttp has a request): the same
+    security headers as every other reply, and the connection closes after it."""
+    headers = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
+    return (
+        f"HTTP/1.1 {status}\r\n".encode()
+        + headers
+        + extra
+        + b"Connection: close\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+
+
+class _Complaints:
+    """The log's side of malformed requests: one warning line, then silence for ``interval``
+    seconds while they are counted; the next line says how many were held back. ``clock`` is
+    injectable so the tests decide when time passes."""
+
+    def __init__(
+        self, interval: float = COMPLAINT_INTERVAL_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.interval = interval
+        self.clock = clock
+        self.total = 0
+        self.held = 0
+        self._quiet_until: float | None = None
+
+    def note(self, status: int, remote: str | None, exc: BaseException | None) -> None:
+        self.total += 1
+        now = self.clock()
+        if self._quiet_until is not None and now < self._quiet_until:
+            self.held += 1
+            return
+        more = f" ({self.held} more since the last such line)" if self.held else ""
+        log.warning(
+            "live view: answered %d to a request it could not read from %s: %s%s",
+            status, remote or "?", _reason(exc), more,
+        )  # fmt: skip
+        self.held = 0
+        self._quiet_until = now + self.interval
+
+
+def _reason(exc: BaseException | None) -> str:
+    """What was wrong, on one short printable line: the parser's message quotes the client's
+    bytes, which must neither reach the log whole nor break its lines."""
+    if exc is None:
+        return "no reason given"
+    text = str(getattr(exc, "message", "") or exc or type(exc).__name__)
+    text = _QUOTED_BYTES.split(" ".join(text.split()), 1)[0].rstrip(": ")
+    text = text.encode("ascii", "backslashreplace").decode("ascii")
+    return text[:80] or type(exc).__name__
+
+
+_QUOTED_BYTES = re.compile(r"\s*(?:bytearray\(|b)['\"]")
+"""Where aiohttp's parser messages start quoting the request (``b'GET …'``)."""
+
+
+class _Reply(web.Response):
+    """A reply aiohttp prepares outside the application (the ``400`` for a request it could
+    not parse), where ``on_response_prepare`` is not sent: the ``Server`` header that
+    ``_prepare_headers`` adds by default is taken out again before the headers are written."""
+
+    async def _prepare_headers(self) -> None:
+        await super()._prepare_headers()
+        self.headers.popall("Server", None)
+
+
+class _Handler(web.RequestHandler):
+    """aiohttp's protocol for one connection, with its error reply replaced: a request it
+    cannot parse (``GET / HTTP/9.9``, an over-long line, too many headers, Content-Length with
+    Transfer-Encoding) gets a plain reply with the security headers and no body, and the log
+    gets at most a rate-limited warning, never the parser's traceback."""
+
+    complaints: _Complaints
+
+    def handle_error(
+        self,
+        request: Any,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        if status >= 500 and exc is not None:  # a fault of ours, not of the client's bytes
+            log.error("live view: %s answering %s", type(exc).__name__, request.path, exc_info=exc)
+        else:
+            self.complaints.note(status, request.remote, exc)
+        if request.writer.output_size > 0:  # as aiohttp: the reply is under way, end it
+            raise ConnectionError("a reply was already being sent")
+        reply = _Reply(status=status, headers=SECURITY_HEADERS)
+        reply.force_close()
+        return reply
 
 
 class AddressError(ValueError):
@@ -125,26 +238,38 @@ class _Guard(asyncio.Protocol):
     """Stands in front of aiohttp's protocol for one connection: the connection cap and the
     request deadline (see the module's docstring); everything else is passed through."""
 
-    def __init__(self, live: LiveView, inner: Any) -> None:
+    def __init__(self, live: LiveView, inner: Any, order: int = 0) -> None:
         self.live = live
         self.inner = inner
+        self.order = order
+        """When it connected, relative to the others: the oldest idle one is shed first."""
+        self.address = ""
         self.transport: asyncio.Transport | None = None
         self.busy = 0
         self.partial = False
         self.streaming = False
+        self.trusted = False
+        """It has shown the token (cookie, header or query): one of the table's viewers."""
         self.timer: asyncio.TimerHandle | None = None
+
+    @property
+    def idle(self) -> bool:
+        """No request in progress and no event stream: closing it loses nobody anything."""
+        return not self.busy and not self.streaming and self.transport is not None
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
-        if len(self.live.connections) >= self.live.max_connections:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if not self.live._make_room(self):
             self.live.refused += 1
             body = b"too many viewers: close another page and try again\n"
             transport.write(
-                b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-                b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
-                + str(len(body)).encode()
-                + b"\r\n\r\n"
-                + body
+                _raw_reply(
+                    "503 Service Unavailable",
+                    b"Content-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n",
+                    body,
+                )
             )
             transport.close()
             self.inner = None
@@ -166,10 +291,22 @@ class _Guard(asyncio.Protocol):
             return  # a stream lives on; a request re-arms when it ends
         if self.partial:  # a request began and never finished: slowloris, or a lost client
             self.live.timed_out += 1
-            self.transport.write(
-                b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-            )
+            self.transport.write(_raw_reply("408 Request Timeout"))
         self.transport.close()
+
+    def shed(self) -> None:
+        """Make room for a newcomer: this idle connection ends now (a half-sent request is
+        told ``408``, as at its deadline; an idle keep-alive is closed without a word, which
+        a browser answers by opening a new one when it next needs it)."""
+        self.live.connections.discard(self)
+        self.live.shed += 1
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.transport is not None:
+            if self.partial:
+                self.transport.write(_raw_reply("408 Request Timeout"))
+            self.transport.close()
 
     def request_started(self) -> None:
         self.busy += 1
@@ -220,6 +357,9 @@ class LiveView:
         *,
         token: str | None = None,
         max_connections: int = MAX_CONNECTIONS,
+        max_per_address: int = MAX_PER_ADDRESS,
+        complaint_interval: float = COMPLAINT_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
         request_timeout: float = REQUEST_TIMEOUT_S,
         write_timeout: float = WRITE_TIMEOUT_S,
         keepalive: float = KEEPALIVE_S,
@@ -228,6 +368,8 @@ class LiveView:
         self.port = port
         self.token = token or secrets.token_urlsafe(TOKEN_BYTES)
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.complaints = _Complaints(complaint_interval, clock)
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout
         self.keepalive = keepalive
@@ -235,6 +377,8 @@ class LiveView:
         self.viewers: set[_Viewer] = set()
         self.latest: Update | None = None
         self.refused = 0
+        self.shed = 0
+        self._order = 0
         self.timed_out = 0
         self.dropped = 0
         self.published = 0
@@ -337,25 +481,39 @@ class LiveView:
     async def _main(self, loop: asyncio.AbstractEventLoop) -> None:
         self._stop = asyncio.Event()
         app = web.Application(middlewares=[self._guard_middleware], client_max_size=1024)
+        app.on_response_prepare.append(_without_server_header)
         app.router.add_get("/events", self._events)
         app.router.add_get("/geometry.json", self._geometry_json)
         app.router.add_get("/snapshot.json", self._snapshot_json)
         for path in STATIC:
             app.router.add_get(path, self._static)
+        handler_args: dict[str, Any] = {
+            "access_log": None,
+            "keepalive_timeout": self.request_timeout,
+            "max_line_size": MAX_LINE,
+            "max_field_size": MAX_LINE,
+            "max_headers": MAX_HEADERS,
+        }
         runner = web.AppRunner(
             app,
-            access_log=None,
             handle_signals=False,
             shutdown_timeout=1.0,  # open streams end at once; the daemon's shutdown waits on it
-            keepalive_timeout=self.request_timeout,
-            max_line_size=MAX_LINE,
-            max_field_size=MAX_LINE,
+            **handler_args,
         )
         await runner.setup()
-        protocol_factory = runner.server
-        assert protocol_factory is not None
+        manager = runner.server
+        assert manager is not None
+
+        def connection() -> _Guard:
+            # aiohttp's own protocol for the connection, as ``manager()`` would make it, but
+            # with the error reply of ``_Handler``; behind the guard.
+            inner = _Handler(manager, loop=loop, **handler_args)
+            inner.complaints = self.complaints
+            self._order += 1
+            return _Guard(self, inner, self._order)
+
         server = await loop.create_server(
-            lambda: _Guard(self, protocol_factory()),
+            connection,
             self.host,
             self.port,
             backlog=128,
@@ -379,6 +537,32 @@ class LiveView:
 
     # -- the server's side ----------------------------------------------------------------
 
+    def _make_room(self, newcomer: _Guard) -> bool:
+        """Whether ``newcomer`` may stay, shedding one idle connection if a limit is reached:
+        first its own address's oldest idle one that has not shown the token, then (at the
+        total cap) the oldest idle one without the token from the most crowded address, then
+        the oldest idle keep-alive of a viewer. False: every slot is busy or streaming."""
+        strangers = [g for g in self.connections if not g.trusted]
+        mine = [g for g in strangers if g.address == newcomer.address]
+        if len(mine) >= self.max_per_address:
+            return self._shed_one(sorted(mine, key=lambda g: g.order))
+        if len(self.connections) < self.max_connections:
+            return True
+        crowd: dict[str, int] = {}
+        for guard in strangers:
+            crowd[guard.address] = crowd.get(guard.address, 0) + 1
+        strangers.sort(key=lambda g: (-crowd[g.address], g.order))
+        viewers = sorted((g for g in self.connections if g.trusted), key=lambda g: g.order)
+        return self._shed_one(strangers) or self._shed_one(viewers)
+
+    def _shed_one(self, candidates: list[_Guard]) -> bool:
+        """Shed the first idle one of ``candidates`` (in the order given); False: none is."""
+        for guard in candidates:
+            if guard.idle:
+                guard.shed()
+                return True
+        return False
+
     def _broadcast(self, update: Update) -> None:
         self.latest = update
         for viewer in self.viewers:
@@ -400,6 +584,8 @@ class LiveView:
         guard = transport.get_protocol() if transport is not None else None
         if isinstance(guard, _Guard):
             guard.request_started()
+            if not guard.trusted and self._authorised(request):
+                guard.trusted = True
         try:
             response = await self._answer(request, handler)
         finally:
@@ -482,6 +668,12 @@ class LiveView:
         finally:
             self.viewers.discard(viewer)
         return response
+
+
+async def _without_server_header(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: aiohttp has filled in its default headers by now; its
+    ``Server: Python/… aiohttp/…`` would tell a stranger which bugs to try."""
+    response.headers.popall("Server", None)
 
 
 def _plain(status: int, headers: dict[str, str] | None = None) -> web.Response:
