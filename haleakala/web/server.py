@@ -15,7 +15,7 @@ then an idle keep-alive of a viewer; only when every slot is an event stream or 
 newcomer get ``503``. A connection that is not an event stream lives at most
 ``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
 aiohttp itself bounds request lines, headers and their number; what it cannot parse gets a
-plain ``400`` here (``_Handler``), with the security headers and no body, and at most one
+plain ``400`` (``guard.QuietProtocol``), with the security headers and no body, and at most one
 warning line per ``COMPLAINT_INTERVAL_S`` (never a traceback: a LAN client must not be able
 to fill the log). Bodies are refused (``413``). No reply carries a ``Server`` header: the
 stack and its version are nobody's business.
@@ -33,7 +33,6 @@ import contextlib
 import hmac
 import json
 import logging
-import re
 import secrets
 import threading
 import time
@@ -45,6 +44,16 @@ from typing import Any
 
 from aiohttp import web
 
+from haleakala.web.guard import (
+    COMPLAINT_INTERVAL_S,
+    MAX_HEADERS,
+    MAX_PER_ADDRESS,
+    SECURITY_HEADERS,
+    Complaints,
+    Guard,
+    QuietProtocol,
+    without_server_header,
+)
 from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
 
 log = logging.getLogger("haleakala.web")
@@ -58,18 +67,8 @@ WRITE_TIMEOUT_S = 5.0
 """A viewer whose socket does not take an update within this long is dropped."""
 KEEPALIVE_S = 15.0
 """A comment line on every stream this often, so a vanished phone is noticed and dropped."""
-WRITE_BUFFER_BYTES = 64 * 1024
-"""Per-connection send buffer before writes wait (a few snapshots): never grows unbounded."""
-MAX_PER_ADDRESS = 16
-"""Connections from one client address that has not shown the token: a phone's browser opens
-at most six at once, so this leaves room for a shared address and none to starve the others
-(the token's holders are not counted: they are the table's own viewers)."""
 MAX_LINE = 4096
 """Longest request line and header line accepted (aiohttp answers 400 beyond)."""
-MAX_HEADERS = 48
-"""Header lines in one request; a browser sends about fifteen (400 beyond)."""
-COMPLAINT_INTERVAL_S = 60.0
-"""At most one log line about malformed requests this often; the rest are counted in it."""
 COOKIE = "haleakala_live"
 TOKEN_BYTES = 12
 """96 random bits: unguessable on a LAN, and short enough that the joining URL fits a QR code
@@ -80,115 +79,6 @@ STATIC = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-        "form-action 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-}
-
-
-def _raw_reply(status: str, extra: bytes = b"", body: bytes = b"") -> bytes:
-    """A whole reply written by the guard itself (before aiohttp has a request): the same
-    security headers as every other reply, and the connection closes after it."""
-    headers = b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS.items())
-    return (
-        f"HTTP/1.1 {status}\r\n".encode()
-        + headers
-        + extra
-        + b"Connection: close\r\nContent-Length: "
-        + str(len(body)).encode()
-        + b"\r\n\r\n"
-        + body
-    )
-
-
-class _Complaints:
-    """The log's side of malformed requests: one warning line, then silence for ``interval``
-    seconds while they are counted; the next line says how many were held back. ``clock`` is
-    injectable so the tests decide when time passes."""
-
-    def __init__(
-        self, interval: float = COMPLAINT_INTERVAL_S, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.interval = interval
-        self.clock = clock
-        self.total = 0
-        self.held = 0
-        self._quiet_until: float | None = None
-
-    def note(self, status: int, remote: str | None, exc: BaseException | None) -> None:
-        self.total += 1
-        now = self.clock()
-        if self._quiet_until is not None and now < self._quiet_until:
-            self.held += 1
-            return
-        more = f" ({self.held} more since the last such line)" if self.held else ""
-        log.warning(
-            "live view: answered %d to a request it could not read from %s: %s%s",
-            status, remote or "?", _reason(exc), more,
-        )  # fmt: skip
-        self.held = 0
-        self._quiet_until = now + self.interval
-
-
-def _reason(exc: BaseException | None) -> str:
-    """What was wrong, on one short printable line: the parser's message quotes the client's
-    bytes, which must neither reach the log whole nor break its lines."""
-    if exc is None:
-        return "no reason given"
-    text = str(getattr(exc, "message", "") or exc or type(exc).__name__)
-    text = _QUOTED_BYTES.split(" ".join(text.split()), 1)[0].rstrip(": ")
-    text = text.encode("ascii", "backslashreplace").decode("ascii")
-    return text[:80] or type(exc).__name__
-
-
-_QUOTED_BYTES = re.compile(r"\s*(?:bytearray\(|b)['\"]")
-"""Where aiohttp's parser messages start quoting the request (``b'GET …'``)."""
-
-
-class _Reply(web.Response):
-    """A reply aiohttp prepares outside the application (the ``400`` for a request it could
-    not parse), where ``on_response_prepare`` is not sent: the ``Server`` header that
-    ``_prepare_headers`` adds by default is taken out again before the headers are written."""
-
-    async def _prepare_headers(self) -> None:
-        await super()._prepare_headers()
-        self.headers.popall("Server", None)
-
-
-class _Handler(web.RequestHandler):
-    """aiohttp's protocol for one connection, with its error reply replaced: a request it
-    cannot parse (``GET / HTTP/9.9``, an over-long line, too many headers, Content-Length with
-    Transfer-Encoding) gets a plain reply with the security headers and no body, and the log
-    gets at most a rate-limited warning, never the parser's traceback."""
-
-    complaints: _Complaints
-
-    def handle_error(
-        self,
-        request: Any,
-        status: int = 500,
-        exc: BaseException | None = None,
-        message: str | None = None,
-    ) -> web.StreamResponse:
-        if status >= 500 and exc is not None:  # a fault of ours, not of the client's bytes
-            log.error("live view: %s answering %s", type(exc).__name__, request.path, exc_info=exc)
-        else:
-            self.complaints.note(status, request.remote, exc)
-        if request.writer.output_size > 0:  # as aiohttp: the reply is under way, end it
-            raise ConnectionError("a reply was already being sent")
-        reply = _Reply(status=status, headers=SECURITY_HEADERS)
-        reply.force_close()
-        return reply
 
 
 class AddressError(ValueError):
@@ -234,116 +124,6 @@ class _Viewer:
         self.wake.set()
 
 
-class _Guard(asyncio.Protocol):
-    """Stands in front of aiohttp's protocol for one connection: the connection cap and the
-    request deadline (see the module's docstring); everything else is passed through."""
-
-    def __init__(self, live: LiveView, inner: Any, order: int = 0) -> None:
-        self.live = live
-        self.inner = inner
-        self.order = order
-        """When it connected, relative to the others: the oldest idle one is shed first."""
-        self.address = ""
-        self.transport: asyncio.Transport | None = None
-        self.busy = 0
-        self.partial = False
-        self.streaming = False
-        self.trusted = False
-        """It has shown the token (cookie, header or query): one of the table's viewers."""
-        self.timer: asyncio.TimerHandle | None = None
-
-    @property
-    def idle(self) -> bool:
-        """No request in progress and no event stream: closing it loses nobody anything."""
-        return not self.busy and not self.streaming and self.transport is not None
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        peer = transport.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        if not self.live._make_room(self):
-            self.live.refused += 1
-            body = b"too many viewers: close another page and try again\n"
-            transport.write(
-                _raw_reply(
-                    "503 Service Unavailable",
-                    b"Content-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n",
-                    body,
-                )
-            )
-            transport.close()
-            self.inner = None
-            return
-        self.live.connections.add(self)
-        transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
-        self.arm()
-        self.inner.connection_made(transport)
-
-    def arm(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        loop = asyncio.get_running_loop()
-        self.timer = loop.call_later(self.live.request_timeout, self.expire)
-
-    def expire(self) -> None:
-        self.timer = None
-        if self.streaming or self.busy or self.transport is None:
-            return  # a stream lives on; a request re-arms when it ends
-        if self.partial:  # a request began and never finished: slowloris, or a lost client
-            self.live.timed_out += 1
-            self.transport.write(_raw_reply("408 Request Timeout"))
-        self.transport.close()
-
-    def shed(self) -> None:
-        """Make room for a newcomer: this idle connection ends now (a half-sent request is
-        told ``408``, as at its deadline; an idle keep-alive is closed without a word, which
-        a browser answers by opening a new one when it next needs it)."""
-        self.live.connections.discard(self)
-        self.live.shed += 1
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        if self.transport is not None:
-            if self.partial:
-                self.transport.write(_raw_reply("408 Request Timeout"))
-            self.transport.close()
-
-    def request_started(self) -> None:
-        self.busy += 1
-        self.partial = False
-
-    def request_ended(self) -> None:
-        self.busy -= 1
-        if not self.streaming and self.transport is not None:
-            self.arm()
-
-    def data_received(self, data: bytes) -> None:
-        if self.inner is None:
-            return
-        if not self.busy:
-            self.partial = True
-        self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.inner is not None else None
-
-    def pause_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        self.transport = None
-        if self.inner is not None:
-            self.live.connections.discard(self)
-            self.inner.connection_lost(exc)
-
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -369,11 +149,11 @@ class LiveView:
         self.token = token or secrets.token_urlsafe(TOKEN_BYTES)
         self.max_connections = max_connections
         self.max_per_address = max_per_address
-        self.complaints = _Complaints(complaint_interval, clock)
+        self.complaints = Complaints(complaint_interval, clock)
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout
         self.keepalive = keepalive
-        self.connections: set[_Guard] = set()
+        self.connections: set[Guard] = set()
         self.viewers: set[_Viewer] = set()
         self.latest: Update | None = None
         self.refused = 0
@@ -481,7 +261,7 @@ class LiveView:
     async def _main(self, loop: asyncio.AbstractEventLoop) -> None:
         self._stop = asyncio.Event()
         app = web.Application(middlewares=[self._guard_middleware], client_max_size=1024)
-        app.on_response_prepare.append(_without_server_header)
+        app.on_response_prepare.append(without_server_header)
         app.router.add_get("/events", self._events)
         app.router.add_get("/geometry.json", self._geometry_json)
         app.router.add_get("/snapshot.json", self._snapshot_json)
@@ -504,13 +284,13 @@ class LiveView:
         manager = runner.server
         assert manager is not None
 
-        def connection() -> _Guard:
+        def connection() -> Guard:
             # aiohttp's own protocol for the connection, as ``manager()`` would make it, but
-            # with the error reply of ``_Handler``; behind the guard.
-            inner = _Handler(manager, loop=loop, **handler_args)
+            # with the error reply of ``guard.QuietProtocol``; behind the guard.
+            inner = QuietProtocol(manager, loop=loop, **handler_args)
             inner.complaints = self.complaints
             self._order += 1
-            return _Guard(self, inner, self._order)
+            return Guard(self, inner, self._order)
 
         server = await loop.create_server(
             connection,
@@ -537,32 +317,6 @@ class LiveView:
 
     # -- the server's side ----------------------------------------------------------------
 
-    def _make_room(self, newcomer: _Guard) -> bool:
-        """Whether ``newcomer`` may stay, shedding one idle connection if a limit is reached:
-        first its own address's oldest idle one that has not shown the token, then (at the
-        total cap) the oldest idle one without the token from the most crowded address, then
-        the oldest idle keep-alive of a viewer. False: every slot is busy or streaming."""
-        strangers = [g for g in self.connections if not g.trusted]
-        mine = [g for g in strangers if g.address == newcomer.address]
-        if len(mine) >= self.max_per_address:
-            return self._shed_one(sorted(mine, key=lambda g: g.order))
-        if len(self.connections) < self.max_connections:
-            return True
-        crowd: dict[str, int] = {}
-        for guard in strangers:
-            crowd[guard.address] = crowd.get(guard.address, 0) + 1
-        strangers.sort(key=lambda g: (-crowd[g.address], g.order))
-        viewers = sorted((g for g in self.connections if g.trusted), key=lambda g: g.order)
-        return self._shed_one(strangers) or self._shed_one(viewers)
-
-    def _shed_one(self, candidates: list[_Guard]) -> bool:
-        """Shed the first idle one of ``candidates`` (in the order given); False: none is."""
-        for guard in candidates:
-            if guard.idle:
-                guard.shed()
-                return True
-        return False
-
     def _broadcast(self, update: Update) -> None:
         self.latest = update
         for viewer in self.viewers:
@@ -582,14 +336,14 @@ class LiveView:
     async def _guard_middleware(self, request: web.Request, handler: Handler) -> Any:
         transport = request.transport
         guard = transport.get_protocol() if transport is not None else None
-        if isinstance(guard, _Guard):
+        if isinstance(guard, Guard):
             guard.request_started()
             if not guard.trusted and self._authorised(request):
                 guard.trusted = True
         try:
             response = await self._answer(request, handler)
         finally:
-            if isinstance(guard, _Guard):
+            if isinstance(guard, Guard):
                 guard.request_ended()
         return response
 
@@ -639,7 +393,7 @@ class LiveView:
             return web.Response(headers=response.headers)
         transport = request.transport
         guard = transport.get_protocol() if transport is not None else None
-        if isinstance(guard, _Guard):
+        if isinstance(guard, Guard):
             guard.streaming = True
         await response.prepare(request)
         viewer = _Viewer()
@@ -668,12 +422,6 @@ class LiveView:
         finally:
             self.viewers.discard(viewer)
         return response
-
-
-async def _without_server_header(request: web.Request, response: web.StreamResponse) -> None:
-    """``on_response_prepare``: aiohttp has filled in its default headers by now; its
-    ``Server: Python/… aiohttp/…`` would tell a stranger which bugs to try."""
-    response.headers.popall("Server", None)
 
 
 def _plain(status: int, headers: dict[str, str] | None = None) -> web.Response:
