@@ -21,12 +21,17 @@ log = logging.getLogger("haleakala.web")
 
 WRITE_BUFFER_BYTES = 64 * 1024
 """Per-connection send buffer before writes wait (a few snapshots): never grows unbounded."""
-MAX_PER_ADDRESS = 16
-"""Connections from one client address that has not shown the token: a phone's browser opens
-at most six at once, so this leaves room for a shared address and none to starve the others
-(the token's holders are not counted: they are the table's own viewers)."""
+MAX_PER_ADDRESS = 8
+"""Connections from one client address that have not shown the token: a phone's browser opens
+at most six to one server at once, so this is room for one phone and a spare, and with 50
+viewers attached a hostile address still cannot reach the total cap (the token's holders are
+not counted: they are the table's own viewers)."""
 MAX_HEADERS = 48
 """Header lines in one request; a browser sends about fifteen (400 beyond)."""
+SHED_GRACE_S = 1.0
+"""How long a new connection has to send its request before a newcomer from its own address
+may take its slot; until then the newcomer beyond the address's share gets ``503``, so a
+burst from one address keeps its first comers instead of shedding them unheard."""
 COMPLAINT_INTERVAL_S = 60.0
 """At most one log line about malformed requests this often; the rest are counted in it."""
 SECURITY_HEADERS = {
@@ -150,6 +155,7 @@ class Guard(asyncio.Protocol):
         self.order = order
         """When it connected, relative to the others: the oldest idle one is shed first."""
         self.address = ""
+        self.opened_at = 0.0
         self.transport: asyncio.Transport | None = None
         self.busy = 0
         self.partial = False
@@ -167,6 +173,7 @@ class Guard(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        self.opened_at = self.live.clock()
         if not make_room(self.live, self):
             self.live.refused += 1
             body = b"too many viewers: close another page and try again\n"
@@ -252,14 +259,17 @@ class Guard(asyncio.Protocol):
 
 def make_room(live: Any, newcomer: Guard) -> bool:
     """Whether ``newcomer`` may stay, shedding one idle connection if a limit is reached:
-    first its own address's oldest idle one that has not shown the token, then (at the
+    first its own address's oldest idle one that has not shown the token and has had
+    ``SHED_GRACE_S`` to send a request, then (at the
     total cap) the oldest idle one without the token from the most crowded address, then
     the oldest idle keep-alive of a viewer. False: every slot is busy or streaming.
     (``live`` is the ``server.LiveView``, untyped here: server imports this module.)"""
     strangers = [g for g in live.connections if not g.trusted]
     mine = [g for g in strangers if g.address == newcomer.address]
     if len(mine) >= live.max_per_address:
-        return _shed_one(sorted(mine, key=lambda g: g.order))
+        now = live.clock()
+        stale = [g for g in mine if now - g.opened_at >= live.shed_grace]
+        return _shed_one(sorted(stale, key=lambda g: g.order))
     if len(live.connections) < live.max_connections:
         return True
     crowd: dict[str, int] = {}

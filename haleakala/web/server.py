@@ -10,9 +10,9 @@ that cannot take a write within ``WRITE_TIMEOUT_S`` is dropped.
 Every connection passes a guard before aiohttp sees it: at most ``MAX_CONNECTIONS`` at once
 and at most ``MAX_PER_ADDRESS`` from one client address that has not shown the token, so one
 device on the LAN cannot take every slot. When a limit is reached an idle connection that has
-not shown the token is shed first (the newest from the most crowded address is kept longest),
-then an idle keep-alive of a viewer; only when every slot is an event stream or busy does the
-newcomer get ``503``. A connection that is not an event stream lives at most
+not shown the token is shed first (the oldest from the most crowded address; from the
+newcomer's own address only one that had ``SHED_GRACE_S`` to send its request), then an idle
+keep-alive of a viewer; with none to shed the newcomer gets ``503``. A connection that is not an event stream lives at most
 ``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
 aiohttp itself bounds request lines, headers and their number; what it cannot parse gets a
 plain ``400`` (``guard.QuietProtocol``), with the security headers and no body, and at most one
@@ -49,6 +49,7 @@ from haleakala.web.guard import (
     MAX_HEADERS,
     MAX_PER_ADDRESS,
     SECURITY_HEADERS,
+    SHED_GRACE_S,
     Complaints,
     Guard,
     QuietProtocol,
@@ -138,6 +139,7 @@ class LiveView:
         token: str | None = None,
         max_connections: int = MAX_CONNECTIONS,
         max_per_address: int = MAX_PER_ADDRESS,
+        shed_grace: float = SHED_GRACE_S,
         complaint_interval: float = COMPLAINT_INTERVAL_S,
         clock: Callable[[], float] = time.monotonic,
         request_timeout: float = REQUEST_TIMEOUT_S,
@@ -149,6 +151,9 @@ class LiveView:
         self.token = token or secrets.token_urlsafe(TOKEN_BYTES)
         self.max_connections = max_connections
         self.max_per_address = max_per_address
+        self.shed_grace = shed_grace
+        self.clock = clock
+        """Monotonic seconds: connection ages and the log's rate limit (injectable for tests)."""
         self.complaints = Complaints(complaint_interval, clock)
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout

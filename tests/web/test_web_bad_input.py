@@ -151,10 +151,11 @@ def test_a_hundred_connections_at_once_get_answers_or_are_shed_and_viewers_keep_
             with contextlib.suppress(OSError):  # shed meanwhile: the server closed it
                 sock.sendall((raw + "Connection: close\r\n\r\n").encode())
         statuses = [_status_or_closed(sock) for sock in socks]
-        # Idle ones from one address beyond its share were shed (closed without a word) as
-        # newer ones came; the newest of them are answered.
-        assert set(statuses) <= {200, 408, 503, None}  # 408: shed with its request half-read
-        assert statuses[-live.max_per_address :] == [200] * live.max_per_address
+        # One address's share of connections without the token is answered; the rest were
+        # refused (503) or, on a machine slow enough to let the first ones grow stale, shed
+        # (closed, or 408 with the request half-read) for newer ones.
+        assert set(statuses) <= {200, 408, 503, None}
+        assert statuses.count(200) >= live.max_per_address
         # The game thread's publish never waited on any of them; the viewer gets the update.
         game = Game("base", seed=2, start="red")
         game.apply(game.legal_actions()[0])

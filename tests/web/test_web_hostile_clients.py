@@ -162,31 +162,37 @@ def test_no_reply_names_the_servers_stack(live, path, with_token):
 # -- one address cannot starve the others -------------------------------------------------
 
 
-def test_one_address_recycling_idle_and_half_sent_sockets_cannot_lock_viewers_out(live):
-    """64 sockets from one address, half of them a request that never ends, then 64 more
-    (it reconnects as it is shed), all held: it keeps at most its share, and a phone from
-    another address, a viewer and a new phone with the joining URL are all served."""
+def test_one_address_recycling_idle_and_half_sent_sockets_cannot_lock_viewers_out(live, clock):
+    """64 sockets from one address, half of them a request that never ends, then (once they
+    had their time to send a request) 64 more, all held: it keeps at most its share, its
+    stale sockets make room for its new ones, and a phone from another address, the viewer
+    and a new phone with the joining URL are all served meanwhile."""
     viewer = StreamReader(live.port, live.token)
     wait_for(lambda: viewer.snapshots, "the viewer's first snapshot")
     held: list[socket.socket] = []
     try:
-        for _ in range(2):
+        for wave in range(2):
+            if wave:
+                clock.now += live.shed_grace  # the first wave has had its chance to speak
             for i in range(64):
                 sock = connect(live.port, "127.0.0.2")
                 if i % 2:
-                    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # ...and never the blank line
+                    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # ...never the blank line
                 held.append(sock)
-        shed = len(held) - MAX_PER_ADDRESS
-        wait_for(lambda: live.shed == shed, "each newcomer beyond its share shedding the oldest")
-        assert peers(live, "127.0.0.2") == MAX_PER_ADDRESS and live.refused == 0
+            # Its share is taken at once; the rest of the wave is refused (first wave) or
+            # sheds the share of the wave before, oldest first (second wave).
+            refused = (64 - MAX_PER_ADDRESS) * (wave + 1)
+            wait_for(lambda r=refused: live.refused == r, "the rest of the wave refused")
+            assert peers(live, "127.0.0.2") == MAX_PER_ADDRESS
+        assert live.shed == MAX_PER_ADDRESS
         gone = [False] * len(held)
 
-        def all_shed_closed() -> bool:
+        def ended() -> int:
             gone[:] = [g or closed_by_server(sock) for g, sock in zip(gone, held, strict=True)]
-            return sum(gone) == shed
+            return sum(gone)
 
-        wait_for(all_shed_closed, "the shed connections closed")
-        assert not any(gone[-MAX_PER_ADDRESS:])  # the newest are kept
+        wait_for(lambda: ended() == len(held) - MAX_PER_ADDRESS, "all but its share ended")
+        assert not any(gone[64 : 64 + MAX_PER_ADDRESS])  # the second wave's first comers stay
         with connect(live.port, "127.0.0.3") as phone:
             assert request(phone, f"/?token={live.token}") == 303
             assert request(phone, "/snapshot.json", live.token) == 200
@@ -200,6 +206,20 @@ def test_one_address_recycling_idle_and_half_sent_sockets_cannot_lock_viewers_ou
         for sock in held:
             sock.close()
         viewer.close()
+
+
+def test_a_burst_from_one_address_keeps_its_first_comers_and_refuses_the_rest(live):
+    """Connections that have not had ``SHED_GRACE_S`` to send their request are not shed for
+    newcomers from their own address: the newcomers beyond the share get 503, and the first
+    comers are all answered."""
+    burst = [connect(live.port, "127.0.0.4") for _ in range(MAX_PER_ADDRESS + 8)]
+    try:
+        wait_for(lambda: live.refused == 8, "the last 8 refused")
+        statuses = [request(sock, "/snapshot.json", live.token) for sock in burst]
+        assert statuses == [200] * MAX_PER_ADDRESS + [503] * 8 and live.shed == 0
+    finally:
+        for sock in burst:
+            sock.close()
 
 
 def test_at_the_cap_a_viewer_with_the_cookie_gets_the_slot_of_an_idle_stranger(clock):
