@@ -12,8 +12,9 @@ and at most ``MAX_PER_ADDRESS`` from one client address that has not shown the t
 device on the LAN cannot take every slot. When a limit is reached an idle connection that has
 not shown the token is shed first (the oldest from the most crowded address; from the
 newcomer's own address only one that had ``SHED_GRACE_S`` to send its request), then an idle
-keep-alive of a viewer; with none to shed the newcomer gets ``503``. A connection that is not an event stream lives at most
-``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
+keep-alive of a viewer; with none to shed the newcomer gets ``503``. A connection that is not
+an event stream lives at most ``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris
+client gets ``408``).
 aiohttp itself bounds request lines, headers and their number; what it cannot parse gets a
 plain ``400`` (``guard.QuietProtocol``), with the security headers and no body, and at most one
 warning line per ``COMPLAINT_INTERVAL_S`` (never a traceback: a LAN client must not be able
