@@ -16,6 +16,13 @@ stamp with ``time.monotonic`` (one system-wide clock on Linux).
 - ``idle_cpu_percent``: this process (game thread and server) while nothing happens and the
   viewers stay attached; ``added_rss_mb``: resident memory from before aiohttp was imported
   to the end, with the viewers attached.
+- ``attack_*`` (issue 22): the same decisions, once more, while a second client
+  (``web_attack``, a third process, from 127.0.0.2) sends ``--malformed`` requests (1,000)
+  and tries to hold ``--idle-sockets`` (64) idle and half-sent sockets, reconnecting each as
+  the server sheds it: ``attack_update_p99_ms`` and its kin as above for the decisions made
+  meanwhile (play goes on until the last malformed request is answered), what the attacker
+  was answered, how many of its sockets the server ended, the log lines the attack cost
+  (``attack_log_lines``; ``attack_tracebacks`` must be 0) and the viewers still attached.
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ WARM_UP = 30
 """Decisions played and not timed first, so both timed phases start warm."""
 DEFAULT_PACE_S = 0.05
 """Pause between decisions: players take seconds; this is only short enough to be quick."""
+WAVE = 4
+"""Viewers that connect at once (fewer than the server's share for one address)."""
+DEFAULT_MALFORMED = 1000
+DEFAULT_IDLE_SOCKETS = 64
 
 
 def run(args: Any) -> int:
@@ -52,19 +63,32 @@ def run(args: Any) -> int:
     idle_s = getattr(args, "seconds", None) or DEFAULT_IDLE_S
     pace = getattr(args, "pace", None)
     pace = DEFAULT_PACE_S if pace is None else pace
+    malformed = getattr(args, "malformed", None)
+    malformed = DEFAULT_MALFORMED if malformed is None else malformed
+    idle_sockets = getattr(args, "idle_sockets", None)
+    idle_sockets = DEFAULT_IDLE_SOCKETS if idle_sockets is None else idle_sockets
     try:
         import aiohttp  # noqa: F401
     except ImportError:
         print(f"haleakala bench web: needs the web extra ({install_hint('web')})")
         return 2
     with tempfile.TemporaryDirectory(prefix="haleakala-bench-web-") as tmp:
-        figures = measure(Path(tmp), viewers, decisions, idle_s, pace)
+        figures = measure(Path(tmp), viewers, decisions, idle_s, pace, (malformed, idle_sockets))
     for name, value in figures.items():
         print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
     return 0
 
 
-def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: float) -> dict:
+def measure(
+    state_dir: Path,
+    viewers: int,
+    decisions: int,
+    idle_s: float,
+    pace: float,
+    attack: tuple[int, int] = (0, 0),
+) -> dict:
+    """The figures of the module's docstring; ``attack``: (malformed requests, idle sockets)
+    of the second client, (0, 0) for none."""
     from haleakala.companion.autoplay import AutoPlayer
     from haleakala.companion.controller import Companion
     from haleakala.companion.journal import Journal
@@ -104,6 +128,12 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     cpu_b = _proc_cpu_s(os.getpid())
     _play(companion, clock, player, live, decisions, pace, published, publish_ms, frame_ms)
     cpu_b = _proc_cpu_s(os.getpid()) - cpu_b
+    attacked: dict[int, float] = {}
+    attack_figures: dict[str, Any] = {}
+    if any(attack):
+        attack_figures = _under_attack(live, attack, decisions, pace,
+                                       lambda n: _play(companion, clock, player, live, n, pace,
+                                                       attacked, [], []))  # fmt: skip
     time.sleep(1.0)  # the last updates reach everyone
     cpu0, t0 = _proc_cpu_s(os.getpid()), time.monotonic()
     time.sleep(idle_s)
@@ -115,16 +145,8 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
     live.close()
     journal.close()
     hardware.close()
-    latencies: list[float] = []
-    skipped = 0
-    for viewer in received:
-        for seq, at in published.items():
-            got = viewer.get(str(seq))
-            if got is None:
-                skipped += 1
-            else:
-                latencies.append((got - at) * 1000)
-    return {
+    latencies, skipped = _latencies(received, published)
+    figures: dict[str, Any] = {
         "viewers": len(received),
         "viewers_attached_at_end": attached,
         "decisions": len(published),
@@ -142,6 +164,109 @@ def measure(state_dir: Path, viewers: int, decisions: int, idle_s: float, pace: 
         "added_rss_mb": rss_after - rss_before,
         "rss_mb": rss_after,
         "load_1min": os.getloadavg()[0],
+    }
+    if attacked:
+        under, missed = _latencies(received, attacked)
+        figures |= {
+            "attack_decisions": len(attacked),
+            "attack_update_p50_ms": statistics.median(under),
+            "attack_update_p99_ms": percentile(under, 0.99),
+            "attack_update_max_ms": max(under),
+            "attack_updates_skipped": missed,
+            **attack_figures,
+        }
+    return figures
+
+
+def _latencies(
+    received: list[dict[str, float]], published: dict[int, float]
+) -> tuple[list[float], int]:
+    """Decision -> viewer times (ms) of every viewer for the updates ``published``, and how
+    many of them some viewer never saw (skipped for a newer one)."""
+    latencies: list[float] = []
+    skipped = 0
+    for viewer in received:
+        for seq, at in published.items():
+            got = viewer.get(str(seq))
+            if got is None:
+                skipped += 1
+            else:
+                latencies.append((got - at) * 1000)
+    return latencies, skipped
+
+
+class _LogTally(logging.Handler):
+    """Counts the log records the attack costs (the live view's and aiohttp's)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines = 0
+        self.tracebacks = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(("aiohttp", "haleakala.web")):
+            self.lines += 1
+            self.tracebacks += bool(record.exc_info)
+
+
+def _under_attack(
+    live: Any, attack: tuple[int, int], decisions: int, pace: float, play: Any
+) -> dict[str, Any]:
+    """Start the second client, ``play`` decisions until it has sent every malformed request
+    (at least ``decisions``), stop it; its figures and the server's."""
+    import threading
+
+    malformed, idle = attack
+    interval = decisions * pace / max(malformed, 1)  # spread over about as long as the play
+    tally = _LogTally()
+    root = logging.getLogger()
+    root.addHandler(tally)
+    aiohttp_level = logging.getLogger("aiohttp").level
+    logging.getLogger("aiohttp").setLevel(logging.WARNING)
+    shed0, refused0 = live.shed, live.refused
+    attacker = subprocess.Popen(
+        [sys.executable, "-c", "from haleakala.bench.web_attack import attacker_main; "
+         "attacker_main()", str(live.port), str(malformed), str(idle), f"{interval:.6f}"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert attacker.stdout is not None and attacker.stdin is not None
+    try:
+        if attacker.stdout.readline().strip() != "ready":
+            raise RuntimeError("the attacking client did not start")
+        sent = threading.Event()
+        out = attacker.stdout
+
+        def wait_sent() -> None:
+            out.readline()
+            sent.set()
+
+        threading.Thread(target=wait_sent, daemon=True).start()
+        made = 0
+        while made < decisions or not sent.is_set():
+            play(10)
+            made += 10
+            if made > 20 * decisions:
+                raise RuntimeError("the attacking client did not finish")
+        viewers_attached = len(live.viewers)
+        text, _ = attacker.communicate("", timeout=120)
+    finally:
+        if attacker.poll() is None:
+            attacker.kill()
+        root.removeHandler(tally)
+        logging.getLogger("aiohttp").setLevel(aiohttp_level)
+    theirs = json.loads(text.strip().splitlines()[-1])
+    return {
+        "attack_source": theirs["source"],
+        "attack_malformed_sent": theirs["malformed_sent"],
+        "attack_answers": " ".join(f"{k}:{v}" for k, v in theirs["answers"].items()),
+        "attack_idle_connects": theirs["idle_connects"],
+        "attack_idle_ended_by_server": theirs["idle_ended_by_server"],
+        "attack_idle_held_at_end": theirs["idle_held_at_end"],
+        "attack_shed_by_server": live.shed - shed0,
+        "attack_refused_503": live.refused - refused0,
+        "attack_log_lines": tally.lines,
+        "attack_tracebacks": tally.tracebacks,
+        "viewers_attached_after_attack": viewers_attached,
     }
 
 
@@ -214,8 +339,13 @@ async def _crowd(port: int, token: str, count: int) -> None:
                         arrivals[i][seq] = time.monotonic()
                         first[i].set()
 
-        tasks = [asyncio.create_task(watch(i)) for i in range(count)]
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in first)), 60)
+        # In waves, as phones arrive: they all share this process's address, and the server
+        # gives one address's connections a share (MAX_PER_ADDRESS) until they show the token.
+        tasks = []
+        for start in range(0, count, WAVE):
+            wave = range(start, min(start + WAVE, count))
+            tasks += [asyncio.create_task(watch(i)) for i in wave]
+            await asyncio.wait_for(asyncio.gather(*(first[i].wait() for i in wave)), 60)
         print("ready", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
         for task in tasks:

@@ -97,6 +97,19 @@ def _web(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--pace", type=float, default=None, help="seconds between decisions (default 0.05)"
     )
+    p.add_argument(
+        "--malformed",
+        type=int,
+        default=None,
+        help="malformed requests a second client sends meanwhile (1000; 0 with "
+        "--idle-sockets 0: no attack phase)",
+    )
+    p.add_argument(
+        "--idle-sockets",
+        type=int,
+        default=None,
+        help="idle and half-sent sockets the second client tries to hold (64)",
+    )
 
 
 # name → (module:function, help, options). Keep sorted by name.
@@ -120,7 +133,8 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     ),
     "web": (
         "haleakala.bench.web:run",
-        "live view: decision to 50 viewers, the daemon's latency, idle CPU and memory with them",
+        "live view: decision to 50 viewers (also under a hostile second client), the daemon's "
+        "latency, idle CPU and memory with them",
         _web,
     ),
 }

@@ -4,6 +4,7 @@ parser failure a sentence, never an exception the user did not ask for."""
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
@@ -60,8 +61,20 @@ def _parse(text: str) -> tuple[dict[str, Any] | None, list[Problem]]:
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
+    # Opened without blocking and checked before reading: opening a FIFO for reading waits
+    # for a writer forever, and a device or a folder is no config either (the same refusal
+    # for ``run`` as for ``config check``, and no time between the check and the read).
     try:
-        with path.open("rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None, [
+                    Problem(
+                        "",
+                        f"{path} is not a regular file",
+                        "name the config file itself (a pipe, a device or a folder is none)",
+                    )
+                ]
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, [

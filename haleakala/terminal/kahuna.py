@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, TextIO
 from haleakala.kahuna import PLAYERS, Game, SaveError
 from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
+from haleakala.rules.serialize import printable
+
+from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -341,26 +344,29 @@ class KahunaTerminalGame:
         try:
             tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
             tmp.replace(path)
-        except OSError as exc:
-            self.say(f"cannot save to {name}: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self.say(printable(f"cannot save to {name}: {reason}"))
             return
-        self.say(f"saved to {name} (continue it with: load {name})")
+        self.say(f"saved to {printable(name)} (continue it with: load {printable(name)})")
 
     def load(self, name: str) -> None:
         if not name:
             self.say("load needs a file name: load FILE")
             return
+        # Read as Haleakala's saves are: in bytes up to a cap, so /dev/zero or a video is one
+        # sentence, not a process that fills its memory; anything else that fails is one too.
         try:
-            game = Game.from_json(Path(name).expanduser().read_text(encoding="utf-8"))
-        except OSError as exc:
-            self.say(f"cannot load {name}: {exc.strerror or exc}; the game goes on")
+            game = Game.from_json(read_text(name, MAX_SAVE_BYTES))
+        except UnreadableFile as exc:
+            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on")
             return
-        except (SaveError, UnicodeDecodeError) as exc:
-            self.say(f"cannot load {name}: {exc}; the game goes on")
+        except SaveError as exc:
+            self.say(f"cannot load {printable(name)}: {exc}; the game goes on")
             return
         self.game = game
         self.undo_stack.clear()
         self.shown_to = None if len(self.people) > 1 else self.shown_to
-        self.say(f"loaded {name}: seed {game.seed}, round {game.round}")
+        self.say(f"loaded {printable(name)}: seed {game.seed}, round {game.round}")
         if len(self.people) <= 1:
             self.say(render(game, self.viewer))

@@ -8,9 +8,18 @@ the server, or a viewer. Each viewer keeps only the newest snapshot it has not b
 that cannot take a write within ``WRITE_TIMEOUT_S`` is dropped.
 
 Every connection passes a guard before aiohttp sees it: at most ``MAX_CONNECTIONS`` at once
-(the next gets ``503``), and a connection that is not an event stream lives at most
-``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris client gets ``408``).
-aiohttp itself bounds request lines and headers (``400``); bodies are refused (``413``).
+and at most ``MAX_PER_ADDRESS`` from one client address that has not shown the token, so one
+device on the LAN cannot take every slot. When a limit is reached an idle connection that has
+not shown the token is shed first (the oldest from the most crowded address; from the
+newcomer's own address only one that had ``SHED_GRACE_S`` to send its request), then an idle
+keep-alive of a viewer; with none to shed the newcomer gets ``503``. A connection that is not
+an event stream lives at most ``REQUEST_TIMEOUT_S`` without a request in progress (a slowloris
+client gets ``408``).
+aiohttp itself bounds request lines, headers and their number; what it cannot parse gets a
+plain ``400`` (``guard.QuietProtocol``), with the security headers and no body, and at most one
+warning line per ``COMPLAINT_INTERVAL_S`` (never a traceback: a LAN client must not be able
+to fill the log). Bodies are refused (``413``). No reply carries a ``Server`` header: the
+stack and its version are nobody's business.
 
 Access: a token, random per start (``secrets.token_urlsafe``), in the joining URL's query;
 the first page load trades it for an ``HttpOnly; SameSite=Strict`` cookie and redirects to the
@@ -27,6 +36,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +45,17 @@ from typing import Any
 
 from aiohttp import web
 
+from haleakala.web.guard import (
+    COMPLAINT_INTERVAL_S,
+    MAX_HEADERS,
+    MAX_PER_ADDRESS,
+    SECURITY_HEADERS,
+    SHED_GRACE_S,
+    Complaints,
+    Guard,
+    QuietProtocol,
+    without_server_header,
+)
 from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
 
 log = logging.getLogger("haleakala.web")
@@ -48,8 +69,6 @@ WRITE_TIMEOUT_S = 5.0
 """A viewer whose socket does not take an update within this long is dropped."""
 KEEPALIVE_S = 15.0
 """A comment line on every stream this often, so a vanished phone is noticed and dropped."""
-WRITE_BUFFER_BYTES = 64 * 1024
-"""Per-connection send buffer before writes wait (a few snapshots): never grows unbounded."""
 MAX_LINE = 4096
 """Longest request line and header line accepted (aiohttp answers 400 beyond)."""
 COOKIE = "haleakala_live"
@@ -61,20 +80,6 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
-}
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-        "form-action 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 
 
@@ -121,92 +126,6 @@ class _Viewer:
         self.wake.set()
 
 
-class _Guard(asyncio.Protocol):
-    """Stands in front of aiohttp's protocol for one connection: the connection cap and the
-    request deadline (see the module's docstring); everything else is passed through."""
-
-    def __init__(self, live: LiveView, inner: Any) -> None:
-        self.live = live
-        self.inner = inner
-        self.transport: asyncio.Transport | None = None
-        self.busy = 0
-        self.partial = False
-        self.streaming = False
-        self.timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        if len(self.live.connections) >= self.live.max_connections:
-            self.live.refused += 1
-            body = b"too many viewers: close another page and try again\n"
-            transport.write(
-                b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-                b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
-                + str(len(body)).encode()
-                + b"\r\n\r\n"
-                + body
-            )
-            transport.close()
-            self.inner = None
-            return
-        self.live.connections.add(self)
-        transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
-        self.arm()
-        self.inner.connection_made(transport)
-
-    def arm(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        loop = asyncio.get_running_loop()
-        self.timer = loop.call_later(self.live.request_timeout, self.expire)
-
-    def expire(self) -> None:
-        self.timer = None
-        if self.streaming or self.busy or self.transport is None:
-            return  # a stream lives on; a request re-arms when it ends
-        if self.partial:  # a request began and never finished: slowloris, or a lost client
-            self.live.timed_out += 1
-            self.transport.write(
-                b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-            )
-        self.transport.close()
-
-    def request_started(self) -> None:
-        self.busy += 1
-        self.partial = False
-
-    def request_ended(self) -> None:
-        self.busy -= 1
-        if not self.streaming and self.transport is not None:
-            self.arm()
-
-    def data_received(self, data: bytes) -> None:
-        if self.inner is None:
-            return
-        if not self.busy:
-            self.partial = True
-        self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.inner is not None else None
-
-    def pause_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        self.transport = None
-        if self.inner is not None:
-            self.live.connections.discard(self)
-            self.inner.connection_lost(exc)
-
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -220,6 +139,10 @@ class LiveView:
         *,
         token: str | None = None,
         max_connections: int = MAX_CONNECTIONS,
+        max_per_address: int = MAX_PER_ADDRESS,
+        shed_grace: float = SHED_GRACE_S,
+        complaint_interval: float = COMPLAINT_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
         request_timeout: float = REQUEST_TIMEOUT_S,
         write_timeout: float = WRITE_TIMEOUT_S,
         keepalive: float = KEEPALIVE_S,
@@ -228,13 +151,20 @@ class LiveView:
         self.port = port
         self.token = token or secrets.token_urlsafe(TOKEN_BYTES)
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.shed_grace = shed_grace
+        self.clock = clock
+        """Monotonic seconds: connection ages and the log's rate limit (injectable for tests)."""
+        self.complaints = Complaints(complaint_interval, clock)
         self.request_timeout = request_timeout
         self.write_timeout = write_timeout
         self.keepalive = keepalive
-        self.connections: set[_Guard] = set()
+        self.connections: set[Guard] = set()
         self.viewers: set[_Viewer] = set()
         self.latest: Update | None = None
         self.refused = 0
+        self.shed = 0
+        self._order = 0
         self.timed_out = 0
         self.dropped = 0
         self.published = 0
@@ -338,25 +268,39 @@ class LiveView:
     async def _main(self, loop: asyncio.AbstractEventLoop) -> None:
         self._stop = asyncio.Event()
         app = web.Application(middlewares=[self._guard_middleware], client_max_size=1024)
+        app.on_response_prepare.append(without_server_header)
         app.router.add_get("/events", self._events)
         app.router.add_get("/geometry.json", self._geometry_json)
         app.router.add_get("/snapshot.json", self._snapshot_json)
         for path in self._files:
             app.router.add_get(path, self._static)
+        handler_args: dict[str, Any] = {
+            "access_log": None,
+            "keepalive_timeout": self.request_timeout,
+            "max_line_size": MAX_LINE,
+            "max_field_size": MAX_LINE,
+            "max_headers": MAX_HEADERS,
+        }
         runner = web.AppRunner(
             app,
-            access_log=None,
             handle_signals=False,
             shutdown_timeout=1.0,  # open streams end at once; the daemon's shutdown waits on it
-            keepalive_timeout=self.request_timeout,
-            max_line_size=MAX_LINE,
-            max_field_size=MAX_LINE,
+            **handler_args,
         )
         await runner.setup()
-        protocol_factory = runner.server
-        assert protocol_factory is not None
+        manager = runner.server
+        assert manager is not None
+
+        def connection() -> Guard:
+            # aiohttp's own protocol for the connection, as ``manager()`` would make it, but
+            # with the error reply of ``guard.QuietProtocol``; behind the guard.
+            inner = QuietProtocol(manager, loop=loop, **handler_args)
+            inner.complaints = self.complaints
+            self._order += 1
+            return Guard(self, inner, self._order)
+
         server = await loop.create_server(
-            lambda: _Guard(self, protocol_factory()),
+            connection,
             self.host,
             self.port,
             backlog=128,
@@ -399,12 +343,14 @@ class LiveView:
     async def _guard_middleware(self, request: web.Request, handler: Handler) -> Any:
         transport = request.transport
         guard = transport.get_protocol() if transport is not None else None
-        if isinstance(guard, _Guard):
+        if isinstance(guard, Guard):
             guard.request_started()
+            if not guard.trusted and self._authorised(request):
+                guard.trusted = True
         try:
             response = await self._answer(request, handler)
         finally:
-            if isinstance(guard, _Guard):
+            if isinstance(guard, Guard):
                 guard.request_ended()
         return response
 
@@ -454,7 +400,7 @@ class LiveView:
             return web.Response(headers=response.headers)
         transport = request.transport
         guard = transport.get_protocol() if transport is not None else None
-        if isinstance(guard, _Guard):
+        if isinstance(guard, Guard):
             guard.streaming = True
         await response.prepare(request)
         viewer = _Viewer()

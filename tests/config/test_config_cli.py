@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -127,3 +130,39 @@ def test_every_command_reading_the_config_takes_the_one_shared_config_option():
                 assert action.help.startswith("config file (default: "), name
                 seen.append(name)
     assert {"run", "config check", "tags show", "power", "wiring", "bom"} <= set(seen)
+
+
+# -- a path that is not a regular file (issue 22, part 4) ---------------------------------
+
+
+def _not_a_file(kind: str, tmp_path: Path) -> Path:
+    if kind == "fifo":
+        path = tmp_path / "config.fifo"
+        os.mkfifo(path)  # opened for reading, it would wait for a writer forever
+        return path
+    return Path("/dev/zero") if kind == "device" else tmp_path
+
+
+NOT_A_FILE = ["fifo", "device", "folder"]
+
+
+@pytest.mark.parametrize("kind", NOT_A_FILE)
+def test_loading_a_config_path_that_is_not_a_regular_file_is_a_config_error(kind, tmp_path):
+    path = _not_a_file(kind, tmp_path)
+    with pytest.raises(cfg.ConfigError) as caught:
+        cfg.load(path)
+    assert str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", NOT_A_FILE)
+def test_run_refuses_a_config_path_that_is_not_a_regular_file_as_config_check_does(kind, tmp_path):
+    """In a real process with a deadline: before the fix ``run --config FIFO`` never returned."""
+    path = _not_a_file(kind, tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HALEAKALA_STATE_DIR": str(tmp_path)}
+    for command in (["run", "--hardware", "sim"], ["config", "check"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "haleakala", *command, "--config", str(path)],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, (command, done.stderr)
+        assert "Traceback" not in done.stderr and str(path) in done.stderr

@@ -4,6 +4,7 @@ Read-only: no method but GET/HEAD is answered, and no path changes anything."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import socket
@@ -31,7 +32,9 @@ def live(caplog):
     wait_for(lambda: view.latest is not None, "the first snapshot handed over")
     yield view
     view.close()
-    tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    # The call's records: ``caplog.records`` here, in teardown, would be teardown's own (none).
+    records = caplog.get_records("setup") + caplog.get_records("call")
+    tracebacks = [r for r in records if r.exc_info or r.levelno >= logging.ERROR]
     assert not tracebacks, [r.getMessage() for r in tracebacks]
 
 
@@ -133,7 +136,9 @@ def test_an_idle_connection_is_closed_without_a_word(live):
         assert idle.recv(100) == b""  # closed by the server, nothing sent
 
 
-def test_a_hundred_connections_at_once_get_answers_or_503_and_viewers_keep_getting_updates(live):
+def test_a_hundred_connections_at_once_get_answers_or_are_shed_and_viewers_keep_getting_updates(
+    live,
+):
     viewer = StreamReader(live.port, live.token)
     wait_for(lambda: viewer.snapshots, "the viewer's first snapshot")
     socks = []
@@ -143,10 +148,14 @@ def test_a_hundred_connections_at_once_get_answers_or_503_and_viewers_keep_getti
             socks.append(sock)
         raw = f"GET /snapshot.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {live.token}\r\n"
         for sock in socks:
-            sock.sendall((raw + "Connection: close\r\n\r\n").encode())
-        statuses = [parse(read_answer(sock))[0] for sock in socks]
-        assert set(statuses) <= {200, 503}
-        assert statuses.count(503) >= 100 + 1 - live.max_connections
+            with contextlib.suppress(OSError):  # shed meanwhile: the server closed it
+                sock.sendall((raw + "Connection: close\r\n\r\n").encode())
+        statuses = [_status_or_closed(sock) for sock in socks]
+        # One address's share of connections without the token is answered; the rest were
+        # refused (503) or, on a machine slow enough to let the first ones grow stale, shed
+        # (closed, or 408 with the request half-read) for newer ones.
+        assert set(statuses) <= {200, 408, 503, None}
+        assert statuses.count(200) >= live.max_per_address
         # The game thread's publish never waited on any of them; the viewer gets the update.
         game = Game("base", seed=2, start="red")
         game.apply(game.legal_actions()[0])
@@ -157,6 +166,14 @@ def test_a_hundred_connections_at_once_get_answers_or_503_and_viewers_keep_getti
             sock.close()
         viewer.close()
     wait_for(lambda: get(live.port, "/snapshot.json", live.token)[0] == 200, "room again")
+
+
+def _status_or_closed(sock: socket.socket) -> int | None:
+    try:
+        answer = read_answer(sock)
+    except OSError:  # reset: it was shed before its request arrived
+        return None
+    return parse(answer)[0] if answer else None
 
 
 def test_a_viewer_that_does_not_read_is_dropped_and_nothing_piles_up(live):
