@@ -68,6 +68,20 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_palette_option(parser: argparse.ArgumentParser) -> None:
+    """``--palette``, the colour mode of the lights and the screens (``run``, ``sim``): wins
+    over the journal's (chosen in the board's menu) and the config's."""
+    from haleakala.palette import MODES
+
+    parser.add_argument(
+        "--palette",
+        choices=MODES,
+        default=None,
+        help="colours: default, or cvd (designed for colour-vision deficiency); default: the "
+        "one chosen in the board's menu, else the config's (haleakala palette lists them)",
+    )
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse prints a usage block before its error; misuse here gets one line."""
 

@@ -21,8 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List every colour mode's roles (players, lava, legal target, warning, "
         "card kinds, zones) with their screen colour and the LED drive value sent to the "
         "WS2812s (gamma and per-channel correction applied). Choose a mode with "
-        "colours = \"cvd\" in the config, the board's menu, the simulator's c key or the "
-        "live view's selector.",
+        "palette = \"cvd\" in the config, --palette, the board's menu, the simulator's v key "
+        "or the live view's selector.",
     )
     p.add_argument("--json", action="store_true", help="one JSON list of entries")
     p.add_argument("--mode", choices=P.MODES, default=None, help="only this mode")

@@ -80,8 +80,8 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     )
     _one_of(
         p,
-        "colours",
-        c.colours,
+        "palette",
+        c.palette,
         COLOUR_MODES,
         "the colours of the lights, the simulator and the live view: default, or cvd "
         "(designed for colour-vision deficiency; haleakala palette lists both)",

@@ -121,7 +121,7 @@ class Config:
     state_dir: Path = Path("/var/lib/haleakala")
     variant: str = "base"
     language: str = "auto"
-    colours: str = "default"
+    palette: str = "default"
     pins: PinsConfig = field(default_factory=PinsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -190,7 +190,7 @@ _SECTIONS: dict[str, type] = {
     "inputs": InputsConfig,
     "web": WebConfig,
 }
-_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language", "colours")
+_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language", "palette")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")
 
 

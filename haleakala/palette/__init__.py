@@ -48,7 +48,7 @@ def N_(message: str) -> str:
     return message
 
 
-NAMES: dict[str, str] = {"default": N_("default colours"), "cvd": N_("colour-blind safe")}
+NAMES: dict[str, str] = {"default": N_("standard"), "cvd": N_("colour-blind")}
 """Each mode as a player reads it (menus, the window, the live view)."""
 
 GAMMA = 2.8

@@ -35,6 +35,7 @@ from typing import Any
 
 from aiohttp import web
 
+from haleakala import palette
 from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
 
 log = logging.getLogger("haleakala.web")
@@ -61,6 +62,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -249,7 +251,9 @@ class LiveView:
         self._files = {
             path: (resources.files("haleakala.web").joinpath("static", name).read_bytes(), kind)
             for path, (name, kind) in STATIC.items()
+            if name
         }
+        self._files["/palette.css"] = (palette.css().encode(), STATIC["/palette.css"][1])
         self._geometry = json.dumps(geometry(), separators=(",", ":")).encode()
 
     # -- the game thread's side -------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from haleakala import i18n
+from haleakala import i18n, palette
 from haleakala.i18n import N_, _
 from haleakala.words.moves import POINT_NAMES
 
@@ -44,6 +44,9 @@ LABELS = {
     "meta": N_("seed {seed} · decision {n} · digest {digest}"),
     "red": N_("red"),
     "yellow": N_("yellow"),
+    "colours": N_("colours"),
+    "palette_default": palette.NAMES["default"],
+    "palette_cvd": palette.NAMES["cvd"],
 }
 """Every fixed text of the page (``static/``), by the key the page looks it up with."""
 
