@@ -183,11 +183,11 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "boat": (120, 72, 36),
         "zone.sea": (24, 64, 104),
         "zone.water": (40, 104, 150),
-        "zone.beach": (200, 190, 170),
+        "zone.beach": (50, 44, 38),  # black sand: the pale yellow discs stand out by lightness
         "zone.grassland": (0, 158, 115),  # Okabe–Ito bluish green
         "zone.forest": (0, 100, 80),
         "zone.mountain": (122, 112, 104),
-        "zone.crater": (64, 44, 40),
+        "zone.crater": (30, 24, 22),  # darker: the violet lava keeps its contrast (tritanopia)
         "ui.background": (14, 30, 52),
         "ui.panel": (26, 28, 34),
         "ui.text": (226, 228, 232),
@@ -369,30 +369,32 @@ def css(selector_of: dict[str, str] | None = None) -> str:
 
 SIGNS: dict[str, dict[str, str]] = {
     "player.red": {
-        "led": "its own shaman lit full, statues dim; the water shows whose decision",
-        "screen": "an R on its discs' side and shamans; the banner and the OLED name the colour",
-        "oled": "RED / the colour named in the whose-turn line",
+        "led": "its shaman lit full and its statues dim, on their own spaces; the water lit "
+        "dim says whose decision it is",
+        "screen": "an R on its shamans and statues; its discs in its own row of each beach; "
+        "the window's banner and the live view's status name the colour in words",
+        "oled": "RED in the title line",
     },
     "player.yellow": {
-        "led": "as red, in its own colour and on its own pieces",
-        "screen": "a Y on its shamans and statues; the banner names the colour",
-        "oled": "YELLOW / the colour named in the whose-turn line",
+        "led": "as red, on its own pieces' spaces",
+        "screen": "a Y on its shamans and statues; its own row of discs; the colour named",
+        "oled": "YELLOW in the title line",
     },
     "lava": {
-        "led": "only craters glow with lava, brighter with each disc; threatened statues "
-        "blink slowly (0.5 s)",
-        "screen": "a triangle on the crater with the count; the window draws lava discs",
-        "oled": "the scoring page and the log name the eruption and what burns",
+        "led": "only craters hold lava, brighter with each disc; a statue the next eruption "
+        "burns blinks slowly (0.5 s)",
+        "screen": "round discs on the craters, nowhere else",
+        "oled": "the log and the scoring pages name the eruption and what it burns",
     },
     "legal": {
-        "led": "candidates lit, the one under the cursor blinking fast (0.25 s)",
-        "screen": "a pulsing outline (window); a dashed ring (live view)",
+        "led": "the candidates lit, the one under the cursor blinking fast (0.25 s)",
+        "screen": "a pulsing outline round each target (window; the live view shows none)",
         "oled": "the chooser lists the legal choices in words",
     },
     "warning": {
-        "led": "flashes fast, on and off, on the beach that disagrees",
-        "screen": "a ring with an exclamation mark",
-        "oled": "a sentence saying what to fix",
+        "led": "the beach that disagrees flashes fast, on and off",
+        "screen": "a ring with an exclamation mark by the piece (window)",
+        "oled": "a sentence saying what to put right",
     },
 }
 """What each game role and the warning say without colour, surface by surface (the README's
