@@ -77,8 +77,9 @@ def add_palette_option(parser: argparse.ArgumentParser) -> None:
         "--palette",
         choices=MODES,
         default=None,
-        help="colours: default, or cvd (designed for colour-vision deficiency); default: the "
-        "one chosen in the board's menu, else the config's (haleakala palette lists them)",
+        help="colours: default, or cvd (designed for colour-vision deficiency); without it, "
+        "the one chosen in the board's menu, else the config's, else default "
+        "(haleakala palette lists them)",
     )
 
 

@@ -114,6 +114,7 @@ HELP = (
     (N_("Table"), ""),
     (N_("m / f"), N_("misplace mode (pieces end up wrong) / fix the table")),
     (N_("b / a / c"), N_("one bot move / autoplay on-off / coach's hint")),
+    (N_("v"), N_("the next colour mode (colour-blind safe colours)")),
     (N_("p"), N_("power cut: the companion restarts and resumes the game")),
     (N_("s, F12 / F11"), N_("save a screenshot / full screen")),
     (N_("h, ? / q"), N_("this page (Esc closes it) / quit")),
@@ -135,6 +136,21 @@ LEGEND = (
     (N_("white ring, !"), N_("a piece that is not where the game has it")),
     (N_("the log"), N_("every move in words; refusals and notes in grey")),
 )
+LEGEND_CVD = {
+    N_("orange blink"): N_("violet blink"),
+    N_("grey / white land"): N_("sky-blue land"),
+    N_("statue white, Priestess magenta, shell cyan, fish blue"): N_(
+        "statue white, Priestess pink, shell green, fish blue"
+    ),
+}
+"""The legend's colour words that the colour-blind mode changes (its LEDs' colours)."""
+
+
+def legend() -> tuple[tuple[str, str], ...]:
+    """The legend in the colour mode in use."""
+    if palette.current() == palette.DEFAULT:
+        return LEGEND
+    return tuple((LEGEND_CVD.get(k, k), LEGEND_CVD.get(v, v)) for k, v in LEGEND)
 
 RULES = (
     (

@@ -178,6 +178,7 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
             self._socket(self.background, pos)
         self._glows.clear()
         self._dots.clear()
+        self._help = None  # its legend names the LEDs' colours
         self._signature = None
         self._island_key = self._panel_key = ()
 
