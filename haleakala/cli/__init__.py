@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "config": "haleakala.cli.config",
     "deck": "haleakala.terminal.deck",
     "install": "haleakala.kit.install",
+    "palette": "haleakala.cli.palette",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
@@ -64,6 +65,21 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="language of the game: en, de or fr (default: the config's, else the locale's "
         "LANG/LC_ALL/LC_MESSAGES, else English)",
+    )
+
+
+def add_palette_option(parser: argparse.ArgumentParser) -> None:
+    """``--palette``, the colour mode of the lights and the screens (``run``, ``sim``): wins
+    over the journal's (chosen in the board's menu) and the config's."""
+    from haleakala.palette import MODES
+
+    parser.add_argument(
+        "--palette",
+        choices=MODES,
+        default=None,
+        help="colours: default, or cvd (designed for colour-vision deficiency); without it, "
+        "the one chosen in the board's menu, else the config's, else default "
+        "(haleakala palette lists them)",
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from haleakala.cli import add_config_option, add_language_option
+from haleakala.cli import add_config_option, add_language_option, add_palette_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "through the simulated inputs; exit when the game is over",
     )
     add_language_option(p)
+    add_palette_option(p)
     p.add_argument(
         "--web",
         default=None,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from haleakala.checkout import install_hint
-from haleakala.cli import UsageError, add_language_option
+from haleakala.cli import UsageError, add_language_option, add_palette_option
 from haleakala.rules import PLAYERS, VARIANTS
 from haleakala.simulator.xvfb import fit_flags, has_display
 from haleakala.terminal.play import one_line_errors
@@ -95,6 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pause between decisions of the terminal demo",
     )
     add_language_option(p)
+    add_palette_option(p)
     p.add_argument(
         "--web",
         default=None,
@@ -294,6 +295,16 @@ def _journaled_language(args: argparse.Namespace, session: Any) -> None:
     journal = getattr(session.companion, "journal", None)
     if getattr(args, "lang", None) is None and journal is not None and journal.language:
         speak(journal.language, warn=lambda text: print(f"haleakala sim: {text}", file=sys.stderr))
+    _journaled_palette(args, journal)
+
+
+def _journaled_palette(args: argparse.Namespace, journal: Any) -> None:
+    """``--palette``, else the colour mode chosen in the simulated board's menu (journaled),
+    else the default."""
+    from haleakala import palette
+
+    chosen = getattr(args, "palette", None) or getattr(journal, "palette", None)
+    palette.use(chosen or palette.DEFAULT)
 
 
 def window(args: argparse.Namespace, *, offscreen: bool) -> int:

@@ -313,6 +313,9 @@ def main(args: Any) -> int:
     from haleakala.i18n import speak
 
     log.info("language: %s", speak(getattr(args, "lang", None), config.language, warn=log.error))
+    from haleakala import palette
+
+    log.info("colours: %s", palette.use(getattr(args, "palette", None) or config.palette))
     from haleakala.hal.factory import open_hardware
     from haleakala.hal.pi import HardwareError
 
@@ -354,6 +357,8 @@ def main(args: Any) -> int:
 
     if getattr(args, "lang", None) is None and journal.language:  # chosen at the board
         log.info("language from the journal: %s", speak(journal.language, warn=log.error))
+    if getattr(args, "palette", None) is None and journal.palette:  # chosen at the board
+        log.info("colours from the journal: %s", palette.use(journal.palette))
     autoplayer = None
     if autoplay is not None:
         from .autoplay import AutoPlayer

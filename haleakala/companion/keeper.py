@@ -95,7 +95,12 @@ class Keeper:
         """A new game: the journal starts over with it (and the seat's settings)."""
         if self.journal is not None:
             # The language chosen at the board carries over to the next game's journal.
-            self.journal.start(game, **seat.settings(), language=self.journal.language)
+            self.journal.start(
+                game,
+                **seat.settings(),
+                language=self.journal.language,
+                palette=self.journal.palette,
+            )
         log.info(
             "new game %s (%s, seed %d, %s starts), digest %s",
             self.journal.game_id if self.journal else "-",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from haleakala import i18n
+from haleakala import i18n, palette
 from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, VARIANTS, Game
 from haleakala.rules.decision import Boat, Place, Return, decode, encode
@@ -62,6 +62,8 @@ def main_menu(
     options.append(U.Option(N_("strength: {strength}").format(strength=strength), "strength"))
     language = i18n.NAMES[i18n.current()]  # each language by its own name: not translated
     options.append(U.Option(N_("language: {language}").format(language=language), "language"))
+    colours = palette.NAMES[palette.current()]  # a word for the mode the lights are in
+    options.append(U.Option(N_("colours: {mode}").format(mode=colours), "colours"))
     if not game.is_terminal() and game.to_move != solo:
         options.append(U.Option(N_("hint"), "hint"))
     if game.scorings:
@@ -303,6 +305,10 @@ class Menus:
             self.next_language()
             self.open(overlay.cursor)
             h.refresh()
+        elif value == "colours":
+            self.next_colours()
+            self.open(overlay.cursor)
+            h.refresh()
         elif value == "scores" and h.game.scorings:
             self.scores(h.game.scorings[-1], scoring_title(len(h.game.scorings)))
         elif value == "live" and h.live_view is not None:
@@ -331,6 +337,15 @@ class Menus:
         log.info("language: %s", language)
         if h.journal is not None:
             h.journal.append_language(language)
+
+    def next_colours(self) -> None:
+        """The next colour mode of the lights and screens (default, cvd), kept in the journal
+        so that a restart lights the board in it again."""
+        h = self.host
+        mode = palette.use(palette.next_mode())
+        log.info("colours: %s", mode)
+        if h.journal is not None:
+            h.journal.append_palette(mode)
 
     def hint(self) -> None:
         """The coach's decision for the player to move, its reason on the OLED and in the

@@ -21,12 +21,18 @@ What the rings say:
 - solo: while the companion thinks, a light runs round the water in its colour; then its
   decision blinks like a cursor (the beach for a disc, the space for its shaman, the slot
   of its card, the crater for the lava, the water the boat sails to).
+
+Colours come from ``haleakala.palette`` by role, in the colour mode in use (read at each
+frame, so a change in the menu shows at once); the names below are the default mode's, for
+tests and scenarios. What a colour says is also said by where it is and how it blinks (the
+palette's ``SIGNS``).
 """
 
 from __future__ import annotations
 
 import math
 
+from haleakala import palette
 from haleakala.rules import Game
 from haleakala.rules.decision import Boat, Decision, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
@@ -36,27 +42,40 @@ from . import ui as U
 
 Colour = tuple[int, int, int]
 
-PLAYER_COLOURS: tuple[Colour, Colour] = ((255, 0, 0), (255, 150, 0))
-BOAT_COLOUR: Colour = (255, 255, 255)
-CANDIDATE: Colour = (90, 90, 90)
-ALERT: Colour = (255, 255, 255)
-LAVA_GLOW: tuple[Colour, ...] = ((0, 0, 0), (70, 10, 0), (140, 20, 0), (210, 30, 0), (255, 50, 0))
-ERUPTION: Colour = (255, 80, 0)
-KIND_COLOURS: dict[str, Colour] = {
-    "statue": (200, 200, 200),
-    "priestess": (200, 0, 200),
-    "shell": (0, 200, 200),
-    "beach": (0, 60, 255),
-}
+LAVA_STEPS = (0.0, 0.27, 0.55, 0.82, 1.0)
+"""A crater's lava glow by its number of discs (0 to 4), as a share of the lava colour."""
+
+
+def lava_glow(mode: str | None = None) -> tuple[Colour, ...]:
+    lava = palette.led("lava", mode)
+    return tuple(scale(lava, k) for k in LAVA_STEPS)
+
+
+def kind_colours(mode: str | None = None) -> dict[str, Colour]:
+    return {k: palette.led(f"card.{k}", mode) for k in ("statue", "priestess", "shell", "beach")}
+
+
+def player_colours(mode: str | None = None) -> tuple[Colour, Colour]:
+    return (palette.led("player.red", mode), palette.led("player.yellow", mode))
+
+
+def scale(colour: Colour, factor: float) -> Colour:
+    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+
+
+_D = palette.DEFAULT
+PLAYER_COLOURS: tuple[Colour, Colour] = player_colours(_D)
+BOAT_COLOUR: Colour = palette.led("boat", _D)
+CANDIDATE: Colour = palette.led("legal", _D)
+ALERT: Colour = palette.led("warning", _D)
+LAVA_GLOW: tuple[Colour, ...] = lava_glow(_D)
+ERUPTION: Colour = palette.led("eruption", _D)
+KIND_COLOURS: dict[str, Colour] = kind_colours(_D)
 BANDS = ("grassland", "forest", "mountain")
 
 FAST = 0.25  # s per half-period of a quick blink (cursor, alert)
 THINK_STEP = 0.25  # s per segment of the light running round the water while a bot thinks
 SLOW = 0.5  # s per half-period of a slow blink (statues about to burn)
-
-
-def scale(colour: Colour, factor: float) -> Colour:
-    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
 
 
 def blink(now: float, half_period: float) -> bool:
@@ -65,10 +84,11 @@ def blink(now: float, half_period: float) -> bool:
 
 
 def card_colour(game: Game, card: int) -> Colour:
+    kinds = kind_colours()
     kind = game.deck.cards[card]
     if kind.kind == "action":
-        return KIND_COLOURS["priestess" if kind.code == "priestess" else "statue"]
-    return KIND_COLOURS.get(kind.kind, (40, 40, 40))
+        return kinds["priestess" if kind.code == "priestess" else "statue"]
+    return kinds.get(kind.kind, (40, 40, 40))
 
 
 def threatened_statues(game: Game) -> list[int]:
@@ -121,23 +141,26 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     segments = range(b.segments)
     fast_on = blink(now, FAST)
     decider = game.decider
-    own = PLAYER_COLOURS[decider]
+    players, glow = player_colours(), lava_glow()  # the mode in use, this frame
+    boat, candidate = palette.led("boat"), palette.led("legal")
+    alert_colour, eruption_colour = palette.led("warning"), palette.led("eruption")
+    own = players[decider]
 
     # Water: whose decision, and the boat.
     over = game.phase == OVER
     result = game.result() if over else None
-    water = PLAYER_COLOURS[("red", "yellow").index(result.winner)] if result else own
+    water = players[("red", "yellow").index(result.winner)] if result else own
     for seg in segments:
         frame[seg, "water"] = scale(water, 0.5 if over else 0.12)
     if ui.thinking:
         frame[int(now / THINK_STEP) % b.segments, "water"] = scale(own, 0.8)
-    frame[game.boat, "water"] = BOAT_COLOUR
+    frame[game.boat, "water"] = boat
 
     # Craters: lava.
     for seg in segments:
-        count = min(game.lava[seg], len(LAVA_GLOW) - 1)
+        count = min(game.lava[seg], len(glow) - 1)
         if count:
-            frame[seg, "crater"] = LAVA_GLOW[count]
+            frame[seg, "crater"] = glow[count]
 
     # Card slots by kind.
     offered: set[int] = set()
@@ -156,9 +179,9 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     threatened = set(threatened_statues(game))
     for space, owner in enumerate(game.statue_owner):
         if owner >= 0:
-            colour = scale(PLAYER_COLOURS[owner], 0.3)
+            colour = scale(players[owner], 0.3)
             if space in threatened and not slow_on:
-                colour = LAVA_GLOW[-1]
+                colour = glow[-1]
             frame[space // 3, BANDS[space % 3]] = colour
 
     # Beaches.
@@ -176,26 +199,26 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
         for option in chooser.options:
             match _decision(option.value, game):
                 case Shaman(space=int(goes)):
-                    frame[goes // 3, BANDS[goes % 3]] = CANDIDATE
+                    frame[goes // 3, BANDS[goes % 3]] = candidate
     for p in (0, 1):
         space = game.shaman[p]
         if space < b.land_spaces:
-            frame[space // 3, BANDS[space % 3]] = PLAYER_COLOURS[p]
+            frame[space // 3, BANDS[space % 3]] = players[p]
     proposal = chooser is not None and chooser.kind == U.PROPOSAL
     match _decision(value, game):
         case Shaman(space=int(goes)):
-            frame[goes // 3, BANDS[goes % 3]] = own if fast_on else CANDIDATE
+            frame[goes // 3, BANDS[goes % 3]] = own if fast_on else candidate
         case Take(slot):
             zone = "slot_a" if slot % b.slots_per_segment == 0 else "slot_b"
             if not fast_on:
                 frame[slot // b.slots_per_segment, zone] = (0, 0, 0)
         case Lava(src, dst) if src is not None and dst is not None and game.phase == PRIESTESS:
-            frame[dst, "crater"] = LAVA_GLOW[2] if fast_on else (0, 0, 0)
-            frame[src, "crater"] = LAVA_GLOW[min(game.lava[src], 4)] if fast_on else own
+            frame[dst, "crater"] = glow[2] if fast_on else (0, 0, 0)
+            frame[src, "crater"] = glow[min(game.lava[src], 4)] if fast_on else own
         case Place(beach=beach) | Return(beach=beach) if proposal:
             frame[beach, "beach"] = own if fast_on else (0, 0, 0)
         case Boat() if proposal:
-            frame[(game.boat + 1) % b.segments, "water"] = BOAT_COLOUR if fast_on else own
+            frame[(game.boat + 1) % b.segments, "water"] = boat if fast_on else own
     if chooser is not None and chooser.kind == U.BEACH and chooser.subject is not None:
         frame[chooser.subject, "beach"] = own
 
@@ -204,16 +227,16 @@ def led_frame(game: Game, ui: U.UiState, now: float) -> dict:
     if eruption is not None and now < eruption.until:
         for seg, count in enumerate(eruption.lava):
             if count:
-                frame[seg, "crater"] = ERUPTION if fast_on else LAVA_GLOW[1]
+                frame[seg, "crater"] = eruption_colour if fast_on else glow[1]
         for space in eruption.destroyed:
-            frame[space // 3, BANDS[space % 3]] = ERUPTION if fast_on else (0, 0, 0)
+            frame[space // 3, BANDS[space % 3]] = eruption_colour if fast_on else (0, 0, 0)
     alert: set[int] = set()
     if ui.mismatch is not None:
         alert.update(ui.mismatch.beaches)
     if ui.message is not None and now < ui.message.until:
         alert.update(ui.message.beaches)
     for beach in alert:
-        frame[beach, "beach"] = ALERT if fast_on else (0, 0, 0)
+        frame[beach, "beach"] = alert_colour if fast_on else (0, 0, 0)
     return {k: v for k, v in frame.items() if v != (0, 0, 0)}
 
 

@@ -11,6 +11,7 @@ from haleakala.config.build import _describe, _kind_of, _number_problem, _short_
 from haleakala.config.schema import (
     _SECTIONS,
     BAUD_RANGE,
+    COLOUR_MODES,
     DRIVERS,
     HARDWARE,
     HAT_EEPROM_GPIOS,
@@ -76,6 +77,14 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
         LANGUAGES,
         "the language of the OLED and the menus: en (English), de (Deutsch), fr (français), "
         "or auto for the system locale's",
+    )
+    _one_of(
+        p,
+        "palette",
+        c.palette,
+        COLOUR_MODES,
+        "the colours of the lights, the simulator and the live view: default, or cvd "
+        "(designed for colour-vision deficiency; haleakala palette lists both)",
     )
     if not str(c.state_dir) or str(c.state_dir) == ".":
         p.append(Problem("state_dir", "is empty", "use /var/lib/haleakala"))

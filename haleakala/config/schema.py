@@ -10,6 +10,7 @@ from haleakala.hal.events import BEACHES, Disc
 from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS
 from haleakala.i18n import LANGUAGES as CATALOG_LANGUAGES
 from haleakala.i18n import english_ngettext
+from haleakala.palette import MODES as COLOUR_MODE_NAMES
 
 HARDWARE = ("auto", "sim", "pi")
 MODELS = ("pi3", "pi4", "pi5", "zero2w")
@@ -18,6 +19,9 @@ DRIVERS = ("ssd1306", "sh1106")
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 LANGUAGES = ("auto", *CATALOG_LANGUAGES)
 """What the OLED speaks: a language with a catalog, or auto (the locale's, else English)."""
+COLOUR_MODES = COLOUR_MODE_NAMES
+"""How the lights and screens are coloured (``haleakala.palette``): default, or cvd, designed
+for colour-vision deficiency."""
 
 MAX_FILE_BYTES = 64 * 1024
 """A config is a few kilobytes (the commented example is 6 KiB); anything bigger is the wrong
@@ -118,6 +122,7 @@ class Config:
     state_dir: Path = Path("/var/lib/haleakala")
     variant: str = "base"
     language: str = "auto"
+    palette: str = "default"
     pins: PinsConfig = field(default_factory=PinsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -187,7 +192,7 @@ _SECTIONS: dict[str, type] = {
     "inputs": InputsConfig,
     "web": WebConfig,
 }
-_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language")
+_TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language", "palette")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")
 
 

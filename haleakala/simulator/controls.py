@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from haleakala import palette as colour_modes
 from haleakala.i18n import N_
 
 from . import layout as L
@@ -188,6 +189,9 @@ class WindowControls:
             session.power_cut()
         elif key == pygame.K_c:
             self._coach()
+        elif key == pygame.K_v:
+            mode = session.next_palette()
+            session.note(N_("colours: {mode}").format(mode=colour_modes.NAMES[mode]))
         elif key == pygame.K_e:
             self.show_end = not self.show_end
         elif key == pygame.K_F11:

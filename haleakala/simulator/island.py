@@ -23,11 +23,12 @@ from .palette import (
     BAND_COLOURS,
     CARD_KIND,
     DIM,
-    LAVA,
     PANEL,
     PANEL_EDGE,
     PLAYER,
+    PLAYER_LETTER,
     PLAYER_TEXT,
+    ROLE,
     SHORT_CARD,
     TEXT,
     blit_centred,
@@ -121,7 +122,8 @@ class IslandDrawing(PanelDrawing):
             pygame.draw.rect(scene, (40, 30, 20), (cx - 3, cy - 6, 2, 2))
             pygame.draw.rect(scene, (40, 30, 20), (cx + 1, cy - 6, 2, 2))
         elif code == "priestess":
-            pygame.draw.polygon(scene, LAVA, [(cx, cy - 11), (cx + 7, cy + 8), (cx - 7, cy + 8)])
+            flame = [(cx, cy - 11), (cx + 7, cy + 8), (cx - 7, cy + 8)]
+            pygame.draw.polygon(scene, ROLE["lava"], flame)
         elif code == "shell":
             pygame.draw.circle(scene, (230, 150, 170), (cx, cy), 9)
             pygame.draw.circle(scene, (160, 80, 100), (cx, cy), 9, 2)
@@ -139,7 +141,7 @@ class IslandDrawing(PanelDrawing):
             pygame.draw.circle(scene, (200, 160, 110), (cx, cy), 9)
             pygame.draw.arc(scene, (110, 70, 40), (cx - 6, cy - 6, 12, 12), 0, 4.7, 2)
         else:
-            pygame.draw.circle(scene, LAVA, (cx, cy), 8)
+            pygame.draw.circle(scene, ROLE["lava"], (cx, cy), 8)
 
     def _draw_pieces(self, scene: pygame.Surface) -> None:
         table = self.session.table
@@ -162,7 +164,7 @@ class IslandDrawing(PanelDrawing):
             for i in range(min(count, 4)):
                 pos = L.lava_position(segment, i)
                 pygame.draw.circle(scene, (60, 10, 0), pos, 8)
-                pygame.draw.circle(scene, LAVA, pos, 7)
+                pygame.draw.circle(scene, ROLE["lava"], pos, 7)
         # Statues and shamans; one not where the game has it gets a white ring and a "!".
         for space, owner in table.statues.items():
             x, y = L.space_position(space, "statue")
@@ -172,6 +174,8 @@ class IslandDrawing(PanelDrawing):
             pygame.draw.rect(scene, PLAYER[owner], (x - 6, y - 11, 13, 21), border_radius=3)
             pygame.draw.rect(scene, (30, 20, 10), (x - 3, y - 6, 2, 3))
             pygame.draw.rect(scene, (30, 20, 10), (x + 2, y - 6, 2, 3))
+            letter = self.fonts.render(PLAYER_LETTER[owner], 13, PLAYER_TEXT[owner], True)
+            blit_centred(scene, letter, (x + 0.5, y + 3))
         for colour, space in table.shamans.items():
             x, y = L.space_position(space, colour)
             if expected is not None and expected.shamans.get(colour) != space:
@@ -181,6 +185,8 @@ class IslandDrawing(PanelDrawing):
             pygame.draw.polygon(scene, PLAYER[colour], body)
             pygame.draw.circle(scene, PLAYER[colour], (x, y - 10), 5)
             pygame.draw.circle(scene, (30, 30, 30), (x, y - 10), 5, 1)
+            letter = self.fonts.render(PLAYER_LETTER[colour], 12, PLAYER_TEXT[colour], True)
+            blit_centred(scene, letter, (x, y + 3))
         # The boat.
         bx, by = L.boat_position(table.boat)
         pygame.draw.polygon(
@@ -197,7 +203,7 @@ class IslandDrawing(PanelDrawing):
 
     def _misplaced(self, scene: pygame.Surface, pos: tuple[int, int], radius: int = 15) -> None:
         """A piece that is not where the game has it: a white ring and a "!" beside it."""
-        pygame.draw.circle(scene, (255, 255, 255), pos, radius, 2)
+        pygame.draw.circle(scene, ROLE["warning"], pos, radius, 2)
         bx, by = pos[0] + radius - 2, pos[1] - radius + 2
         pygame.draw.circle(scene, (255, 255, 255), (bx, by), 7)
         blit_centred(scene, self.fonts.render("!", 16, (200, 30, 30), True), (bx, by))

@@ -12,7 +12,7 @@ import pygame
 
 from . import layout as L
 from .palette import (
-    PLAYER,
+    ROLE,
 )
 from .panel import PanelDrawing
 from .story import Mark, legal_marks
@@ -65,8 +65,9 @@ class LegalOutlines(PanelDrawing):
         return None, pygame.Rect(self.mark_rect(mark) or (0, 0, 0, 0)).inflate(8, 8)
 
     def _draw_highlights(self, level: int) -> list[pygame.Rect]:
-        """Pulsing outlines in the mover's colour on every legal target, drawn over the
-        scene (restored first under each outline); returns the rectangles touched."""
+        """Pulsing outlines in the palette's legal-target colour on every legal target of the
+        player to move, drawn over the scene (restored first under each outline); returns the
+        rectangles touched."""
         game = self.session.game
         who = game.to_move
         if who is None:
@@ -80,7 +81,8 @@ class LegalOutlines(PanelDrawing):
         for _points, rect in shapes:
             self.screen.blit(self.scene, rect, rect)
         strength = 0.35 + 0.65 * level / (PULSE_LEVELS - 1)
-        colour = tuple(round(c * strength + 255 * (1 - strength) * 0.25) for c in PLAYER[who])
+        legal = ROLE["legal"]
+        colour = tuple(round(c * strength + 255 * (1 - strength) * 0.25) for c in legal)
         width = 3 if level < PULSE_LEVELS // 2 else 4
         for points, rect in shapes:
             if points is not None:

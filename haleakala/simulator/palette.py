@@ -11,28 +11,43 @@ import functools
 
 import pygame
 
+from haleakala import palette
 from haleakala.i18n import N_
 from haleakala.i18n.lookup import tr
 
-BAND_COLOURS = {
-    "sea": (24, 64, 104),
-    "water": (40, 104, 150),
-    "beach": (222, 200, 148),
-    "grassland": (118, 168, 78),
-    "forest": (48, 112, 60),
-    "mountain": (122, 112, 104),
-    "crater": (64, 44, 40),
-}
-BACKGROUND = (14, 30, 52)
-PANEL = (26, 28, 34)
+BANDS = ("sea", "water", "beach", "grassland", "forest", "mountain", "crater")
+BAND_COLOURS: dict[str, tuple[int, int, int]] = {}
+"""The zones' backgrounds in the colour mode in use (``recolour`` fills it in place)."""
+BACKGROUND = palette.screen("ui.background", palette.DEFAULT)
+PANEL = palette.screen("ui.panel", palette.DEFAULT)
 PANEL_EDGE = (70, 74, 86)
-TEXT = (226, 228, 232)
-DIM = (140, 146, 158)
-PLAYER = {"red": (214, 48, 40), "yellow": (238, 196, 30)}
+TEXT = palette.screen("ui.text", palette.DEFAULT)
+DIM = palette.screen("ui.dim", palette.DEFAULT)
+PLAYER: dict[str, tuple[int, int, int]] = {}
+"""Each player's colour in the colour mode in use (``recolour`` fills it in place)."""
 PLAYER_INDEX = {"red": 0, "yellow": 1}
-PLAYER_TEXT = {"red": (255, 255, 255), "yellow": (30, 24, 0)}
+PLAYER_TEXT: dict[str, tuple[int, int, int]] = {}
+"""Text that reads on each player's colour."""
+PLAYER_LETTER = {"red": "R", "yellow": "Y"}
+"""Each player's initial, drawn on its shamans and statues: colour is never the only sign."""
 OLED_ON = (190, 228, 255)
-LAVA = (255, 90, 20)
+ROLE: dict[str, tuple[int, int, int]] = {}
+"""Other roles' screen colours in the mode in use (lava, legal, warning)."""
+
+
+def recolour() -> str:
+    """Fill the tables above for the colour mode in use, in place (every module that imported
+    them sees the change); returns the mode. The window calls it when the mode changes."""
+    mode = palette.current()
+    BAND_COLOURS.update({band: palette.screen(f"zone.{band}") for band in BANDS})
+    for colour in PLAYER_INDEX:
+        PLAYER[colour] = palette.screen(f"player.{colour}")
+        PLAYER_TEXT[colour] = palette.ink_on(PLAYER[colour])
+    ROLE.update({role: palette.screen(role) for role in ("lava", "legal", "warning")})
+    return mode
+
+
+recolour()
 CARD_KIND = {
     "action": (170, 110, 60),
     "shell": (222, 150, 170),
@@ -99,6 +114,7 @@ HELP = (
     (N_("Table"), ""),
     (N_("m / f"), N_("misplace mode (pieces end up wrong) / fix the table")),
     (N_("b / a / c"), N_("one bot move / autoplay on-off / coach's hint")),
+    (N_("v"), N_("the next colour mode (colour-blind safe colours)")),
     (N_("p"), N_("power cut: the companion restarts and resumes the game")),
     (N_("s, F12 / F11"), N_("save a screenshot / full screen")),
     (N_("h, ? / q"), N_("this page (Esc closes it) / quit")),
@@ -120,6 +136,21 @@ LEGEND = (
     (N_("white ring, !"), N_("a piece that is not where the game has it")),
     (N_("the log"), N_("every move in words; refusals and notes in grey")),
 )
+LEGEND_CVD = {
+    N_("orange blink"): N_("violet blink"),
+    N_("grey / white land"): N_("sky-blue land"),
+    N_("statue white, Priestess magenta, shell cyan, fish blue"): N_(
+        "statue white, Priestess pink, shell green, fish blue"
+    ),
+}
+"""The legend's colour words that the colour-blind mode changes (its LEDs' colours)."""
+
+
+def legend() -> tuple[tuple[str, str], ...]:
+    """The legend in the colour mode in use."""
+    if palette.current() == palette.DEFAULT:
+        return LEGEND
+    return tuple((LEGEND_CVD.get(k, k), LEGEND_CVD.get(v, v)) for k, v in LEGEND)
 
 RULES = (
     (
@@ -193,9 +224,14 @@ def blit_centred(target: pygame.Surface, surface: pygame.Surface, centre: tuple[
 
 def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[int, int, int]:
     """The colour a lit LED looks to the eye: the sent value with the kit's brightness taken
-    back out (a NeoPixel at 30 % still reads as a bright dot under the board)."""
+    back out (a NeoPixel at 30 % still reads as a bright dot under the board), and its hue as
+    the palette's LED model says it looks (a WS2812's green outshines its red: 255/150/0 is
+    yellow), its level kept (a dim statue stays dim)."""
     scale = 1.0 / max(brightness, 0.05)
-    return tuple(min(255, round(c * scale)) for c in pixel)  # type: ignore[return-value]
+    sent = tuple(min(255, round(c * scale)) for c in pixel)
+    look = palette.led_appearance(sent)  # type: ignore[arg-type]
+    level = max(sent) / 255.0
+    return tuple(round(c * level) for c in look)  # type: ignore[return-value]
 
 
 def fit(font: pygame.font.Font, text: str, width: int) -> str:

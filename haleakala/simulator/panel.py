@@ -30,7 +30,6 @@ from .palette import (
     DIM,
     HELP,
     HOLD_HINT_S,
-    LEGEND,
     OLED_ON,
     PHASE_HINT,
     PLAYER,
@@ -42,6 +41,7 @@ from .palette import (
     Fonts,
     blit_centred,
     fit,
+    legend,
     wrap_pixels,
 )
 from .story import Mark, Story, scoring_forecast
@@ -342,7 +342,7 @@ class PanelDrawing:
                 return y
 
             y1 = column(HELP, box.x + 20, box.y + 14, 210, N_("Keys and mouse"))
-            y2 = column(LEGEND, box.x + 640, box.y + 14, 160, N_("What you see"))
+            y2 = column(legend(), box.x + 640, box.y + 14, 160, N_("What you see"))
             y = max(y1, y2) + 12
             pygame.draw.line(overlay, (70, 74, 86), (box.x + 20, y), (box.right - 20, y))
             y += 8

@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from haleakala import palette as colour_modes
 from haleakala.companion.hands import PerformError
 from haleakala.config import Config
 from haleakala.hal.events import Disc
@@ -391,6 +392,13 @@ class SimSession:
         self._seen_mismatch = mismatch
 
     # ------------------------------------------------------------------ the table
+
+    def next_palette(self) -> str:
+        """Key v: the next colour mode, chosen as the board's menu chooses it (journaled, so a
+        restart keeps it); returns it."""
+        self.companion.menus.next_colours()
+        self.companion.render()
+        return colour_modes.current()
 
     def set_misplace(self, on: bool) -> None:
         self.misplace = on

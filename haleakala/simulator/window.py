@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from haleakala import palette as colour_modes
+
 from . import layout as L
 from .palette import (
     HOLD_HINT_S,
     Fonts,
+    recolour,
 )
 from .panel import PanelDrawing
 from .story import Mark, Story
@@ -66,6 +69,7 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         if screen.get_size() != (L.WIDTH, L.HEIGHT):
             self.resized()
         self.fonts = Fonts()
+        self._colours = recolour()  # the colour mode drawn (the menu or key v may change it)
         self.background = self._draw_background()
         self.scene = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
         self._zone_masks = self._make_zone_masks()
@@ -165,6 +169,19 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
 
     # ------------------------------------------------------------------ frame loop
 
+    def _recolour(self) -> None:
+        """The colour mode changed: repaint what was drawn once (the island's background,
+        the LED sockets) and forget cached glows, then draw everything anew."""
+        self._colours = recolour()
+        self.background = self._draw_background()
+        for _index, pos, _key in self._led_spots:
+            self._socket(self.background, pos)
+        self._glows.clear()
+        self._dots.clear()
+        self._help = None  # its legend names the LEDs' colours
+        self._signature = None
+        self._island_key = self._panel_key = ()
+
     def draw(self) -> list[pygame.Rect] | None:
         """Draw one frame into the screen (no flip); return the rectangles that changed
         (None: the whole window).
@@ -175,6 +192,8 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         them, so this is what keeps the frame rate up.
         """
         self.follow_log()
+        if colour_modes.current() != self._colours:
+            self._recolour()
         signature = self._signature_now()
         holding = self.pressed_at.get("back") is not None
         overlay = self.drag is not None or self.show_help

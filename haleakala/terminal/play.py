@@ -20,7 +20,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from haleakala.ai import BOTS, GAME_BOTS, make_bot
-from haleakala.cli import UsageError, add_language_option
+from haleakala.cli import UsageError, add_language_option, add_palette_option
 from haleakala.gameapi import GAMES, game_class
 from haleakala.rules import VARIANTS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
@@ -77,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--strength", choices=("child", "easy", "normal", "strong"), default=None,
                    help="the ai seats play at this level (levels by Elo: docs/benchmarks.md)")
     add_language_option(p)
+    add_palette_option(p)
     p.set_defaults(func=run)
 
 
@@ -169,6 +170,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         speak(getattr(args, "lang", None))  # what the game says; --json logs stay notation
+        if getattr(args, "palette", None):
+            from haleakala import palette
+
+            palette.use(args.palette)
     except CatalogNotCompiled as exc:
         raise UsageError(str(exc)) from None
     if args.delay is not None and not 0 <= args.delay < 3600:

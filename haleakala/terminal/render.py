@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from haleakala import palette
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.i18n.terms import PHASES
@@ -43,11 +44,25 @@ PHASE_PROMPTS = {
 }
 
 
+STYLE_ROLES = {"red": "player.red", "yellow": "player.yellow", "lava": "lava"}
+"""Styles that show a palette role: outside the default colour mode they are drawn in the
+role's exact colour (24-bit ANSI), not in the terminal theme's red and yellow."""
+
+
+def style_code(style: str) -> str:
+    """The SGR parameters of ``style`` in the colour mode in use."""
+    role = STYLE_ROLES.get(style)
+    if role is None or palette.current() == palette.DEFAULT:
+        return STYLES[style]
+    r, g, b = palette.screen(role)
+    return f"1;38;2;{r};{g};{b}"
+
+
 def paint(text: str, style: str, color: bool) -> str:
     """``text`` in the ANSI style ``style`` when colour is on (and there is text)."""
     if not color or not text.strip():
         return text
-    return f"\x1b[{STYLES[style]}m{text}\x1b[0m"
+    return f"\x1b[{style_code(style)}m{text}\x1b[0m"
 
 
 def _cell(text: str, width: int, style: str | None, color: bool) -> str:

@@ -45,6 +45,7 @@ from typing import Any
 
 from aiohttp import web
 
+from haleakala import palette
 from haleakala.web.guard import (
     COMPLAINT_INTERVAL_S,
     MAX_HEADERS,
@@ -80,6 +81,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }
 
 
@@ -179,8 +181,10 @@ class LiveView:
         self._files = {
             path: (resources.files("haleakala.web").joinpath("static", name).read_bytes(), kind)
             for path, (name, kind) in STATIC.items()
+            if name
         }
         self._files["/favicon.ico"] = (favicon(), "image/x-icon")
+        self._files["/palette.css"] = (palette.css().encode(), STATIC["/palette.css"][1])
         self._geometry = json.dumps(geometry(), separators=(",", ":")).encode()
 
     # -- the game thread's side -------------------------------------------------------

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from haleakala import i18n
+from haleakala import i18n, palette
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
@@ -56,6 +56,7 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
     return {
         "v": VERSION,
         "lang": i18n.current(),
+        "palette": palette.current(),  # the companion's colour mode; a phone may choose its own
         "labels": labels(),
         "seq": seq,
         "digest": digest or game.digest(),

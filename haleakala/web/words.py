@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from haleakala import i18n
+from haleakala import i18n, palette
 from haleakala.i18n import N_, _
 from haleakala.words.moves import POINT_NAMES
 
@@ -52,6 +52,9 @@ LABELS = {
     "legend_disc": N_("circle with a number: a disc (Σ: a beach's sum)"),
     "legend_lava": N_("orange circle: lava"),
     "legend_last": N_("dashed outline: the last move"),
+    "colours": N_("colours"),
+    "palette_default": palette.NAMES["default"],
+    "palette_cvd": palette.NAMES["cvd"],
 }
 """Every fixed text of the page (``static/``), by the key the page looks it up with."""
 

@@ -225,9 +225,11 @@ def outline_pixel(win, beach: int) -> tuple[int, int, int]:
     return tuple(win.screen.get_at(L.at(beach, L.BANDS["beach"][0], 0)))[:3]
 
 
-def test_legal_beaches_pulse_in_the_movers_colour_by_the_frame_counter(window):
+def test_legal_beaches_pulse_in_the_legal_target_colour_by_the_frame_counter(window):
     """The outlines follow the frame counter, not the clock: the same frame, the same
-    picture; and they are drawn by the window, whatever the LEDs show."""
+    picture; and they are drawn by the window, whatever the LEDs show. Their colour is the
+    palette's legal target (light blue by default), never a player's: an outline round a
+    beach is not taken for that player's disc."""
     window.session.hw.leds.off()  # the LEDs dark: the outlines still show
     window.frames = 0
     window.step([])  # drawn at frame 0: the dimmest step
@@ -235,7 +237,7 @@ def test_legal_beaches_pulse_in_the_movers_colour_by_the_frame_counter(window):
     window.frames = 24
     window.step([])  # frame 24: the brightest
     bright = outline_pixel(window, 3)
-    assert family(dim) == family(bright) == "red"  # red to move
+    assert family(bright) == "cyan" and family(dim) in ("cyan", "white")  # pulsing, faded
     assert sum(bright) > sum(dim) + 60
     window.frames = 24
     window.step([])

@@ -11,7 +11,9 @@ on the table, so its setting is kept too: in the header (``"solo": "yellow", "st
 "normal"``) and as a ``{"type": "solo", …}`` record whenever the menu changes it; a daemon
 restarted without ``--solo`` resumes the companion's seat as it was. The language chosen in
 the board's menu is kept the same way (``"language"`` in the header, a ``{"type":
-"language", …}`` record on a change), so a restart without ``--lang`` speaks it again.
+"language", …}`` record on a change), so a restart without ``--lang`` speaks it again; so is
+the colour mode (``"palette": "cvd"`` in the header, a ``{"type": "palette", "palette":
+"cvd"}`` record on a change), so a restart lights the board in it again.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from haleakala.i18n import LANGUAGES
+from haleakala.palette import MODES as COLOUR_MODES
 from haleakala.rules import PLAYERS, Game
 
 JOURNAL_NAME = "journal.bin"
@@ -238,6 +239,24 @@ def language_of(record: dict[str, Any], language: str | None) -> str | None:
     if record.get("language") in LANGUAGES:
         return str(record["language"])
     return language
+
+
+def settle(walk: Any, record: dict[str, Any]) -> None:
+    """Take a settings record (solo mode, language, colour mode) into recovery's replay
+    (``walk``: its solo, strength, language and palette); other records change nothing."""
+    if record.get("type") == "solo":
+        walk.solo, walk.strength = settings_of(record, walk.solo, walk.strength)
+    elif record.get("type") == "language":
+        walk.language = language_of(record, walk.language)
+    elif record.get("type") == "palette":
+        walk.palette = palette_of(record, walk.palette)
+
+
+def palette_of(record: dict[str, Any], palette: str | None) -> str | None:
+    """The colour mode from a header or palette record (one that names none is ignored)."""
+    if record.get("palette") in COLOUR_MODES:
+        return str(record["palette"])
+    return palette
 
 
 def loose_header(data: bytes, piece: Piece) -> dict[str, Any] | None:

@@ -33,9 +33,11 @@ from .records import (
     language_of,
     loose_header,
     new_game_id,
+    palette_of,
     read_pieces,
     record_follows,
     settings_of,
+    settle,
 )
 from .storage import (
     JournalError,
@@ -61,6 +63,7 @@ class _Walk:
     strength: str | None
     last: int = 0  # index of the last piece taken
     language: str | None = None  # the board menu's language as last recorded
+    palette: str | None = None  # the board menu's colour mode as last recorded
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
     reached: set[tuple[int, str]] = field(default_factory=set)
@@ -92,6 +95,7 @@ class Recovery:
     solo: str | None
     strength: str | None
     language: str | None
+    palette: str | None
     size: int
     archived: Path | None
     failed: JournalError | None
@@ -186,7 +190,7 @@ class Recovery:
         game = walk.game
         assert game is not None
         self.solo, self.strength = walk.solo, walk.strength
-        self.language = walk.language
+        self.language, self.palette = walk.language, walk.palette
         self.sources = walk.sources
         self.record_count = len(walk.kept)
         self.size = len(data)
@@ -223,6 +227,7 @@ class Recovery:
         header = self.header
         solo, strength = settings_of(header, None, None)
         walk = _Walk(base, [], [header], solo, strength, language=language_of(header, None))
+        walk.palette = palette_of(header, None)
         walk.snap_ply = len(snap.game.history) if snap is not None else -1
         covered = pieces[: snap.records] if snap is not None else pieces
         damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
@@ -239,7 +244,7 @@ class Recovery:
             walk.game, walk.sources = snap.game, list(snap.sources)
             walk.kept = [p.payload for p in pieces[: snap.records]]  # type: ignore[misc]
             for record in walk.kept[1:]:
-                _settle(walk, record)
+                settle(walk, record)
             walk.last = snap.records - 1
             begin = snap.records
         elif pieces[0].mended or pieces[0].payload is None:
@@ -404,7 +409,7 @@ class Recovery:
             walk.unchecked = (index, record) if digest is None else None
             if digest is not None:
                 walk.reached.add((len(game.history), digest))
-        _settle(walk, record)
+        settle(walk, record)
 
     def _mismatch(self, index: int, record: dict[str, Any], digest: str) -> None:
         self.digest_mismatches += 1
@@ -446,6 +451,8 @@ class Recovery:
             records.append({"type": "solo", "solo": walk.solo, "strength": walk.strength})
         if walk.language != language_of(self.header, None):
             records.append({"type": "language", "language": walk.language})
+        if walk.palette != palette_of(self.header, None):
+            records.append({"type": "palette", "palette": walk.palette})
         return records
 
     def _replays(self, snap: Snapshot) -> bool:
@@ -486,7 +493,7 @@ class Recovery:
                 raise ValueError(f"undo of {count} decisions, {len(game.history)} made")
             keep = game.history[: len(game.history) - count]
             return self._rebuild(keep), sources[: len(keep)]
-        if kind in ("solo", "language"):  # a setting, not a move: the position stays
+        if kind in ("solo", "language", "palette"):  # a setting, not a move: the position stays
             return game, sources
         raise ValueError(f"unknown record type {kind!r}")
 
@@ -590,11 +597,3 @@ class Recovery:
                 logging.ERROR,
                 f"{path} belongs to {owner} and the daemon ({runs_as()}) cannot write it: {fix}",
             )
-
-
-def _settle(walk: _Walk, record: dict[str, Any]) -> None:
-    """Take a settings record (solo mode, language) into the walk; others change nothing."""
-    if record.get("type") == "solo":
-        walk.solo, walk.strength = settings_of(record, walk.solo, walk.strength)
-    elif record.get("type") == "language":
-        walk.language = language_of(record, walk.language)

@@ -67,6 +67,8 @@ class Journal(Recovery):
     """The solo bot's strength as last recorded (None: never recorded)."""
     language: str | None = None
     """The language chosen in the board's menu as last recorded (None: never chosen)."""
+    palette: str | None = None
+    """The colour mode chosen in the board's menu as last recorded (None: never chosen)."""
     disk: Disk = field(default_factory=Disk)
     """Where appends go (a fault-injecting stand-in in tests)."""
 
@@ -112,6 +114,7 @@ class Journal(Recovery):
         solo: str | None = None,
         strength: str | None = None,
         language: str | None = None,
+        palette: str | None = None,
     ) -> None:
         """Begin the journal of a new game (atomically replacing the previous one)."""
         self.close()
@@ -132,6 +135,9 @@ class Journal(Recovery):
         if language is not None:
             self.header["language"] = language
         self.language = language
+        if palette is not None:
+            self.header["palette"] = palette
+        self.palette = palette
         first = encode_record(self.header)
         try:
             write_atomically(self.path, first, sync=self.sync)
@@ -218,6 +224,12 @@ class Journal(Recovery):
         ``--lang`` speaks it again)."""
         self._append({"type": "language", "language": language})
         self.language = language
+
+    def append_palette(self, palette: str) -> None:
+        """Record a change of colour mode in the board's menu (a daemon restarted lights the
+        board in it again, whatever the config says)."""
+        self._append({"type": "palette", "palette": palette})
+        self.palette = palette
 
     def append_undo(self, game: Game, count: int) -> None:
         """Record that the last ``count`` decisions were taken back (``game`` is after)."""

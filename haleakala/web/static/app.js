@@ -10,6 +10,25 @@ let words = {};
 // A phone (the island at about half size): larger words on larger cards (style.css).
 const PHONE = window.matchMedia("(max-width: 600px)");
 
+// Each player's initial on its shamans and statues: colour is never the only sign.
+const LETTER = { red: "R", yellow: "Y" };
+
+// The colour mode (palette.css): this phone's own choice if it made one, else the companion's.
+// (Storage may be refused, as in a private window: the choice then lasts until a reload.)
+let ownPalette = null;
+function choosePalette(mode, own) {
+  if (own) {
+    ownPalette = mode;
+    try { localStorage.setItem("palette", mode); } catch (e) { /* kept in ownPalette */ }
+  }
+  let stored = null;
+  try { stored = localStorage.getItem("palette"); } catch (e) { stored = null; }
+  const chosen = ownPalette || stored || mode || "default";
+  document.documentElement.dataset.palette = chosen;
+  const select = document.getElementById("palette");
+  if (select) select.value = chosen;
+}
+
 // A label of the snapshot's language with its {placeholders} filled in.
 function say(key, values) {
   const text = words[key] === undefined ? key : words[key];
@@ -19,6 +38,7 @@ function say(key, values) {
 // The page's fixed texts and its language come with each snapshot (the game's language).
 function speak(s) {
   words = s.labels || {};
+  choosePalette(s.palette, false);
   document.documentElement.lang = s.lang || "en";
   for (const node of document.querySelectorAll("[data-label]")) node.textContent = say(node.dataset.label);
   for (const node of document.querySelectorAll("[data-label-aria]")) node.setAttribute("aria-label", say(node.dataset.labelAria));
@@ -157,11 +177,13 @@ function drawPieces(s) {
   for (const statue of island.statues) {
     const [x, y] = geo.spaces.statue[statue.space];
     el("rect", { x: x - 6, y: y - 9, width: 12, height: 18, rx: 2, class: `statue ${statue.owner}`, "data-space": statue.space }, g);
+    el("text", { x, y: y + 1, class: `piece-letter ${statue.owner}` }, g, LETTER[statue.owner]);
   }
   for (const colour of ["red", "yellow"]) {
     const space = island.shamans[colour];
     const [x, y] = geo.spaces[colour][space];
     el("polygon", { points: `${x},${y - 11} ${x - 8},${y + 8} ${x + 8},${y + 8}`, class: `shaman ${colour}`, id: `shaman-${colour}`, "data-space": space }, g);
+    el("text", { x, y: y + 3, class: `piece-letter ${colour}` }, g, LETTER[colour]);
     if (last.space === space) el("circle", { cx: x, cy: y, r: 15, class: "last" }, g);
   }
   island.lava.forEach((count, seg) => {
@@ -299,6 +321,9 @@ async function start() {
     return;
   }
   geo = await reply.json();
+  const select = document.getElementById("palette");
+  select.addEventListener("change", () => choosePalette(select.value, true));
+  choosePalette(null, false);
   const island = document.getElementById("island");
   island.classList.toggle("phone", PHONE.matches);
   drawBase(island);
