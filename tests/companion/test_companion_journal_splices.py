@@ -110,7 +110,7 @@ def test_issue22_a_copied_run_of_valid_records_is_skipped_and_the_whole_game_res
     game, j = recover(state, journal, long_game.snapshot)
     assert game.history == long_game.final.history, j.notes
     assert game.digest() == long_game.digests[72]
-    assert getattr(j, "unsettled", None) is None
+    assert j.unsettled is None
     assert journal in [path.read_bytes() for path in j.backups]
     assert (state / JOURNAL_NAME).read_bytes() == long_game.journal
     again = Journal(state, sync=False)

@@ -266,6 +266,21 @@ def deal_of(record: dict[str, Any]) -> dict[str, Any]:
     return {"variant": record["variant"], "seed": int(record["seed"]), "start": record["start"]}
 
 
+def acknowledged(record: dict[str, Any]) -> bool:
+    """Does ``record`` look like a decision or undo this program acknowledged (a whole number
+    of decisions, a 16-hex-digit digest)? Such a record that cannot be connected to the
+    proven history is a decision someone made, not noise: recovery must not drop it silently."""
+    ply, digest = record.get("ply"), record.get("digest")
+    return (
+        record.get("type") in ("decision", "undo")
+        and type(ply) is int
+        and ply >= 0
+        and isinstance(digest, str)
+        and len(digest) == 16
+        and all(c in "0123456789abcdef" for c in digest)
+    )
+
+
 def record_follows(record: dict[str, Any], game: Game, digest: str) -> bool:
     """Does ``record`` (a decision or an undo, already applied) say ``game`` is its result?"""
     return record.get("digest") == digest and record.get("ply") == len(game.history)
