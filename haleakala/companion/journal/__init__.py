@@ -38,12 +38,15 @@ its digest is the position the history accepted before it leads to (position, no
 the file), so whole valid records copied, moved or spliced in cannot make a game that never
 happened; copies of proven records are skipped, and intact records that cannot be connected
 pause the game at the last decision recovery can prove (``resume``: nothing is rewritten
-until ``haleakala journal resume --at N``). Finished games are kept as game logs (NOTATION.md) under ``games/``.
+until ``haleakala journal resume --at N``). Finished games are kept as game logs
+(NOTATION.md) under ``games/``.
 
 The package, by concern: ``records`` (the format, framing and mending of damaged records),
 ``storage`` (errors players can act on, atomic replacement, backups), ``games`` (a game
 rebuilt from a deal, the game log, the snapshot value), ``recovery`` (reading it all back),
-``resume`` (waiting at the proven decision, resuming there by hand) and ``writer`` (``Journal``: appending, pausing on a failed write, snapshots, archives).
+``repairs`` (the files recovery changes), ``resume`` (waiting at the proven decision,
+resuming there by hand) and ``writer`` (``Journal``: appending, pausing on a failed write,
+snapshots, archives).
 """
 
 from .games import Snapshot, game_log_lines, replay

@@ -35,7 +35,6 @@ from .records import (
     Piece,
     acknowledged,
     deal_of,
-    encode_record,
     is_header,
     language_of,
     loose_header,
@@ -44,17 +43,9 @@ from .records import (
     record_follows,
     settings_of,
 )
+from .repairs import Repairs
 from .resume import Resumption
-from .storage import (
-    JournalDisagrees,
-    JournalError,
-    keep_copy,
-    ownership_fix,
-    runs_as,
-    storage_error,
-    unwritable,
-    write_atomically,
-)
+from .storage import JournalDisagrees, JournalError, storage_error
 
 log = logging.getLogger("haleakala.journal")
 
@@ -79,7 +70,7 @@ class _Walk:
     changed: list[str] = field(default_factory=list)  # why the journal must be rewritten
 
 
-class Recovery(Resumption):
+class Recovery(Repairs, Resumption):
     """The recovery half of ``Journal`` (``writer.py``): reads the files of ``state_dir``
     back into a game, mending and setting aside what it must, and notes what it repaired.
 
@@ -186,13 +177,14 @@ class Recovery(Resumption):
             walk = self._from_snapshot(snap, walk, "the journal")
         disagrees = ""
         if walk.game is not None and snap is not None and not walk.anchored:
+            proved = len(walk.game.history)
             if snap.position in walk.reached:
                 pass
             elif self._covers_more(snap, walk) and self._replays(snap):
                 walk = self._from_snapshot(
                     snap, walk, f"the readable journal ({walk.last + 1} records)"
                 )
-            elif len(snap.game.history) > len(walk.game.history):
+            elif len(snap.game.history) > proved:  # more, but of another history
                 disagrees = (
                     f"the snapshot (decision {len(snap.game.history)}) is not on the history "
                     "the journal proves"
@@ -536,103 +528,8 @@ class Recovery(Resumption):
             return None, True
         return found, False
 
-    def _replace_snapshot(self, game: Game) -> None:
-        """Keep an unusable snapshot aside, byte for byte, and write the recovered position
-        in its place: the next snapshot would otherwise overwrite the damaged bytes unkept,
-        and the next start would report the same damage again."""
-        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
-
-        def repair() -> None:
-            if self.snapshot_path.exists():
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
-            self.write_snapshot(game)
-            self._note(
-                logging.WARNING,
-                f"snapshot: written again at decision {len(game.history)}; the damaged one "
-                f"is kept in {self.backups[-1].name if self.backups else 'nothing'}",
-            )
-
-        try:
-            repair()
-        except OSError as exc:  # e.g. a full disk: written before the next record
-            self._repair = repair
-            self.failed = storage_error(exc, self.snapshot_path, "repair")
-            self._note(logging.ERROR, str(self.failed))
-
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-
-    def _rewrite(self, data: bytes, walk: _Walk, game: Game, snap: Snapshot | None) -> None:
-        """Back up the journal and the snapshot as they are, then replace the journal with
-        the records kept and write a snapshot of the position (so they agree again)."""
-        new = b"".join(encode_record(r) for r in walk.kept)
-        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
-        if self.readonly:
-            self._note(
-                logging.WARNING,
-                f"journal: a start keeps {len(walk.kept)} records (decision "
-                f"{len(game.history)}) and keeps the files as they are in backups first",
-            )
-            return
-
-        def repair() -> None:
-            self.close()  # the file is replaced: a handle would write to the old one
-            if data:
-                self.backups.append(keep_copy(self.path, data, sync=self.sync))
-            stands = self._snapshot_stands(snap, walk)
-            if self.snapshot_path.exists() and not stands:
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
-            write_atomically(self.path, new, sync=self.sync)
-            self.size = len(new)
-            if not stands:
-                self.write_snapshot(game)
-            names = ", ".join(p.name for p in self.backups) or "nothing to keep"
-            self._note(
-                logging.WARNING,
-                f"journal: rewritten with {len(walk.kept)} records at decision "
-                f"{len(game.history)}; the files as they were are kept in {names}",
-            )
-
-        try:
-            repair()
-        except OSError as exc:  # e.g. a full disk: play on from memory, repair before writing
-            self._repair = repair
-            self.failed = storage_error(exc, self.path, "repair")
-            self._note(logging.ERROR, str(self.failed))
-
-    def _set_aside(self, why: str) -> None:
-        """A journal that names no game: moved aside whole (with the snapshot), never cut."""
-        self.close()
-        if self.readonly:
-            self._note(logging.ERROR, f"journal {why}; a start moves it aside, begins afresh")
-            return
-        moved = []
-        for path in (self.path, self.snapshot_path):
-            if path.exists():
-                target = keep_copy(path, path.read_bytes(), sync=self.sync)
-                path.unlink()
-                moved.append(target)
-        self.backups = moved
-        names = ", ".join(p.name for p in moved)
-        self._note(logging.ERROR, f"journal {why}; moved to {names}, starting afresh")
-
-    def _check_writable(self) -> None:
-        """A journal another user owns (after ``sudo haleakala run``): say so now, with the
-        fix, rather than on the first decision."""
-        try:
-            self._open_append()
-        except OSError as exc:
-            self.failed = storage_error(exc, self.path, "append to")
-            self._note(logging.ERROR, str(self.failed))
-            return
-        for path in unwritable(self.state_dir):
-            owner, fix = ownership_fix(path)
-            self._note(
-                logging.ERROR,
-                f"{path} belongs to {owner} and the daemon ({runs_as()}) cannot write it: {fix}",
-            )
 
 
 def _counted(records: list[dict[str, Any]]) -> int:
