@@ -117,11 +117,11 @@ class Resumption:
             )
         else:
             why = disagrees
+        where = f"kept in {kept.name}" if kept else f"left as found in {self.path.name}"
         text = (
             f"journal: {why}; the game is paused at decision {proven}, the last recovery can "
-            f"prove; nothing is rewritten, the journal as found is kept in "
-            f"{kept.name if kept else self.path.name}; to go on from there: haleakala journal "
-            f"resume --at {proven} --state-dir {self.state_dir}"
+            f"prove; nothing is rewritten, the journal is {where}; to go on from there: "
+            f"haleakala journal resume --at {proven} --state-dir {self.state_dir}"
         )
         self.unsettled = JournalDisagrees(text, proven=proven, kept=kept)
         self._note(logging.ERROR, text)
