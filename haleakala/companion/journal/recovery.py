@@ -438,12 +438,45 @@ class Recovery(Repairs, Resumption):
     ) -> None:
         walk.game, walk.sources = game, sources
         walk.kept.append(record)
-        walk.last = index
+        walk.last = max(walk.last, index)
         if record.get("type") in ("decision", "undo"):
             walk.uncertain = False
             if digest is not None:
                 walk.reached.add((len(game.history), digest))
         _settle(walk, record)
+        if digest is not None:
+            self._take_moved(walk)
+
+    def _take_moved(self, walk: _Walk) -> None:
+        """Records left out earlier that follow the position reached now (moved out of order
+        in the file): each is taken where its digest proves it belongs, then the next."""
+        found = True
+        while found and walk.game is not None:
+            found = False
+            ply = len(walk.game.history)
+            for at, (index, record) in enumerate(walk.skipped):
+                if (
+                    not _may_follow(record, ply)
+                    or (record["ply"], record["digest"]) in walk.reached
+                ):
+                    continue
+                try:
+                    game, sources = self._apply(walk.game.clone(), list(walk.sources), record)
+                except Exception:
+                    continue
+                digest = game.digest()
+                if record_follows(record, game, digest):
+                    del walk.skipped[at]
+                    self._note(
+                        logging.WARNING,
+                        f"journal: record {index} ({record.get('decision', 'undo')}) was out "
+                        f"of order; its digest proves it follows decision {ply}: taken there",
+                    )
+                    walk.game, walk.sources = game, sources
+                    walk.kept.append(record)
+                    walk.reached.add((len(game.history), digest))
+                    found = True
+                    break
 
     def _anchor(self, walk: _Walk, snap: Snapshot) -> None:
         """Go on from the snapshot: its history's records replace the walk's (they are the
@@ -530,6 +563,16 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
+
+
+def _may_follow(record: dict[str, Any], ply: int) -> bool:
+    """Could ``record`` follow a position after ``ply`` decisions (by its ``ply`` alone)?"""
+    if not acknowledged(record):
+        return False
+    if record["type"] == "decision":
+        return bool(record["ply"] == ply + 1)
+    count = record.get("count")
+    return type(count) is int and record["ply"] == ply - count
 
 
 def _counted(records: list[dict[str, Any]]) -> int:
