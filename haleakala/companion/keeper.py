@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from haleakala.rules import PLAYERS, Game
 from haleakala.words import board as BW
@@ -29,9 +29,10 @@ from .journal import JournalDisagrees, JournalError
 from .ui import Message
 
 if TYPE_CHECKING:
-    from .controller import Companion
+    from . import ui as U
     from .journal import Journal
     from .solo import Seat
+    from .watch import BoardWatch
 
 log = logging.getLogger("haleakala.companion")
 
@@ -57,6 +58,23 @@ class UnsavedUndo:
     before: Game
     sources: tuple[str, ...]
     count: int
+
+
+class Waits(Protocol):
+    """What the keeper changes of the controller when a journal that waited settles."""
+
+    game: Game
+    sources: list[str]
+    notes: tuple[str, ...]
+    panel: U.Panel
+    seat: Seat
+    watch: BoardWatch
+
+    def refresh(self) -> None: ...
+
+    def render(self) -> None: ...
+
+    def new_game(self, variant: str | None = None, seed: int | None = None) -> None: ...
 
 
 Unsaved = UnsavedDecision | UnsavedUndo
@@ -134,7 +152,7 @@ class Keeper:
         pending = self.unsaved is not None or self.waiting
         return pending and (self.paused is None or self.clock() >= self.retry_at)
 
-    def recheck(self, host: Companion) -> None:
+    def recheck(self, host: Waits) -> None:
         """While the journal waits: look at its files again if they changed (``haleakala
         journal resume`` wrote them) and go on from what they prove now; else keep saying
         why the game waits (a journal gone meanwhile: a new game)."""

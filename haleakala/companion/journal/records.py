@@ -284,3 +284,32 @@ def acknowledged(record: dict[str, Any]) -> bool:
 def record_follows(record: dict[str, Any], game: Game, digest: str) -> bool:
     """Does ``record`` (a decision or an undo, already applied) say ``game`` is its result?"""
     return record.get("digest") == digest and record.get("ply") == len(game.history)
+
+
+def may_follow(record: dict[str, Any], ply: int) -> bool:
+    """Could ``record`` follow a position after ``ply`` decisions (by its ``ply`` alone)?"""
+    if not acknowledged(record):
+        return False
+    if record["type"] == "decision":
+        return bool(record["ply"] == ply + 1)
+    count = record.get("count")
+    return type(count) is int and record["ply"] == ply - count
+
+
+def counted(records: list[dict[str, Any]]) -> int:
+    """The decisions ``records`` make, counted one by one; -1 if a record's ``ply`` is not
+    the count before it plus one (a decision) or minus its ``count`` (an undo)."""
+    ply = 0
+    for record in records:
+        kind, count = record.get("type"), record.get("count")
+        if kind == "decision":
+            ply += 1
+        elif kind == "undo" and type(count) is int:
+            ply -= count
+        elif kind == "undo":
+            return -1
+        else:
+            continue
+        if record.get("ply") != ply:
+            return -1
+    return ply

@@ -34,10 +34,12 @@ from .records import (
     VERSION,
     Piece,
     acknowledged,
+    counted,
     deal_of,
     is_header,
     language_of,
     loose_header,
+    may_follow,
     new_game_id,
     read_pieces,
     record_follows,
@@ -210,7 +212,7 @@ class Recovery(Repairs, Resumption):
             self._pause(game, orphans, disagrees, data, snap)
             return game
         if walk.changed:
-            self._rewrite(data, walk, game, snap)
+            self._rewrite(data, walk.kept, game, snap, self._snapshot_stands(snap, walk))
         self.since_snapshot = self.record_count - self._covered(snap, walk)
         if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
             self._replace_snapshot(game)
@@ -299,7 +301,7 @@ class Recovery(Repairs, Resumption):
         covered = [p.payload or {} for p in pieces[1 : snap.records]]
         return (
             snap.digest == expected
-            and _counted(covered) == len(snap.game.history)
+            and counted(covered) == len(snap.game.history)
             and (snap.checked or self._replays(snap))
         )
 
@@ -455,10 +457,7 @@ class Recovery(Repairs, Resumption):
             found = False
             ply = len(walk.game.history)
             for at, (index, record) in enumerate(walk.skipped):
-                if (
-                    not _may_follow(record, ply)
-                    or (record["ply"], record["digest"]) in walk.reached
-                ):
+                if not may_follow(record, ply) or (record["ply"], record["digest"]) in walk.reached:
                     continue
                 try:
                     game, sources = self._apply(walk.game.clone(), list(walk.sources), record)
@@ -563,35 +562,6 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-
-
-def _may_follow(record: dict[str, Any], ply: int) -> bool:
-    """Could ``record`` follow a position after ``ply`` decisions (by its ``ply`` alone)?"""
-    if not acknowledged(record):
-        return False
-    if record["type"] == "decision":
-        return bool(record["ply"] == ply + 1)
-    count = record.get("count")
-    return type(count) is int and record["ply"] == ply - count
-
-
-def _counted(records: list[dict[str, Any]]) -> int:
-    """The decisions ``records`` make, counted one by one; -1 if a record's ``ply`` is not
-    the count before it plus one (a decision) or minus its ``count`` (an undo)."""
-    ply = 0
-    for record in records:
-        kind, count = record.get("type"), record.get("count")
-        if kind == "decision":
-            ply += 1
-        elif kind == "undo" and type(count) is int:
-            ply -= count
-        elif kind == "undo":
-            return -1
-        else:
-            continue
-        if record.get("ply") != ply:
-            return -1
-    return ply
 
 
 def _settle(walk: _Walk, record: dict[str, Any]) -> None:

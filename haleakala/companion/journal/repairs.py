@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from haleakala.rules import Game
 
@@ -26,9 +26,6 @@ from .storage import (
     unwritable,
     write_atomically,
 )
-
-if TYPE_CHECKING:
-    from .recovery import _Walk
 
 
 class Repairs:
@@ -47,8 +44,6 @@ class Repairs:
     if TYPE_CHECKING:  # provided by Recovery and Journal
 
         def _note(self, level: int, text: str) -> None: ...
-
-        def _snapshot_stands(self, snap: Snapshot | None, walk: _Walk) -> bool: ...
 
         def close(self) -> None: ...
 
@@ -80,15 +75,22 @@ class Repairs:
             self.failed = storage_error(exc, self.snapshot_path, "repair")
             self._note(logging.ERROR, str(self.failed))
 
-    def _rewrite(self, data: bytes, walk: _Walk, game: Game, snap: Snapshot | None) -> None:
+    def _rewrite(
+        self,
+        data: bytes,
+        kept: list[dict[str, Any]],
+        game: Game,
+        snap: Snapshot | None,
+        stands: bool,
+    ) -> None:
         """Back up the journal and the snapshot as they are, then replace the journal with
         the records kept and write a snapshot of the position (so they agree again)."""
-        new = b"".join(encode_record(r) for r in walk.kept)
+        new = b"".join(encode_record(r) for r in kept)
         game = game.clone()  # a repair that waits must not see the decisions played meanwhile
         if self.readonly:
             self._note(
                 logging.WARNING,
-                f"journal: a start keeps {len(walk.kept)} records (decision "
+                f"journal: a start keeps {len(kept)} records (decision "
                 f"{len(game.history)}) and keeps the files as they are in backups first",
             )
             return
@@ -97,7 +99,6 @@ class Repairs:
             self.close()  # the file is replaced: a handle would write to the old one
             if data:
                 self.backups.append(keep_copy(self.path, data, sync=self.sync))
-            stands = self._snapshot_stands(snap, walk)
             if self.snapshot_path.exists() and not stands:
                 old = self.snapshot_path.read_bytes()
                 self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
@@ -108,7 +109,7 @@ class Repairs:
             names = ", ".join(p.name for p in self.backups) or "nothing to keep"
             self._note(
                 logging.WARNING,
-                f"journal: rewritten with {len(walk.kept)} records at decision "
+                f"journal: rewritten with {len(kept)} records at decision "
                 f"{len(game.history)}; the files as they were are kept in {names}",
             )
 
