@@ -30,6 +30,7 @@ from haleakala.companion.journal import (
     scan_records,
 )
 from haleakala.companion.keeper import RETRY_S
+from haleakala.hal.events import ButtonHeld
 
 DECISIONS = 12
 
@@ -178,3 +179,42 @@ def test_journal_resume_at_an_earlier_decision_keeps_the_settings_and_the_files(
     assert json.loads((state / SNAPSHOT_NAME).read_bytes())["records"] == 5
     kept = [path.read_bytes() for path in state.glob("*.bad-*")]
     assert damaged in kept and snapshot in kept
+
+
+def test_a_snapshot_ahead_of_the_journal_on_another_history_pauses_instead_of_guessing(
+    tmp_path,
+):
+    """The journal proves decision 7 (after two take-backs), the snapshot holds decision 8 of
+    the line that was taken back. Both are positions the game passed through and neither
+    follows from the other: recovery resumes neither guess, it waits at what the journal
+    proves and keeps both files as they are."""
+    game_dir = tmp_path / "game"
+    rig = Rig("buttons", journal=Journal(game_dir, snapshot_every=0, sync=False))
+    for _ in range(8):
+        rig.carry_out(choose(rig.game, 1))
+    taken_back = rig.game.clone()
+    rig.send(ButtonHeld("back"))
+    rig.send(ButtonHeld("back"))
+    assert len(rig.game.history) == 6
+    rig.carry_out(choose(rig.game, 2))
+    assert rig.game.history[:6] == taken_back.history[:6]
+    assert rig.game.history != taken_back.history[:7]
+    j = rig.c.journal
+    j.sources = ["player"] * 8
+    j.record_count = 9
+    j.write_snapshot(taken_back)  # as written before the take-backs
+    j.close()
+    records = scan_records((game_dir / JOURNAL_NAME).read_bytes()).records
+    kinds = [r["type"] for _, r in records]
+    assert kinds == ["header"] + ["decision"] * 8 + ["undo"] * 2 + ["decision"]
+    journal = b"".join(encode_record(r) for _, r in records[:7] + records[-1:])
+    snapshot = (game_dir / SNAPSHOT_NAME).read_bytes()
+    state = lay_out(tmp_path / "state", journal, snapshot)
+    recovered = Journal(state, sync=False)
+    game = recovered.recover()
+    recovered.close()
+    assert game is not None and game.history == rig.game.history
+    assert recovered.unsettled is not None and recovered.unsettled.proven == 7
+    assert "the snapshot (decision 8) is not on the history" in str(recovered.unsettled)
+    assert (state / JOURNAL_NAME).read_bytes() == journal
+    assert (state / SNAPSHOT_NAME).read_bytes() == snapshot
