@@ -1,8 +1,9 @@
 """The ``haleakala`` command: one entry point, one module per sub-command.
 
 ``COMMANDS`` is the index of every command. Commands that are only a command line live in
-this package (``cli.config``, ``cli.tags``, ``cli.run``, ``cli.sim``, ``cli.bench``); the
-maker tools and the terminal games keep their ``register`` beside the code they drive.
+this package (``cli.config``, ``cli.journal``, ``cli.tags``, ``cli.run``, ``cli.sim``,
+``cli.bench``); the maker tools and the terminal games keep their ``register`` beside the
+code they drive.
 Sub-command modules import their heavy parts only when run, so ``haleakala play`` never pays
 for pygame or the hardware libraries. Each module listed in ``COMMANDS`` provides
 ``register(subparsers)`` (adds its parser, sets ``func``) and its ``func(args) -> int``.
@@ -26,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "deck": "haleakala.terminal.deck",
     "install": "haleakala.kit.install",
     "palette": "haleakala.cli.palette",
+    "journal": "haleakala.cli.journal",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",

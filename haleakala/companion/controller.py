@@ -60,7 +60,7 @@ from haleakala.words import notes as N
 from . import menu, oled, scenes
 from . import ui as U
 from .journal import JournalError, replay
-from .keeper import RETRY_S, Keeper, UnsavedDecision, UnsavedUndo
+from .keeper import MESSAGE_S, RETRY_S, Keeper, UnsavedDecision, UnsavedUndo
 from .keys import Keys
 from .physical import PhysicalBoard, instructions, physical_board
 from .reconcile import UNKNOWN_TAG
@@ -87,7 +87,6 @@ AUTO_S = 2.0
 SETTLE_S = 0.8
 """RFID: a disc placed next to the boat waits this long for the invocation disc, and a disc
 taken off a beach this long in case it is on its way to another beach (a move, refused)."""
-MESSAGE_S = 3.0
 MAX_CONSECUTIVE_ERRORS = 20
 
 
@@ -444,7 +443,9 @@ class Companion:
             self.render()
         except Exception as exc:
             self._internal_error("drawing", exc)
-        if self.keeper.due():
+        if self.keeper.due() and self.keeper.waiting:
+            self.keeper.recheck(self)  # has `haleakala journal resume` settled the journal?
+        elif self.keeper.due():
             outcome = self.keeper.save(self.game, self.digest())
             if outcome == "paused":  # the decision stays shown, new ones are refused
                 self._say_paused()

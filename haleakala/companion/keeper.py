@@ -7,28 +7,39 @@ it to the journal and fsyncs, and only then logs the acknowledgement ("ack decis
 wrong owner) the keeper pauses: the change stays shown but unacknowledged, the controller
 refuses inputs that would decide and says why, and the write is tried again every
 ``RETRY_S`` until it succeeds and the game goes on by itself.
+
+A journal whose intact records recovery cannot connect to the history it proves
+(``JournalDisagrees``) pauses the game the same way, at the last decision recovery can prove,
+before anything is decided: nothing is written, the OLED says what to run, and the keeper looks
+at the files again every ``RETRY_S``; once ``haleakala journal resume`` has written them (or
+they were put back), the game goes on from what they now prove.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from haleakala.rules import PLAYERS, Game
+from haleakala.words import board as BW
 
-from .journal import JournalError
+from .journal import JournalDisagrees, JournalError
 from .ui import Message
 
 if TYPE_CHECKING:
+    from . import ui as U
     from .journal import Journal
     from .solo import Seat
+    from .watch import BoardWatch
 
 log = logging.getLogger("haleakala.companion")
 
 RETRY_S = 2.0
 """While the journal cannot be written, the pending decision is saved again this often."""
+MESSAGE_S = 3.0
+"""A pause's note stays this long past the next retry (so it shows until the one after)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,23 @@ class UnsavedUndo:
     count: int
 
 
+class Waits(Protocol):
+    """What the keeper changes of the controller when a journal that waited settles."""
+
+    game: Game
+    sources: list[str]
+    notes: tuple[str, ...]
+    panel: U.Panel
+    seat: Seat
+    watch: BoardWatch
+
+    def refresh(self) -> None: ...
+
+    def render(self) -> None: ...
+
+    def new_game(self, variant: str | None = None, seed: int | None = None) -> None: ...
+
+
 Unsaved = UnsavedDecision | UnsavedUndo
 Saved = Literal["saved", "resumed", "paused"]
 
@@ -65,6 +93,13 @@ class Keeper:
         self.retry_at = 0.0
         self.acknowledged = 0
         self.notes: tuple[str, ...] = ()
+        self._asked: tuple[str | None, str | None] = (None, None)  # solo, strength to resume
+        self._files: tuple[tuple[int, int, int], ...] = ()  # the files a waiting pause read
+
+    @property
+    def waiting(self) -> bool:
+        """Paused before anything was decided: the journal waits for ``journal resume``."""
+        return isinstance(self.paused, JournalDisagrees)
 
     def resume(
         self, seat: Seat, solo: str | None, strength: str | None
@@ -75,14 +110,20 @@ class Keeper:
         journal = self.journal
         if journal is None:
             return None
+        self._asked = (solo, strength)
         resumed = journal.recover()
         short = (journal.failed.short,) if journal.failed else ()
         self.notes = short or tuple(journal.notes[-2:])
         if resumed is None:
             return None
         seat.resume(journal, solo, strength)
+        if journal.unsettled is not None:  # the message says it all: no notes under it
+            self.paused, self.notes = journal.unsettled, ()
+            self.retry_at = self.clock()  # at once: the first look shows why it waits
+            self._files = journal.signature()
         log.info(
-            "resumed game %s (%s, seed %d) at decision %d, digest %s",
+            "%s game %s (%s, seed %d) at decision %d, digest %s",
+            "paused" if self.waiting else "resumed",
             journal.game_id,
             resumed.variant,
             resumed.seed,
@@ -111,8 +152,35 @@ class Keeper:
         )
 
     def due(self) -> bool:
-        """Something to save, and not waiting for the next retry."""
-        return self.unsaved is not None and (self.paused is None or self.clock() >= self.retry_at)
+        """Something to save (or journal files to look at again), and not waiting for the
+        next retry."""
+        pending = self.unsaved is not None or self.waiting
+        return pending and (self.paused is None or self.clock() >= self.retry_at)
+
+    def recheck(self, host: Waits) -> None:
+        """While the journal waits: look at its files again if they changed (``haleakala
+        journal resume`` wrote them) and go on from what they prove now; else keep saying
+        why the game waits (a journal gone meanwhile: a new game)."""
+        journal = self.journal
+        assert journal is not None and self.waiting
+        self.retry_at = self.clock() + RETRY_S
+        files = journal.signature()
+        resumed = None
+        if files != self._files:
+            self.paused = None
+            resumed = self.resume(host.seat, *self._asked)
+        if self.waiting or files == self._files:
+            host.panel = replace(host.panel, message=self.note(MESSAGE_S))
+        elif resumed is None:
+            host.new_game()
+        else:
+            log.warning("journal settled: the game goes on at decision %d", len(resumed[0].history))
+            host.game, host.sources = resumed
+            host.notes = self.notes
+            host.panel = replace(host.panel.reset(), instructions=())
+            host.watch.changed_by_game(BW.NEW_GAME_CLEAR)
+            host.refresh()
+        host.render()
 
     def note(self, seconds: float) -> Message:
         """The OLED's note while paused: why, and what fixes it; it stays ``seconds`` past

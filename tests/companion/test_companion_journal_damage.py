@@ -435,25 +435,25 @@ def test_a_damaged_snapshot_on_a_full_disk_is_kept_before_the_next_record(
 ):
     """No room to keep the damaged snapshot aside: it stays as it is (nothing is replaced),
     the journal says why, and the next record first keeps it and writes the snapshot anew."""
-    from haleakala.companion.journal import recovery
+    from haleakala.companion.journal import repairs  # where recovery writes its backups
 
     snapshot = flipped(small.snapshot, history_offset(small.snapshot, 8) * 8)
     state = tmp_path / "state"
     state.mkdir()
     (state / JOURNAL_NAME).write_bytes(small.journal)
     (state / SNAPSHOT_NAME).write_bytes(snapshot)
-    keep = recovery.keep_copy
+    keep = repairs.keep_copy
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(recovery, "keep_copy", full_disk)
+    monkeypatch.setattr(repairs, "keep_copy", full_disk)
     j = Journal(state, snapshot_every=EVERY, sync=False)
     game = j.recover()
     assert game is not None and game.history == small.final.history
     assert j.failed is not None and j.failed.errno == errno.ENOSPC
     assert (state / SNAPSHOT_NAME).read_bytes() == snapshot and j.backups == []
-    monkeypatch.setattr(recovery, "keep_copy", keep)  # room again
+    monkeypatch.setattr(repairs, "keep_copy", keep)  # room again
     game.apply(choose(game, 1))
     j.append_decision(game)
     j.close()
@@ -472,22 +472,22 @@ def test_a_journal_repair_that_waits_for_space_writes_the_position_recovered(
     """A damaged journal on a full disk: the repair waits for the next record. The snapshot
     it then writes is the recovered position, not the game as played since (that decision is
     the record after it), so the next start finds journal and snapshot agreeing."""
-    from haleakala.companion.journal import recovery
+    from haleakala.companion.journal import repairs  # where recovery writes its backups
 
     journal = flipped(small.journal, (small.ends[2] + 20) * 8)  # a payload bit of record 3
     state = tmp_path / "state"
     state.mkdir()
     (state / JOURNAL_NAME).write_bytes(journal)  # no snapshot: the repair writes one
-    keep = recovery.keep_copy
+    keep = repairs.keep_copy
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(recovery, "keep_copy", full_disk)
+    monkeypatch.setattr(repairs, "keep_copy", full_disk)
     j = Journal(state, snapshot_every=EVERY, sync=False)
     game = j.recover()
     assert game is not None and game.history == small.final.history and j.failed is not None
-    monkeypatch.setattr(recovery, "keep_copy", keep)
+    monkeypatch.setattr(repairs, "keep_copy", keep)
     game.apply(choose(game, 1))
     j.append_decision(game)
     j.close()

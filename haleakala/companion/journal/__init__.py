@@ -35,12 +35,20 @@ the journal replayed from its header, the snapshot, and journal records after th
 position whose digests prove they follow it. If the files must change, the old journal and
 snapshot are first copied to uniquely named backups (``journal.bin.bad-…``,
 ``snapshot.json.bad-…``), then the journal is replaced atomically with the records kept and a
-fresh snapshot is written. Finished games are kept as game logs (NOTATION.md) under ``games/``.
+fresh snapshot is written. Every decision and undo must prove itself: it is accepted only when
+its digest is the position the history accepted before it leads to (position, not place in
+the file), so whole valid records copied, moved or spliced in cannot make a game that never
+happened; copies of proven records are skipped, and intact records that cannot be connected
+pause the game at the last decision recovery can prove (``resume``: nothing is rewritten
+until ``haleakala journal resume --at N``). Finished games are kept as game logs
+(NOTATION.md) under ``games/``.
 
 The package, by concern: ``records`` (the format, framing and mending of damaged records),
 ``storage`` (errors players can act on, atomic replacement, backups), ``games`` (a game
-rebuilt from a deal, the game log, the snapshot value), ``recovery`` (reading it all back)
-and ``writer`` (``Journal``: appending, pausing on a failed write, snapshots, archives).
+rebuilt from a deal, the game log, the snapshot value), ``recovery`` (reading it all back),
+``repairs`` (the files recovery changes), ``resume`` (waiting at the proven decision,
+resuming there by hand) and ``writer`` (``Journal``: appending, pausing on a failed write,
+snapshots, archives).
 """
 
 from .games import Snapshot, game_log_lines, replay
@@ -65,8 +73,10 @@ from .records import (
 )
 from .storage import (
     Disk,
+    JournalDisagrees,
     JournalError,
     keep_copy,
+    keep_once,
     ownership_fix,
     storage_error,
     unwritable,
@@ -88,6 +98,7 @@ __all__ = [
     "VERSION",
     "Disk",
     "Journal",
+    "JournalDisagrees",
     "JournalError",
     "Piece",
     "RecordScan",
@@ -95,6 +106,7 @@ __all__ = [
     "encode_record",
     "game_log_lines",
     "keep_copy",
+    "keep_once",
     "new_game_id",
     "ownership_fix",
     "read_pieces",

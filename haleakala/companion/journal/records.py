@@ -285,6 +285,50 @@ def deal_of(record: dict[str, Any]) -> dict[str, Any]:
     return {"variant": record["variant"], "seed": int(record["seed"]), "start": record["start"]}
 
 
+def acknowledged(record: dict[str, Any]) -> bool:
+    """Does ``record`` look like a decision or undo this program acknowledged (a whole number
+    of decisions, a 16-hex-digit digest)? Such a record that cannot be connected to the
+    proven history is a decision someone made, not noise: recovery must not drop it silently."""
+    ply, digest = record.get("ply"), record.get("digest")
+    return (
+        record.get("type") in ("decision", "undo")
+        and type(ply) is int
+        and ply >= 0
+        and isinstance(digest, str)
+        and len(digest) == 16
+        and all(c in "0123456789abcdef" for c in digest)
+    )
+
+
 def record_follows(record: dict[str, Any], game: Game, digest: str) -> bool:
     """Does ``record`` (a decision or an undo, already applied) say ``game`` is its result?"""
     return record.get("digest") == digest and record.get("ply") == len(game.history)
+
+
+def may_follow(record: dict[str, Any], ply: int) -> bool:
+    """Could ``record`` follow a position after ``ply`` decisions (by its ``ply`` alone)?"""
+    if not acknowledged(record):
+        return False
+    if record["type"] == "decision":
+        return bool(record["ply"] == ply + 1)
+    count = record.get("count")
+    return type(count) is int and record["ply"] == ply - count
+
+
+def counted(records: list[dict[str, Any]]) -> int:
+    """The decisions ``records`` make, counted one by one; -1 if a record's ``ply`` is not
+    the count before it plus one (a decision) or minus its ``count`` (an undo)."""
+    ply = 0
+    for record in records:
+        kind, count = record.get("type"), record.get("count")
+        if kind == "decision":
+            ply += 1
+        elif kind == "undo" and type(count) is int:
+            ply -= count
+        elif kind == "undo":
+            return -1
+        else:
+            continue
+        if record.get("ply") != ply:
+            return -1
+    return ply

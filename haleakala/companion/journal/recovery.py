@@ -3,10 +3,16 @@
 Recovery never destroys anything: it reads every record it can (``records.read_pieces``) and
 picks the longest history it can *verify*: the journal replayed from its header, the
 snapshot, and journal records after the snapshot's position whose digests prove they follow
-it. If the files must change, the old journal and snapshot are first copied to uniquely named
-backups (``journal.bin.bad-…``, ``snapshot.json.bad-…``), then the journal is replaced
-atomically with the records kept and a fresh snapshot is written. A repair that cannot be
-written (a full disk) waits, and the journal writes it before its next record.
+it. Every decision and undo must prove itself: it is accepted only when its digest is the
+digest of the position the history accepted before it leads to (its position, not its place
+in the file; a CRC only says the bytes are whole). A copy of a record already proven is
+skipped; the snapshot is used only when the journal reaches its position or proves less of
+the same history. If the files must change, the old journal and snapshot are first copied to
+uniquely named backups (``journal.bin.bad-…``, ``snapshot.json.bad-…``), then the journal is
+replaced atomically with the records kept and a fresh snapshot is written. A repair that
+cannot be written (a full disk) waits, and the journal writes it before its next record.
+When intact, acknowledged records cannot be connected to the proven history, nothing is
+rewritten: the game waits at the last decision recovery can prove (``resume.Resumption``).
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ from .records import (
     SOURCES,
     VERSION,
     Piece,
+    acknowledged,
+    counted,
     deal_of,
-    encode_record,
     is_header,
     language_of,
     loose_header,
+    may_follow,
     new_game_id,
     palette_of,
     read_pieces,
@@ -39,15 +47,9 @@ from .records import (
     settings_of,
     settle,
 )
-from .storage import (
-    JournalError,
-    keep_copy,
-    ownership_fix,
-    runs_as,
-    storage_error,
-    unwritable,
-    write_atomically,
-)
+from .repairs import Repairs
+from .resume import Resumption
+from .storage import JournalDisagrees, JournalError, storage_error
 
 log = logging.getLogger("haleakala.journal")
 
@@ -66,15 +68,14 @@ class _Walk:
     palette: str | None = None  # the board menu's colour mode as last recorded
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
-    reached: set[tuple[int, str]] = field(default_factory=set)
-    snap_ply: int = -1  # where the snapshot's position would be reached
-    unchecked: tuple[int, dict[str, Any]] | None = None  # last record, digest not compared
+    reached: set[tuple[int, str]] = field(default_factory=set)  # positions proven on the way
+    skipped: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # left out
     first_change: int = 1 << 30  # first piece left out: the records before keep their index
     gap: int = -1  # index of the last unreadable piece
     changed: list[str] = field(default_factory=list)  # why the journal must be rewritten
 
 
-class Recovery:
+class Recovery(Repairs, Resumption):
     """The recovery half of ``Journal`` (``writer.py``): reads the files of ``state_dir``
     back into a game, mending and setting aside what it must, and notes what it repaired.
 
@@ -99,6 +100,8 @@ class Recovery:
     size: int
     archived: Path | None
     failed: JournalError | None
+    readonly: bool
+    unsettled: JournalDisagrees | None
     _repair: Callable[[], None] | None
 
     if TYPE_CHECKING:  # provided by Journal: its file handle and snapshot writer
@@ -125,8 +128,9 @@ class Recovery:
         and the snapshot, and, if the files must change, backs them up before replacing."""
         self.notes, self.backups = [], []
         self.close()
-        self.failed, self._repair = None, None
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.failed, self._repair, self.unsettled, self.proven = None, None, None, None
+        if not self.readonly:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
         for path in (self.path, self.snapshot_path):  # unreadable: wait for the fix, touch nothing
             if path.exists() and not os.access(path, os.R_OK):
                 raise storage_error(PermissionError(errno.EACCES, "not readable"), path, "read")
@@ -177,10 +181,19 @@ class Recovery:
         if walk.game is None:  # nothing verifiable but the snapshot
             assert snap is not None
             walk = self._from_snapshot(snap, walk, "the journal")
-        elif snap is not None and not walk.anchored and snap.position not in walk.reached:
-            if snap.records > walk.last + 1 and self._replays(snap):
+        disagrees = ""
+        if walk.game is not None and snap is not None and not walk.anchored:
+            proved = len(walk.game.history)
+            if snap.position in walk.reached:
+                pass
+            elif self._covers_more(snap, walk) and self._replays(snap):
                 walk = self._from_snapshot(
                     snap, walk, f"the readable journal ({walk.last + 1} records)"
+                )
+            elif len(snap.game.history) > proved:  # more, but of another history
+                disagrees = (
+                    f"the snapshot (decision {len(snap.game.history)}) is not on the history "
+                    "the journal proves"
                 )
             else:
                 self._note(
@@ -194,15 +207,34 @@ class Recovery:
         self.sources = walk.sources
         self.record_count = len(walk.kept)
         self.size = len(data)
+        orphans = [
+            (index, record)
+            for index, record in walk.skipped
+            if acknowledged(record) and (record["ply"], record["digest"]) not in walk.reached
+        ]
+        if orphans or disagrees:  # nothing is rewritten: the game waits for a decision
+            self._pause(game, orphans, disagrees, data, snap)
+            return game
         if walk.changed:
-            self._rewrite(data, walk, game, snap)
+            self._rewrite(data, walk.kept, game, snap, self._snapshot_stands(snap, walk))
         self.since_snapshot = self.record_count - self._covered(snap, walk)
         if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
             self._replace_snapshot(game)
         kept = self.games_dir / f"{self.game_id}.jsonl"
         self.archived = kept if kept.exists() else None
-        self._check_writable()
+        if not self.readonly:
+            self._check_writable()
         return game
+
+    def _covers_more(self, snap: Snapshot, walk: _Walk) -> bool:
+        """Does the snapshot hold more of the history the journal proved (the walk's history
+        a beginning of the snapshot's, its position not passed already)?"""
+        history = walk.game.history if walk.game is not None else []
+        return (
+            len(history) < len(snap.game.history)
+            and snap.game.history[: len(history)] == history
+            and snap.position not in walk.reached
+        )
 
     def _covered(self, snap: Snapshot | None, walk: _Walk) -> int:
         """Journal records the snapshot on disk covers (1: none but the header)."""
@@ -228,7 +260,6 @@ class Recovery:
         solo, strength = settings_of(header, None, None)
         walk = _Walk(base, [], [header], solo, strength, language=language_of(header, None))
         walk.palette = palette_of(header, None)
-        walk.snap_ply = len(snap.game.history) if snap is not None else -1
         covered = pieces[: snap.records] if snap is not None else pieces
         damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
         begin = 1
@@ -245,6 +276,8 @@ class Recovery:
             walk.kept = [p.payload for p in pieces[: snap.records]]  # type: ignore[misc]
             for record in walk.kept[1:]:
                 settle(walk, record)
+                if acknowledged(record):  # proven by the snapshot: a later copy is a copy
+                    walk.reached.add((record["ply"], record["digest"]))
             walk.last = snap.records - 1
             begin = snap.records
         elif pieces[0].mended or pieces[0].payload is None:
@@ -260,20 +293,22 @@ class Recovery:
             walk.reached.add((len(walk.game.history), walk.game.digest()))
         for index in range(begin, len(pieces)):
             self._take(walk, index, pieces[index], snap, tail=index == len(pieces) - 1)
-        if walk.unchecked is not None and walk.game is not None:  # the last position
-            index, record = walk.unchecked
-            digest = walk.game.digest()
-            walk.reached.add((len(walk.game.history), digest))
-            if not record_follows(record, walk.game, digest):
-                self._mismatch(index, record, digest)
         return walk
 
     def _fast_start(self, pieces: list[Piece], snap: Snapshot) -> bool:
+        """May the records the snapshot covers be taken without replaying them? Its check
+        holds, its position is the last covered record's, and the covered records count
+        decisions one by one (a record copied, moved or left out in between breaks that)."""
         if not 1 <= snap.records <= len(pieces):
             return False
         last = pieces[snap.records - 1].payload or {}
         expected = last.get("digest") if snap.records > 1 else Game(**self._deal()).digest()
-        return snap.digest == expected and (snap.checked or self._replays(snap))
+        covered = [p.payload or {} for p in pieces[1 : snap.records]]
+        return (
+            snap.digest == expected
+            and counted(covered) == len(snap.game.history)
+            and (snap.checked or self._replays(snap))
+        )
 
     def _take(
         self, walk: _Walk, index: int, piece: Piece, snap: Snapshot | None, tail: bool
@@ -318,17 +353,20 @@ class Recovery:
                 why = f"cannot be replayed ({exc})"
                 game = None
             if game is not None:
-                # An intact record right after a verified one is trusted (its CRC holds);
-                # digests are compared where they decide something, and at the end.
-                check = walk.uncertain or piece.mended or len(game.history) == walk.snap_ply
-                digest = game.digest() if positional and check else None
-                follows = digest is None or record_follows(record, game, digest)
-                if follows or not (walk.uncertain or piece.mended):
-                    if digest is not None and not follows:
-                        self._mismatch(index, record, digest)
+                # Every decision and undo proves itself: its digest must be the position the
+                # history accepted so far leads to (a CRC only says its bytes are whole).
+                digest = game.digest() if positional else None
+                if digest is None or record_follows(record, game, digest):
                     self._keep(walk, index, record, game, sources, digest)
                     return
-        if positional and snap is not None and not walk.anchored and self._replays(snap):
+                self.digest_mismatches += 1
+        if (
+            positional
+            and snap is not None
+            and not walk.anchored
+            and self._covers_more(snap, walk)
+            and self._replays(snap)
+        ):
             try:
                 resumed, sources = self._apply(snap.game.clone(), list(snap.sources), record)
                 digest = resumed.digest()
@@ -339,8 +377,7 @@ class Recovery:
                     logging.WARNING,
                     f"journal: record {index} follows the snapshot; resuming from the snapshot",
                 )
-                walk.anchored = True
-                walk.kept = self._synthesized(snap, walk)
+                self._anchor(walk, snap)
                 self._keep(walk, index, record, resumed, sources, digest)
                 return
         if walk.game is not None and walk.gap == index - 1 and self._bridge(walk, index, record):
@@ -348,11 +385,16 @@ class Recovery:
         walk.uncertain = True
         walk.changed.append(f"record {index} left out")
         walk.first_change = min(walk.first_change, index)
-        self._note(
-            logging.ERROR,
-            f"journal: record {index} ({record.get('decision', record.get('type'))}) {why}; "
-            "it is left out",
-        )
+        walk.skipped.append((index, record))
+        what = record.get("decision", record.get("type"))
+        if acknowledged(record) and (record["ply"], record["digest"]) in walk.reached:
+            self._note(
+                logging.WARNING,
+                f"journal: record {index} ({what}) repeats decision {record['ply']} of the "
+                "history already proven; skipped (out of sequence)",
+            )
+            return
+        self._note(logging.ERROR, f"journal: record {index} ({what}) {why}; it is left out")
 
     def _bridge(self, walk: _Walk, index: int, record: dict[str, Any]) -> bool:
         """The one decision an unreadable record can have held: the only legal decision
@@ -403,21 +445,51 @@ class Recovery:
     ) -> None:
         walk.game, walk.sources = game, sources
         walk.kept.append(record)
-        walk.last = index
+        walk.last = max(walk.last, index)
         if record.get("type") in ("decision", "undo"):
             walk.uncertain = False
-            walk.unchecked = (index, record) if digest is None else None
             if digest is not None:
                 walk.reached.add((len(game.history), digest))
         settle(walk, record)
+        if digest is not None:
+            self._take_moved(walk)
 
-    def _mismatch(self, index: int, record: dict[str, Any], digest: str) -> None:
-        self.digest_mismatches += 1
-        self._note(
-            logging.ERROR,
-            f"journal: digest after record {index} is {digest}, the journal says "
-            f"{record.get('digest')} (were the rules changed?)",
-        )
+    def _take_moved(self, walk: _Walk) -> None:
+        """Records left out earlier that follow the position reached now (moved out of order
+        in the file): each is taken where its digest proves it belongs, then the next."""
+        found = True
+        while found and walk.game is not None:
+            found = False
+            ply = len(walk.game.history)
+            for at, (index, record) in enumerate(walk.skipped):
+                if not may_follow(record, ply) or (record["ply"], record["digest"]) in walk.reached:
+                    continue
+                try:
+                    game, sources = self._apply(walk.game.clone(), list(walk.sources), record)
+                except Exception:
+                    continue
+                digest = game.digest()
+                if record_follows(record, game, digest):
+                    del walk.skipped[at]
+                    self._note(
+                        logging.WARNING,
+                        f"journal: record {index} ({record.get('decision', 'undo')}) was out "
+                        f"of order; its digest proves it follows decision {ply}: taken there",
+                    )
+                    walk.game, walk.sources = game, sources
+                    walk.kept.append(record)
+                    walk.reached.add((len(game.history), digest))
+                    found = True
+                    break
+
+    def _anchor(self, walk: _Walk, snap: Snapshot) -> None:
+        """Go on from the snapshot: its history's records replace the walk's (they are the
+        walk's history and more), and each position of it counts as proven."""
+        walk.anchored = True
+        walk.kept = self._synthesized(snap, walk)
+        for record in walk.kept:
+            if acknowledged(record):
+                walk.reached.add((record["ply"], record["digest"]))
 
     def _from_snapshot(self, snap: Snapshot, walk: _Walk, than: str) -> _Walk:
         self._note(
@@ -425,35 +497,15 @@ class Recovery:
             f"snapshot: covers {snap.records} records, more than {than}; resuming from it",
         )
         walk.game, walk.sources = snap.game, list(snap.sources)
-        walk.kept = self._synthesized(snap, walk)
-        walk.anchored = True
+        self._anchor(walk, snap)
         walk.changed.append("snapshot used")
         walk.first_change = min(walk.first_change, 0)
         return walk
 
     def _synthesized(self, snap: Snapshot, walk: _Walk) -> list[dict[str, Any]]:
-        """Journal records that lead to the snapshot's position: the header, one decision
-        record per decision of its history (digests by replay), the solo setting."""
-        records: list[dict[str, Any]] = [self.header]
-        game = Game(**self._deal())
-        for ply, (d, by) in enumerate(zip(snap.game.history, snap.sources, strict=True), 1):
-            game.apply(d)
-            records.append(
-                {
-                    "type": "decision",
-                    "ply": ply,
-                    "decision": game.format(d),
-                    "by": by,
-                    "digest": game.digest(),
-                }
-            )
-        if (walk.solo, walk.strength) != settings_of(self.header, None, None):
-            records.append({"type": "solo", "solo": walk.solo, "strength": walk.strength})
-        if walk.language != language_of(self.header, None):
-            records.append({"type": "language", "language": walk.language})
-        if walk.palette != palette_of(self.header, None):
-            records.append({"type": "palette", "palette": walk.palette})
-        return records
+        """Journal records that lead to the snapshot's position (``records_to``)."""
+        settings = (walk.solo, walk.strength, walk.language, walk.palette)
+        return self.records_to(snap.game.history, snap.sources, *settings)
 
     def _replays(self, snap: Snapshot) -> bool:
         """Does the snapshot's history lead from the deal to its position? (Checked only
@@ -505,95 +557,14 @@ class Recovery:
         """The snapshot if it reads well, agrees with itself and belongs to this game; and
         whether one is there but unusable (damaged: to be kept aside, never overwritten)."""
         found = read_snapshot(self.snapshot_path, header)
+        if isinstance(found, str) and self.readonly:
+            self._note(logging.WARNING, f"snapshot: {found}; the whole journal is replayed")
+            return None, False
         if isinstance(found, str):
             self._note(logging.WARNING, f"snapshot: {found}; replaying the whole journal instead")
             return None, True
         return found, False
 
-    def _replace_snapshot(self, game: Game) -> None:
-        """Keep an unusable snapshot aside, byte for byte, and write the recovered position
-        in its place: the next snapshot would otherwise overwrite the damaged bytes unkept,
-        and the next start would report the same damage again."""
-        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
-
-        def repair() -> None:
-            if self.snapshot_path.exists():
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
-            self.write_snapshot(game)
-            self._note(
-                logging.WARNING,
-                f"snapshot: written again at decision {len(game.history)}; the damaged one "
-                f"is kept in {self.backups[-1].name if self.backups else 'nothing'}",
-            )
-
-        try:
-            repair()
-        except OSError as exc:  # e.g. a full disk: written before the next record
-            self._repair = repair
-            self.failed = storage_error(exc, self.snapshot_path, "repair")
-            self._note(logging.ERROR, str(self.failed))
-
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
 
-    def _rewrite(self, data: bytes, walk: _Walk, game: Game, snap: Snapshot | None) -> None:
-        """Back up the journal and the snapshot as they are, then replace the journal with
-        the records kept and write a snapshot of the position (so they agree again)."""
-        new = b"".join(encode_record(r) for r in walk.kept)
-        game = game.clone()  # a repair that waits must not see the decisions played meanwhile
-
-        def repair() -> None:
-            self.close()  # the file is replaced: a handle would write to the old one
-            if data:
-                self.backups.append(keep_copy(self.path, data, sync=self.sync))
-            stands = self._snapshot_stands(snap, walk)
-            if self.snapshot_path.exists() and not stands:
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
-            write_atomically(self.path, new, sync=self.sync)
-            self.size = len(new)
-            if not stands:
-                self.write_snapshot(game)
-            names = ", ".join(p.name for p in self.backups) or "nothing to keep"
-            self._note(
-                logging.WARNING,
-                f"journal: rewritten with {len(walk.kept)} records at decision "
-                f"{len(game.history)}; the files as they were are kept in {names}",
-            )
-
-        try:
-            repair()
-        except OSError as exc:  # e.g. a full disk: play on from memory, repair before writing
-            self._repair = repair
-            self.failed = storage_error(exc, self.path, "repair")
-            self._note(logging.ERROR, str(self.failed))
-
-    def _set_aside(self, why: str) -> None:
-        """A journal that names no game: moved aside whole (with the snapshot), never cut."""
-        self.close()
-        moved = []
-        for path in (self.path, self.snapshot_path):
-            if path.exists():
-                target = keep_copy(path, path.read_bytes(), sync=self.sync)
-                path.unlink()
-                moved.append(target)
-        self.backups = moved
-        names = ", ".join(p.name for p in moved)
-        self._note(logging.ERROR, f"journal {why}; moved to {names}, starting afresh")
-
-    def _check_writable(self) -> None:
-        """A journal another user owns (after ``sudo haleakala run``): say so now, with the
-        fix, rather than on the first decision."""
-        try:
-            self._open_append()
-        except OSError as exc:
-            self.failed = storage_error(exc, self.path, "append to")
-            self._note(logging.ERROR, str(self.failed))
-            return
-        for path in unwritable(self.state_dir):
-            owner, fix = ownership_fix(path)
-            self._note(
-                logging.ERROR,
-                f"{path} belongs to {owner} and the daemon ({runs_as()}) cannot write it: {fix}",
-            )

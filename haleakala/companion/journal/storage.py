@@ -34,6 +34,26 @@ class JournalError(OSError):
         self.short = short or text
 
 
+class JournalDisagrees(JournalError):
+    """The journal holds intact, acknowledged records that do not follow the history recovery
+    can prove (copied, moved or spliced records; rules that changed): the game waits at the
+    last decision it can prove, ``proven``, until someone decides (``haleakala journal
+    resume``); nothing is rewritten meanwhile. ``kept``: the backup of the journal as found."""
+
+    def __init__(self, text: str, *, proven: int, kept: Path | None) -> None:
+        super().__init__(
+            errno.EILSEQ,
+            text,
+            title=N_("CHECK THE JOURNAL"),
+            short=N_(
+                "Journal out of order: paused at decision {n}, the last it can prove. Nothing "
+                "is deleted. Go on there: haleakala journal resume --at {n}"
+            ).format(n=proven),
+        )
+        self.proven = proven
+        self.kept = kept
+
+
 def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalError:
     """``exc`` explained: what went wrong with ``path``, what the players see, how to fix it."""
     code = exc.errno or 0
@@ -151,6 +171,18 @@ def write_atomically(path: Path, data: bytes, *, sync: bool = True) -> None:
         raise
     if sync:
         _fsync_dir(path.parent)
+
+
+def keep_once(path: Path, data: bytes, *, sync: bool = True) -> Path:
+    """A backup of ``data`` beside ``path``: one already there with the same bytes, else a
+    new one (a journal that waits for a decision is kept once, not at every start)."""
+    for kept in sorted(path.parent.glob(f"{path.name}.bad-*")):
+        try:
+            if kept.stat().st_size == len(data) and kept.read_bytes() == data:
+                return kept
+        except OSError:
+            continue
+    return keep_copy(path, data, sync=sync)
 
 
 def keep_copy(path: Path, data: bytes, *, sync: bool = True) -> Path:

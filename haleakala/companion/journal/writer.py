@@ -37,7 +37,7 @@ from .records import (
     new_game_id,
 )
 from .recovery import Recovery
-from .storage import Disk, JournalError, storage_error, write_atomically
+from .storage import Disk, JournalDisagrees, JournalError, storage_error, write_atomically
 
 log = logging.getLogger("haleakala.journal")
 
@@ -71,6 +71,8 @@ class Journal(Recovery):
     """The colour mode chosen in the board's menu as last recorded (None: never chosen)."""
     disk: Disk = field(default_factory=Disk)
     """Where appends go (a fault-injecting stand-in in tests)."""
+    readonly: bool = False
+    """Recovery only reads and says what a start would do (``haleakala journal check``)."""
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -86,6 +88,10 @@ class Journal(Recovery):
         self._repair: Callable[[], None] | None = None  # what recovery could not write yet
         self.backups: list[Path] = []
         """The backups the last recovery made (the files as they were before)."""
+        self.unsettled: JournalDisagrees | None = None
+        """Why recovery waits at the decision it can prove (nothing is written until
+        ``resume_at``), or None."""
+        self.proven: Game | None = None
 
     # -- paths and file handle ------------------------------------------------------
 
@@ -145,7 +151,7 @@ class Journal(Recovery):
                 self.snapshot_path.unlink()
         except OSError as exc:
             raise storage_error(exc, self.path, "start the journal in") from exc
-        self.failed, self._repair = None, None
+        self.failed, self._repair, self.unsettled, self.proven = None, None, None, None
         self.size = len(first)
         self.sources = []
         self.record_count = 1
@@ -176,6 +182,8 @@ class Journal(Recovery):
         self.failed = None
 
     def _append(self, payload: dict[str, Any]) -> None:
+        if self.unsettled is not None:  # the files wait for a decision: never append a guess
+            raise self.unsettled
         if self.failed is not None:
             self._restore()
         record = encode_record(payload)
