@@ -29,6 +29,7 @@ single slot.
 from haleakala_pico import compat
 from haleakala_pico.reader import (
     BADRESP,
+    NO_LOCK,
     NOCHIP,
     TIMEOUT,
     Reader,
@@ -97,8 +98,9 @@ def _le32(value):
 class PN5180(Reader):
     kind = "pn5180"
 
-    def __init__(self, spi, cs, busy, rst, probe_empty=True):
+    def __init__(self, spi, cs, busy, rst, probe_empty=True, bus=None):
         self._spi = spi
+        self._bus = NO_LOCK if bus is None else bus
         self._cs = cs
         self._busy = busy
         self._rst = rst
@@ -110,20 +112,22 @@ class PN5180(Reader):
 
     def _send(self, frame):
         wait_pin(self._busy, 0, BUSY_TIMEOUT_US, "BUSY stuck high")
-        self._cs.value(0)
-        try:
-            self._spi.write(frame)
-        finally:
-            self._cs.value(1)
+        with self._bus:
+            self._cs.value(0)
+            try:
+                self._spi.write(frame)
+            finally:
+                self._cs.value(1)
 
     def _receive(self, count):
         wait_pin(self._busy, 0, BUSY_TIMEOUT_US, "BUSY stuck high")
         buf = bytearray(count)
-        self._cs.value(0)
-        try:
-            self._spi.readinto(buf, 0xFF)
-        finally:
-            self._cs.value(1)
+        with self._bus:
+            self._cs.value(0)
+            try:
+                self._spi.readinto(buf, 0xFF)
+            finally:
+                self._cs.value(1)
         return buf
 
     def read_register(self, reg):

@@ -11,6 +11,11 @@ model below (see firmware/PROTOCOL.md, "Reader timing"), its frames cross a USB 
 are fed to the real host ``RfidSession``; the host's own processing time is measured and
 added. Discs are placed, lifted and moved at random on a board of 12 tagged discs, and the
 time from each change to the matching ``BeachContents`` event is recorded.
+
+Firmware 1.2 scans two opposite beaches at once, one on each RP2040 core (``--scan``): the
+model charges a pair the longer of its two scans plus, as if every SPI transaction of the
+shorter scan had to wait for one of the other's, its whole bus time (pessimistic: only
+the transfers themselves share the bus, the waits for the tags do not).
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 from haleakala.bench.stats import percentile
 from haleakala.checkout import CheckoutNeeded, firmware_dir
@@ -43,7 +49,7 @@ class PN5180Timing:
 
     VCD→tag 1-of-4 coding: 302 µs per byte; tag→VCD: 37.76 µs per bit; t1 = 320.9 µs.
     One host-interface SPI frame (BUSY handshake, chip select, 2..8 bytes at 2 MHz, Python
-    overhead) ≈ 60 µs.
+    overhead) ≈ 60 µs. ``frames`` counts the SPI frames of the last scan (the bus time).
     """
 
     spi = 60
@@ -54,12 +60,28 @@ class PN5180Timing:
     silent_slot = 38 + 400 + 2 * 60      # EOF, SOF wait, last IRQ poll
     answered_slot = 321 + 57 + 96 * 38 + 38 + 6 * 60   # t1, answer, RX_STATUS + READ_DATA
     next_slot = 4 * 60                   # transmit setup for the EOF
+    SPI_FRAMES: ClassVar[dict[str, int]] = {
+        "spi": 1, "field_on": 3, "field_off": 1, "request": 0, "transmit_setup": 4,
+        "silent_slot": 2, "answered_slot": 6, "next_slot": 4}
+
+    def __init__(self) -> None:
+        self.frames = 0
 
     def scan(self, uids: list[int], was_empty: bool) -> int:
-        total = self.field_on + self.field_off
+        self.frames = 0
+        total = 0
+
+        def add(step: str, times: int = 1) -> None:
+            nonlocal total
+            total += getattr(self, step) * times
+            self.frames += self.SPI_FRAMES[step] * times
+
+        add("field_on")
+        add("field_off")
         if was_empty:
-            total += self.transmit_setup + self.request + (
-                self.answered_slot if uids else self.silent_slot)
+            add("transmit_setup")
+            add("request")
+            add("answered_slot" if uids else "silent_slot")
             if not uids:
                 return total
         pending: list[tuple[int, int]] = [(0, 0)]
@@ -67,13 +89,17 @@ class PN5180Timing:
         while pending:
             mask, bits = pending.pop(0)
             if not first:
-                total += self.field_off + self.field_on
+                add("field_off")
+                add("field_on")
             first = False
-            total += self.spi + self.transmit_setup + self.request + 15 * self.next_slot
+            add("spi")
+            add("transmit_setup")
+            add("request")
+            add("next_slot", 15)
             for slot in range(16):
                 here = [u for u in uids if u & ((1 << bits) - 1) == mask
                         and (u >> bits) & 0xF == slot]
-                total += self.answered_slot if here else self.silent_slot
+                add("answered_slot" if here else "silent_slot")
                 if len(here) > 1:
                     pending.append((mask | (slot << bits), bits + 4))
         return total
@@ -81,22 +107,29 @@ class PN5180Timing:
 
 class MFRC522Timing:
     """Scan time of one MFRC522 (µs), ISO 14443A 106 kbit/s, 7-byte UID (two cascade
-    levels); one register access over SPI in MicroPython ≈ 40 µs."""
+    levels); one register access over SPI in MicroPython ≈ 40 µs. ``frames`` counts the
+    register accesses of the last scan."""
 
     reg = 40
+    spi = reg
     setup = 7 * 40                       # Idle, IRQ clear, flush, FIFO, framing, command, start
     result = 4 * 40                      # ErrorReg, FIFOLevel, Control, FIFO read
     timeout = 2000                       # TReload: 80 × 25 µs
 
+    def __init__(self) -> None:
+        self.frames = 0
+
     def scan(self, uids: list[int], was_empty: bool) -> int:
         wupa = self.setup + 2 * self.reg + 70
         if not uids:
+            self.frames = 7 + 2 + 1
             return wupa + self.timeout + self.reg
         total = wupa + 90 + 190 + self.result                    # FDT, ATQA
         for _level in range(2):
             total += self.setup + 190 + 90 + 470 + self.result   # ANTICOLLISION
             total += self.setup + 850 + 90 + 280 + self.result   # SELECT
         total += self.setup + 380 + self.timeout                 # HLT A: no answer
+        self.frames = 7 + 2 + 4 + 2 * 2 * (7 + 4) + 7
         return total
 
 
@@ -141,6 +174,39 @@ class TimedReader:
         self.was_empty = not uids
         return uids
 
+    @property
+    def bus_us(self) -> int:
+        """SPI bus time of the last scan."""
+        return self.model.frames * self.model.spi
+
+
+def two_cores(clock: VirtualClock) -> Callable[..., tuple[Any, Any]]:
+    """The firmware's ``together`` on the virtual clock: both scans start now; the pair
+    ends after the longer one plus the shorter one's whole bus time (see the module)."""
+
+    def together(first: Callable[[], Any], second: Callable[[], Any]) -> tuple[Any, Any]:
+        start = clock.us
+        a = first()
+        took_a, bus_a = clock.us - start, first.__self__.bus_us  # type: ignore[attr-defined]
+        clock.us = start
+        b = second()
+        took_b, bus_b = clock.us - start, second.__self__.bus_us  # type: ignore[attr-defined]
+        clock.us = start + max(took_a, took_b) + min(bus_a, bus_b)
+        return (None, a), (None, b)
+
+    return together
+
+
+def scan_groups(scan: str, firmware: str | Path | None = None) -> tuple[tuple[int, ...], ...]:
+    """The beaches scanned together: ``config`` reads the firmware's ``SCAN_GROUPS``."""
+    if scan == "sequential":
+        return tuple((b,) for b in range(BEACHES))
+    if scan == "pairs":
+        return ((0, 3), (1, 4), (2, 5))
+    firmware_scanner(firmware)
+    config = importlib.import_module("haleakala_pico.config")
+    return tuple(tuple(g) for g in getattr(config, "SCAN_GROUPS", ((b,) for b in range(6))))
+
 
 def firmware_scanner(firmware: str | Path | None = None) -> ModuleType:
     """The Pico firmware's ``haleakala_pico.scanner``, from ``firmware`` or the checkout's
@@ -159,9 +225,11 @@ def _tag(rng: random.Random) -> str:
 
 
 def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
-             debounce: int = 2, firmware: str | Path | None = None) -> dict[str, Any]:
+             debounce: int = 2, firmware: str | Path | None = None,
+             scan: str = "config") -> dict[str, Any]:
     """Run the firmware scanner and the host session on a virtual clock; latencies in ms."""
     scanner_module = firmware_scanner(firmware)
+    groups = scan_groups(scan, firmware)
     rng = random.Random(seed)
     discs = [Disc(c, v) for c in ("red", "yellow") for v in range(6)]
     uids = [_tag(rng) for _ in discs]
@@ -172,7 +240,8 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
     lines: list[tuple[int, str]] = []
     scanner = scanner_module.Scanner(
         readers, lambda line: lines.append((clock.us, line)), debounce_scans=debounce,
-        firmware="bench", boot=0x0BE4C400, clock_ms=clock.ticks_ms)
+        firmware="bench", boot=0x0BE4C400, clock_ms=clock.ticks_ms, groups=groups,
+        together=two_cores(clock))
     session = RfidSession(tag_map, warn_unknown=False)
     session.opened("bench", 0.0)
     scanner.start()
@@ -190,17 +259,19 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
             scanner.step()
             if scanner.round_ms:
                 rounds.append(scanner.round_ms)
-            for emitted_at, line in lines:
+            seen: int | None = None
+            for emitted_at, line in lines:  # every frame of the step reaches the host
                 start = time.perf_counter()
                 events = session.feed(line.encode(), emitted_at / 1e6)
                 spent = (time.perf_counter() - start) * 1e6
                 host_us.append(spent)
                 for event in events:
-                    if (want is not None and isinstance(event, BeachContents)
+                    if (want is not None and seen is None and isinstance(event, BeachContents)
                             and event.beach == want[0] and (want[1] in event.discs) == want[2]):
-                        lines.clear()
-                        return int(emitted_at + USB_LATENCY_US + spent)
+                        seen = int(emitted_at + USB_LATENCY_US + spent)
             lines.clear()
+            if seen is not None:
+                return seen
         return None
 
     run_until(clock.us + 1_000_000, None)          # settle
@@ -235,6 +306,7 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
         "departure_mean_ms": statistics.fmean(departures) if departures else 0.0,
         "round_ms": statistics.fmean(rounds) if rounds else 0.0,
         "host_us_per_frame": statistics.fmean(host_us),
+        "groups": groups,
     }
 
 
@@ -270,13 +342,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"scan_to_event_ms: unavailable ({exc})")
         return 1
     print(f"firmware: {firmware}")
-    result = simulate(changes, seed, reader, debounce, firmware)
+    scan = getattr(args, "scan", "config")
+    result = simulate(changes, seed, reader, debounce, firmware, scan)
     print(f"scan_to_event_ms: {result['arrival_mean_ms']:.0f}")
     print(f"scan_to_event_p95_ms: {result['arrival_p95_ms']:.0f}")
     print(f"scan_to_event_max_ms: {result['arrival_max_ms']:.0f}")
     print(f"lift_to_event_ms: {result['departure_mean_ms']:.0f}")
     print(f"scan_round_ms: {result['round_ms']:.0f}")
     print(f"host_us_per_frame: {result['host_us_per_frame']:.0f}")
+    together = " ".join("+".join(map(str, g)) for g in result["groups"])
+    print(f"scan: {together} ({'pairs' if len(result['groups']) < BEACHES else 'sequential'})")
     print(f"model: {reader} x{BEACHES}, debounce {debounce}, {changes} changes, "
           f"seed {seed}, missed {result['missed']}")
     return 0

@@ -271,3 +271,27 @@ def test_main_reports_a_crash_and_reboots(machine, monkeypatch) -> None:
         load_main().main(kit_config(["pn5180"] * 6), emit=lines.append, steps=5)
     last = protocol.parse(lines[-1].encode())
     assert isinstance(last, protocol.Fault) and (last.reader, last.fault) == (-1, "crash")
+
+
+def test_main_scans_opposite_beaches_on_two_threads_without_sharing_the_bus(machine) -> None:
+    """Firmware 1.2: beaches (0, 3), (1, 4), (2, 5) are scanned at once, the second of each
+    pair on another thread (core 1 on the Pico). The fake bus fails any transfer made with
+    two chip selects low; threads switch every few microseconds here to provoke it."""
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        config = firmware_module("haleakala_pico.config")
+        assert config.SCAN_GROUPS == ((0, 3), (1, 4), (2, 5))
+        tags = [[f"E0040150000000{b:02X}"] for b in range(6)]
+        for spec, uids in zip(config.READERS, tags, strict=True):
+            machine.attach(spec["cs"], FakePN5180(uids), busy=spec["busy"])
+        lines: list[str] = []
+        load_main().main(kit_config(["pn5180"] * 6), emit=lines.append, steps=30)
+    finally:
+        sys.setswitchinterval(interval)
+    frames = [protocol.parse(line.encode()) for line in lines]
+    assert not [f for f in frames if isinstance(f, protocol.Fault)]
+    last = [f for f in frames if isinstance(f, protocol.Snapshot)][-1]
+    assert last.beaches == tuple(tuple(t) for t in tags)
