@@ -85,6 +85,8 @@ DEFAULT_PERIOD_S = 0.1
 CANDIDATE_HELD_MAX = 64
 """Frames a candidate holds back while it waits for the believed run to fall silent; older
 ones are dropped (as ``unconfirmed``): snapshots are complete, the newest ones suffice."""
+FIRMWARE_SENDS_TWICE = (1, 2)
+"""The firmware version from which every change arrives as two consecutive snapshots."""
 UNKNOWN_TAGS_MAX = 256
 """Unknown UIDs remembered (and logged once each); beyond that they are only counted."""
 
@@ -246,6 +248,8 @@ class RfidSession:
         if isinstance(frame, Snapshot):
             self._snapshot(frame, events)
         elif isinstance(frame, Hello):
+            if self.hello is None or self.hello.firmware != frame.firmware:
+                self._check_firmware(frame.firmware)
             self.hello = frame
         elif isinstance(frame, Heartbeat):
             self.round_ms = frame.round_ms
@@ -315,6 +319,17 @@ class RfidSession:
         self.counts["unconfirmed"] += candidate.dropped
         self._adopt(candidate.boot, candidate.seq, now)
         return tuple(candidate.frames)
+
+    @staticmethod
+    def _check_firmware(version: str) -> None:
+        """Firmware before 1.2 sends each change once; the host, which moves a disc only on
+        two agreeing snapshots, then waits for the next periodic one (up to 100 ms)."""
+        parts = version.split(".")
+        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() and (
+                (int(parts[0]), int(parts[1])) < FIRMWARE_SENDS_TWICE):
+            log.warning("RFID Pico firmware %s sends each change once, so every disc waits "
+                        "up to 100 ms more: flash firmware %d.%d.0 (firmware/PROTOCOL.md)",
+                        version, *FIRMWARE_SENDS_TWICE)
 
     def _discard_candidate(self) -> None:
         """Forget a run that was never confirmed; its held frames are counted as dropped:

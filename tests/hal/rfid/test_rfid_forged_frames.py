@@ -176,3 +176,17 @@ def test_forged_frames_between_the_real_ones_never_move_a_disc_or_stale_the_pico
     real = 20 + sum(wait for wait, _ in attacks)
     assert pico.session.counts["frames"] - believed == real  # every real frame believed
     assert pico.session.health(pico.now)["boot"] == BOOT
+
+
+def test_firmware_before_1_2_is_told_to_flash_1_2_0(caplog) -> None:
+    session = RfidSession(TAGS, warn_unknown=False)
+    session.opened("/dev/ttyACM0", 0.0)
+    old = protocol.encode(protocol.Hello(BOOT, 0, "1.1.0", ("pn5180",) * 6, 2, 100))
+    with caplog.at_level("WARNING", "haleakala.rfid"):
+        session.feed(old + snap(1, ONE) + snap(2, ONE), 0.0)
+    assert "firmware 1.1.0 sends each change once" in caplog.text
+    assert "flash firmware 1.2.0" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", "haleakala.rfid"):
+        Pico()  # 1.2.0: nothing to say
+    assert "flash" not in caplog.text
