@@ -17,13 +17,17 @@ and its multi-tag forks):
    SEND_DATA send just an EOF, which opens the next slot.
 4. Every colliding slot is polled again with the slot's 4 bits appended to the mask (tags
    answer in the slot given by the 4 UID bits after the mask), until no collision is left.
-5. RF_OFF. Only one beach's field is on at a time, so a disc lying near the edge of a beach
-   is not read by the neighbouring reader.
+5. RF_OFF. Neighbouring beaches' fields are never on at the same time (the scanner pairs
+   only opposite beaches), so a disc lying near the edge of a beach is not read by the
+   neighbouring reader during the same scan.
 
 A beach that was empty at the last scan is first probed with a 1-slot inventory: silence
-means still empty (about 3 ms instead of about 18 ms). Any answer, even a clean one, is
-followed by the full 16-slot inventory, because a strong tag can drown a weak one in a
-single slot.
+means still empty (about 4 ms instead of about 16 ms). A collision (two or more tags) is
+followed by the full 16-slot inventory. A clean answer is the lone tag's UID and is this
+scan's answer (firmware 1.2; about 8 ms instead of about 28 ms): a strong tag may drown a
+weak one in a single slot, but the beach is then no longer empty, so its next scan (the
+debounce's confirming scan, straight after) is the full 16-slot inventory that finds the
+weak one, one scan later, and a tag counts only once two scans agree anyway.
 """
 
 from haleakala_pico import compat
@@ -172,8 +176,8 @@ class PN5180(Reader):
         done = False
         try:
             self._field_on()
-            if self._probe_empty and self._was_empty and not self._anyone_answers():
-                found = []
+            if self._probe_empty and self._was_empty:
+                found = self._probe()
             else:
                 found = self._inventory_all()
             done = True
@@ -229,10 +233,16 @@ class PN5180(Reader):
             elif waited > SOF_WAIT_US:
                 return 0
 
-    def _anyone_answers(self):
+    def _probe(self):
+        """1-slot inventory: [] for silence, the lone tag's UID for a clean answer, the full
+        inventory when several tags answered at once."""
         self._transmit((INVENTORY_1_SLOT, CMD_INVENTORY, 0))
         status = self._slot_result()
-        return bool(status & (RX_BAD | RX_LENGTH))
+        if status & RX_BAD:
+            return self._inventory_all()
+        if status & RX_LENGTH:
+            return [self._read_answer(status & RX_LENGTH)]
+        return []
 
     def _inventory_all(self):
         found = []

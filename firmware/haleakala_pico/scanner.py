@@ -119,8 +119,6 @@ class Scanner:
         self.encoder = Encoder(compat.boot_id() if boot is None else boot)
         self._retry_at = [0] * len(self.readers)
         self._next = 0
-        self._confirming = False
-        self._pending = ()
         self._now = self._clock()
         self._last_snap = self._last_hb = self._last_hello = self._round_start = self._now
 
@@ -181,24 +179,18 @@ class Scanner:
     def step(self):
         """Scan the next group of beaches, then send whatever is due.
 
-        A group where a scan disagreed with the debounced contents is scanned once more
-        straight away: the confirming scan then costs one group's time, not a whole round.
+        A beach whose scan disagreed with its debounced contents is scanned once more
+        straight away, by the same core, while the other core goes on with its own beach:
+        the confirming scan costs one reader's time, not a whole round.
         A change is sent as two consecutive snapshots, so the Pi can confirm it at once.
         """
         g = self._next
-        if g == 0 and not self._confirming:
+        if g == 0:
             now = self._tick()
             self.round_ms = compat.ticks_diff(now, self._round_start)
             self._round_start = now
-        group = self._pending if self._confirming else self.groups[g]
-        changed = self._scan_group(group)
-        pending = [i for i in group if self.faults[i] is None and self.beaches[i].pending()]
-        if not self._confirming and pending:
-            self._confirming = True
-            self._pending = tuple(pending)  # only the beaches in doubt are scanned again
-        else:
-            self._confirming = False
-            self._next = (g + 1) % len(self.groups)
+        changed = self._scan_group(self.groups[g])
+        self._next = (g + 1) % len(self.groups)
         now = self._tick()
         if changed:
             self.snapshot()
@@ -215,16 +207,38 @@ class Scanner:
         should know about any of them changed."""
         ready = [i for i in group if self._ready(i)]
         if len(ready) == 2:
-            a, b = ready
-            answers = self.together(self.readers[a].inventory, self.readers[b].inventory)
+            answers = self.together(self._job(ready[0]), self._job(ready[1]))
         else:
-            answers = [attempt(self.readers[i].inventory) for i in ready]
+            answers = [attempt(self._job(i)) for i in ready]
         changed = False
         for n in range(len(ready)):
-            error, seen = answers[n]
-            if self._absorb(ready[n], error, seen):
+            if self._absorb(ready[n], answers[n]):
                 changed = True
         return changed
+
+    def _job(self, i):
+        """The work for one core: scan beach ``i``, and once more if the scan disagreed
+        with the debounced contents. Touches only this beach's reader and debouncer (the
+        other core has another beach); frames are left to core 0 (``_absorb``).
+        Returns (changed, scans that worked, the exception that stopped it or None)."""
+        reader = self.readers[i]
+        beach = self.beaches[i]
+
+        def job():
+            changed = False
+            scans = 0
+            while True:
+                try:
+                    seen = reader.inventory()
+                except Exception as exc:  # a reader fault must not stop the others
+                    return changed, scans, exc
+                scans += 1
+                if beach.update(seen):
+                    changed = True
+                if scans > 1 or not beach.pending():
+                    return changed, scans, None
+
+        return job
 
     def _ready(self, i):
         """Whether beach ``i`` can be scanned now: a faulted reader only once its retry time
@@ -239,17 +253,20 @@ class Scanner:
         """Scan beach ``i`` alone; True when what the Pi should know about it changed."""
         return self._scan_group((i,))
 
-    def _absorb(self, i, error, seen):
-        """Take one inventory's answer (or its exception) into beach ``i``."""
-        beach = self.beaches[i]
-        if error is not None:  # a reader fault must not stop the others
-            was_known = beach.known()
-            self._fault(i, error)
-            return was_known
-        if self.faults[i] is not None:
+    def _absorb(self, i, answer):
+        """Report what one core's job found on beach ``i``: a recovery, a fault."""
+        error, result = answer
+        if error is not None:  # the job itself failed (it catches reader faults)
+            result = (False, 0, error)
+        changed, scans, fault = result
+        if scans and self.faults[i] is not None:
             self.faults[i] = None
             self._say(self.encoder.fault(i, "ok", "recovered"))
-        return beach.update(seen)
+        if fault is not None:
+            was_known = self.beaches[i].known()
+            self._fault(i, fault)
+            return changed or was_known
+        return changed
 
     def crash(self, exc):
         """Last words before a reboot: a ``fault`` frame for reader -1 (the firmware)."""

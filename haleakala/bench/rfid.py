@@ -14,8 +14,9 @@ time from each change to the matching ``BeachContents`` event is recorded.
 
 Firmware 1.2 scans two opposite beaches at once, one on each RP2040 core (``--scan``): the
 model charges a pair the longer of its two scans plus, as if every SPI transaction of the
-shorter scan had to wait for one of the other's, its whole bus time (pessimistic: only
-the transfers themselves share the bus, the waits for the tags do not).
+shorter scan had to wait for one of the other's, the whole time the shorter scan holds the
+bus lock (pessimistic: the lock covers only chip select and the transfer; the waits for
+the tags and most of the Python run on both cores at once).
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ class PN5180Timing:
     """
 
     spi = 60
+    locked = 35
+    """Of each SPI frame, the part under the bus lock: chip select, 2..8 bytes at 2 MHz
+    (avg. ~20 µs), chip select again; BUSY waits and the rest of the Python run outside."""
     field_on = 3 * 60 + 300 + 1000       # LOAD_RF_CONFIG, RF_ON, IRQ poll; 1 ms tag power-up
     field_off = 60
     request = 5 * 302 + 113              # flags, cmd, mask length, CRC + SOF/EOF
@@ -78,11 +82,11 @@ class PN5180Timing:
 
         add("field_on")
         add("field_off")
-        if was_empty:
+        if was_empty:  # a 1-slot probe: silence, one clean answer (the tag), or a collision
             add("transmit_setup")
             add("request")
             add("answered_slot" if uids else "silent_slot")
-            if not uids:
+            if len(uids) <= 1:
                 return total
         pending: list[tuple[int, int]] = [(0, 0)]
         first = True
@@ -112,6 +116,9 @@ class MFRC522Timing:
 
     reg = 40
     spi = reg
+    locked = 25
+    """Of each register access, the part under the bus lock (2 bytes at 2 MHz and the
+    chip select around them)."""
     setup = 7 * 40                       # Idle, IRQ clear, flush, FIFO, framing, command, start
     result = 4 * 40                      # ErrorReg, FIFOLevel, Control, FIFO read
     timeout = 2000                       # TReload: 80 × 25 µs
@@ -139,6 +146,8 @@ class MFRC522Timing:
 class VirtualClock:
     def __init__(self) -> None:
         self.us = 0
+        self.bus_us = 0
+        """SPI bus time of every scan so far (for the pair model)."""
 
     def ticks_ms(self) -> int:
         return (self.us // 1000) & ((1 << 30) - 1)
@@ -171,13 +180,9 @@ class TimedReader:
     def inventory(self) -> list[str]:
         uids = self.board.on(self.beach)
         self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty)
+        self.clock.bus_us += self.model.frames * self.model.locked
         self.was_empty = not uids
         return uids
-
-    @property
-    def bus_us(self) -> int:
-        """SPI bus time of the last scan."""
-        return self.model.frames * self.model.spi
 
 
 def two_cores(clock: VirtualClock) -> Callable[..., tuple[Any, Any]]:
@@ -185,12 +190,12 @@ def two_cores(clock: VirtualClock) -> Callable[..., tuple[Any, Any]]:
     ends after the longer one plus the shorter one's whole bus time (see the module)."""
 
     def together(first: Callable[[], Any], second: Callable[[], Any]) -> tuple[Any, Any]:
-        start = clock.us
+        start, bus = clock.us, clock.bus_us
         a = first()
-        took_a, bus_a = clock.us - start, first.__self__.bus_us  # type: ignore[attr-defined]
-        clock.us = start
+        took_a, bus_a = clock.us - start, clock.bus_us - bus
+        clock.us, bus = start, clock.bus_us
         b = second()
-        took_b, bus_b = clock.us - start, second.__self__.bus_us  # type: ignore[attr-defined]
+        took_b, bus_b = clock.us - start, clock.bus_us - bus
         clock.us = start + max(took_a, took_b) + min(bus_a, bus_b)
         return (None, a), (None, b)
 

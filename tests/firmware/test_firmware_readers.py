@@ -103,6 +103,23 @@ def test_pn5180_empty_beach_costs_only_a_one_slot_probe(machine) -> None:
     assert chip.requests == 3 and chip.slots_opened == 3
 
 
+def test_pn5180_lone_tag_on_an_empty_beach_is_read_by_the_probe_alone(machine) -> None:
+    """Firmware 1.2: a clean answer to the 1-slot probe is the tag; the next scan, of a
+    beach no longer empty, is the full inventory, which finds a tag the probe could not
+    hear (a weak tag drowned by a strong one in the single slot)."""
+    chip = FakePN5180([])
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    chip.tags = ["E004015000000005"]
+    requests, slots = chip.requests, chip.slots_opened
+    assert reader.inventory() == ["E004015000000005"]
+    assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
+    chip.tags = ["E004015000000005", "E004015000000016"]
+    assert sorted(reader.inventory()) == chip.tags
+    assert chip.slots_opened - slots > 16
+
+
 def test_pn5180_probe_answer_is_followed_by_a_full_inventory(machine) -> None:
     chip = FakePN5180([])
     reader = pn5180(machine, chip)

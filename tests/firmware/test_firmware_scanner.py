@@ -199,8 +199,7 @@ def test_disagreeing_scan_is_confirmed_by_an_immediate_rescan(fw) -> None:
     while scanner._next != 3:
         scanner.step()
     others = [r.scans for r in readers]
-    scanner.step()
-    scanner.step()                            # beach 3 again, not beach 4
+    scanner.step()                            # beach 3 twice, before beach 4
     assert readers[3].scans == others[3] + 2 and readers[4].scans == others[4]
     assert snaps(frames)[-1][3] == (A,)
 
@@ -320,11 +319,16 @@ def test_opposite_beaches_are_scanned_together_and_read_the_same(fw) -> None:
     readers = [SimReader(clock, script if b == 4 else [[]]) for b in range(6)]
 
     def together(first, second):
-        calls.append((first.__self__.index, second.__self__.index))
-        return ([None, first()], [None, second()])
+        def scanned(job) -> int:
+            before = [r.scans for r in readers]
+            answer[0] = job()
+            return next(b for b, r in enumerate(readers) if r.scans != before[b])
 
-    for index, reader in enumerate(readers):
-        reader.index = index
+        answer: list = [None]
+        a = scanned(first)
+        first_answer = answer[0]
+        calls.append((a, scanned(second)))
+        return (None, first_answer), (None, answer[0])
     scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)),
                                    together=together)
     scanner.start()
