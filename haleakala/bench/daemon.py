@@ -307,11 +307,11 @@ def measure_rfid_flood(
         gap = max(b - a for a, b in itertools.pairwise(flood_pings))
         latencies = []
         for _ in range(probes):
-            frames = b"".join(_flood_frames(seq, 2))
+            pair = b"".join(_flood_frames(seq, 2))
             target = frozenset({Disc("yellow", 3)}) if (seq // 2) % 2 else frozenset()
             seq += 2
             sent_at = time.perf_counter()
-            os.write(master, frames)
+            os.write(master, pair)
             wait_until(
                 lambda t=target, s=sent_at: any(at >= s and b == t for at, b in renders),
                 "a probe frame on the LEDs",
