@@ -94,10 +94,11 @@ UNKNOWN_TAGS_MAX = 256
 class _Candidate:
     """A run (boot id and sequence number) not believed yet, and its frames held back."""
 
-    __slots__ = ("boot", "dropped", "frames", "seq")
+    __slots__ = ("boot", "dropped", "first", "frames", "seq")
 
     def __init__(self, boot: str, seq: int) -> None:
         self.boot = boot
+        self.first = seq
         self.seq = seq
         self.frames: list[protocol.Frame] = []
         self.dropped = 0
@@ -317,7 +318,7 @@ class RfidSession:
             return None  # the believed run may still be talking: it is not retired
         self._candidate = None
         self.counts["unconfirmed"] += candidate.dropped
-        self._adopt(candidate.boot, candidate.seq, now)
+        self._adopt(candidate.boot, candidate.seq, now, candidate.first)
         return tuple(candidate.frames)
 
     @staticmethod
@@ -340,16 +341,20 @@ class RfidSession:
             self.counts["stale" if old else "unconfirmed"] += (len(candidate.frames)
                                                                + candidate.dropped)
 
-    def _adopt(self, boot: str, seq: int, now: float) -> None:
+    def _adopt(self, boot: str, seq: int, now: float, first: int) -> None:
         """A candidate run (or jump) is confirmed: it becomes the run frames must follow.
         Its snapshots are compared with each other only, not with the old run's."""
         how = f"{CONFIRM_FRAMES} frames, the old run silent"
         self._last_raw = None
         self._run_at = now
-        if boot == self._boot:
-            self.counts["seq_jumps"] += 1
-            log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
-                        self._seq, seq, how)
+        if boot == self._boot and self._seq is not None:
+            lost = (first - self._seq) % SEQ_MODULO - 1
+            if lost <= SEQ_STEP_MAX:  # frames lost on the line: counted, not a warning
+                self.counts["seq_gaps"] += lost
+            else:
+                self.counts["seq_jumps"] += 1
+                log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
+                            self._seq, first, how)
         else:
             if self._boot is not None:
                 self._retired.append(self._boot)

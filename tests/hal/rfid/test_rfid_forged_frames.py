@@ -140,7 +140,7 @@ def test_lost_frames_delay_the_pico_but_lose_nothing() -> None:
     pico.board = PLACED
     pico.talk(CONFIRM_FRAMES + 1)
     assert pico.beach_events() == [BeachContents(1, frozenset({DISCS[3]}))]
-    assert pico.session.counts["seq_jumps"] == 1 and pico.session.counts["stale"] == 0
+    assert pico.session.counts["seq_gaps"] == 2 and pico.session.counts["stale"] == 0
 
 
 FORGED = st.one_of(

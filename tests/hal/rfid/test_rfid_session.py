@@ -161,7 +161,7 @@ def test_a_sequence_gap_is_believed_once_the_frames_after_it_confirm_it() -> Non
     assert beach_events(events) == [BeachContents(b, frozenset()) for b in range(6)]
     events = session.feed(snap(8, board), 0.5)
     assert beach_events(events) == [BeachContents(0, frozenset({DISCS[0]}))]
-    assert session.counts["seq_jumps"] == 1 and session.counts["stale"] == 0
+    assert session.counts["seq_gaps"] == 3 and session.counts["stale"] == 0
 
 
 def test_seq_going_backwards_is_stale_until_the_pico_restarts() -> None:
