@@ -60,46 +60,101 @@ class PN5180Timing:
     field_on = 3 * 60 + 300 + 1000       # LOAD_RF_CONFIG, RF_ON, IRQ poll; 1 ms tag power-up
     field_off = 60
     request = 5 * 302 + 113              # flags, cmd, mask length, CRC + SOF/EOF
+    mask_byte = 302                      # each byte of a mask (1-of-4 coding)
     transmit_setup = 4 * 60              # IRQ clear, Idle, Transceive, SEND_DATA
     silent_slot = 38 + 400 + 2 * 60      # EOF, SOF wait, last IRQ poll
     answered_slot = 321 + 57 + 96 * 38 + 38 + 6 * 60   # t1, answer, RX_STATUS + READ_DATA
     next_slot = 4 * 60                   # transmit setup for the EOF
+    quiet_request = 12 * 302 + 113       # Stay quiet: flags, cmd, 8-byte UID, CRC + SOF/EOF
+    restore_tx = 60                      # WRITE_REGISTER TX_CONFIG: whole frames again
     SPI_FRAMES: ClassVar[dict[str, int]] = {
-        "spi": 1, "field_on": 3, "field_off": 1, "request": 0, "transmit_setup": 4,
-        "silent_slot": 2, "answered_slot": 6, "next_slot": 4}
+        "spi": 1, "field_on": 3, "field_off": 1, "request": 0, "mask_byte": 0,
+        "transmit_setup": 4, "silent_slot": 2, "answered_slot": 6, "next_slot": 4,
+        "quiet_request": 0, "restore_tx": 1}
 
     def __init__(self) -> None:
         self.frames = 0
 
-    def scan(self, uids: list[int], was_empty: bool) -> int:
+    FULL, PROBE, VERIFY = 0, 1, 2
+    """The firmware's ``ScanPlan`` modes (same numbers)."""
+
+    def scan(self, uids: list[int], was_empty: bool, mode: int | None = None,
+             known: list[int] | None = None) -> int:
+        """Time of one scan of a field holding ``uids``, as firmware/haleakala_pico/pn5180.py
+        runs it: ``mode`` is the firmware's ``ScanPlan`` choice (by default, as firmware
+        1.2: probe a beach that was empty), ``known`` the UIDs its last scan found (used to
+        settle a collision with Stay quiet, ``PN5180._behind``)."""
+        if mode is None:
+            mode = self.PROBE if was_empty else self.FULL
+        known = known or []
         self.frames = 0
         total = 0
+        eof_only = False
 
         def add(step: str, times: int = 1) -> None:
             nonlocal total
             total += getattr(self, step) * times
             self.frames += self.SPI_FRAMES[step] * times
 
-        add("field_on")
-        add("field_off")
-        if was_empty:  # a 1-slot probe: silence, one clean answer (the tag), or a collision
+        def ask(mask: int, bits: int, slots: int) -> None:
             add("transmit_setup")
             add("request")
+            add("mask_byte", (bits + 7) // 8)
+            if slots == 16:
+                add("spi")                    # TX_CONFIG: just an EOF for the next slots
+                add("next_slot", 15)
+
+        def behind(mask: int, bits: int) -> bool:
+            """``PN5180._behind``: True when silencing the known tags settled the slot."""
+            nonlocal eof_only
+            low = (1 << bits) - 1
+            here = [u for u in known if u & low == mask]
+            if not here or len(here) > 2:
+                return False
+            if eof_only:
+                add("restore_tx")
+                eof_only = False
+            for _ in here:
+                add("transmit_setup")
+                add("quiet_request")
+                add("silent_slot")            # no answer: the SOF wait runs out
+            answering = [u for u in uids if u & low == mask and u not in here]
+            ask(mask, bits, 1)
+            add("answered_slot" if answering else "silent_slot")
+            if len(answering) > 1:
+                return False
+            return len(here) == (1 if answering else 2)
+
+        add("field_on")
+        add("field_off")
+        if mode != self.FULL:  # a 1-slot probe: silence, one clean answer, or a collision
+            ask(0, 0, 1)
             add("answered_slot" if uids else "silent_slot")
+            if len(uids) == 1 and mode == self.VERIFY:   # PN5180._alone: quiet, ask again
+                add("transmit_setup")
+                add("quiet_request")
+                add("silent_slot")
+                ask(0, 0, 1)
+                add("silent_slot")
             if len(uids) <= 1:
                 return total
+            if known:
+                if behind(0, 0):
+                    return total
+                add("field_off")
+                add("field_on")
         pending: list[tuple[int, int]] = [(0, 0)]
         first = True
         while pending:
             mask, bits = pending.pop(0)
             if not first:
+                if behind(mask, bits):
+                    continue
                 add("field_off")
                 add("field_on")
             first = False
-            add("spi")
-            add("transmit_setup")
-            add("request")
-            add("next_slot", 15)
+            ask(mask, bits, 16)
+            eof_only = True
             for slot in range(16):
                 here = [u for u in uids if u & ((1 << bits) - 1) == mask
                         and (u >> bits) & 0xF == slot]
@@ -173,15 +228,23 @@ class TimedReader:
         self.clock = clock
         self.model = PN5180Timing() if kind == "pn5180" else MFRC522Timing()
         self.was_empty = True
+        plan = getattr(importlib.import_module("haleakala_pico.pn5180"), "ScanPlan", None)
+        self.plan = plan() if plan is not None else None
 
     def init(self) -> None:
         self.clock.us += 10_000
 
     def inventory(self) -> list[str]:
         uids = self.board.on(self.beach)
-        self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty)
+        mode, known = None, []
+        if self.kind == "pn5180" and self.plan is not None:
+            mode, known = self.plan.mode(), [int(u, 16) for u in self.plan.last]
+        self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty, mode,
+                                         known)
         self.clock.bus_us += self.model.frames * self.model.locked
         self.was_empty = not uids
+        if self.kind == "pn5180" and self.plan is not None:
+            self.plan.scanned(uids, mode)
         return uids
 
 
