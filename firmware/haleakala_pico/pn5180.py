@@ -108,7 +108,13 @@ class ScanPlan:
     Nb_slots flag): silence is no tag, a clean answer is the one tag, a collision (two or
     more tags in the one slot) is sorted out as ``PN5180._probe`` says. ``VERIFY``: the
     probe, then its one tag is told to stay quiet and the slot is asked again, which must
-    stay silent.
+    stay silent. ``CONFIRM``: the scan after a scan that changed its mind re-reads just
+    the tags it changed its mind about, each by a 1-slot inventory masked with its whole
+    64-bit UID (ISO 15693-3 allows a 64-bit mask with 1 slot; only that tag can answer).
+    That scan is the debounce's confirming scan: it is there to read the doubtful tags a
+    second time, and the others were read by the scan just before. A CONFIRM is never
+    followed by another (a tag that flickers at the edge of the field must not keep the
+    rest of the beach from being read).
 
     A probe cannot promise a weak tag: one strong tag can drown it in a single slot. A
     verify can, as a 16-slot inventory can: with the one tag quiet every other tag answers
@@ -122,15 +128,17 @@ class ScanPlan:
     FULL = 0
     PROBE = 1
     VERIFY = 2
+    CONFIRM = 3
 
-    def __init__(self, probe_empty=True, probe_one=True):
+    def __init__(self, probe_empty=True, probe_one=True, confirm=True):
         self.probe_empty = probe_empty
         self.probe_one = probe_one
-        self.last = []
-        self.changed = False
-        self.probes = 0          # probes (not verifies) since the last verify or full scan
+        self.confirm = confirm
+        self.forget()
 
     def mode(self):
+        if self.confirm and self.changed and self.last_mode != self.CONFIRM:
+            return self.CONFIRM
         if not self.last:
             return self.PROBE if self.probe_empty else self.FULL
         if self.probe_one and len(self.last) == 1:
@@ -139,15 +147,27 @@ class ScanPlan:
             return self.PROBE
         return self.FULL
 
+    def doubtful(self):
+        """The tags the last scan changed its mind about (for ``CONFIRM``)."""
+        return sorted([u for u in self.last if u not in self.before]
+                      + [u for u in self.before if u not in self.last])
+
     def scanned(self, found, mode):
         self.changed = sorted(found) != sorted(self.last)
+        self.before = self.last
         self.last = list(found)
-        self.probes = self.probes + 1 if mode == self.PROBE else 0
+        self.last_mode = mode
+        if mode in (self.FULL, self.VERIFY):
+            self.probes = 0
+        else:
+            self.probes += 1     # probes and confirms since the last verify or full scan
 
     def forget(self):
-        """After a reset: nothing is known, the beach looks empty."""
+        """At start and after a reset: nothing is known, the beach looks empty."""
         self.last = []
+        self.before = []
         self.changed = False
+        self.last_mode = self.FULL
         self.probes = 0
 
 
@@ -241,6 +261,8 @@ class PN5180(Reader):
             known = self._plan.last
             if mode == ScanPlan.FULL:
                 found = self._inventory_all(known)
+            elif mode == ScanPlan.CONFIRM:
+                found = self._confirm(known, self._plan.doubtful())
             else:
                 found = self._probe(known, mode == ScanPlan.VERIFY)
             done = True
@@ -317,6 +339,21 @@ class PN5180(Reader):
                 return self._inventory_all(known)
             return [uid]
         return []
+
+    def _confirm(self, known, doubtful):
+        """The last scan's tags with each doubtful one read again on its own: a 1-slot
+        inventory masked with its whole UID, which only that tag can answer."""
+        found = [u for u in known if u not in doubtful]
+        for uid in doubtful:
+            status = self._probe_slot(int(uid, 16), 64)
+            if status & RX_BAD:    # two tags with one UID, or a garbled answer: read all
+                self._cycle_field()
+                return self._inventory_all(known)
+            if status & RX_LENGTH:
+                if self._read_answer(status & RX_LENGTH) != uid:
+                    raise ReaderFault(BADRESP, "a tag answered another tag's UID")
+                found.append(uid)
+        return found
 
     def _alone(self, uid):
         """Whether no other tag answers once ``uid`` stays quiet: any tag a strong ``uid``

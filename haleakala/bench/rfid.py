@@ -75,15 +75,16 @@ class PN5180Timing:
     def __init__(self) -> None:
         self.frames = 0
 
-    FULL, PROBE, VERIFY = 0, 1, 2
+    FULL, PROBE, VERIFY, CONFIRM = 0, 1, 2, 3
     """The firmware's ``ScanPlan`` modes (same numbers)."""
 
     def scan(self, uids: list[int], was_empty: bool, mode: int | None = None,
-             known: list[int] | None = None) -> int:
+             known: list[int] | None = None, doubtful: list[int] | None = None) -> int:
         """Time of one scan of a field holding ``uids``, as firmware/haleakala_pico/pn5180.py
         runs it: ``mode`` is the firmware's ``ScanPlan`` choice (by default, as firmware
         1.2: probe a beach that was empty), ``known`` the UIDs its last scan found (used to
-        settle a collision with Stay quiet, ``PN5180._behind``)."""
+        settle a collision with Stay quiet, ``PN5180._behind``), ``doubtful`` the ones a
+        ``CONFIRM`` reads again (``PN5180._confirm``)."""
         if mode is None:
             mode = self.PROBE if was_empty else self.FULL
         known = known or []
@@ -127,6 +128,11 @@ class PN5180Timing:
 
         add("field_on")
         add("field_off")
+        if mode == self.CONFIRM:  # each doubtful tag: 1 slot, masked with its whole UID
+            for uid in doubtful or []:
+                ask(uid, 64, 1)
+                add("answered_slot" if uid in uids else "silent_slot")
+            return total
         if mode != self.FULL:  # a 1-slot probe: silence, one clean answer, or a collision
             ask(0, 0, 1)
             add("answered_slot" if uids else "silent_slot")
@@ -236,12 +242,16 @@ class TimedReader:
 
     def inventory(self) -> list[str]:
         uids = self.board.on(self.beach)
-        mode, known = None, []
+        mode, known, doubtful = None, [], []
         if self.kind == "pn5180" and self.plan is not None:
             mode, known = self.plan.mode(), [int(u, 16) for u in self.plan.last]
+            doubtful = [int(u, 16) for u in self.plan.doubtful()]
         self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty, mode,
-                                         known)
+                                         known, doubtful)
         self.clock.bus_us += self.model.frames * self.model.locked
+        if mode == PN5180Timing.CONFIRM:   # what the firmware reports: see PN5180._confirm
+            doubtful_now = set(self.plan.doubtful())
+            uids = sorted((set(self.plan.last) - doubtful_now) | (doubtful_now & set(uids)))
         self.was_empty = not uids
         if self.kind == "pn5180" and self.plan is not None:
             self.plan.scanned(uids, mode)

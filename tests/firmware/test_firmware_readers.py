@@ -104,9 +104,9 @@ def test_pn5180_empty_beach_costs_only_a_one_slot_probe(machine) -> None:
 
 
 def test_pn5180_lone_tag_on_an_empty_beach_is_read_by_the_probe_alone(machine) -> None:
-    """Firmware 1.2: a clean answer to the 1-slot probe is the tag; the next scan, of a
-    beach no longer empty, is the full inventory, which finds a tag the probe could not
-    hear (a weak tag drowned by a strong one in the single slot)."""
+    """A clean answer to the 1-slot probe is the tag; the confirming scan after it reads
+    just that tag again (1 slot masked with its whole UID); a second tag that came meanwhile
+    is read by a later scan."""
     chip = FakePN5180([])
     reader = pn5180(machine, chip)
     reader.init()
@@ -116,8 +116,92 @@ def test_pn5180_lone_tag_on_an_empty_beach_is_read_by_the_probe_alone(machine) -
     assert reader.inventory() == ["E004015000000005"]
     assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
     chip.tags = ["E004015000000005", "E004015000000016"]
-    assert sorted(reader.inventory()) == chip.tags
+    requests = chip.requests
+    assert reader.inventory() == ["E004015000000005"]     # the confirming scan
+    assert chip.requests - requests == 1 and chip.inventory is None
+    assert sorted(reader.inventory()) == chip.tags          # a probe: collision, settled
+
+
+def test_pn5180_confirming_scan_reads_only_the_doubtful_tags(machine) -> None:
+    """Issue 24: the debounce's second scan re-reads the tag the first scan changed its
+    mind about, not the whole beach: one 1-slot request masked with its 64-bit UID."""
+    stack = ["E004015000000011", "E004015000000022", "E004015000000033"]
+    chip = FakePN5180(stack)
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    reader.inventory()
+    assert sorted(reader.inventory()) == stack               # settled: a 16-slot inventory
+    chip.tags = stack[:2]
+    assert sorted(reader.inventory()) == stack[:2]           # full: the third tag is gone
+    requests, slots = chip.requests, chip.slots_opened
+    assert sorted(reader.inventory()) == stack[:2]           # confirm: still gone
+    assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
+    assert sorted(reader.inventory()) == stack[:2]           # then the whole beach again
     assert chip.slots_opened - slots > 16
+
+
+def test_pn5180_a_new_tag_colliding_with_the_known_one_is_read_after_stay_quiet(
+        machine) -> None:
+    """A probe collision on a beach with one known tag: that tag is told to stay quiet and
+    the slot asked again, instead of a 16-slot inventory."""
+    known, new = "E004015000000005", "E004015000000015"
+    chip = FakePN5180([known])
+    reader = pn5180(machine, chip)
+    reader.init()
+    for _ in range(3):
+        assert reader.inventory() == [known]
+    chip.tags = [known, new]
+    slots = chip.slots_opened
+    assert sorted(reader.inventory()) == [known, new]
+    assert chip.quiet_requests == 1 and chip.slots_opened - slots == 2
+
+
+def test_pn5180_known_tags_sharing_a_slot_are_settled_by_stay_quiet(machine) -> None:
+    same_slot = ["E004015000000011", "E004015000000021"]
+    chip = FakePN5180(same_slot)
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    reader.inventory()
+    slots, quiet = chip.slots_opened, chip.quiet_requests
+    assert sorted(reader.inventory()) == same_slot
+    assert chip.quiet_requests - quiet == 2 and chip.slots_opened - slots == 17
+    chip.tags = [same_slot[0], "E004015000000031"]           # one left, another came
+    assert sorted(reader.inventory()) == sorted(chip.tags)  # not explained: polled again
+
+
+def test_pn5180_a_weak_tag_under_a_strong_one_is_found_within_full_every_scans(
+        machine) -> None:
+    """The probe's single slot lets a strong tag drown a weak one; the verify (the strong
+    tag told to stay quiet, the slot asked again) hears it, at the latest on the
+    FULL_EVERY-th scan."""
+    strong, weak = "E004015000000005", "E004015000000016"
+    chip = FakePN5180([strong])
+    reader = pn5180(machine, chip)
+    reader.init()
+    for _ in range(3):
+        reader.inventory()
+    chip.tags, chip.weak = [strong, weak], {weak}
+    every = firmware_module("haleakala_pico.pn5180").FULL_EVERY
+    seen = [sorted(reader.inventory()) for _ in range(every)]
+    assert [strong, weak] in seen
+
+
+@settings(max_examples=40, deadline=None)
+@given(fields=st.lists(st.sets(ISO, max_size=5), min_size=1, max_size=5))
+def test_pn5180_reports_the_field_once_it_stays_still(fields: list[set[str]]) -> None:
+    """Whatever the probes, confirms and Stay quiet shortcuts do, a field that stops
+    changing is reported exactly within two scans and stays so."""
+    fake = FakeMachine()
+    with firmware_on_path(fake):
+        chip = FakePN5180([])
+        reader = pn5180(fake, chip)
+        reader.init()
+        for field in fields:
+            chip.tags = sorted(field)
+            scans = [sorted(reader.inventory()) for _ in range(6)]
+            assert scans[2:] == [sorted(field)] * 4
 
 
 def test_pn5180_probe_answer_is_followed_by_a_full_inventory(machine) -> None:

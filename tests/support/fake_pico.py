@@ -198,6 +198,7 @@ class FakePN5180(FakeChip):
         self.requests = 0                  # inventory requests seen
         self.slots_opened = 0
         self.quiet: set[int] = set()       # tags told to stay quiet (until the field goes off)
+        self.weak: set[str] = set()        # drowned by any other tag answering in their slot
         self.quiet_requests = 0
 
     def busy_level(self) -> int:
@@ -283,6 +284,9 @@ class FakePN5180(FakeChip):
             if slots == 16 and (value >> mask_bits) & 0xF != self.slot:
                 continue
             answering.append(value)
+        strong = [v for v in answering if f"{v:016X}" not in self.weak]
+        if strong:
+            answering = strong                 # capture: the weak tags are not heard
         if not answering:
             if self.silence_irq:
                 self.regs[self.IRQ_STATUS] |= self.RX_IRQ
