@@ -404,7 +404,8 @@ class PN5180(Reader):
         if status & RX_LENGTH:
             if len(here) != 1:
                 return None
-            return here + [self._read_answer(status & RX_LENGTH)]
+            here.append(self._read_answer(status & RX_LENGTH))
+            return here
         if len(here) != 2:
             return None
         return list(here)

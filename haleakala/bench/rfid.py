@@ -246,8 +246,12 @@ class TimedReader:
         if self.kind == "pn5180" and self.plan is not None:
             mode, known = self.plan.mode(), [int(u, 16) for u in self.plan.last]
             doubtful = [int(u, 16) for u in self.plan.doubtful()]
-        self.clock.us += self.model.scan([int(u, 16) for u in uids], self.was_empty, mode,
-                                         known, doubtful)
+        if isinstance(self.model, PN5180Timing):
+            took = self.model.scan([int(u, 16) for u in uids], self.was_empty, mode, known,
+                                   doubtful)
+        else:
+            took = self.model.scan([int(u, 16) for u in uids], self.was_empty)
+        self.clock.us += took
         self.clock.bus_us += self.model.frames * self.model.locked
         if mode == PN5180Timing.CONFIRM:   # what the firmware reports: see PN5180._confirm
             doubtful_now = set(self.plan.doubtful())
