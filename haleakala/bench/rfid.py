@@ -253,7 +253,7 @@ class TimedReader:
             took = self.model.scan([int(u, 16) for u in uids], self.was_empty)
         self.clock.us += took
         self.clock.bus_us += self.model.frames * self.model.locked
-        if mode == PN5180Timing.CONFIRM:   # what the firmware reports: see PN5180._confirm
+        if mode == PN5180Timing.CONFIRM and self.plan is not None:   # see PN5180._confirm
             doubtful_now = set(self.plan.doubtful())
             uids = sorted((set(self.plan.last) - doubtful_now) | (doubtful_now & set(uids)))
         self.was_empty = not uids
