@@ -21,13 +21,13 @@ and its multi-tag forks):
    only opposite beaches), so a disc lying near the edge of a beach is not read by the
    neighbouring reader during the same scan.
 
-A beach that was empty at the last scan is first probed with a 1-slot inventory: silence
-means still empty (about 4 ms instead of about 16 ms). A collision (two or more tags) is
-followed by the full 16-slot inventory. A clean answer is the lone tag's UID and is this
-scan's answer (firmware 1.2; about 8 ms instead of about 28 ms): a strong tag may drown a
-weak one in a single slot, but the beach is then no longer empty, so its next scan (the
-debounce's confirming scan, straight after) is the full 16-slot inventory that finds the
-weak one, one scan later, and a tag counts only once two scans agree anyway.
+Which inventory a scan runs is planned from the last scans (``ScanPlan``, firmware 1.3):
+a 1-slot probe for an empty beach or a beach with one unchanged tag, a verify (the tag
+told to stay quiet, the slot asked again) after a change and at least every
+``FULL_EVERY``-th scan, a confirming scan of just the doubtful tags (each by a 1-slot
+inventory masked with its whole UID) straight after a scan that changed its mind, and the
+16-slot inventory for a beach with more tags, whose collisions the known tags explain are
+settled with Stay quiet instead of a second 16-slot poll.
 """
 
 from haleakala_pico import compat
