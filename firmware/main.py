@@ -12,7 +12,7 @@ import sys
 
 from haleakala_pico import FIRMWARE_VERSION, compat
 from haleakala_pico import config as default_config
-from haleakala_pico.board import build_readers
+from haleakala_pico.board import build_readers, scans_in_pairs
 from haleakala_pico.scanner import Scanner
 
 
@@ -20,16 +20,23 @@ def write_line(line):
     sys.stdout.write(line)
 
 
-def main(cfg=None, emit=write_line, steps=None):
-    """Build the readers, say hello, scan. ``steps`` bounds the loop (tests)."""
+def main(cfg=None, emit=write_line, steps=None, start_thread=None):
+    """Build the readers, say hello, scan. ``steps`` bounds the loop (tests), and
+    ``start_thread`` starts the second core's worker (default ``_thread.start_new_thread``)."""
     import machine
 
     cfg = default_config if cfg is None else cfg
+    together = None
+    if scans_in_pairs(cfg):
+        from haleakala_pico.cores import SecondCore
+
+        together = SecondCore(start_thread).together
     scanner = Scanner(build_readers(cfg), emit, debounce_scans=cfg.DEBOUNCE_SCANS,
                       snapshot_period_ms=cfg.SNAPSHOT_PERIOD_MS,
                       heartbeat_period_ms=cfg.HEARTBEAT_PERIOD_MS,
                       hello_period_ms=cfg.HELLO_PERIOD_MS, retry_ms=cfg.FAULT_RETRY_MS,
-                      firmware=FIRMWARE_VERSION, runtime=compat.runtime())
+                      firmware=FIRMWARE_VERSION, runtime=compat.runtime(),
+                      groups=getattr(cfg, "SCAN_GROUPS", None), together=together)
     led = machine.Pin(cfg.STATUS_LED, machine.Pin.OUT)
     watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
 

@@ -5,8 +5,12 @@ them to the Raspberry Pi over USB serial (see firmware/PROTOCOL.md). Every modul
 unchanged under CPython so that the tests can drive it with fake chips.
 """
 
-FIRMWARE_VERSION = "1.1.0"
-"""Sent in every ``hello``. 1.1.0: ``hello`` also names the MicroPython it runs on."""
+FIRMWARE_VERSION = "1.3.0"
+"""Sent in every ``hello``. 1.1.0: ``hello`` also names the MicroPython it runs on. 1.2.0:
+every change is sent as two consecutive snapshots (the Pi confirms a change with two), and
+two opposite beaches are scanned at once, one on each core. 1.3.0: the PN5180 plans each
+scan from the last ones (``pn5180.ScanPlan``): probes, a confirming scan of just the
+doubtful tags, collisions settled with Stay quiet. The line protocol is unchanged."""
 
 MICROPYTHON_VERSION = "1.29.0"
 """The MicroPython release this firmware is written and checked for: its ``mpy-cross``

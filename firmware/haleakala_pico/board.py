@@ -3,7 +3,9 @@
 """Wiring the readers described in config.py: the only firmware module that uses ``machine``.
 
 Every chip select is driven high before any reader is created, so no two chips ever share
-the bus; then each beach gets the driver for its chip.
+the bus; then each beach gets the driver for its chip. When beaches are scanned two at a
+time (``config.SCAN_GROUPS``), the readers share one lock that they hold for each SPI
+transaction, so the two cores never select two chips at once.
 """
 
 from haleakala_pico import config as default_config
@@ -13,10 +15,19 @@ from haleakala_pico.pn5180 import PN5180
 BEACHES = 6
 
 
+def scans_in_pairs(cfg):
+    return any(len(group) > 1 for group in getattr(cfg, "SCAN_GROUPS", ()))
+
+
 def build_readers(cfg=None):
     import machine
 
     cfg = default_config if cfg is None else cfg
+    bus = None
+    if scans_in_pairs(cfg):
+        import _thread
+
+        bus = _thread.allocate_lock()
     if len(cfg.READERS) != BEACHES:
         raise ValueError("config.READERS lists %d readers; the island has %d beaches"
                          % (len(cfg.READERS), BEACHES))
@@ -32,9 +43,9 @@ def build_readers(cfg=None):
         if kind == cfg.PN5180:
             # Pulled down: an unplugged PN5180 then reads as "no chip", not as stuck BUSY.
             busy = machine.Pin(spec["busy"], machine.Pin.IN, machine.Pin.PULL_DOWN)
-            readers.append(PN5180(spi, selects[beach], busy, rst))
+            readers.append(PN5180(spi, selects[beach], busy, rst, bus=bus))
         elif kind == cfg.MFRC522:
-            readers.append(MFRC522(spi, selects[beach], rst))
+            readers.append(MFRC522(spi, selects[beach], rst, bus=bus))
         else:
             raise ValueError("beach %d: reader kind %r is not pn5180 or mfrc522" % (beach, kind))
     return readers

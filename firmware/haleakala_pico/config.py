@@ -29,6 +29,12 @@ READERS = (
     {"kind": PN5180, "cs": 27, "busy": 12, "rst": 13},
 )
 
+# Beaches scanned at the same time, one on each of the RP2040's two cores (cores.py): two
+# opposite beaches, so the two RF fields are the island's width apart. The readers share the
+# SPI bus, one transaction at a time. ((0,), (1,), (2,), (3,), (4,), (5,)) scans one beach
+# after another (firmware 1.1 and before), at about twice the round time.
+SCAN_GROUPS = ((0, 3), (1, 4), (2, 5))
+
 DEBOUNCE_SCANS = 2          # consecutive agreeing scans before a tag counts as come or gone
 SNAPSHOT_PERIOD_MS = 100    # a full snapshot at least this often (10 Hz), and on every change
 HEARTBEAT_PERIOD_MS = 1000

@@ -24,6 +24,7 @@ from haleakala_pico import compat
 from haleakala_pico.reader import (
     BADRESP,
     COLLISION,
+    NO_LOCK,
     NOCHIP,
     TIMEOUT,
     Reader,
@@ -100,8 +101,9 @@ class _Garbled(Exception):
 class MFRC522(Reader):
     kind = "mfrc522"
 
-    def __init__(self, spi, cs, rst):
+    def __init__(self, spi, cs, rst, bus=None):
         self._spi = spi
+        self._bus = NO_LOCK if bus is None else bus
         self._cs = cs
         self._rst = rst
         self._field_reset = False
@@ -112,37 +114,33 @@ class MFRC522(Reader):
     def read(self, reg):
         out = bytes((((reg << 1) & 0x7E) | 0x80, 0))
         buf = bytearray(2)
-        self._cs.value(0)
-        try:
-            self._spi.write_readinto(out, buf)
-        finally:
-            self._cs.value(1)
+        self._exchange(out, buf)
         return buf[1]
 
     def write(self, reg, value):
-        self._cs.value(0)
-        try:
-            self._spi.write(bytes(((reg << 1) & 0x7E, value & 0xFF)))
-        finally:
-            self._cs.value(1)
+        self._exchange(bytes(((reg << 1) & 0x7E, value & 0xFF)))
 
     def _fifo_write(self, data):
-        self._cs.value(0)
-        try:
-            self._spi.write(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
-        finally:
-            self._cs.value(1)
+        self._exchange(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
 
     def _fifo_read(self, count):
         address = ((FIFO_DATA << 1) & 0x7E) | 0x80
         out = bytes([address] * count + [0])
         buf = bytearray(count + 1)
-        self._cs.value(0)
-        try:
-            self._spi.write_readinto(out, buf)
-        finally:
-            self._cs.value(1)
+        self._exchange(out, buf)
         return bytes(buf[1:])
+
+    def _exchange(self, out, into=None):
+        """One SPI transaction with this chip selected (and the shared bus held)."""
+        with self._bus:
+            self._cs.value(0)
+            try:
+                if into is None:
+                    self._spi.write(out)
+                else:
+                    self._spi.write_readinto(out, into)
+            finally:
+                self._cs.value(1)
 
     # ------------------------------------------------------------------ Reader interface
 

@@ -29,9 +29,26 @@ class ReaderFault(Exception):
         self.detail = detail
 
 
+class NoLock:
+    """The bus lock of a reader that has its bus to itself: takes nothing, costs nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+NO_LOCK = NoLock()
+
+
 class Reader:
     """Interface: ``kind`` names the chip (sent in ``hello``), ``init`` brings it up (and is
-    called again to recover from a fault), ``inventory`` lists the tags in the field."""
+    called again to recover from a fault), ``inventory`` lists the tags in the field.
+
+    Readers that share an SPI bus with a reader scanned at the same time on the other core
+    hold ``bus`` (a ``_thread`` lock) from chip select low to chip select high: one SPI
+    transaction at a time, while each chip runs its own air interface in between."""
 
     kind = "none"
 

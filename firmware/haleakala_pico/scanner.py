@@ -1,16 +1,24 @@
-"""The scan loop: one beach reader after another, debounced, full snapshots out.
+"""The scan loop: the beach readers in turn (two at a time), debounced, full snapshots out.
 
 A disc sliding onto a beach, or a tag at the edge of a field, may be read in one scan and
 missed in the next. So a tag only counts as arrived (or gone) once ``debounce_scans``
 consecutive scans of its beach agree, and a tag seen in every other scan never toggles.
 
 The Pi is told everything every time: each ``snap`` frame carries all six beaches, sent at
-once when a beach's debounced contents change and at least every ``snapshot_period_ms``
-anyway. A reader that faults makes its beach unknown (``?``), never empty, and is retried
-every ``retry_ms`` without slowing the scans of the other beaches.
+once, twice in a row, when a beach's debounced contents change (the Pi moves a disc only
+when two consecutive snapshots agree, so no single stray frame can), and at least every
+``snapshot_period_ms`` anyway.
+
+Beaches are scanned in ``groups``: by default two opposite beaches at a time, one on each
+core (cores.py), so a round takes about half as long as six scans one after another (the
+scanner's own default, kept for tests and for ``config.SCAN_GROUPS`` of single beaches).
+
+A reader that faults makes its beach unknown (``?``), never empty, and is retried every
+``retry_ms`` without slowing the scans of the other beaches.
 """
 
 from haleakala_pico import compat
+from haleakala_pico.cores import attempt, one_after_the_other
 from haleakala_pico.protocol import Encoder
 from haleakala_pico.reader import ERROR, SPI, ReaderFault
 
@@ -80,12 +88,21 @@ def describe_fault(exc):
 
 
 class Scanner:
-    """Owns the readers, their debouncers and the frame encoder; ``step`` scans one beach."""
+    """Owns the readers, their debouncers and the frame encoder; ``step`` scans one group of
+    beaches (one beach, or two at once through ``together``)."""
 
     def __init__(self, readers, emit, debounce_scans=2, snapshot_period_ms=100,
                  heartbeat_period_ms=1000, hello_period_ms=5000, retry_ms=1000,
-                 firmware="?", boot=None, clock_ms=None, runtime=None):
+                 firmware="?", boot=None, clock_ms=None, runtime=None, groups=None,
+                 together=None):
         self.readers = list(readers)
+        self.groups = [tuple(g) for g in groups] if groups else [
+            (i,) for i in range(len(self.readers))]
+        if sorted(i for g in self.groups for i in g) != list(range(len(self.readers))):
+            raise ValueError("scan groups must name every beach once")
+        if max(len(g) for g in self.groups) > 2:
+            raise ValueError("a scan group holds one or two beaches (two cores)")
+        self.together = together or one_after_the_other
         self.emit = emit
         self.debounce_scans = debounce_scans
         self.snapshot_period_ms = snapshot_period_ms
@@ -102,7 +119,6 @@ class Scanner:
         self.encoder = Encoder(compat.boot_id() if boot is None else boot)
         self._retry_at = [0] * len(self.readers)
         self._next = 0
-        self._confirming = False
         self._now = self._clock()
         self._last_snap = self._last_hb = self._last_hello = self._round_start = self._now
 
@@ -142,6 +158,7 @@ class Scanner:
             self._bring_up(i)
         self._tick()
         self.snapshot()
+        self.snapshot()
         self._last_hb = self._round_start = self._now
 
     def _bring_up(self, i):
@@ -160,48 +177,96 @@ class Scanner:
         self._say(self.encoder.fault(i, kind, detail))
 
     def step(self):
-        """Scan the next beach, then send whatever is due.
+        """Scan the next group of beaches, then send whatever is due.
 
         A beach whose scan disagreed with its debounced contents is scanned once more
-        straight away: the confirming scan then costs one reader's time, not a whole round.
+        straight away, by the same core, while the other core goes on with its own beach:
+        the confirming scan costs one reader's time, not a whole round.
+        A change is sent as two consecutive snapshots, so the Pi can confirm it at once.
         """
-        i = self._next
-        if i == 0 and not self._confirming:
+        g = self._next
+        if g == 0:
             now = self._tick()
             self.round_ms = compat.ticks_diff(now, self._round_start)
             self._round_start = now
-        changed = self._scan(i)
-        if not self._confirming and self.faults[i] is None and self.beaches[i].pending():
-            self._confirming = True
-        else:
-            self._confirming = False
-            self._next = (i + 1) % len(self.readers)
+        changed = self._scan_group(self.groups[g])
+        self._next = (g + 1) % len(self.groups)
         now = self._tick()
-        if changed or compat.ticks_diff(now, self._last_snap) >= self.snapshot_period_ms:
+        if changed:
+            self.snapshot()
+            self.snapshot()
+        elif compat.ticks_diff(now, self._last_snap) >= self.snapshot_period_ms:
             self.snapshot()
         if compat.ticks_diff(now, self._last_hb) >= self.heartbeat_period_ms:
             self.heartbeat()
         if compat.ticks_diff(now, self._last_hello) >= self.hello_period_ms:
             self.hello()
 
-    def _scan(self, i):
-        """Scan beach ``i``; True when what the Pi should know about it changed."""
+    def _scan_group(self, group):
+        """Scan the beaches of ``group`` (at once when there are two); True when what the Pi
+        should know about any of them changed."""
+        ready = [i for i in group if self._ready(i)]
+        if len(ready) == 2:
+            answers = self.together(self._job(ready[0]), self._job(ready[1]))
+        else:
+            answers = [attempt(self._job(i)) for i in ready]
+        changed = False
+        for n in range(len(ready)):
+            if self._absorb(ready[n], answers[n]):
+                changed = True
+        return changed
+
+    def _job(self, i):
+        """The work for one core: scan beach ``i``, and once more if the scan disagreed
+        with the debounced contents. Touches only this beach's reader and debouncer (the
+        other core has another beach); frames are left to core 0 (``_absorb``).
+        Returns (changed, scans that worked, the exception that stopped it or None)."""
+        reader = self.readers[i]
         beach = self.beaches[i]
-        if self.faults[i] is not None:
-            if compat.ticks_diff(self._clock(), self._retry_at[i]) < 0:
-                return False
-            if not self._bring_up(i):
-                return False
-        try:
-            seen = self.readers[i].inventory()
-        except Exception as exc:  # a reader fault must not stop the others
-            was_known = beach.known()
-            self._fault(i, exc)
-            return was_known
-        if self.faults[i] is not None:
+
+        def job():
+            changed = False
+            scans = 0
+            while True:
+                try:
+                    seen = reader.inventory()
+                except Exception as exc:  # a reader fault must not stop the others
+                    return changed, scans, exc
+                scans += 1
+                if beach.update(seen):
+                    changed = True
+                if scans > 1 or not beach.pending():
+                    return changed, scans, None
+
+        return job
+
+    def _ready(self, i):
+        """Whether beach ``i`` can be scanned now: a faulted reader only once its retry time
+        has come and it came back up."""
+        if self.faults[i] is None:
+            return True
+        if compat.ticks_diff(self._clock(), self._retry_at[i]) < 0:
+            return False
+        return self._bring_up(i)
+
+    def _scan(self, i):
+        """Scan beach ``i`` alone; True when what the Pi should know about it changed."""
+        return self._scan_group((i,))
+
+    def _absorb(self, i, answer):
+        """Report what one core's job found on beach ``i``: a recovery, a fault."""
+        error, result = answer
+        if error is not None:  # the job itself failed (it catches reader faults)
+            result = (False, 0, error)
+        changed, scans, fault = result
+        if scans and self.faults[i] is not None:
             self.faults[i] = None
             self._say(self.encoder.fault(i, "ok", "recovered"))
-        return beach.update(seen)
+        if fault is not None:
+            was_known = self.beaches[i].known()
+            self._fault(i, fault)
+            return changed or was_known
+        return changed
 
     def crash(self, exc):
         """Last words before a reboot: a ``fault`` frame for reader -1 (the firmware)."""

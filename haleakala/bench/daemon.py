@@ -21,7 +21,13 @@ Figures (``name: value`` lines):
   gap between two watchdog pings during the flood, ``flood_queue_max`` the deepest the event
   queue got, ``flood_after_event_to_frame_p50_ms``/``_p99_ms`` the time from writing one
   frame that changes a beach, once the flood has ended, to the LED frame and OLED image that
-  show it (``--flood-probes``, 100, changes one after the other).
+  show it (``--flood-probes``, 100, changes one after the other). Every change is sent as
+  two consecutive snapshots, as firmware 1.2 does.
+- ``attack_*`` (issue 22): on the same link, the bench keeps sending the real Pico's
+  snapshots at 10 Hz for 3 s while it slips in, once, a snapshot of the current run
+  numbered 900 ahead (``seq_900_ahead``), then a ``hello`` with a new boot id and one
+  snapshot (``hello_and_snap``): the longest watchdog gap, the seconds the link was
+  reported down, and how often the board the controller saw changed (0 is right).
 """
 
 from __future__ import annotations
@@ -171,19 +177,22 @@ FLOOD_TAGS = {"E0040150000000A1": "yellow3", "E0040150000000B2": "red1"}
 
 
 def _flood_frames(first_seq: int, count: int) -> list[bytes]:
-    """Valid snapshots, each changing beach 2: yellow 3 on it (out of turn), then not."""
+    """Valid snapshots, each pair changing beach 2: yellow 3 on it (out of turn), then not.
+    (The host moves a disc only when two consecutive snapshots agree, and firmware 1.2
+    sends every change twice.)"""
     from haleakala.hal.rfid import protocol
 
     out = []
     for seq in range(first_seq, first_seq + count):
-        beach2 = ("E0040150000000A1",) if seq % 2 else ()
+        beach2 = ("E0040150000000A1",) if (seq // 2) % 2 else ()
         beaches = ((), (), beach2, (), (), ())
         out.append(protocol.encode(protocol.Snapshot(FLOOD_BOOT, seq, beaches)))
     return out
 
 
 def measure_rfid_flood(
-    seconds: float = 15.0, rate: float = 6500.0, probes: int = 100, timeout: float = 30.0
+    seconds: float = 15.0, rate: float = 6500.0, probes: int = 100, timeout: float = 30.0,
+    attack_seconds: float = 3.0,
 ) -> dict[str, float]:
     """The flood described in the module docstring; returns its figures.
 
@@ -288,18 +297,21 @@ def measure_rfid_flood(
             writer.join(0.01)
             depth[0] = max(depth[0], companion.events.qsize())
         ended = time.monotonic()
-        want = frozenset({Disc("yellow", 3)}) if (seq - 1) % 2 else frozenset()
+        if seq % 2:  # end on a whole pair
+            os.write(master, b"".join(_flood_frames(seq, 1)))
+            seq += 1
+        want = frozenset({Disc("yellow", 3)}) if ((seq - 1) // 2) % 2 else frozenset()
         wait_until(lambda: companion.sensed[2] == want and companion.events.empty(),
                    "the end of the flood on the board")
         flood_pings = [began, *notifier.pings[pings_before:], time.monotonic()]
         gap = max(b - a for a, b in itertools.pairwise(flood_pings))
         latencies = []
         for _ in range(probes):
-            (frame,) = _flood_frames(seq, 1)
-            target = frozenset({Disc("yellow", 3)}) if seq % 2 else frozenset()
-            seq += 1
+            pair = b"".join(_flood_frames(seq, 2))
+            target = frozenset({Disc("yellow", 3)}) if (seq // 2) % 2 else frozenset()
+            seq += 2
             sent_at = time.perf_counter()
-            os.write(master, frame)
+            os.write(master, pair)
             wait_until(
                 lambda t=target, s=sent_at: any(at >= s and b == t for at, b in renders),
                 "a probe frame on the LEDs",
@@ -307,6 +319,7 @@ def measure_rfid_flood(
             at = min(at for at, b in renders if at >= sent_at and b == target)
             latencies.append((at - sent_at) * 1000)
         stats = daemon.queue_stats()
+        attacks = _serial_attacks(master, seq, notifier, companion, attack_seconds)
     finally:
         daemon.stop()
         loop.join(timeout)
@@ -324,7 +337,71 @@ def measure_rfid_flood(
         "flood_dropped": float(stats.get("dropped_total", 0)),
         "flood_after_event_to_frame_p50_ms": statistics.median(latencies),
         "flood_after_event_to_frame_p99_ms": percentile(latencies, 0.99),
+        **attacks,
     }
+
+
+ATTACKS = ("seq_900_ahead", "hello_and_snap")
+
+
+def _serial_attacks(master: int, seq: int, notifier, companion,
+                    seconds: float) -> dict[str, float]:
+    """Issue 22: the real Pico (this bench) keeps sending snapshots at 10 Hz while each
+    forged frame is slipped in once: a snapshot of the current run numbered 900 ahead
+    (beach 2 emptied), then a ``hello`` with a new boot id and one snapshot (yellow 3 put
+    elsewhere). For each, over ``seconds``: the longest watchdog gap, how long the link
+    was reported down, and how many times the board the controller saw changed."""
+    from haleakala.hal.rfid import protocol
+
+    figures: dict[str, float] = {}
+    on_2 = ("E0040150000000A1",) if companion.sensed[2] else ()
+    real = ((), (), on_2, (), (), ())  # what the real Pico keeps reporting
+
+    def board() -> tuple:
+        return tuple(companion.sensed)
+
+    for name in ATTACKS:
+        changes = 0
+        down_since: float | None = None
+        down = 0.0
+        pings_before = len(notifier.pings)
+        began = time.monotonic()
+        forged = False
+        last = board()
+        while time.monotonic() - began < seconds:
+            os.write(master, protocol.encode(protocol.Snapshot(FLOOD_BOOT, seq, real)))
+            seq += 1
+            if not forged and time.monotonic() - began > 0.3:
+                forged = True
+                empty: tuple[tuple[str, ...], ...] = ((),) * 6
+                if name == "seq_900_ahead":
+                    os.write(master, protocol.encode(
+                        protocol.Snapshot(FLOOD_BOOT, seq + 900, empty)))
+                else:
+                    elsewhere = ((), (), (), (), ("E0040150000000A1",), ())
+                    os.write(master, protocol.encode(protocol.Hello(
+                        "BADC0DE5", 0, "forged", ("pn5180",) * 6, 2, 100))
+                        + protocol.encode(protocol.Snapshot("BADC0DE5", 1, elsewhere)))
+            end = time.monotonic() + 0.1
+            while time.monotonic() < end:  # 10 Hz, looking at the board and the link
+                now_board = board()
+                if now_board != last:
+                    changes += 1
+                    last = now_board
+                if not companion.link_ok and down_since is None:
+                    down_since = time.monotonic()
+                elif companion.link_ok and down_since is not None:
+                    down += time.monotonic() - down_since
+                    down_since = None
+                time.sleep(0.005)
+        if down_since is not None:
+            down += time.monotonic() - down_since
+        pings = [began, *notifier.pings[pings_before:], time.monotonic()]
+        figures[f"attack_{name}_watchdog_gap_max_s"] = max(
+            b - a for a, b in itertools.pairwise(pings))
+        figures[f"attack_{name}_link_down_s"] = down
+        figures[f"attack_{name}_board_changes"] = float(changes)
+    return figures
 
 
 def run(args: argparse.Namespace) -> int:
@@ -364,4 +441,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"flood_dropped: {figures['flood_dropped']:.0f}")
     for name in ("flood_after_event_to_frame_p50_ms", "flood_after_event_to_frame_p99_ms"):
         print(f"{name}: {figures[name]:.3f}")
+    for attack in ATTACKS:
+        for what in ("watchdog_gap_max_s", "link_down_s", "board_changes"):
+            name = f"attack_{attack}_{what}"
+            print(f"{name}: {figures[name]:.3f}")
     return 0

@@ -88,6 +88,13 @@ def _rfid(p: argparse.ArgumentParser) -> None:
         help="the firmware/ folder of a source checkout (default: the one beside this "
         "package, when it runs from a checkout)",
     )
+    p.add_argument(
+        "--scan",
+        choices=("config", "pairs", "sequential"),
+        default="config",
+        help="how the Pico scans its readers: as firmware/haleakala_pico/config.py says "
+        "(default), two opposite beaches at once, or one beach after another (firmware 1.1)",
+    )
 
 
 def _web(p: argparse.ArgumentParser) -> None:

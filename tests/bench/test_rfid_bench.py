@@ -3,6 +3,8 @@ figures themselves are for people to read, not for tests to time)."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from haleakala.bench import rfid as bench
@@ -59,3 +61,30 @@ def test_an_installed_package_without_the_checkout_is_told_so(monkeypatch, tmp_p
     assert checkout.source_checkout() is None
     with pytest.raises(CheckoutNeeded, match="not installed with the package"):
         checkout.firmware_dir()
+
+
+def test_pn5180_model_uses_the_firmware_scan_plan_and_its_modes() -> None:
+    """The bench charges what the firmware does: its ``ScanPlan`` (imported from the
+    firmware) picks each scan, with the same mode numbers as the model's."""
+    bench.firmware_scanner()
+    plan = importlib.import_module("haleakala_pico.pn5180").ScanPlan
+    model = bench.PN5180Timing
+    assert (plan.FULL, plan.PROBE, plan.VERIFY, plan.CONFIRM) == (
+        model.FULL, model.PROBE, model.VERIFY, model.CONFIRM)
+
+
+def test_pn5180_confirming_one_doubtful_tag_costs_less_than_a_full_inventory() -> None:
+    model = bench.PN5180Timing()
+    stack = [0x01, 0x02, 0x03]
+    full = model.scan(stack, was_empty=False, mode=model.FULL)
+    confirm = model.scan(stack, was_empty=False, mode=model.CONFIRM, known=stack,
+                         doubtful=[0x03])
+    assert confirm < full / 2
+
+
+def test_pn5180_collision_of_known_tags_costs_less_than_a_second_poll() -> None:
+    model = bench.PN5180Timing()
+    same_slot = [0x01, 0x11]
+    unknown = model.scan(same_slot, was_empty=False, mode=model.FULL)
+    known = model.scan(same_slot, was_empty=False, mode=model.FULL, known=same_slot)
+    assert known < unknown

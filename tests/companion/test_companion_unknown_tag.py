@@ -29,7 +29,8 @@ def test_a_stranger_tag_read_by_the_driver_is_refused_naming_the_beach_and_the_e
     empty = ((),) * 6
     with_stranger = ((), (), (), (STRANGER,), (), ())
     digest = rig.game.digest()
-    rig.send(*session.feed(frames(empty, with_stranger), 0.0))
+    # Each board twice, as firmware 1.2 sends a change: two agreeing snapshots move discs.
+    rig.send(*session.feed(frames(empty, empty, with_stranger, with_stranger), 0.0))
     text = rig.text()
     assert text.startswith("! " + UNKNOWN_TAG), text
     assert "Beach 3" in text and STRANGER in text and "haleakala tags enroll" in text

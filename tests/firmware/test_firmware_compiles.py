@@ -17,7 +17,7 @@ SOURCES = sorted(FIRMWARE.rglob("*.py"))
 
 MICROPYTHON_MODULES = {
     "sys", "time", "os", "gc", "machine", "micropython", "struct", "binascii", "select",
-    "random", "math", "collections", "errno", "io", "array",
+    "random", "math", "collections", "errno", "io", "array", "_thread",
 }
 
 

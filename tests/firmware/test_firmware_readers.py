@@ -103,6 +103,107 @@ def test_pn5180_empty_beach_costs_only_a_one_slot_probe(machine) -> None:
     assert chip.requests == 3 and chip.slots_opened == 3
 
 
+def test_pn5180_lone_tag_on_an_empty_beach_is_read_by_the_probe_alone(machine) -> None:
+    """A clean answer to the 1-slot probe is the tag; the confirming scan after it reads
+    just that tag again (1 slot masked with its whole UID); a second tag that came meanwhile
+    is read by a later scan."""
+    chip = FakePN5180([])
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    chip.tags = ["E004015000000005"]
+    requests, slots = chip.requests, chip.slots_opened
+    assert reader.inventory() == ["E004015000000005"]
+    assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
+    chip.tags = ["E004015000000005", "E004015000000016"]
+    requests = chip.requests
+    assert reader.inventory() == ["E004015000000005"]     # the confirming scan
+    assert chip.requests - requests == 1 and chip.inventory is None
+    assert sorted(reader.inventory()) == chip.tags          # a probe: collision, settled
+
+
+def test_pn5180_confirming_scan_reads_only_the_doubtful_tags(machine) -> None:
+    """Issue 24: the debounce's second scan re-reads the tag the first scan changed its
+    mind about, not the whole beach: one 1-slot request masked with its 64-bit UID."""
+    stack = ["E004015000000011", "E004015000000022", "E004015000000033"]
+    chip = FakePN5180(stack)
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    reader.inventory()
+    assert sorted(reader.inventory()) == stack               # settled: a 16-slot inventory
+    chip.tags = stack[:2]
+    assert sorted(reader.inventory()) == stack[:2]           # full: the third tag is gone
+    requests, slots = chip.requests, chip.slots_opened
+    assert sorted(reader.inventory()) == stack[:2]           # confirm: still gone
+    assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
+    assert sorted(reader.inventory()) == stack[:2]           # then the whole beach again
+    assert chip.slots_opened - slots > 16
+
+
+def test_pn5180_a_new_tag_colliding_with_the_known_one_is_read_after_stay_quiet(
+        machine) -> None:
+    """A probe collision on a beach with one known tag: that tag is told to stay quiet and
+    the slot asked again, instead of a 16-slot inventory."""
+    known, new = "E004015000000005", "E004015000000015"
+    chip = FakePN5180([known])
+    reader = pn5180(machine, chip)
+    reader.init()
+    for _ in range(3):
+        assert reader.inventory() == [known]
+    chip.tags = [known, new]
+    slots = chip.slots_opened
+    assert sorted(reader.inventory()) == [known, new]
+    assert chip.quiet_requests == 1 and chip.slots_opened - slots == 2
+
+
+def test_pn5180_known_tags_sharing_a_slot_are_settled_by_stay_quiet(machine) -> None:
+    same_slot = ["E004015000000011", "E004015000000021"]
+    chip = FakePN5180(same_slot)
+    reader = pn5180(machine, chip)
+    reader.init()
+    reader.inventory()
+    reader.inventory()
+    slots, quiet = chip.slots_opened, chip.quiet_requests
+    assert sorted(reader.inventory()) == same_slot
+    assert chip.quiet_requests - quiet == 2 and chip.slots_opened - slots == 17
+    chip.tags = [same_slot[0], "E004015000000031"]           # one left, another came
+    assert sorted(reader.inventory()) == sorted(chip.tags)  # not explained: polled again
+
+
+def test_pn5180_a_weak_tag_under_a_strong_one_is_found_within_full_every_scans(
+        machine) -> None:
+    """The probe's single slot lets a strong tag drown a weak one; the verify (the strong
+    tag told to stay quiet, the slot asked again) hears it, at the latest on the
+    FULL_EVERY-th scan."""
+    strong, weak = "E004015000000005", "E004015000000016"
+    chip = FakePN5180([strong])
+    reader = pn5180(machine, chip)
+    reader.init()
+    for _ in range(3):
+        reader.inventory()
+    chip.tags, chip.weak = [strong, weak], {weak}
+    every = firmware_module("haleakala_pico.pn5180").FULL_EVERY
+    seen = [sorted(reader.inventory()) for _ in range(every)]
+    assert [strong, weak] in seen
+
+
+@settings(max_examples=40, deadline=None)
+@given(fields=st.lists(st.sets(ISO, max_size=5), min_size=1, max_size=5))
+def test_pn5180_reports_the_field_once_it_stays_still(fields: list[set[str]]) -> None:
+    """Whatever the probes, confirms and Stay quiet shortcuts do, a field that stops
+    changing is reported exactly within two scans and stays so."""
+    fake = FakeMachine()
+    with firmware_on_path(fake):
+        chip = FakePN5180([])
+        reader = pn5180(fake, chip)
+        reader.init()
+        for field in fields:
+            chip.tags = sorted(field)
+            scans = [sorted(reader.inventory()) for _ in range(6)]
+            assert scans[2:] == [sorted(field)] * 4
+
+
 def test_pn5180_probe_answer_is_followed_by_a_full_inventory(machine) -> None:
     chip = FakePN5180([])
     reader = pn5180(machine, chip)
@@ -271,3 +372,27 @@ def test_main_reports_a_crash_and_reboots(machine, monkeypatch) -> None:
         load_main().main(kit_config(["pn5180"] * 6), emit=lines.append, steps=5)
     last = protocol.parse(lines[-1].encode())
     assert isinstance(last, protocol.Fault) and (last.reader, last.fault) == (-1, "crash")
+
+
+def test_main_scans_opposite_beaches_on_two_threads_without_sharing_the_bus(machine) -> None:
+    """Firmware 1.2: beaches (0, 3), (1, 4), (2, 5) are scanned at once, the second of each
+    pair on another thread (core 1 on the Pico). The fake bus fails any transfer made with
+    two chip selects low; threads switch every few microseconds here to provoke it."""
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        config = firmware_module("haleakala_pico.config")
+        assert config.SCAN_GROUPS == ((0, 3), (1, 4), (2, 5))
+        tags = [[f"E0040150000000{b:02X}"] for b in range(6)]
+        for spec, uids in zip(config.READERS, tags, strict=True):
+            machine.attach(spec["cs"], FakePN5180(uids), busy=spec["busy"])
+        lines: list[str] = []
+        load_main().main(kit_config(["pn5180"] * 6), emit=lines.append, steps=30)
+    finally:
+        sys.setswitchinterval(interval)
+    frames = [protocol.parse(line.encode()) for line in lines]
+    assert not [f for f in frames if isinstance(f, protocol.Fault)]
+    last = [f for f in frames if isinstance(f, protocol.Snapshot)][-1]
+    assert last.beaches == tuple(tuple(t) for t in tags)

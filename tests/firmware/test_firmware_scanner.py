@@ -22,6 +22,7 @@ def fw() -> Iterator[dict]:
         yield {
             "scanner": firmware_module("haleakala_pico.scanner"),
             "reader": firmware_module("haleakala_pico.reader"),
+            "cores": firmware_module("haleakala_pico.cores"),
         }
 
 
@@ -198,8 +199,7 @@ def test_disagreeing_scan_is_confirmed_by_an_immediate_rescan(fw) -> None:
     while scanner._next != 3:
         scanner.step()
     others = [r.scans for r in readers]
-    scanner.step()
-    scanner.step()                            # beach 3 again, not beach 4
+    scanner.step()                            # beach 3 twice, before beach 4
     assert readers[3].scans == others[3] + 2 and readers[4].scans == others[4]
     assert snaps(frames)[-1][3] == (A,)
 
@@ -289,3 +289,76 @@ def test_crash_sends_a_firmware_fault(fw) -> None:
     assert isinstance(last, protocol.Fault)
     assert (last.reader, last.fault) == (-1, "crash")
     assert "," not in last.detail and len(last.detail) <= 48
+
+
+# ----------------------------------------------------------------- issue 22 / issue 24 (1.2.0)
+
+
+def test_a_change_goes_out_as_two_consecutive_snapshots(fw) -> None:
+    """The Pi moves a disc only when two consecutive snapshots agree: the Pico sends each
+    change twice at once instead of letting it wait for the next periodic snapshot."""
+    clock = Clock()
+    readers = [SimReader(clock, [[]], scan_ms=5) for _ in range(6)]
+    scanner, frames = make_scanner(fw, readers)
+    scanner.start()
+    scanner.run(steps=24)
+    readers[2].script = [[A]]
+    count = len(frames)
+    while not any(isinstance(f, protocol.Snapshot) and f.beaches[2] == (A,)
+                  for f in frames[count:]):
+        scanner.step()
+    first, second = frames[-2:]
+    assert isinstance(first, protocol.Snapshot) and isinstance(second, protocol.Snapshot)
+    assert first.beaches == second.beaches and second.seq == first.seq + 1
+
+
+def test_opposite_beaches_are_scanned_together_and_read_the_same(fw) -> None:
+    clock = Clock()
+    script = [[], [], [A], [A], [A, B], [A, B], [B], [B], [B]]
+    calls: list[tuple[int, int]] = []
+    readers = [SimReader(clock, script if b == 4 else [[]]) for b in range(6)]
+
+    def together(first, second):
+        def scanned(job) -> int:
+            before = [r.scans for r in readers]
+            answer[0] = job()
+            return next(b for b, r in enumerate(readers) if r.scans != before[b])
+
+        answer: list = [None]
+        a = scanned(first)
+        first_answer = answer[0]
+        calls.append((a, scanned(second)))
+        return (None, first_answer), (None, answer[0])
+    scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)),
+                                   together=together)
+    scanner.start()
+    scanner.run(steps=40)
+    assert set(calls) == {(0, 3), (1, 4), (2, 5)}
+    assert snaps(frames)[-1] == ((), (), (), (), (B,), ())
+    seen = [s[4] for s in snaps(frames) if s[4] is not None]
+    distinct = [seen[0]] + [b for a, b in itertools.pairwise(seen) if a != b]
+    assert distinct == [(), (A,), (A, B), (B,)]
+
+
+def test_a_fault_on_the_other_core_faults_only_its_own_beach(fw) -> None:
+    clock = Clock()
+    fault = fw["reader"].ReaderFault("timeout", "BUSY stuck high")
+    readers = [SimReader(clock, [[A]] if b == 0 else [[]]) for b in range(6)]
+    readers[3].script = [[], [], fault]
+    second_core = fw["cores"].SecondCore()
+    scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)),
+                                   together=second_core.together)
+    scanner.start()
+    scanner.run(steps=30)
+    faults = [f for f in frames if isinstance(f, protocol.Fault)]
+    assert [(f.reader, f.fault) for f in faults][:1] == [(3, "timeout")]
+    assert snaps(frames)[-1] == ((A,), (), (), None, (), ())
+
+
+def test_scan_groups_must_name_every_beach_once_and_hold_at_most_two(fw) -> None:
+    clock = Clock()
+    readers = [SimReader(clock) for _ in range(6)]
+    with pytest.raises(ValueError, match="every beach once"):
+        make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 2)))
+    with pytest.raises(ValueError, match="two cores"):
+        make_scanner(fw, readers, groups=((0, 2, 4), (1, 3, 5)))

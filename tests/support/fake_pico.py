@@ -197,6 +197,9 @@ class FakePN5180(FakeChip):
         self.garble = False                # answers with an error flag
         self.requests = 0                  # inventory requests seen
         self.slots_opened = 0
+        self.quiet: set[int] = set()       # tags told to stay quiet (until the field goes off)
+        self.weak: set[str] = set()        # drowned by any other tag answering in their slot
+        self.quiet_requests = 0
 
     def busy_level(self) -> int:
         return 1 if self.busy_stuck else 0
@@ -228,6 +231,7 @@ class FakePN5180(FakeChip):
         elif cmd == 0x17:                                 # RF_OFF
             self.rf_on = False
             self.inventory = None
+            self.quiet.clear()
         elif cmd == 0x09:                                 # SEND_DATA
             self._send(data[2:])
         elif cmd == 0x0A:                                 # READ_DATA
@@ -246,6 +250,12 @@ class FakePN5180(FakeChip):
         with_data = bool(self.regs[self.TX_CONFIG] & self.TX_DATA_ENABLE)
         if with_data and payload:
             flags, command, mask_bits = payload[0], payload[1], payload[2]
+            if command == 0x02 and flags & 0x20 and not flags & 0x04:   # Stay quiet
+                self.quiet_requests += 1
+                self.quiet.add(int.from_bytes(payload[2:10], "little"))
+                if self.silence_irq:                 # no answer: the receiver times out
+                    self.regs[self.IRQ_STATUS] |= self.RX_IRQ
+                return
             if command != 0x01 or not flags & 0x04:
                 return
             mask = int.from_bytes(payload[3:3 + (mask_bits + 7) // 8], "little")
@@ -269,11 +279,14 @@ class FakePN5180(FakeChip):
         answering = []
         for uid in self.tags:
             value = uid_le(uid)
-            if value & ((1 << mask_bits) - 1) != mask:
+            if value in self.quiet or value & ((1 << mask_bits) - 1) != mask:
                 continue
             if slots == 16 and (value >> mask_bits) & 0xF != self.slot:
                 continue
             answering.append(value)
+        strong = [v for v in answering if f"{v:016X}" not in self.weak]
+        if strong:
+            answering = strong                 # capture: the weak tags are not heard
         if not answering:
             if self.silence_irq:
                 self.regs[self.IRQ_STATUS] |= self.RX_IRQ

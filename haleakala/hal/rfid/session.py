@@ -8,11 +8,16 @@ Why nothing the link does can invent a disc move:
 
 * every frame carries a CRC; anything that fails a check is dropped and counted by kind;
 * every snapshot is complete, so a lost frame costs nothing and the next one repairs all;
-* frames carry the firmware run's boot id and a sequence number: within a run the number
-  must grow (a small gap is fine, a step back or a repeat is dropped as stale/duplicate);
-  a new boot id (the Pico restarted), a jump in the numbers, or any frame after the port
-  (re)opened is believed only when confirmed, by ``CONFIRM_FRAMES`` consecutive frames of
-  that run or by its ``hello``: no single frame changes the board or silences the Pico;
+* frames carry the firmware run's boot id and a sequence number: within a run each frame
+  must be the next one (a repeat or a step back is dropped as duplicate/stale); anything
+  else (a gap or jump of any size, a new boot id, a ``hello``, any frame after the port
+  (re)opened) starts a *candidate* run, believed only when ``CONFIRM_FRAMES`` consecutive
+  frames of its own continue it and the believed run has meanwhile fallen silent: the real
+  Pico, which speaks at least every snapshot period, is never retired by frames it talks
+  over, and its frames are never called stale because of a run that was not confirmed;
+* a beach's contents change only when two consecutive snapshots of the believed run agree
+  on them (the firmware sends every change twice), so no single frame places or takes back
+  a disc;
 * a reconnect forgets the run (the Pico may have restarted meanwhile) but keeps the posted
   contents;
 * a tag the ``[tags]`` table does not name is posted as an ``UnknownTag`` on its beach, so
@@ -66,12 +71,22 @@ COUNTERS = ("frames", "snapshots", "garbage", "truncated", "crc", "malformed", "
             "unknown_tags_unlisted")
 
 CONFIRM_FRAMES = 3
-"""Consecutive frames of a run (without a frame of the current run between them) that make
-a new boot id or a jumped sequence number believed; a new boot id's ``hello`` confirms it
-at once. The Pico sends a snapshot at least every 100 ms: confirming costs ~200 ms at most."""
+"""Consecutive frames of a candidate run (without a frame of the believed run between them)
+that it needs before it is believed. A ``hello`` is one of them, not a verdict."""
 SEQ_STEP_MAX = 1000
-"""Largest step of the sequence number believed at once (frames lost on the line: at ~11
-frames/s, minutes of them). A larger jump must be confirmed like a new run."""
+"""Largest step between two frames of one candidate run that still continues it (frames
+lost on the line while it confirms itself); the believed run itself only takes the next
+number, so a gap of any size is a candidate."""
+RETIRE_PERIODS = 3
+"""A candidate retires the believed run only once that run has said nothing for this many
+of its snapshot periods (from its ``hello``; 100 ms before one is heard): the Pico sends a
+snapshot at least once a period, so a live Pico is never retired by frames sent over it."""
+DEFAULT_PERIOD_S = 0.1
+CANDIDATE_HELD_MAX = 64
+"""Frames a candidate holds back while it waits for the believed run to fall silent; older
+ones are dropped (as ``unconfirmed``): snapshots are complete, the newest ones suffice."""
+FIRMWARE_SENDS_TWICE = (1, 2)
+"""The firmware version from which every change arrives as two consecutive snapshots."""
 UNKNOWN_TAGS_MAX = 256
 """Unknown UIDs remembered (and logged once each); beyond that they are only counted."""
 
@@ -79,12 +94,14 @@ UNKNOWN_TAGS_MAX = 256
 class _Candidate:
     """A run (boot id and sequence number) not believed yet, and its frames held back."""
 
-    __slots__ = ("boot", "frames", "seq")
+    __slots__ = ("boot", "dropped", "first", "frames", "seq")
 
     def __init__(self, boot: str, seq: int) -> None:
         self.boot = boot
+        self.first = seq
         self.seq = seq
         self.frames: list[protocol.Frame] = []
+        self.dropped = 0
 
 
 def normalise_tag_map(tag_map: Mapping[str, Disc | str]) -> dict[str, Disc]:
@@ -116,6 +133,8 @@ class RfidSession:
         self.hello: Hello | None = None
         self.round_ms: int | None = None
         self.raw: BeachUids = (None,) * BEACHES
+        """The confirmed view: per beach, what two consecutive snapshots agreed on."""
+        self._last_raw: BeachUids | None = None  # the previous snapshot of the believed run
         self.published: list[frozenset[Disc | UnknownTag] | None] = [None] * BEACHES
         self.reader_faults: dict[int, tuple[str, str]] = {}
         self.unknown_tags: set[str] = set()
@@ -125,6 +144,7 @@ class RfidSession:
         self._boot: str | None = None
         self._seq: int | None = None
         self._known_boot: str | None = None  # the last run believed, across reconnects
+        self._run_at: float | None = None  # when the believed run last sent a frame
         self._candidate: _Candidate | None = None
         self._retired: deque[str] = deque(maxlen=16)
         self._link = "searching"
@@ -143,6 +163,8 @@ class RfidSession:
         self._buffer.clear()
         self._discard_candidate()
         self._boot = self._seq = None
+        self._run_at = None
+        self._last_raw = None
         self._retired.clear()
         self._opened_at = now
         self._last_frame_at = None
@@ -159,8 +181,14 @@ class RfidSession:
         return self._health_events(now)
 
     def tick(self, now: float) -> list[InputEvent]:
-        """Time passed without data: notice a silent Pico."""
-        return self._health_events(now)
+        """Time passed without data: notice a silent Pico, and believe a candidate run
+        that was only waiting for the old run to fall silent."""
+        events: list[InputEvent] = []
+        held = self._promote(now)
+        if held:
+            for frame in held:
+                self._apply(frame, now, events)
+        return events + self._health_events(now)
 
     # ------------------------------------------------------------------ bytes
 
@@ -209,10 +237,10 @@ class RfidSession:
         except FrameError as exc:
             self.counts[exc.kind] += 1
             return
-        held = self._admit(frame)
+        held = self._admit(frame, now)
         if held is None:
             return
-        for admitted in (*held, frame):
+        for admitted in held:
             self._apply(admitted, now, events)
 
     def _apply(self, frame: protocol.Frame, now: float, events: list[InputEvent]) -> None:
@@ -221,6 +249,8 @@ class RfidSession:
         if isinstance(frame, Snapshot):
             self._snapshot(frame, events)
         elif isinstance(frame, Hello):
+            if self.hello is None or self.hello.firmware != frame.firmware:
+                self._check_firmware(frame.firmware)
             self.hello = frame
         elif isinstance(frame, Heartbeat):
             self.round_ms = frame.round_ms
@@ -229,20 +259,17 @@ class RfidSession:
         else:
             self.counts["ignored"] += 1
 
-    def _admit(self, frame: protocol.Frame) -> tuple[protocol.Frame, ...] | None:
-        """Whether ``frame`` is believed: None if not (yet), else the frames held back for
-        confirmation that now come first.
+    def _admit(self, frame: protocol.Frame, now: float) -> tuple[protocol.Frame, ...] | None:
+        """The frames ``frame`` lets through, in order (None: nothing yet).
 
-        A frame of the current run whose number is a little ahead is believed at once (a
-        gap of up to ``SEQ_STEP_MAX`` is lost frames). Anything else (another boot id, a
-        jump in the numbers, any frame before the run is known) is a *candidate*: held
-        back, and believed only once ``CONFIRM_FRAMES`` consecutive frames continue it, or
-        (for a new boot id) its ``hello`` does. A frame of the current run in between ends
-        the candidate. So one stray frame with a valid CRC can neither move a disc nor
-        silence the real Pico: a ``hello`` carries no discs, and a run it wrongly started is
-        replaced as soon as the real run's frames confirm themselves again. A jump within
-        the current run is never confirmed by a ``hello`` alone: the real frames would then
-        all look stale."""
+        Only the next frame of the believed run is believed at once. Anything else (another
+        boot id, a ``hello`` of one, a number that skips ahead by any amount, any frame
+        before a run is believed) is a *candidate*: held back until ``CONFIRM_FRAMES``
+        consecutive frames continue it and the believed run has fallen silent
+        (``RETIRE_PERIODS``), then believed with its held frames in order. A frame of the
+        believed run in between ends the candidate. So a stray frame with a valid CRC (a
+        crafted ``hello``, a number 900 or 2^31 ahead) neither moves a disc nor makes the
+        real Pico's frames stale: they go on being the next numbers of the believed run."""
         boot, seq = frame.boot, frame.seq
         if boot == self._boot and self._seq is not None:
             ahead = (seq - self._seq) % SEQ_MODULO
@@ -252,11 +279,11 @@ class RfidSession:
             if ahead >= SEQ_MODULO // 2:
                 self.counts["stale"] += 1
                 return None
-            if ahead <= SEQ_STEP_MAX:
-                self._discard_candidate()  # the run goes on: it was not consecutive
-                self.counts["seq_gaps"] += ahead - 1
+            if ahead == 1:
+                self._discard_candidate()  # the run goes on: the candidate was not consecutive
                 self._seq = seq
-                return ()
+                self._run_at = now
+                return (frame,)
         candidate = self._candidate
         if candidate is not None and candidate.boot == boot:
             ahead = (seq - candidate.seq) % SEQ_MODULO
@@ -271,29 +298,63 @@ class RfidSession:
             self._discard_candidate()
             candidate = self._candidate = _Candidate(boot, seq)
         candidate.seq = seq
-        restart = isinstance(frame, Hello) and boot != self._boot  # a hello: a new run
-        if restart or len(candidate.frames) + 1 >= CONFIRM_FRAMES:
-            self._candidate = None
-            self._adopt(boot, seq, frame)
-            return tuple(candidate.frames)
         candidate.frames.append(frame)
-        return None
+        if len(candidate.frames) > CANDIDATE_HELD_MAX:
+            del candidate.frames[0]
+            candidate.dropped += 1
+        return self._promote(now)
+
+    def _retire_after_s(self) -> float:
+        period = self.hello.snapshot_period_ms / 1000 if self.hello else DEFAULT_PERIOD_S
+        return RETIRE_PERIODS * max(period, DEFAULT_PERIOD_S)
+
+    def _promote(self, now: float) -> tuple[protocol.Frame, ...] | None:
+        """Believe the candidate if it has confirmed itself and the believed run is silent;
+        returns its held frames, or None."""
+        candidate = self._candidate
+        if candidate is None or len(candidate.frames) + candidate.dropped < CONFIRM_FRAMES:
+            return None
+        if self._run_at is not None and now - self._run_at < self._retire_after_s():
+            return None  # the believed run may still be talking: it is not retired
+        self._candidate = None
+        self.counts["unconfirmed"] += candidate.dropped
+        self._adopt(candidate.boot, candidate.seq, now, candidate.first)
+        return tuple(candidate.frames)
+
+    @staticmethod
+    def _check_firmware(version: str) -> None:
+        """Firmware before 1.2 sends each change once; the host, which moves a disc only on
+        two agreeing snapshots, then waits for the next periodic one (up to 100 ms)."""
+        parts = version.split(".")
+        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() and (
+                (int(parts[0]), int(parts[1])) < FIRMWARE_SENDS_TWICE):
+            log.warning("RFID Pico firmware %s sends each change once, so every disc waits "
+                        "up to 100 ms more: flash firmware %d.%d.0 (firmware/PROTOCOL.md)",
+                        version, *FIRMWARE_SENDS_TWICE)
 
     def _discard_candidate(self) -> None:
         """Forget a run that was never confirmed; its held frames are counted as dropped:
         ``stale`` if they came from an old run, else ``unconfirmed``."""
         candidate, self._candidate = self._candidate, None
-        if candidate is not None and candidate.frames:
+        if candidate is not None and (candidate.frames or candidate.dropped):
             old = candidate.boot in self._retired
-            self.counts["stale" if old else "unconfirmed"] += len(candidate.frames)
+            self.counts["stale" if old else "unconfirmed"] += (len(candidate.frames)
+                                                               + candidate.dropped)
 
-    def _adopt(self, boot: str, seq: int, frame: protocol.Frame) -> None:
-        """A candidate run (or jump) is confirmed: it becomes the run frames must follow."""
-        how = "a hello" if isinstance(frame, Hello) else f"{CONFIRM_FRAMES} frames"
-        if boot == self._boot:
-            self.counts["seq_jumps"] += 1
-            log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
-                        self._seq, seq, how)
+    def _adopt(self, boot: str, seq: int, now: float, first: int) -> None:
+        """A candidate run (or jump) is confirmed: it becomes the run frames must follow.
+        Its snapshots are compared with each other only, not with the old run's."""
+        how = f"{CONFIRM_FRAMES} frames, the old run silent"
+        self._last_raw = None
+        self._run_at = now
+        if boot == self._boot and self._seq is not None:
+            lost = (first - self._seq) % SEQ_MODULO - 1
+            if lost <= SEQ_STEP_MAX:  # frames lost on the line: counted, not a warning
+                self.counts["seq_gaps"] += lost
+            else:
+                self.counts["seq_jumps"] += 1
+                log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
+                            self._seq, first, how)
         else:
             if self._boot is not None:
                 self._retired.append(self._boot)
@@ -327,14 +388,23 @@ class RfidSession:
 
     def _snapshot(self, frame: Snapshot, events: list[InputEvent]) -> None:
         self.counts["snapshots"] += 1
-        raw = tuple(None if b is None else frozenset(b) for b in frame.beaches)
+        seen_now = tuple(None if b is None else frozenset(b) for b in frame.beaches)
+        previous, self._last_raw = self._last_raw, seen_now
+        for beach, uids in enumerate(seen_now):
+            if uids is not None and beach in self.reader_faults:
+                del self.reader_faults[beach]  # the "ok" frame was lost; the beach reads again
+        if previous is None:
+            return  # nothing to compare with yet: the next snapshot confirms or not
+        # A beach changes only when this snapshot and the one before agree on it.
+        raw = tuple(seen if seen == prev else kept
+                    for seen, prev, kept in zip(seen_now, previous, self.raw, strict=True))
         before, self.raw = self.raw, raw
+        if raw == before:
+            return  # nothing confirmed changed: nothing to post, no stranger seen anew
         where: dict[str, list[int]] = {}
         for beach, uids in enumerate(raw):
             if uids is None:
                 continue
-            if beach in self.reader_faults:   # the "ok" frame was lost; the beach reads again
-                del self.reader_faults[beach]
             for uid in uids:
                 where.setdefault(uid, []).append(beach)
         contents: list[set[Disc | UnknownTag] | None] = [

@@ -2,7 +2,7 @@
 
 Give it which tags lie on which beach (``place``, ``remove``, ``move``) and it sends the
 frames the firmware would send: ``hello`` at start and every few seconds, a full ``snap``
-at a fixed rate and at once on every change, ``hb`` every second, ``fault`` when a reader is
+at a fixed rate and at once, twice, on every change, ``hb`` every second, ``fault`` when a reader is
 made to fail. It has no scan timing and no debounce: it is the Pico as the Pi sees it.
 
 Over a pseudo-terminal (``start``) the real ``RfidDriver`` opens it like the USB port, which
@@ -289,6 +289,8 @@ class VirtualPico:
                 self.write(data)
             if changed or now >= next_snap:
                 self.write(self.snap_frame())
+                if changed:  # as firmware 1.2: a change goes out as two consecutive frames
+                    self.write(self.snap_frame())
                 next_snap = now + self.snapshot_period_s
             if now >= next_hb:
                 self.write(self.hb_frame())

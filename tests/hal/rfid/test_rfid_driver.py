@@ -344,3 +344,27 @@ def test_a_port_that_vanishes_while_opening_is_a_link_problem_not_a_driver_error
     wait_for(lambda: len(seen.beach()) == 6, "the board after the failed open")
     assert failures and driver.health()["driver_errors"] == 0
     assert any("cannot open RFID Pico port" in h.detail for h in seen.health())
+
+
+def test_a_forged_hello_and_snap_and_a_frame_900_ahead_move_nothing_over_the_real_port(
+        pico, started) -> None:
+    """Issue 22: over the pseudo-terminal, while the virtual Pico streams, a ``hello`` with a
+    new boot id and one snapshot used to make a placement (then acknowledged and
+    journaled), and one frame of the current run numbered 900 ahead made every real frame
+    stale. Now neither is posted and the real Pico's next change arrives as usual."""
+    seen = Recorder()
+    driver = started(port=pico.path, post=seen)
+    pico.place(0, UIDS[0])
+    wait_for(lambda: contents(seen).get(0) == discs(0))
+    before = len(seen.beach())
+    forged = ((), (protocol.normalise_uid(UIDS[3]),), (), (), (), ())
+    pico.inject(protocol.encode(protocol.Hello("BADC0DE5", 0, "9.9.9", ("pn5180",) * 6, 2, 100))
+                + protocol.encode(protocol.Snapshot("BADC0DE5", 1, forged)))
+    ahead = (protocol.parse(pico.recent[-1]).seq + 900) % protocol.SEQ_MODULO
+    pico.inject(protocol.encode(protocol.Snapshot(pico.boot, ahead, ((),) * 6)))
+    pico.place(2, UIDS[1])
+    wait_for(lambda: contents(seen).get(2) == discs(1), "the real Pico's next change")
+    assert seen.beach()[before:] == [BeachContents(2, discs(1))]
+    health = driver.health()
+    assert health["boot"] == pico.boot and health["stale"] == 0 and health["resyncs"] == 0
+    assert all(h.ok for h in seen.health()[1:])
