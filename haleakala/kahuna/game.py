@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from haleakala.rules.notation import N_
+
 from .board import Board, default_board
 from .hidden import determinize, evaluate, observation
 from .notation import (
@@ -184,16 +186,17 @@ class Game:
         except NotationError as exc:
             return str(exc)
         if self.phase == OVER:
-            return "the game is over"
+            return N_("the game is over")
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return f"it is {PLAYERS[me]}'s turn, not {player}'s (K32)"
+            return N_("it is {colour}'s turn, not {player}'s (K32)").format(
+                colour=PLAYERS[me], player=player
+            )
         if d in self.legal_actions():
             return None
         return self._reason(d, me)
 
     _reason = refusal_reason  # in ``refusals``; bound here, patchable like Haleakala's
-
 
     # -- applying decisions -----------------------------------------------------------
 
@@ -211,7 +214,7 @@ class Game:
             except NotationError as exc:
                 raise IllegalDecision(str(exc)) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or "not legal now")
+            raise IllegalDecision(self.why_illegal(d, player) or N_("not legal now"))
         self._legal = None
         self.history.append(d)
         events: list[tuple] = []
@@ -452,7 +455,6 @@ class Game:
     observation = observation
     determinize = determinize
     evaluate = evaluate
-
 
     def __repr__(self) -> str:
         return (
