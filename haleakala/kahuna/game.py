@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from haleakala.rules.notation import N_
+from haleakala.rules.decision import Term
+from haleakala.rules.notation import N_, Said
 
 from .board import Board, default_board
 from .hidden import determinize, evaluate, observation
@@ -184,13 +185,15 @@ class Game:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
             format_decision(d, self.board)
         except NotationError as exc:
-            return str(exc)
+            return exc.said()
         if self.phase == OVER:
-            return N_("the game is over")
+            return Said.of(N_("the game is over"))
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return N_("it is {colour}'s turn, not {player}'s (K32)").format(
-                colour=PLAYERS[me], player=player
+            return Said.of(
+                N_("it is {colour}'s turn, not {player}'s (K32)"),
+                colour=Term(PLAYERS[me]),
+                player=Term(player),
             )
         if d in self.legal_actions():
             return None
@@ -214,7 +217,7 @@ class Game:
             except NotationError as exc:
                 raise IllegalDecision(str(exc)) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or N_("not legal now"))
+            raise IllegalDecision(self.why_illegal(d, player) or Said.of(N_("not legal now")))
         self._legal = None
         self.history.append(d)
         events: list[tuple] = []

@@ -52,11 +52,32 @@ class NotationError(ValueError):
         exc.template, exc.params = template, tuple(sorted(params.items()))
         return exc
 
+    def said(self) -> str:
+        """The message as a ``Said`` (its template kept) when it has one."""
+        if not self.template:
+            return str(self)
+        return Said.of(self.template, **dict(self.params))
+
 
 def N_(message: str) -> str:
     """Mark an English sentence for the message catalogs (as ``decision.N_``, which
     imports this module): the player reads it translated, the rules stay pure."""
     return message
+
+
+class Said(str):
+    """An English sentence that remembers its template and parameters, so a front-end can
+    say it in the player's language (``i18n.refusals.speak``) while it is still a plain
+    ``str`` for the logs, the tests and every caller that compares text."""
+
+    template: str
+    params: tuple[tuple[str, object], ...]
+
+    @classmethod
+    def of(cls, template: str, **params: object) -> Said:
+        said = cls(template.format(**params))
+        said.template, said.params = template, tuple(sorted(params.items()))
+        return said
 
 
 class Help(str):

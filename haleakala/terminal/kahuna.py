@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.lookup import tr
+from haleakala.i18n.refusals import speak
 from haleakala.kahuna import PLAYERS, Game, SaveError
 from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
+from haleakala.words.kahuna import colour
 
 from .render import WIDTH
 from .session import fit
@@ -30,9 +31,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from haleakala.ai import Bot
-
-COLOURS = {"white": N_("white"), "black": N_("black")}
-"""Kahuna's two colours as player names ("white holds no HUNA card")."""
 
 HELP = N_("""\
 Decisions (notation; initials and lower case are fine: play h>e):
@@ -58,11 +56,6 @@ PHASE_PROMPTS = {
 HINT_ITERATIONS = 400
 """The search behind ``hint``: a fixed iteration budget, so one position always gets the
 same hint (about a second on a laptop)."""
-
-
-def colour(name: str) -> str:
-    """A colour as a player's name in the language in use (``"white"`` -> ``"Weiß"``)."""
-    return _(COLOURS.get(name, name))
 
 
 def bridges(n: int) -> str:
@@ -482,7 +475,7 @@ class KahunaTerminalGame:
         game = self.game
         reason = game.why_illegal(line)
         if reason is not None:
-            self.say(_("refused: {reason}").format(reason=tr(reason)))
+            self.say(_("refused: {reason}").format(reason=speak(reason)))
             return
         before = game.clone()
         decision = game.parse(line)
