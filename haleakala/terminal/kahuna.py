@@ -98,10 +98,13 @@ def board_lines(game: Game) -> list[str]:
     out = [row(heads) + "  " + _("(more than half, K5)")]
     out += [row(r) for r in rows]
     out.append(_("Lines (W white bridge, B black bridge, . free):"))
+    # TRANSLATORS: the letters marking a white and a black bridge in the list of lines (the
+    # first letters of the two colours), as the heading above explains them.
+    marks = _("WB")
     cells = []
     for line, name in enumerate(b.line_names):
         owner = game.bridge[line]
-        cells.append(f"{name} {'.' if owner == NONE else _('WB')[owner]}")
+        cells.append(f"{name} {'.' if owner == NONE else marks[owner]}")
     for row in range(0, len(cells), 5):
         out.append("  " + "   ".join(cells[row : row + 5]))
     return out
