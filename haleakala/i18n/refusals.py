@@ -15,9 +15,13 @@ from haleakala.rules.notation import Help
 def say(refusal: Refusal) -> str:
     """What the player reads: the template translated and filled with the parameters (game
     terms translated too, numbers written the language's way); a refusal without a template
-    (a bare sentence) is shown as it is, and so is every refusal in English, the source."""
-    if not refusal.template or current() == "en":
+    (a bare sentence) goes through the catalog lookup; in English it is shown as it is."""
+    if current() == "en":
         return refusal.text
+    if not refusal.template:
+        from haleakala.i18n.lookup import tr
+
+        return tr(refusal.text)  # a bare sentence: the catalog lookup, as at any edge
     return _(refusal.template).format(**{k: word(v) for k, v in refusal.params})
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from support.companion_rig import Rig
@@ -117,8 +118,7 @@ def test_a_kahuna_game_at_the_terminal_fits_80_columns_and_says_plurals_right(an
     assert session.game.is_terminal()
     assert max(len(line) for line in text.splitlines()) <= 80, max(text.splitlines(), key=len)
     if any_language == "en":
-        for wrong in ("1 stones", "1 bridges", "1 cards", "1 points"):
-            assert wrong not in text
+        assert not re.search(r"(?<![\d,])1 (stones|bridges|cards|points)\b", text)
 
 
 def test_a_kahuna_game_at_the_terminal_speaks_the_language(language):
@@ -157,7 +157,7 @@ def test_kahuna_hint_is_the_search_bots_legal_choice_and_the_same_each_time():
     decision = line.removeprefix("hint for white: ").split(" (")[0]
     assert decision in game.legal_decisions()
     assert hint_line(game, iterations=60) == line
-    typed = iter(["hint", "quit"])
+    typed = iter(["", "hint", "quit"])  # Enter at the hand-over screen first
     out = io.StringIO()
     KahunaTerminalGame(game, [None, None], read=lambda _p: next(typed), out=out).run()
     assert "cannot read" not in out.getvalue() and "hint for white: " in out.getvalue()
