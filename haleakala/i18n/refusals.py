@@ -43,6 +43,6 @@ def speak(text: str) -> str:
 
     if current() == "en":
         return str(text)
-    if isinstance(text, Said) and getattr(text, "template", ""):
+    if isinstance(text, Said) and hasattr(text, "template"):
         return _(text.template).format(**{k: word(v) for k, v in text.params})  # type: ignore[arg-type]
     return tr(text)

@@ -315,14 +315,15 @@ class PanelDrawing:
                 if names
                 else i18n._("Cards: none yet")
             )
-            font = self.fonts.font(16)
+            size = 16  # smaller type before a card is cut off: every card is named whole
+            parts = wrap_pixels(self.fonts.font(size), text, w - 16)
+            while len(parts) > 3 and size > 12:
+                size -= 1
+                parts = wrap_pixels(self.fonts.font(size), text, w - 16)
             row = y + 58
-            parts = wrap_pixels(font, text, w - 16)
-            if len(parts) > 3:
-                parts = [*parts[:2], fit(font, " ".join(parts[2:]), w - 16)]
-            for part in parts:
-                scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
-                row += 17
+            for part in parts[:4]:
+                scene.blit(self.fonts.render(part, size, TEXT), (x + 8, row))
+                row += size + 1
 
     def _draw_help(self) -> None:
         """The help page: keys on the left, what the lights and marks mean on the right, the

@@ -105,8 +105,8 @@ def board_lines(game: Game) -> list[str]:
     for line, name in enumerate(b.line_names):
         owner = game.bridge[line]
         cells.append(f"{name} {'.' if owner == NONE else marks[owner]}")
-    for row in range(0, len(cells), 5):
-        out.append("  " + "   ".join(cells[row : row + 5]))
+    for first in range(0, len(cells), 5):
+        out.append("  " + "   ".join(cells[first : first + 5]))
     return out
 
 
