@@ -178,3 +178,12 @@ def test_a_long_refusal_on_the_oled_turns_its_pages_until_every_line_was_shown(a
         seen.update(range(shown.offset, shown.offset + oled.BODY_LINES))
         rig.advance(0.25)
     assert seen >= set(range(len(s.lines))), "a line of the refusal was never on the panel"
+
+
+@pytest.mark.parametrize("game", ["haleakala", "kahuna"])
+def test_the_help_page_fits_80_columns_in_every_language_so_nothing_wraps(any_language, game):
+    """A two-column help wrapped by the terminal falls apart: each translated line fits."""
+    from haleakala.terminal import kahuna, session
+
+    text = i18n._(kahuna.HELP if game == "kahuna" else session.HELP)
+    assert [line for line in text.splitlines() if len(line) > 80] == []

@@ -222,7 +222,10 @@ class KahunaWindow:
         screen.blit(f.render(label, 17, TEXT), (x + 34, y - 6))
         x += 34 + f.render(label, 17, TEXT).get_width() + 16
         note = _("need 3/5: bridges to win the island · K: Kahuna stone")
-        screen.blit(f.render(note, 17, TEXT), (x, y - 6))
+        size = 17  # smaller type rather than past the board's edge (French is longer)
+        while size > 12 and x + f.render(note, size, TEXT).get_width() > L.BOARD_RECT[2] - 10:
+            size -= 1
+        screen.blit(f.render(note, size, TEXT), (x, y - 6))
 
     def _dotted(self, screen, colour, a, b, width: int) -> None:
         (x1, y1), (x2, y2) = a, b
@@ -274,7 +277,8 @@ class KahunaWindow:
         for p in (0, 1):
             ry = y + 48 + p * 34
             self._player_chip(screen, p, (x + 20, ry))
-            screen.blit(f.render(colour(view.players[p]), 22, TEXT), (x + 36, ry - 8))
+            name = colour(view.players[p])
+            screen.blit(f.render(name[:1].upper() + name[1:], 22, TEXT), (x + 36, ry - 8))
             for r in range(3):
                 text = str(view.points[r][p]) if r < len(view.points) else "-"
                 blit_centred(screen, f.render(text, 22, TEXT), (x + columns[r][1], ry))
@@ -377,7 +381,7 @@ class KahunaWindow:
         room = max(0, (y + h - line_y) // 18)
         for entry in table.log[-room:] if room else []:
             who, sep, decision = entry.partition(": ")
-            shown = f"{colour(who)}: {decision}" if sep else tr(entry)
+            shown = _("{label}:").format(label=colour(who)) + f" {decision}" if sep else tr(entry)
             screen.blit(f.render(shown, 18, TEXT), (x + 10, line_y))
             line_y += 18
 
