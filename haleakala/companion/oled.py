@@ -212,6 +212,14 @@ def _since(ui: U.UiState, now: float) -> float:
     return 0.0
 
 
+def _row_label(label: str) -> str:
+    """A score row's label as the panel's narrow first column shows it: the log and the
+    window say "Schmetterlinge", the OLED's 21 columns only have room for "Schmetterl."."""
+    if label == "butterflies":
+        return i18n.pgettext("score row", "butterflies")
+    return label
+
+
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     """A scoring's breakdown, a few rows a page; the header and the total on every page."""
     record = chooser.subject
@@ -220,7 +228,7 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     for key, label in SCORE_ROWS:
         a, b = red["points"].get(key, 0), yellow["points"].get(key, 0)
         if a or b:
-            rows.append(f"{label}\t{a}\t{b}")
+            rows.append(f"{_row_label(label)}\t{a}\t{b}")
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
