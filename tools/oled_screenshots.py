@@ -92,6 +92,16 @@ def screens() -> dict[str, oled.Screen]:
     r.handle(BeachContents(2, frozenset()))
     r.handle(LinkHealth(False, "lost the RFID Pico on /tmp/tmpq1w2e3/pty: [Errno 5] I/O error"))
     out["rfid-unplugged"] = _now(r)
+    return paged(out)
+
+
+def paged(shots: dict[str, oled.Screen]) -> dict[str, oled.Screen]:
+    """A screen longer than the panel turns its pages by itself (``oled.PAGE_S`` each):
+    ``name`` is its first page, ``name-2``, ``name-3`` the next, so docs/ shows it whole."""
+    out = {}
+    for name, s in shots.items():
+        for k, page in enumerate(oled.each_page(s)):
+            out[name if k == 0 else f"{name}-{k + 1}"] = page
     return out
 
 

@@ -288,6 +288,7 @@ class Companion:
             deadlines.append(now)  # beach reports held while paused
         if p.message is not None and p.message.until > now:
             deadlines.append(p.message.until)
+        deadlines.append(oled.next_page_at(self.game, self.ui_state(now), now))  # a page turns
         if p.eruption is not None and p.eruption.until > now:
             deadlines.append(p.eruption.until)
         deadlines.append(self.menus.expires())
@@ -495,7 +496,8 @@ class Companion:
     def scroll_by(self, steps: int) -> None:
         """A long text on the OLED scrolls (as far as there is text)."""
         self.panel = replace(self.panel, scroll=max(0, self.panel.scroll + steps))
-        self.panel = replace(self.panel, scroll=self.screen.scroll_limit())
+        if self.panel.scroll:  # back at 0 the text turns its pages by itself again
+            self.panel = replace(self.panel, scroll=self.screen.scroll_limit())
 
     # ------------------------------------------------------------------ decisions
 
@@ -590,9 +592,9 @@ class Companion:
     def show(
         self, title: str, text: str, *, refusal: bool = True, beaches: tuple[int, ...] = ()
     ) -> None:
-        message = U.Message(
-            title, text, refusal=refusal, beaches=beaches, until=self.clock() + MESSAGE_S
-        )
+        now = self.clock()
+        shown = now + oled.message_seconds(text, MESSAGE_S)  # every page of it, once
+        message = U.Message(title, text, refusal=refusal, beaches=beaches, until=shown, since=now)
         self.panel = replace(self.panel, message=message)
         if refusal:
             log.info("refused: %s: %s", title, text)

@@ -156,11 +156,69 @@ def _spoken_screen(s: Screen) -> Screen:
     return replace(s, title=_spoken(s.title), cards=cards)
 
 
-def _scrolled(s: Screen, scroll: int) -> Screen:
+PAGE_S = 4.0
+"""Seconds a page of a text longer than the panel stays before the next one: a player at
+the board reads a refusal without touching anything (the encoder can still scroll it)."""
+
+
+def pages(lines: int) -> int:
+    """How many pages of ``BODY_LINES`` a text of ``lines`` lines takes."""
+    return max(1, -(-lines // BODY_LINES))
+
+
+def _scrolled(s: Screen, scroll: int, now: float = 0.0, since: float = 0.0) -> Screen:
+    """A text screen at the lines the encoder scrolled to; unscrolled, a text longer than
+    the panel turns its pages by itself, ``PAGE_S`` each from ``since`` (a message's
+    start) and round again, so every word is shown whole in time."""
     if s.cursor is not None:  # a list scrolls with its cursor
         return s
-    offset = max(0, min(scroll, len(s.lines) - BODY_LINES))
+    last = max(0, len(s.lines) - BODY_LINES)
+    if scroll == 0 and last > 0:
+        page = int(max(0.0, now - since) // PAGE_S) % pages(len(s.lines))
+        return replace(s, offset=min(page * BODY_LINES, last))
+    offset = max(0, min(scroll, last))
     return s if offset == s.offset else replace(s, offset=offset)
+
+
+def each_page(s: Screen) -> list[Screen]:
+    """Every page of a text screen, first to last, as the panel turns them (a list or a
+    screen that fits is its one page): what a screenshot of the whole text shows."""
+    if s.cursor is not None or len(s.lines) <= BODY_LINES:
+        return [s]
+    last = len(s.lines) - BODY_LINES
+    return [replace(s, offset=min(k * BODY_LINES, last)) for k in range(pages(len(s.lines)))]
+
+
+def message_seconds(text: str, least: float) -> float:
+    """How long a message must stay for all its pages to show once (at least ``least``)."""
+    return max(least, pages(len(_fit([text]))) * PAGE_S)
+
+
+def next_page_at(game: Game, ui: U.UiState, now: float) -> float | None:
+    """When the screen turns its next page by itself (None: it has one page, or the
+    encoder holds it): the controller's next deadline, so the panel is redrawn then."""
+    if ui.scroll:
+        return None
+    s = _screen(game, ui, now)
+    if s.cursor is not None or len(s.lines) <= BODY_LINES:
+        return None
+    since = _since(ui, now)
+    return now + PAGE_S - (max(0.0, now - since) % PAGE_S)
+
+
+def _since(ui: U.UiState, now: float) -> float:
+    message = ui.message
+    if message is not None and now < message.until and ui.mismatch is None:
+        return message.since
+    return 0.0
+
+
+def _row_label(label: str) -> str:
+    """A score row's label as the panel's narrow first column shows it: the log and the
+    window say "Schmetterlinge", the OLED's 21 columns only have room for "Schmetterl."."""
+    if label == "butterflies":
+        return i18n.pgettext("score row", "butterflies")
+    return label
 
 
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
@@ -173,7 +231,7 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     for key, label in SCORE_ROWS:
         a, b = red["points"].get(key, 0), yellow["points"].get(key, 0)
         if a or b:
-            rows.append(f"{label}\t{a}\t{b}")
+            rows.append(f"{_row_label(label)}\t{a}\t{b}")
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
@@ -216,7 +274,7 @@ def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
 
 def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     """What the OLED says at this moment."""
-    return _scrolled(_spoken_screen(_screen(game, ui, now)), ui.scroll)
+    return _scrolled(_spoken_screen(_screen(game, ui, now)), ui.scroll, now, _since(ui, now))
 
 
 def _screen(game: Game, ui: U.UiState, now: float) -> Screen:

@@ -80,6 +80,7 @@ class Message:
     refusal: bool = False
     beaches: tuple[int, ...] = ()  # zones to flash while it shows
     until: float = 0.0
+    since: float = 0.0  # when it appeared: a text longer than the panel pages from here
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ def _translate(language: str, text: str, depth: int) -> str:
         done = _translate(language, english, depth)
         if done != english:
             return done.upper()
-    if text[:1].isupper() and text[1:2].islower():  # "Red wins" from "{colour} wins"
+    if text[:1].isupper() and (text[1:2].islower() or text[1:2] == " "):  # "Red wins", "A …"
         tail = text[0].lower() + text[1:]
         done = _translate(language, tail, depth)
         if done != tail:

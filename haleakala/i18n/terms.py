@@ -158,4 +158,8 @@ def card_face(english: str) -> str:
         face = pgettext("card face", "Lava Priestess")
         if face != english:
             return face
+    if english == "Shell":  # "Coquillage" is one column too wide: "Coquil- lage"
+        face = pgettext("card face", "Shell")
+        if face != english:
+            return face
     return tr(english)

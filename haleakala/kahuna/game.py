@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from haleakala.rules.decision import Term
+from haleakala.rules.notation import N_, Said
+
 from .board import Board, default_board
 from .hidden import determinize, evaluate, observation
 from .notation import (
@@ -182,18 +185,21 @@ class Game:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
             format_decision(d, self.board)
         except NotationError as exc:
-            return str(exc)
+            return exc.said()
         if self.phase == OVER:
-            return "the game is over"
+            return Said.of(N_("the game is over"))
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return f"it is {PLAYERS[me]}'s turn, not {player}'s (K32)"
+            return Said.of(
+                N_("it is {colour}'s turn, not {player}'s (K32)"),
+                colour=Term(PLAYERS[me]),
+                player=Term(player),
+            )
         if d in self.legal_actions():
             return None
         return self._reason(d, me)
 
     _reason = refusal_reason  # in ``refusals``; bound here, patchable like Haleakala's
-
 
     # -- applying decisions -----------------------------------------------------------
 
@@ -211,7 +217,7 @@ class Game:
             except NotationError as exc:
                 raise IllegalDecision(str(exc)) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or "not legal now")
+            raise IllegalDecision(self.why_illegal(d, player) or Said.of(N_("not legal now")))
         self._legal = None
         self.history.append(d)
         events: list[tuple] = []
@@ -452,7 +458,6 @@ class Game:
     observation = observation
     determinize = determinize
     evaluate = evaluate
-
 
     def __repr__(self) -> str:
         return (

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from haleakala.rules.notation import N_, Help
 from haleakala.rules.notation import NotationError as _BaseNotationError
 
 from .board import Board
@@ -33,9 +34,11 @@ class NotationError(_BaseNotationError):
     """Text that is not a Kahuna decision; the message says what is expected."""
 
 
-EXPECTED = (
-    "a decision is: play HUNA>ELAI, cut ELAI-HUNA with HUNA+HUNA, discard HUNA, "
-    "draw pile, draw 1..3, or end"
+EXPECTED = Help(
+    N_(
+        "a decision is: play HUNA>ELAI, cut ELAI-HUNA with HUNA+HUNA, discard HUNA, "
+        "draw pile, draw 1..3, or end"
+    )
 )
 
 
@@ -70,7 +73,9 @@ def _island(word: str, board: Board) -> int:
         for i, name in enumerate(board.islands):
             if name[0] == w:
                 return i
-    raise NotationError(f"{word!r} is not an island: {' '.join(board.islands)}")
+    raise NotationError.of(
+        N_("{word} is not an island: {islands}"), word=repr(word), islands=" ".join(board.islands)
+    )
 
 
 def _line(a: int, b: int, board: Board) -> int:
@@ -78,9 +83,11 @@ def _line(a: int, b: int, board: Board) -> int:
     if line is None:
         names = board.islands
         touching = " ".join(board.line_names[x] for x in board.lines_of[a])
-        raise NotationError(
-            f"there is no line between {names[a]} and {names[b]} (K1); "
-            f"{names[a]}'s lines: {touching}"
+        raise NotationError.of(
+            N_("there is no line between {a} and {b} (K1); {a}'s lines: {lines}"),
+            a=names[a],
+            b=names[b],
+            lines=touching,
         )
     return line
 
@@ -99,7 +106,11 @@ def parse_decision(text: str, board: Board) -> int:
         slot = t[5:].strip()
         if slot.isdigit() and 1 <= int(slot) <= board.display:
             return DRAW_SLOT + int(slot) - 1
-        raise NotationError(f"draw from 'pile' or a display slot 1..{board.display}, not {slot!r}")
+        raise NotationError.of(
+            N_("draw from 'pile' or a display slot 1..{last}, not {slot}"),
+            last=board.display,
+            slot=repr(slot),
+        )
     if t.startswith("discard "):
         return DISCARD + _island(t[8:], board)
     m = _PLAY.match(t)
@@ -117,11 +128,13 @@ def parse_decision(text: str, board: Board) -> int:
             if tuple(cards) == pair:
                 return CUT + 3 * line + k
         names = board.islands
-        raise NotationError(
-            f"the bridge {board.line_names[line]} is cut only with {names[lo]}+{names[lo]}, "
-            f"{names[lo]}+{names[hi]} or {names[hi]}+{names[hi]} (K17)"
+        raise NotationError.of(
+            N_("the bridge {line} is cut only with {a}+{a}, {a}+{b} or {b}+{b} (K17)"),
+            line=board.line_names[line],
+            a=names[lo],
+            b=names[hi],
         )
-    raise NotationError(f"cannot read {text!r}: {EXPECTED}")
+    raise NotationError.of(N_("cannot read {text}: {expected}"), text=repr(text), expected=EXPECTED)
 
 
 def all_codes(board: Board) -> list[int]:

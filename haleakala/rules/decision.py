@@ -35,6 +35,7 @@ from .notation import (
     SHAMAN,
     STAY,
     TAKE,
+    Help,
     NotationError,
     all_codes,
     format_decision,
@@ -322,3 +323,10 @@ class Refusal:
         """A refusal whose sentence is ``template`` (marked ``N_``) filled with ``params``."""
         text = template.format(**params)
         return cls(kind, text, ruling, template, tuple(sorted(params.items())))
+
+
+def notation_refusal(exc: NotationError) -> Refusal:
+    """The refusal of text that is no decision, with the error's template and parameters
+    (the notation's summary and other words as ``Term``, so they are translated too)."""
+    params = tuple((k, Term(v) if isinstance(v, Help) else v) for k, v in exc.params)
+    return Refusal("notation", str(exc), exc.ruling, exc.template, params)  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ import random
 from typing import ClassVar
 
 from . import refusals
-from .decision import Refusal
+from .decision import Refusal, notation_refusal
 from .deck import BOARD_ITEMS, Deck, default_deck
 from .geometry import Board, default_board
 from .legal import generate
@@ -191,7 +191,7 @@ class Game:
         try:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
         except NotationError as exc:
-            return Refusal("notation", str(exc), exc.ruling)
+            return notation_refusal(exc)
         if self.phase == OVER:
             return Refusal("game_over", refusals.game_over(), "R21")
         me = self.decider
@@ -222,7 +222,7 @@ class Game:
             try:
                 d = parse_decision(decision, self.board)
             except NotationError as exc:
-                raise IllegalDecision(str(exc), Refusal("notation", str(exc), exc.ruling)) from None
+                raise IllegalDecision(str(exc), notation_refusal(exc)) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
             refusal = self.refusal(d, player) or Refusal("not_allowed", "not legal now")
             raise IllegalDecision(refusal.text, refusal)

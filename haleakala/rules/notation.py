@@ -40,6 +40,51 @@ class NotationError(ValueError):
     def __init__(self, message: str, ruling: str | None = None) -> None:
         super().__init__(message)
         self.ruling = ruling
+        self.template = ""
+        self.params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, template: str, ruling: str | None = None, **params: object) -> NotationError:
+        """The error whose sentence is ``template`` (marked ``N_``) filled with ``params``:
+        the refusal carries both on, so a player reads it in their language
+        (``i18n.refusals.say``) while logs and tests read the English."""
+        exc = cls(template.format(**params), ruling)
+        exc.template, exc.params = template, tuple(sorted(params.items()))
+        return exc
+
+    def said(self) -> str:
+        """The message as a ``Said`` (its template kept) when it has one."""
+        if not self.template:
+            return str(self)
+        return Said.of(self.template, **dict(self.params))
+
+
+def N_(message: str) -> str:
+    """Mark an English sentence for the message catalogs (as ``decision.N_``, which
+    imports this module): the player reads it translated, the rules stay pure."""
+    return message
+
+
+class Said(str):
+    """An English sentence that remembers its template and parameters, so a front-end can
+    say it in the player's language (``i18n.refusals.speak``) while it is still a plain
+    ``str`` for the logs, the tests and every caller that compares text."""
+
+    template: str
+    params: tuple[tuple[str, object], ...]
+
+    @classmethod
+    def of(cls, template: str, **params: object) -> Said:
+        said = cls(template.format(**params))
+        said.template, said.params = template, tuple(sorted(params.items()))
+        return said
+
+
+class Help(str):
+    """The notation's summary inside a sentence: a game term for the refusal's
+    translation (``decision.Term`` is the same kind of string, defined after this)."""
+
+    __slots__ = ()
 
 
 def place(value: int, beach: int, invoke: bool = False) -> int:
@@ -55,12 +100,20 @@ def lava_move(src: int, dst: int, segments: int = 6) -> int:
         return LAVA + 2 * src
     if dst == (src - 1) % segments:
         return LAVA + 2 * src + 1
-    across = "across the centre" if (dst - src) % segments == segments // 2 else "further round"
-    raise NotationError(
-        f"R16: the Lava Priestess moves lava only to a neighbouring crater, never {across}: "
-        f"crater {dst} is not next to crater {src}; instead lava {src}>{(src - 1) % segments} "
-        f"or lava {src}>{(src + 1) % segments}",
+    across = (
+        N_("across the centre") if (dst - src) % segments == segments // 2 else N_("further round")
+    )
+    raise NotationError.of(
+        N_(
+            "R16: the Lava Priestess moves lava only to a neighbouring crater, never {across}: "
+            "crater {dst} is not next to crater {src}; instead {left} or {right}"
+        ),
         "R16",
+        across=Help(across),
+        dst=dst,
+        src=src,
+        left=f"lava {src}>{(src - 1) % segments}",
+        right=f"lava {src}>{(src + 1) % segments}",
     )
 
 
@@ -140,10 +193,12 @@ def _format(d: int, board: Board) -> str:
 # Arabic-Indic digits, which are not the notation either.
 _DISC = re.compile(r"^(-?)([1-9])@([0-9])(\*?)$")
 _LAVA = re.compile(r"^lava\s+([0-9])\s*>\s*([0-9])$")
-HELP = (
-    "decisions look like 3@2 (place 3 on beach 2), 3@2* (with invocation disc), -3@2 "
-    "(take 3 back), boat, >2G or >stay (shaman), take 2a, lava 3>4, lava none, "
-    "buy forest, keep, pass"
+HELP = Help(
+    N_(
+        "decisions look like 3@2 (place 3 on beach 2), 3@2* (with invocation disc), -3@2 "
+        "(take 3 back), boat, >2G or >stay (shaman), take 2a, lava 3>4, lava none, "
+        "buy forest, keep, pass"
+    )
 )
 
 
@@ -157,16 +212,23 @@ def parse_decision(text: str, board: Board | None = None) -> int:
         # ², ① or ٣ pass str.isdigit() but are not notation; lower() could also turn a
         # look-alike letter (the Kelvin sign) into ASCII. Refuse them all here.
         odd = next(ch for ch in text if not ch.isascii())
-        raise NotationError(
-            f"{text.strip()!r} is not a decision: {odd!r} is not part of the notation "
-            "(plain letters and the digits 0 to 9); " + HELP
+        raise NotationError.of(
+            N_(
+                "{text} is not a decision: {odd} is not part of the notation "
+                "(plain letters and the digits 0 to 9); {help}"
+            ),
+            text=repr(text.strip()),
+            odd=repr(odd),
+            help=HELP,
         )
     t = " ".join(text.strip().split()).lower()
     if t.startswith("-") and (t.endswith("*") or t[1:2] in ("0", "*")):
-        raise NotationError(
-            "R27: the invocation disc cannot be taken back as an action; it returns when the "
-            "boat stops at its beach or with a Lava Priestess; instead take back a number "
-            "disc (-3@2)",
+        raise NotationError.of(
+            N_(
+                "R27: the invocation disc cannot be taken back as an action; it returns when "
+                "the boat stops at its beach or with a Lava Priestess; instead take back a "
+                "number disc (-3@2)"
+            ),
             "R27",
         )
     m = _DISC.match(t.replace(" ", ""))
@@ -174,11 +236,13 @@ def parse_decision(text: str, board: Board | None = None) -> int:
         minus, value, beach, star = m.groups()
         v, b = int(value), int(beach)
         if v not in board.discs:
-            raise NotationError(f"there is no number disc {v} (discs are 1 to 5)")
+            raise NotationError.of(N_("there is no number disc {v} (discs are 1 to 5)"), v=v)
         if b >= board.segments:
-            raise NotationError(
-                f"R1: there is no beach {b}; the island has beaches 0 to {board.segments - 1}",
+            raise NotationError.of(
+                N_("R1: there is no beach {b}; the island has beaches 0 to {last}"),
                 "R1",
+                b=b,
+                last=board.segments - 1,
             )
         return (RETURN if minus else INVOKE if star else PLACE) + v * 10 + b
     if t == "boat":
@@ -189,16 +253,21 @@ def parse_decision(text: str, board: Board | None = None) -> int:
             return STAY
         space = board.parse_space(dest)
         if space is None or space >= board.land_spaces:
-            raise NotationError(
-                f"R8: {dest!r} is not a space a shaman can go to: only grassland, forest and "
-                "mountain (like >2G, >3F, >0M), or >stay",
+            raise NotationError.of(
+                N_(
+                    "R8: {dest} is not a space a shaman can go to: only grassland, forest and "
+                    "mountain (like >2G, >3F, >0M), or >stay"
+                ),
                 "R8",
+                dest=repr(dest),
             )
         return SHAMAN + space
     if t.startswith("take"):
         slot = board.parse_slot(t[4:].strip())
         if slot is None:
-            raise NotationError(f"{t[4:].strip()!r} is not a card slot (like 2a or 5b)")
+            raise NotationError.of(
+                N_("{slot} is not a card slot (like 2a or 5b)"), slot=repr(t[4:].strip())
+            )
         return TAKE + slot
     if t == "lava none":
         return LAVA_NONE
@@ -206,15 +275,21 @@ def parse_decision(text: str, board: Board | None = None) -> int:
     if m:
         src, dst = int(m.group(1)), int(m.group(2))
         if src >= board.segments or dst >= board.segments:
-            raise NotationError(f"craters are 0 to {board.segments - 1}")
+            raise NotationError.of(N_("craters are 0 to {last}"), last=board.segments - 1)
         return lava_move(src, dst, board.segments)
     if t.startswith("buy"):
         item = t[3:].strip()
         if item not in BOARD_ITEMS:
-            raise NotationError(f"{item!r} is not on the scoring board ({', '.join(BOARD_ITEMS)})")
+            raise NotationError.of(
+                N_("{item} is not on the scoring board ({items})"),
+                item=repr(item),
+                items=", ".join(BOARD_ITEMS),
+            )
         return BUY + BOARD_ITEMS.index(item)
     if t == "keep":
         return KEEP
     if t == "pass":
         return PASS
-    raise NotationError(f"{text.strip()!r} is not a decision; {HELP}")
+    raise NotationError.of(
+        N_("{text} is not a decision; {help}"), text=repr(text.strip()), help=HELP
+    )

@@ -261,14 +261,20 @@ class PanelDrawing:
             x += surface.get_width() + 14
 
     def _draw_log(self, scene: pygame.Surface) -> None:
-        """The last lines of the log, coloured by who acted; long lines end with "…"."""
+        """The last lines of the log, coloured by who acted; a long line wraps (a refusal is
+        read whole), its continuation indented."""
         lx, ly, lw, lh = L.LOG_RECT
         font = self.fonts.font(17)
         rows = (lh - 12) // 18
-        lines = self.log_lines[-rows:]
-        for i, (line, colour) in enumerate(lines):
-            text = fit(font, line, lw - 20)
-            scene.blit(self.fonts.render(text, 17, colour), (lx + 10, ly + 6 + i * 18))
+        shown: list[tuple[str, tuple[int, int, int], int]] = []
+        for line, colour in reversed(self.log_lines):
+            parts = wrap_pixels(font, line, lw - 20) or [""]
+            first, rest = parts[0], wrap_pixels(font, " ".join(parts[1:]), lw - 34)
+            shown[:0] = [(first, colour, 0), *[(part, colour, 14) for part in rest]]
+            if len(shown) >= rows:
+                break
+        for i, (text, colour, indent) in enumerate(shown[-rows:]):
+            scene.blit(self.fonts.render(text, 17, colour), (lx + 10 + indent, ly + 6 + i * 18))
         scene.blit(self.fonts.render(N_("h: help"), 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
 
     def _draw_trays(self, scene: pygame.Surface) -> None:
@@ -302,19 +308,22 @@ class PanelDrawing:
                 (f"{n}× " if n > 1 else "") + tr(TRAY_CARD.get(code, printed[code]))
                 for code, n in counts.items()
             ]
+            # Translated here, not by the lookup: the names inside are translated already,
+            # and a translated list matches no English template.
             text = (
-                N_("Cards: {cards}").format(cards=", ".join(names))
+                i18n._("Cards: {cards}").format(cards=", ".join(names))
                 if names
-                else N_("Cards: none yet")
+                else i18n._("Cards: none yet")
             )
-            font = self.fonts.font(16)
+            size = 16  # smaller type before a card is cut off: every card is named whole
+            parts = wrap_pixels(self.fonts.font(size), text, w - 16)
+            while len(parts) > 3 and size > 12:
+                size -= 1
+                parts = wrap_pixels(self.fonts.font(size), text, w - 16)
             row = y + 58
-            parts = wrap_pixels(font, text, w - 16)
-            if len(parts) > 3:
-                parts = [*parts[:2], fit(font, " ".join(parts[2:]), w - 16)]
-            for part in parts:
-                scene.blit(self.fonts.render(part, 16, TEXT), (x + 8, row))
-                row += 17
+            for part in parts[:4]:
+                scene.blit(self.fonts.render(part, size, TEXT), (x + 8, row))
+                row += size + 1
 
     def _draw_help(self) -> None:
         """The help page: keys on the left, what the lights and marks mean on the right, the
@@ -388,7 +397,10 @@ class PanelDrawing:
             title = N_("{result} (more statues)").format(result=title)
         elif result.tiebreak == "start":
             title = N_("{result} (tie: the second player wins)").format(result=title)
-        blit_centred(scene, self.fonts.render(title, 32, PLAYER[result.winner], True),
+        size = 32  # as large as fits the box: "… (Gleichstand: der zweite Spieler gewinnt)"
+        while size > 16 and self.fonts.font(size, True).size(tr(title))[0] > w - 32:
+            size -= 2
+        blit_centred(scene, self.fonts.render(title, size, PLAYER[result.winner], True),
                      (x + w / 2, y + 28))  # fmt: skip
         columns = [(record["round"], colour) for record in result.scorings for colour in PLAYERS]
         left, col_w, row_h = x + 24, (w - 240) // max(1, len(columns)), 24

@@ -33,6 +33,7 @@ from haleakala.companion.hands import PerformError
 from haleakala.config import Config
 from haleakala.hal.events import Disc
 from haleakala.hal.simulated import SimClock, SimHardware
+from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, Game
 
 from .clock import ScenarioClock
@@ -377,17 +378,19 @@ class SimSession:
                     by = c.decided_by(i)
                     self.log.append(f"{i + 1}. {game.format(history[i])} ({by})")
             else:
-                self.log.append(f"undo: back to decision {len(history)}")
+                self.log.append(N_("undo: back to decision {n}").format(n=len(history)))
             self._seen_decisions = len(history)
             self.changes += 1
         message = c.panel.message
         if message is not None and message is not self._seen_message:
-            self.log.append(f"{message.title}: {message.text}"[:160])
+            # whole: the window wraps a long line, and a refusal is read to its end
+            self.log.append(N_("{title}: {text}").format(title=message.title, text=message.text))
             self.changes += 1
         self._seen_message = message
         mismatch = c.panel.mismatch
         if mismatch is not None and mismatch != self._seen_mismatch:
-            self.log.append(f"{mismatch.headline}: {mismatch.reason}"[:160])
+            said = mismatch.reason or "; ".join(mismatch.fixes)  # "TAKE DISCS BACK: " said what
+            self.log.append(N_("{title}: {text}").format(title=mismatch.headline, text=said))
             self.changes += 1
         self._seen_mismatch = mismatch
 

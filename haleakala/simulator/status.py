@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from haleakala.i18n import english_ngettext
+from haleakala.i18n import N_, english_ngettext
 from haleakala.rules import PLAYERS
 
 if TYPE_CHECKING:
@@ -29,7 +29,14 @@ def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
         if game.scorings:
             red, yellow = (game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
             lines.append((f"score: red {red} · yellow {yellow}", white))
-    lines.append((f"decision {len(game.history)} · {game.variant} · seed {game.seed}", dim))
+    lines.append(
+        (
+            N_("decision {n} · {variant} · seed {seed}").format(
+                n=len(game.history), variant=game.variant, seed=game.seed
+            ),
+            dim,
+        )
+    )
     mode = f"kit {session.kit}"
     if session.link is not None:
         mode += f" ({session.link.transport})"

@@ -17,11 +17,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n.refusals import speak
 from haleakala.kahuna import PLAYERS, Game, SaveError
 from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
 from haleakala.rules.serialize import printable
+from haleakala.words.kahuna import colour
 
+from .render import WIDTH
+from .session import fit
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
@@ -29,48 +34,81 @@ if TYPE_CHECKING:
 
     from haleakala.ai import Bot
 
-HELP = """\
+HELP = N_("""\
 Decisions (notation; initials and lower case are fine: play h>e):
-  play HUNA>ELAI                play a HUNA card, lay your bridge on the line ELAI-HUNA
-  cut ELAI-HUNA with HUNA+HUNA  play two cards to remove the opponent's bridge ELAI-HUNA
-  discard HUNA                  put a card face down under the discard (instead of playing)
-  draw pile / draw 2            draw the top card or display card 2 (ends your turn)
-  end                           end your turn without drawing (declining, K23)
+  play HUNA>ELAI      play a HUNA card: your bridge on the line ELAI-HUNA
+  cut ELAI-HUNA with HUNA+HUNA
+                      play two cards: remove the opponent's bridge ELAI-HUNA
+  discard HUNA        put a card face down under the discard (not played)
+  draw pile / draw 2  draw the top card or display card 2 (ends your turn)
+  end                 end your turn without drawing (declining, K23)
 Commands:
-  board   draw the board again      hand    show your hand      legal   legal decisions
-  undo    take back your last decision (one person against bots only)
-  save FILE / load FILE             help    this text           quit    leave the game"""
+  board      draw the board again       hand    show your hand
+  legal      every legal decision       hint    what the bot would do here
+  undo       take back your last decision (one person against bots only)
+  save FILE  save the game              load FILE  continue a saved game
+  help       this text                  quit    leave the game""")
 
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 PHASE_PROMPTS = {
-    "open": "play cards (play X>Y, cut X-Y with X+Y), or discard, then draw or end",
-    "played": "play more cards, then draw (draw pile, draw 1..3) or end",
-    "discarded": "discard more cards, then draw (draw pile, draw 1..3) or end",
+    "open": N_("play cards (play X>Y, cut X-Y with X+Y), or discard, then draw or end"),
+    "played": N_("play more cards, then draw (draw pile, draw 1..3) or end"),
+    "discarded": N_("discard more cards, then draw (draw pile, draw 1..3) or end"),
 }
+HINT_ITERATIONS = 400
+"""The search behind ``hint``: a fixed iteration budget, so one position always gets the
+same hint (about a second on a laptop)."""
+
+
+def bridges(n: int) -> str:
+    return ngettext("{n} bridge", "{n} bridges", n).format(n=n)
+
+
+def stones(n: int) -> str:
+    return ngettext("{n} stone", "{n} stones", n).format(n=n)
+
+
+def cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 # -- the board as text (pure) ---------------------------------------------------------
 
 
 def board_lines(game: Game) -> list[str]:
-    """Islands with stones and majorities, then every line and its bridge."""
+    """Islands with stones and majorities, then every line and its bridge. Each column is
+    as wide as its heading in the language in use, so the table stays aligned in all."""
     b = game.board
     names = b.islands
-    out = ["Islands    stone   white black free  (majority = more than half, K5)"]
+    heads = [_("island"), _("stone"), colour("white"), colour("black"), _("free"), _("lines")]
+    heads.append(_("majority"))
+    rows = []
     for i, name in enumerate(names):
         stone = game.stone[i]
         w, k = game.held(0, i), game.held(1, i)
         free = len(b.lines_of[i]) - w - k
-        mark = PLAYERS[stone] if stone != NONE else "-"
-        out.append(f"  {name}     {mark:<7} {w:>5} {k:>5} {free:>4}   of {len(b.lines_of[i])}, "
-                   f"{b.need[i]} for a majority")  # fmt: skip
-    out.append("Lines (W white bridge, B black bridge, . free):")
+        mark = colour(PLAYERS[stone]) if stone != NONE else "-"
+        rows.append([name, mark, str(w), str(k), str(free), str(len(b.lines_of[i])),
+                     str(b.need[i])])  # fmt: skip
+    widths = [max(len(r[c]) for r in [heads, *rows]) for c in range(len(heads))]
+
+    def row(cells: list[str]) -> str:
+        left = [f"{cells[c]:<{widths[c]}}" for c in (0, 1)]
+        right = [f"{cells[c]:>{widths[c]}}" for c in range(2, len(cells))]
+        return "  " + "  ".join(left + right)
+
+    out = [row(heads) + "  " + _("(more than half, K5)")]
+    out += [row(r) for r in rows]
+    out.append(_("Lines (W white bridge, B black bridge, . free):"))
+    # TRANSLATORS: the letters marking a white and a black bridge in the list of lines (the
+    # first letters of the two colours), as the heading above explains them.
+    marks = _("WB")
     cells = []
     for line, name in enumerate(b.line_names):
         owner = game.bridge[line]
-        cells.append(f"{name} {'.' if owner == NONE else 'WB'[owner]}")
-    for row in range(0, len(cells), 5):
-        out.append("  " + "   ".join(cells[row : row + 5]))
+        cells.append(f"{name} {'.' if owner == NONE else marks[owner]}")
+    for first in range(0, len(cells), 5):
+        out.append("  " + "   ".join(cells[first : first + 5]))
     return out
 
 
@@ -81,26 +119,36 @@ def table_lines(game: Game, viewer: int | None) -> list[str]:
         f"{s + 1}:{names[c] if c != NONE else '----'}" for s, c in enumerate(game.display)
     )
     buried = len(game.buried[0]) + len(game.buried[1])
-    out = [
-        f"Display {display}   pile {len(game.pile)} cards   discard {len(game.discard)} face up"
-        + (f" + {buried} face down" if buried else ""),
-    ]
+    head = _("Display {display}   pile: {cards}   discard: {n} face up").format(
+        display=display, cards=cards(len(game.pile)), n=len(game.discard)
+    )
+    if buried:
+        head = _("{line} + {n} face down").format(line=head, n=buried)
+    out = [head]
     totals = game.totals()
     for p, c in enumerate(PLAYERS):
         out.append(
-            f"  {c:<5}  {game.bridges_left(p):>2} bridges and {game.stones_left(p):>2} stones "
-            f"in supply, {game.hand_size(p)} cards in hand, {totals[p]} points"
+            "  "
+            + _("{colour}: {bridges} and {stones} in supply, {cards} in hand, {points}").format(
+                colour=colour(c),
+                bridges=bridges(game.bridges_left(p)),
+                stones=stones(game.stones_left(p)),
+                cards=cards(game.hand_size(p)),
+                points=ngettext("{n} point", "{n} points", totals[p]).format(n=totals[p]),
+            )
         )
     if viewer is not None:
-        hand = " ".join(game.hand_cards(viewer)) or "(empty)"
-        out.append(f"Your hand ({PLAYERS[viewer]}): {hand}")
+        hand = " ".join(game.hand_cards(viewer)) or _("(empty)")
+        out.append(
+            _("Your hand ({colour}): {cards}").format(colour=colour(PLAYERS[viewer]), cards=hand)
+        )
     return out
 
 
 def render(game: Game, viewer: int | None) -> str:
-    head = f"Kahuna, round {game.round} of 3"
+    head = _("Kahuna, round {round} of 3").format(round=game.round)
     if game.last_turns:
-        head += ", last turns (K26)"
+        head = _("{head}, last turns (K26)").format(head=head)
     return "\n".join([head, *board_lines(game), *table_lines(game, viewer)])
 
 
@@ -108,7 +156,7 @@ def describe_decision(game: Game, decision: int, viewer: int | None) -> str:
     """What the table sees of a decision: a face-down discard names no card to others."""
     who = game.decider
     if DISCARD <= decision < DRAW_PILE and viewer != who:
-        return "discards a card face down"
+        return _("discards a card face down")
     return game.format(decision)
 
 
@@ -121,60 +169,140 @@ def describe_events(game: Game, events: list[tuple], viewer: int | None) -> list
     for event in events:
         kind = event[0]
         if kind == "stone":
-            _, p, island, what = event
-            out.append(f"{PLAYERS[p]} stone {what} on {names[island]}")
+            _kind, p, island, what = event
+            template = (
+                N_("{colour} stone placed on {island}")
+                if what == "placed"
+                else N_("{colour} stone removed from {island}")
+            )
+            out.append(_(template).format(colour=colour(PLAYERS[p]), island=names[island]))
         elif kind == "bridge":
-            out.append(f"{PLAYERS[event[1]]} bridge {b.line_names[event[2]]} removed")
+            out.append(
+                _("{colour} bridge {line} removed").format(
+                    colour=colour(PLAYERS[event[1]]), line=b.line_names[event[2]]
+                )
+            )
         elif kind == "draw":
-            _, p, source, card = event
-            if source == "pile":
-                seen = names[card] if viewer == p else "a card"
-                out.append(f"{PLAYERS[p]} draws {seen} from the pile")
+            _kind, p, source, card = event
+            if source == "pile" and viewer == p:
+                text = _("{colour} draws {card} from the pile")
+            elif source == "pile":
+                text = _("{colour} draws a card from the pile")
             else:
-                out.append(f"{PLAYERS[p]} takes {names[card]} from display slot {source + 1}")
+                text = _("{colour} takes {card} from display slot {slot}")
+            out.append(
+                text.format(
+                    colour=colour(PLAYERS[p]),
+                    card=names[card],
+                    slot=source + 1 if source != "pile" else "",
+                )
+            )
         elif kind == "reveal":
-            out.append(f"display slot {event[1] + 1}: {names[event[2]]}")
+            out.append(
+                _("display slot {slot}: {card}").format(slot=event[1] + 1, card=names[event[2]])
+            )
         elif kind == "scoring":
             r = event[1]
             isl, pts, tot = r["islands"], r["points"], r["totals"]
             out.append(
-                f"scoring {r['round']}: islands white {isl['white']}, black {isl['black']}; "
-                f"points white {pts['white']}, black {pts['black']}; "
-                f"totals white {tot['white']}, black {tot['black']}"
+                _(
+                    "scoring {round}: islands {white} {iw}, {black} {ib}; points {white} {pw}, "
+                    "{black} {pb}; totals {white} {tw}, {black} {tb}"
+                ).format(
+                    round=r["round"],
+                    white=colour("white"),
+                    black=colour("black"),
+                    iw=isl["white"],
+                    ib=isl["black"],
+                    pw=pts["white"],
+                    pb=pts["black"],
+                    tw=tot["white"],
+                    tb=tot["black"],
+                )
             )
         elif kind == "shuffle":
-            out.append(f"round {event[1]}: the discard pile is shuffled into a new pile")
+            out.append(
+                _("round {round}: the discard pile is shuffled into a new pile").format(
+                    round=event[1]
+                )
+            )
     return out
 
 
 def describe_result(game: Game) -> str:
     r = game.result()
     if r is None:
-        return f"game not over: {game.to_move} to play, round {game.round}"
+        return _("game not over: {colour} to play, round {round}").format(
+            colour=colour(game.to_move or ""), round=game.round
+        )
     w, k = r.totals
+    white, black = colour("white"), colour("black")
     if r.reason == "wipeout":
         loser = "black" if r.winner == "white" else "white"
-        return (
-            f"{r.winner} wins at once: every {loser} bridge was removed in round "
-            f"{game.round} (K29). Points: white {w}, black {k}."
+        return _(
+            "{winner} wins at once: every {loser} bridge was removed in round {round} (K29). "
+            "Points: {white} {w}, {black} {k}."
+        ).format(
+            winner=colour(r.winner or ""),
+            loser=colour(loser),
+            round=game.round,
+            white=white,
+            black=black,
+            w=w,
+            k=k,
         )
     if r.winner is None:
-        return f"A draw: white {w}, black {k}, third scoring and bridges tied too (K28)."
-    why = {"points": "", "third": " (tied: the third scoring decides, K28)",
-           "bridges": " (tied twice: more bridges on the board, K28)"}[r.reason]  # fmt: skip
-    return f"{r.winner} wins: white {w}, black {k}{why}."
+        return _(
+            "A draw: {white} {w}, {black} {k}, third scoring and bridges tied too (K28)."
+        ).format(white=white, black=black, w=w, k=k)
+    template = {
+        "points": N_("{winner} wins: {white} {w}, {black} {k}."),
+        "third": N_(
+            "{winner} wins: {white} {w}, {black} {k} (tied: the third scoring decides, K28)."
+        ),
+        "bridges": N_(
+            "{winner} wins: {white} {w}, {black} {k} (tied twice: more bridges on the board, K28)."
+        ),
+    }[r.reason]
+    return _(template).format(winner=colour(r.winner), white=white, black=black, w=w, k=k)
 
 
-def legal_lines(game: Game) -> list[str]:
+def legal_lines(game: Game, width: int = WIDTH) -> list[str]:
+    """Every legal decision, grouped by kind (draws and end, discards, plays, cuts), in
+    lines of at most ``width`` columns."""
     legal = game.legal_decisions()
-    out, line = [], "  legal:"
+    groups: list[list[str]] = [[], [], [], []]
     for text in legal:
-        if len(line) + len(text) + 3 > 96:
+        kind = text.split(" ")[0]
+        groups[{"draw": 0, "end": 0, "discard": 1, "play": 2, "cut": 3}.get(kind, 0)].append(text)
+    head = _("legal:")
+    hang = " " * (len(head) + 3)
+    out: list[str] = []
+    for group in groups:
+        line = ""
+        for text in group:
+            if line and len(line) + len(text) + 3 > width:
+                out.append(line)
+                line = ""
+            line = f"{line} | {text}" if line else (("  " + head) if not out else hang) + " " + text
+        if line:
             out.append(line)
-            line = "        "
-        line += f" {text} |"
-    out.append(line.rstrip(" |"))
     return out
+
+
+def compact_legal(game: Game) -> str:
+    """The legal decisions counted by kind on one line, with ``legal`` to see them all."""
+    legal = game.legal_decisions()
+    counts: dict[str, int] = {}
+    for text in legal:
+        kind = text.split(" ")[0]
+        counts[kind] = counts.get(kind, 0) + 1
+    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in sorted(counts.items()))
+    return "  " + ngettext(
+        "{n} legal decision ({kinds}): legal shows it",
+        "{n} legal decisions ({kinds}): legal lists them",
+        len(legal),
+    ).format(n=len(legal), kinds=kinds)
 
 
 # -- the conversation -----------------------------------------------------------------
@@ -200,9 +328,19 @@ class KahunaTerminalGame:
         self.people = [p for p, seat in enumerate(self.seats) if seat is None]
         self.shown_to: int | None = None  # the person whose hand is on screen
         self.undo_stack: list[Game] = []
+        self._drawn = False  # is the board on screen up to date?
+        self._listed: tuple[int, int] | None = None  # (decisions made, player) listed for
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Print, each line at most 80 columns (wrapped at spaces, continuations indented);
+        a message about a file stays one line (``wrap=False``), its path as long as it is."""
+        for line in text.split("\n"):
+            for part in fit(line) if wrap else [line]:
+                print(part, file=self.out)
+
+    def draw(self) -> None:
+        self.say(render(self.game, self.viewer))
+        self._drawn = True
 
     @property
     def viewer(self) -> int | None:
@@ -211,15 +349,27 @@ class KahunaTerminalGame:
             return self.people[0]
         return self.shown_to
 
+    def _seat(self, p: int) -> str:
+        seat = self.seats[p]
+        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
+
     def run(self) -> int:
         g = self.game
-        seats = ", ".join(
-            f"{c} is {'a person' if s is None else f'the {s.name} bot'}"
-            for c, s in zip(PLAYERS, self.seats, strict=True)
+        self.say(
+            _(
+                "Kahuna, seed {seed}: {white} is {white_seat}, {black} is {black_seat}; "
+                "{colour} starts."
+            ).format(
+                seed=g.seed,
+                white=colour("white"),
+                white_seat=self._seat(0),
+                black=colour("black"),
+                black_seat=self._seat(1),
+                colour=colour(PLAYERS[g.start]),
+            )
         )
-        self.say(f"Kahuna, seed {g.seed}: {seats}; {PLAYERS[g.start]} starts.")
         if self.people:
-            self.say("Type a decision (like play HUNA>ELAI) or help.")
+            self.say(_("Type a decision (like play HUNA>ELAI) or help."))
         while not self.game.is_terminal():
             p = self.game.decider
             seat = self.seats[p]
@@ -230,7 +380,8 @@ class KahunaTerminalGame:
                     return 0
                 if not self.person_decision():
                     return 0
-        self.say(render(self.game, self.viewer))
+        if not self._drawn:
+            self.draw()
         self.say(describe_result(self.game))
         return 0
 
@@ -240,61 +391,81 @@ class KahunaTerminalGame:
         if len(self.people) > 1:
             if self.clear:
                 self.out.write(CLEAR_SCREEN)
-            self.say("\n" * 3 + f"{PLAYERS[1 - p]}: look away now, and hand over the keyboard.")
+            self.say(
+                "\n" * 3
+                + _("{colour}: look away now, and hand over the keyboard.").format(
+                    colour=colour(PLAYERS[1 - p])
+                )
+            )
             try:
-                self.read(f"{PLAYERS[p]}, press Enter to see your hand ")
+                self.read(
+                    _("{colour}, press Enter to see your hand ").format(colour=colour(PLAYERS[p]))
+                )
             except EOFError:
-                self.say("\nend of input: the game is left unfinished")
+                self.say("\n" + _("end of input: the game is left unfinished"))
                 return False
             if self.clear:
                 self.out.write(CLEAR_SCREEN)
+            self._drawn = False
         self.shown_to = p
-        self.say(render(self.game, self.viewer))
+        if not self._drawn:
+            self.draw()
         return True
 
     def bot_decision(self, bot: Bot) -> None:
         game = self.game
-        who = game.to_move
+        who = game.to_move or ""
         decision = bot.decide(game)
         text = describe_decision(game, decision, self.viewer)
         events = game.apply(decision)
-        self.say(f"{who} ({bot.name}): {text}")
+        self._drawn = False
+        self.say(_("{colour} ({bot}): {decision}").format(colour=colour(who), bot=bot.name,
+                                                           decision=text))  # fmt: skip
         for line in describe_events(game, events, self.viewer):
             self.say("  " + line)
         if decision >= DRAW_PILE and not game.is_terminal():  # the turn is over
-            self.say(render(game, self.viewer))
+            self.draw()
 
     def person_decision(self) -> bool:
         game = self.game
-        phase = PHASE_PROMPTS.get(game.phase_name, "")
-        must = " You must draw (the opponent declined, K23)." if game.must_draw else ""
-        self.say(f"{game.to_move}: {phase}.{must}")
-        for line in legal_lines(game):
-            self.say(line)
+        phase = _(PHASE_PROMPTS[game.phase_name]) if game.phase_name in PHASE_PROMPTS else ""
+        line = _("{colour}: {phase}.").format(colour=colour(game.to_move or ""), phase=phase)
+        if game.must_draw:
+            line += " " + _("You must draw (the opponent declined, K23).")
+        self.say(line)
+        now = (len(game.history), game.decider)
+        if self._listed is None or self._listed[1] != now[1] or self._listed[0] < now[0] - 1:
+            for text in legal_lines(game):  # the whole list once, at the start of a turn
+                self.say(text)
+        else:
+            self.say(compact_legal(game))
+        self._listed = now
         try:
-            line = self.read(f"{game.to_move}> ")
+            typed = self.read(f"{colour(game.to_move or '')}> ")
         except EOFError:
-            self.say("\nend of input: the game is left unfinished (save FILE keeps a game)")
+            self.say("\n" + _("end of input: the game is left unfinished (save FILE keeps a game)"))
             return False
-        return self.command(line.strip())
+        return self.command(typed.strip())
 
     def command(self, line: str) -> bool:
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
         if not line:
             return True
         if word in ("quit", "exit"):
-            self.say("goodbye: the game is left unfinished")
+            self.say(_("goodbye: the game is left unfinished"))
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "board":
-            self.say(render(self.game, self.viewer))
+            self.draw()
         elif word == "hand":
             self.say(table_lines(self.game, self.viewer)[-1])
         elif word == "legal":
             for text in legal_lines(self.game):
                 self.say(text)
+        elif word == "hint":
+            self.hint()
         elif word == "undo":
             self.undo()
         elif word == "save":
@@ -309,13 +480,15 @@ class KahunaTerminalGame:
         game = self.game
         reason = game.why_illegal(line)
         if reason is not None:
-            self.say(f"refused: {reason}")
+            self.say(_("refused: {reason}").format(reason=speak(reason)))
             return
         before = game.clone()
         decision = game.parse(line)
         me = game.decider
         events = game.apply(decision)
         self.undo_stack.append(before)
+        self._drawn = False
+        self._listed = (len(game.history), me)
         for text in describe_events(game, events, me):
             self.say("  " + text)
         if decision >= DRAW_PILE:  # a draw or end closed the turn
@@ -324,20 +497,27 @@ class KahunaTerminalGame:
         else:
             self.say(table_lines(game, me)[-1])
 
+    def hint(self) -> None:
+        """What the search bot would decide for the person to move, and how often that
+        won in its playouts: the same position always gets the same hint (a fixed
+        iteration budget, seeded by the number of decisions made)."""
+        self.say(hint_line(self.game))
+
     def undo(self) -> None:
         if len(self.people) != 1:
-            self.say("undo works when one person plays against bots (a hand would show)")
+            self.say(_("undo works when one person plays against bots (a hand would show)"))
             return
         if not self.undo_stack:
-            self.say("nothing to undo")
+            self.say(_("nothing to undo"))
             return
         self.game = self.undo_stack.pop()
-        self.say("undone: your last decision and the bot decisions after it")
-        self.say(render(self.game, self.viewer))
+        self._listed = None
+        self.say(_("undone: your last decision and the bot decisions after it"))
+        self.draw()
 
     def save(self, name: str) -> None:
         if not name:
-            self.say("save needs a file name: save FILE")
+            self.say(_("save needs a file name: save FILE"))
             return
         path = Path(name).expanduser()
         tmp = path.with_name(path.name + ".tmp")
@@ -346,27 +526,61 @@ class KahunaTerminalGame:
             tmp.replace(path)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(printable(f"cannot save to {name}: {reason}"))
+            self.say(printable(_("cannot save to {name}: {reason}").format(name=name,
+                     reason=reason)), wrap=False)  # fmt: skip
             return
-        self.say(f"saved to {printable(name)} (continue it with: load {printable(name)})")
+        self.say(printable(_("saved to {name} (continue it with: load {name})").format(name=name)),
+                 wrap=False)  # fmt: skip
 
     def load(self, name: str) -> None:
         if not name:
-            self.say("load needs a file name: load FILE")
+            self.say(_("load needs a file name: load FILE"))
             return
         # Read as Haleakala's saves are: in bytes up to a cap, so /dev/zero or a video is one
         # sentence, not a process that fills its memory; anything else that fails is one too.
         try:
             game = Game.from_json(read_text(name, MAX_SAVE_BYTES))
         except UnreadableFile as exc:
-            self.say(f"cannot load {printable(name)}: {exc.reason}; the game goes on")
+            self.say(printable(_("cannot load {name}: {reason}; the game goes on").format(
+                name=name, reason=exc.reason)), wrap=False)  # fmt: skip
             return
         except SaveError as exc:
-            self.say(f"cannot load {printable(name)}: {exc}; the game goes on")
+            self.say(printable(_("cannot load {name}: {reason}; the game goes on").format(
+                name=name, reason=exc)), wrap=False)  # fmt: skip
             return
         self.game = game
         self.undo_stack.clear()
+        self._listed = None
+        self._drawn = False
         self.shown_to = None if len(self.people) > 1 else self.shown_to
-        self.say(f"loaded {printable(name)}: seed {game.seed}, round {game.round}")
+        self.say(
+            printable(
+                _("loaded {name}: seed {seed}, round {round}").format(
+                    name=name, seed=game.seed, round=game.round
+                )
+            ),
+            wrap=False,
+        )
         if len(self.people) <= 1:
-            self.say(render(game, self.viewer))
+            self.draw()
+
+
+def hint_line(game: Game, iterations: int = HINT_ITERATIONS) -> str:
+    """The search bot's choice for the player to move, as a sentence (``hint``)."""
+    from haleakala.ai import make_bot
+
+    if game.is_terminal():
+        return _("the game is over: no hint")
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return _("hint for {colour}: {decision} (the only legal decision)").format(
+            colour=colour(game.to_move or ""), decision=game.format(legal[0])
+        )
+    bot = make_bot("ai", seed=len(game.history), game="kahuna", iterations=iterations)
+    stats = bot.search(game)  # type: ignore[attr-defined]
+    best = max(stats, key=lambda a: (stats[a][0], stats[a][1]))
+    chance = round(100 * stats[best][1])
+    return _(
+        "hint for {colour}: {decision} (the search bot's choice: it won {chance} % of the "
+        "games it played out from here)"
+    ).format(colour=colour(game.to_move or ""), decision=game.format(best), chance=chance)

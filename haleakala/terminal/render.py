@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from haleakala import palette
-from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n import N_, _, ngettext, pgettext
 from haleakala.i18n.lookup import tr
 from haleakala.i18n.terms import PHASES
 from haleakala.rules import PLAYERS
@@ -109,12 +109,14 @@ def island(game: Game, color: bool = False) -> list[str]:
     b = game.board
     # the headings outside the f-string: Babel's extractor does not look inside one
     seg_h, boat_h, red_h, yellow_h = _("seg"), _("boat"), _("red discs"), _("yellow discs")
-    head = f"{seg_h:<4}{boat_h:<6}{red_h:<11}{yellow_h:<14}{'B':<5}"
+    boat = _("BOAT>")
+    boat_w = max(6, len(boat) + 1, len(boat_h) + 1)  # "BATEAU>" must not push the row
+    head = f"{seg_h:<4}{boat_h:<{boat_w}}{red_h:<11}{yellow_h:<14}{'B':<5}"
     head += f"{'G':<8}{'F':<8}{'M':<8}" + _("lava")
     lines = [paint(head, "head", color)]
     for seg in range(b.segments):
         row = f" {seg}  "
-        row += _cell(_("BOAT>") if game.boat == seg else "", 6, "boat", color)
+        row += _cell(boat if game.boat == seg else "", boat_w, "boat", color)
         row += _cell(_discs(game, 0, seg), 11, "red", color)
         row += _cell(_discs(game, 1, seg), 14, "yellow", color)
         hut = "".join(f"({PLAYERS[p][0]})" for p in (0, 1) if game.shaman[p] == b.land_spaces + seg)
@@ -130,6 +132,13 @@ def island(game: Game, color: bool = False) -> list[str]:
         lines.append(row.rstrip())
     lines.append(paint(boat_line(game), "boat", color))
     return lines
+
+
+def colon(label: str) -> str:
+    """``label`` followed by a colon as the language writes it (French puts a no-break
+    space before it: "Rouge\u00a0:")."""
+    # TRANSLATORS: a label and its colon; French writes "{label}\u00a0:" (no-break space).
+    return _("{label}:").format(label=label)
 
 
 def boat_line(game: Game) -> str:
@@ -163,7 +172,7 @@ def piles(game: Game) -> str:
     parts = []
     for (back, _cards), pile in zip(game.deck.piles, game.piles, strict=True):
         trees = ngettext("{n} palm tree", "{n} palm trees", back).format(n=back)
-        parts.append(f"{trees}: {len(pile)}")
+        parts.append(colon(trees) + f" {len(pile)}")
     discard = _("discard: {n}").format(n=len(game.discard))
     return _("piles") + "   " + "   ".join(parts) + "   " + discard
 
@@ -180,12 +189,16 @@ def scoring_board(game: Game, color: bool = False) -> list[str]:
             state, style = _("face down"), "dim"
         else:
             state, style = tr(PLAYERS[owner]), PLAYERS[owner]
-        text = f"{_(name)} ({cost}): "
+        text = colon(f"{_(name)} ({cost})") + " "
         shown = paint(state, style, color) if style else state
-        cells.append(text + shown + " " * max(1, 36 - len(text + state)))
+        cells.append((text + shown, len(text + state)))
+    # Two columns as wide as the widest cell needs; one column when two would not fit.
+    column = max(36, max(n for _c, n in cells) + 2)
+    per_row = 2 if 2 + 2 * column <= WIDTH + 2 else 1
     lines = [_("scoring board")]
-    for row in range(0, len(cells), 2):
-        lines.append(("  " + "".join(cells[row : row + 2])).rstrip())
+    for row in range(0, len(cells), per_row):
+        line = "".join(c + " " * (column - n) for c, n in cells[row : row + per_row])
+        lines.append(("  " + line).rstrip())
     return lines
 
 
@@ -211,11 +224,20 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
         _("statues left: {n}").format(n=game.statues_left[player]),
         _("shells: {n}").format(n=len(game.shells[player])),
     ]
-    first = _cell(tr(colour), 8, colour, color) + "   ".join(facts)
+    # A fact never breaks inside ("Muscheln: 0" stays together): a line too long for the
+    # terminal goes on below, under the first fact.
+    first, width = _cell(tr(colour), 8, colour, color), 8
+    for k, fact in enumerate(facts):
+        if k and width + 3 + len(fact) > WIDTH:
+            first, width = first + "\n" + " " * 8 + fact, 8 + len(fact)
+        else:
+            first, width = first + ("   " if k else "") + fact, width + (3 if k else 0) + len(fact)
     cards = Counter(_(deck.cards[c].name) for c in game.beach_cards[player])
     baskets = sum(deck.cards[c].baskets for c in game.beach_cards[player])
     butterflies = sum(deck.cards[c].butterflies for c in game.beach_cards[player])
-    items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or [_("none")]
+    items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or [
+        pgettext("no cards", "none")
+    ]
     units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
     if cards:
         units.append(
@@ -307,7 +329,7 @@ def prompt(game: Game, color: bool = False) -> str:
             what=what, shells=moves.shells(len(game.shells[game.decider]))
         )
     return "\n".join(
-        wrap_words([paint(tr(who), who, color) + ":", *what.split()], indent="", hang="  ")
+        wrap_words([colon(paint(tr(who), who, color)), *what.split()], indent="", hang="  ")
     )
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
+from haleakala.i18n.refusals import say
 from haleakala.rules import PLAYERS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
 from haleakala.words import moves
@@ -274,9 +275,9 @@ class TerminalGame:
         match = _BY_PLAYER.match(line)
         if match:
             player, line = match.group(1).lower(), match.group(2)
-        reason = game.why_illegal(line, player)
-        if reason is not None:
-            self.say(_("refused: {reason}").format(reason=tr(reason)))
+        refusal = game.refusal(line, player)
+        if refusal is not None:  # from its template: "'gold' is not on the scoring board (…)"
+            self.say(_("refused: {reason}").format(reason=say(refusal)))
             return
         mover = game.decider
         before = game.clone()

@@ -76,3 +76,52 @@ def test_the_window_and_its_help_page_speak_the_language(language, written, tmp_
     assert _english(written) == []
     wins = {"de": "gewinnt", "fr": "gagne"}[language]
     assert any(wins in text for text in written)
+
+
+def test_the_window_leaves_no_english_word_in_the_panel_log_or_end_table(language, written,
+                                                                         tmp_path):  # fmt: skip
+    """Beyond whole lines the catalog knows: the player panel ("Cards: …"), the log's
+    wrapped lines and the end table, word by word (issue 23)."""
+    from support.leaks import english_words
+
+    test_the_window_and_its_help_page_speak_the_language(language, written, tmp_path)
+    leaked = sorted(t for t in written if english_words(t, language))
+    assert leaked == [], "\n".join(leaked)
+
+
+def test_the_kahuna_window_speaks_the_language(language, written, tmp_path):
+    """A whole Kahuna game in the window between two bots, the hand-over screen, a refused
+    click and the end: every text drawn, word by word."""
+    from support.leaks import english_words
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from haleakala.ai import make_bot
+    from haleakala.gameapi import new_game
+    from haleakala.simulator.kahuna import layout as L
+    from haleakala.simulator.kahuna.table import KahunaTable, Seat
+    from haleakala.simulator.kahuna.window import KahunaWindow
+
+    pygame.display.init()
+    try:
+        screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
+        game = new_game("kahuna", seed=5, start="white")
+        table = KahunaTable(game, (Seat(), Seat()))  # two people: the hand-over screen
+        win = KahunaWindow(table, screen=screen)
+        win.step([])
+        table.dismiss_handover()
+        win.step([])
+        table.click_line(game.board.line_names[0])  # no card selected: refused with a reason
+        win.step([])
+        table.decide("draw 9")  # not a decision: said why
+        win.step([])
+        bots = (make_bot("greedy", 1, game="kahuna"), make_bot("random", 2, game="kahuna"))
+        while not game.is_terminal():
+            table.decide(game.format(bots[game.decider].decide(game)))
+            if len(game.history) % 25 == 0:
+                win.step([])
+        win.step([])
+        win.save(str(tmp_path / f"kahuna-{language}.png"))
+    finally:
+        pygame.display.quit()
+    assert game.is_terminal()
+    assert sorted(t for t in written if english_words(t, language)) == []

@@ -13,6 +13,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from haleakala.i18n import _
+from haleakala.i18n.refusals import speak
+from haleakala.words.kahuna import colour
+
 from .view import View, view_of
 
 
@@ -65,12 +69,12 @@ class KahunaTable:
     def new_game(self) -> None:
         """Once a game is over: the next one (the next seed), same seats."""
         if not self.game.is_terminal():
-            self._say("The game is not over yet.")
+            self._say(_("The game is not over yet."))
             return
         from haleakala.gameapi import new_game
 
         self._start(new_game(self.game.game_name, seed=self.game.seed + 1))
-        self._say(f"New game (seed {self.game.seed}).")
+        self._say(_("New game (seed {seed}).").format(seed=self.game.seed))
 
     # -- what the window shows ------------------------------------------------------------
 
@@ -104,12 +108,16 @@ class KahunaTable:
 
     def _may_click(self) -> bool:
         if self.game.is_terminal():
-            self._say("The game is over.")
+            self._say(_("The game is over."))
             return False
         if self.handover:
             return False
         if not self.seats[self.game.decider].human:
-            self._say(f"Wait: {self.game.to_move} (the bot) is thinking.")
+            self._say(
+                _("Wait: {colour} (the bot) is thinking.").format(
+                    colour=colour(self.game.to_move or "")
+                )
+            )
             return False
         return True
 
@@ -134,16 +142,18 @@ class KahunaTable:
             card = cards[0]
             lines = sum(1 for t in legal if t.startswith(f"play {card}>"))
             if lines:
-                return f"{card}: click a free line at {card} (highlighted) to lay a bridge."
-            return (
-                f"{card}: no bridge can be laid with it now; select a second card to cut "
+                return _(
+                    "{card}: click a free line at {card} (highlighted) to lay a bridge."
+                ).format(card=card)
+            return _(
+                "{card}: no bridge can be laid with it now; select a second card to cut "
                 "an opposing bridge, or Discard."
-            )
+            ).format(card=card)
         if len(cards) == 2:
             pair = "+".join(sorted(cards))
             if any(t.startswith("cut ") and t.endswith(f" with {pair}") for t in legal):
-                return f"{pair}: click a highlighted opposing bridge to cut it."
-            return f"{pair}: these two cards cut no opposing bridge now."
+                return _("{pair}: click a highlighted opposing bridge to cut it.").format(pair=pair)
+            return _("{pair}: these two cards cut no opposing bridge now.").format(pair=pair)
         return ""
 
     def selected_cards(self) -> list[str]:
@@ -161,12 +171,20 @@ class KahunaTable:
         cards = self.selected_cards()
         a, b = line.split("-")
         if not cards:
-            self._say(f"Select a card in your hand first ({a} or {b} for {line}).")
+            self._say(
+                _("Select a card in your hand first ({a} or {b} for {line}).").format(
+                    a=a, b=b, line=line
+                )
+            )
             return
         if len(cards) == 1:
             card = cards[0]
             if card not in (a, b):
-                self._say(f"A {card} card lays bridges only on lines that touch {card}.")
+                self._say(
+                    _("A {card} card lays bridges only on lines that touch {card}.").format(
+                        card=card
+                    )
+                )
                 return
             other = b if card == a else a
             self.decide(f"play {card}>{other}")
@@ -192,7 +210,7 @@ class KahunaTable:
             return
         cards = self.selected_cards()
         if not cards:
-            self._say("Select the card(s) to put face down under the discard pile first.")
+            self._say(_("Select the card(s) to put face down under the discard pile first."))
             return
         for card in cards:
             if not self.decide(f"discard {card}"):
@@ -212,7 +230,7 @@ class KahunaTable:
         game = self.game
         reason = game.why_illegal(text)
         if reason is not None:
-            self._say(f"{text}: {reason}")
+            self._say(_("{decision}: {reason}").format(decision=text, reason=speak(reason)))
             return False
         self._apply(game.parse(text))
         return True
@@ -250,7 +268,7 @@ class KahunaTable:
                 return
             self._thinking = None
             if thinking.error:
-                self._say(f"the bot failed: {thinking.error[0]}")
+                self._say(_("the bot failed: {error}").format(error=thinking.error[0]))
                 raise thinking.error[0]
             if thinking.digest == game.digest() and thinking.decision:
                 self._apply(thinking.decision[0])
@@ -281,7 +299,7 @@ class KahunaTable:
 
     def play_bots(self, decisions: int) -> None:
         """Up to ``decisions`` decisions by the bots' seats (a person's seat stops it)."""
-        for _ in range(decisions):
+        for _step in range(decisions):
             if self.game.is_terminal() or self.seats[self.game.decider].human:
                 return
             self.update()

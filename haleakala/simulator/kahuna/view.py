@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from haleakala.i18n import N_
+
 NONE = -1
 
 
@@ -47,10 +49,10 @@ class View:
 
 
 REASONS = {
-    "points": "more points",
-    "third": "tie on points, better third scoring",
-    "bridges": "tie on points and third scoring, more bridges",
-    "wipeout": "every opposing bridge removed",
+    "points": N_("more points"),
+    "third": N_("tie on points, better third scoring"),
+    "bridges": N_("tie on points and third scoring, more bridges"),
+    "wipeout": N_("every opposing bridge removed"),
 }
 
 
@@ -62,10 +64,14 @@ def view_of(game: Any, viewer: int | None) -> View:
     if result is None:
         text = ""
     elif result.winner is None:
-        text = f"Draw: {result.totals[0]}-{result.totals[1]}, nothing breaks the tie."
+        text = N_("Draw: {white}-{black}, nothing breaks the tie.").format(
+            white=result.totals[0], black=result.totals[1]
+        )
     else:
         why = REASONS.get(result.reason, result.reason)
-        text = f"{result.winner.upper()} wins {result.totals[0]}-{result.totals[1]} ({why})."
+        text = N_("{colour} wins {white}-{black} ({why}).").format(
+            colour=result.winner, white=result.totals[0], black=result.totals[1], why=why
+        )
     return View(
         players=tuple(game.players),
         islands=tuple(names),

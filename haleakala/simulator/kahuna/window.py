@@ -17,6 +17,10 @@ from typing import Any
 
 import pygame
 
+from haleakala.i18n import N_, _
+from haleakala.i18n.lookup import tr
+from haleakala.words.kahuna import colour
+
 from ..palette import Fonts, blit_centred
 from . import layout as L
 from .table import KahunaTable
@@ -50,7 +54,7 @@ class KahunaWindow:
         self.table = table
         if screen is None:
             pygame.display.init()
-            pygame.display.set_caption("Haleakala Companion — Kahuna")
+            pygame.display.set_caption(_("Haleakala Companion — Kahuna"))
             screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
         self.screen = screen
         self.fonts = Fonts()
@@ -118,9 +122,9 @@ class KahunaWindow:
             return
         island = L.island_at(pos)
         if island is not None:
-            table.message = (
-                f"{island}: click a line (between two islands) to lay or cut a bridge there."
-            )
+            table.message = N_(
+                "{island}: click a line (between two islands) to lay or cut a bridge there."
+            ).format(island=island)
             table.changes += 1
 
     # ------------------------------------------------------------------ drawing
@@ -190,7 +194,7 @@ class KahunaWindow:
             lines = sum(1 for line in view.lines if island in line.split("-"))
             owner = view.stones.get(island)
             if owner is None:
-                label = f"need {need}/{lines}"
+                label = _("need {need}/{lines}").format(need=need, lines=lines)
                 blit_centred(screen, self.fonts.render(label, 17, (28, 44, 24)), (cx, cy + 12))
             else:
                 pos = (cx, cy + 13)
@@ -204,19 +208,24 @@ class KahunaWindow:
         """What the marks on the board mean, along its bottom edge."""
         f = self.fonts
         x, y = 12, 784
-        for owner, label in ((0, "white bridge"), (1, "black bridge")):
+        for owner, label in ((0, _("white bridge")), (1, _("black bridge"))):
             pygame.draw.line(screen, PLAYER_EDGE[owner], (x, y), (x + 28, y), 9)
             pygame.draw.line(screen, PLAYER[owner], (x, y), (x + 28, y), 5)
             screen.blit(f.render(label, 17, TEXT), (x + 34, y - 6))
             x += 34 + f.render(label, 17, TEXT).get_width() + 16
         self._dotted(screen, FREE_LINE, (x, y), (x + 28, y), 2)
-        screen.blit(f.render("free line", 17, TEXT), (x + 34, y - 6))
-        x += 110
+        label = _("free line")
+        screen.blit(f.render(label, 17, TEXT), (x + 34, y - 6))
+        x += 34 + f.render(label, 17, TEXT).get_width() + 16
         pygame.draw.line(screen, RECENT, (x, y), (x + 28, y), 9)
-        screen.blit(f.render("just played", 17, TEXT), (x + 34, y - 6))
-        x += 118
-        note = "need 3/5: bridges to win the island · K: Kahuna stone"
-        screen.blit(f.render(note, 17, TEXT), (x, y - 6))
+        label = _("just played")
+        screen.blit(f.render(label, 17, TEXT), (x + 34, y - 6))
+        x += 34 + f.render(label, 17, TEXT).get_width() + 16
+        note = _("need 3/5: bridges to win the island · K: Kahuna stone")
+        size = 17  # smaller type rather than past the board's edge (French is longer)
+        while size > 12 and x + f.render(note, size, TEXT).get_width() > L.BOARD_RECT[2] - 10:
+            size -= 1
+        screen.blit(f.render(note, size, TEXT), (x, y - 6))
 
     def _dotted(self, screen, colour, a, b, width: int) -> None:
         (x1, y1), (x2, y2) = a, b
@@ -239,32 +248,37 @@ class KahunaWindow:
         x, y = L.TURN_RECT[:2]
         pygame.draw.rect(screen, (36, 38, 46), L.TURN_RECT, border_radius=8)
         if view.decider is None:
-            title, sub = "Game over", view.result
+            title, sub = _("Game over"), tr(view.result)
         else:
-            who = view.players[view.decider].upper()
+            who = colour(view.players[view.decider]).upper()
             bot = not table.seats[view.decider].human
-            if bot:
-                title = f"{who} (bot) is thinking..." if table.thinking else f"{who} (bot) to play"
+            if bot and table.thinking:
+                title = _("{colour} (bot) is thinking...").format(colour=who)
+            elif bot:
+                title = _("{colour} (bot) to play").format(colour=who)
             else:
-                title = f"{who} to play"
+                title = _("{colour} to play").format(colour=who)
             self._player_chip(screen, view.decider, (x + 22, y + 19), 11)
-            rnd = f"round {view.round} of 3"
+            parts = [_("round {round} of 3").format(round=view.round)]
             if view.last_turns:
-                rnd += " · last turns, nothing left to draw"
-            sub = rnd + (" · must draw this turn (the opponent declined)" if view.must_draw else "")
+                parts.append(_("last turns, nothing left to draw"))
+            if view.must_draw:
+                parts.append(_("must draw this turn (the opponent declined)"))
+            sub = " · ".join(parts)
         screen.blit(f.render(title, 28, TEXT, True), (x + 40, y + 8))
         screen.blit(f.render(sub, 18, DIM), (x + 12, y + 37))
         # Scores.
         x, y, _w, h = L.SCORES_RECT
         pygame.draw.rect(screen, (36, 38, 46), L.SCORES_RECT, border_radius=8)
-        columns = (("R1", 110), ("R2", 150), ("R3", 190), ("total", 240), ("stones", 300),
-                   ("bridges", 362), ("cards", 420))  # fmt: skip
+        columns = ((_("R1"), 110), (_("R2"), 150), (_("R3"), 190), (_("total"), 240),
+                   (_("stones"), 300), (_("bridges"), 362), (_("cards"), 420))  # fmt: skip
         for label, cx in columns:
             blit_centred(screen, f.render(label, 17, DIM), (x + cx, y + 16))
         for p in (0, 1):
             ry = y + 48 + p * 34
             self._player_chip(screen, p, (x + 20, ry))
-            screen.blit(f.render(view.players[p], 22, TEXT), (x + 36, ry - 8))
+            name = colour(view.players[p])
+            screen.blit(f.render(name[:1].upper() + name[1:], 22, TEXT), (x + 36, ry - 8))
             for r in range(3):
                 text = str(view.points[r][p]) if r < len(view.points) else "-"
                 blit_centred(screen, f.render(text, 22, TEXT), (x + columns[r][1], ry))
@@ -275,13 +289,15 @@ class KahunaWindow:
             blit_centred(screen, f.render(str(bridges), 22, TEXT), (x + 362, ry))
             blit_centred(screen, f.render(str(view.hand_sizes[p]), 22, TEXT), (x + 420, ry))
         screen.blit(
-            f.render("points per scoring; stones, bridges on the board; cards in hand", 15, DIM),
+            f.render(_("points per scoring; stones, bridges on the board; cards in hand"), 15, DIM),
             (x + 12, y + h - 18),
         )
         # The pile and the display.
         waiting = table.waiting_for is not None
         screen.blit(
-            f.render("Draw one card (ends the turn): click the pile or a face-up card", 18, TEXT),
+            f.render(
+                _("Draw one card (ends the turn): click the pile or a face-up card"), 18, TEXT
+            ),
             (L.PILE_X, L.DISPLAY_Y - 20),
         )
         px, py, pw, ph = L.pile_rect()
@@ -299,17 +315,18 @@ class KahunaWindow:
             )
         else:
             pygame.draw.rect(screen, (50, 52, 60), (px, py, pw, ph), 2, border_radius=8)
-        blit_centred(screen, f.render(f"pile: {view.pile}", 20, TEXT), (px + pw / 2, py + ph - 26))
+        pile = _("pile: {n}").format(n=view.pile)
+        blit_centred(screen, f.render(pile, 20, TEXT), (px + pw / 2, py + ph - 26))
         blit_centred(
             screen,
-            f.render(f"discards: {view.discard_count}", 16, DIM),
+            f.render(_("discards: {n}").format(n=view.discard_count), 16, DIM),
             (px + pw / 2, py + ph + 10),
         )
         for slot, card in enumerate(view.display, start=1):
             rect = L.display_rect(slot)
             if card is None:
                 pygame.draw.rect(screen, (50, 52, 60), rect, 2, border_radius=8)
-                blit_centred(screen, f.render("empty", 18, DIM), L.centre(rect))
+                blit_centred(screen, f.render(_("empty"), 18, DIM), L.centre(rect))
             else:
                 self._card(screen, card, rect, view)
             blit_centred(
@@ -321,11 +338,13 @@ class KahunaWindow:
         hy = L.HAND_Y - 32
         viewer = view.viewer
         if viewer is None:
-            label = "Hands are hidden"
+            label = _("Hands are hidden")
         else:
-            label = f"Your hand ({view.players[viewer]}): {len(view.hand)} of 5"
+            label = _("Your hand ({colour}): {n} of 5").format(
+                colour=colour(view.players[viewer]), n=len(view.hand)
+            )
             if len(view.hand) >= 5:
-                label += " - full: play or discard to draw"
+                label = _("{label} - full: play or discard to draw").format(label=label)
         screen.blit(f.render(label, 20, TEXT), (L.HAND_X[0], hy))
         for i in range(5):
             rect = L.hand_rect(i)
@@ -337,11 +356,11 @@ class KahunaWindow:
                 pygame.draw.rect(screen, (44, 46, 54), rect, 1, border_radius=8)
         # Buttons.
         for rect, label, hot in (
-            (L.END_RECT, "New game", True)
+            (L.END_RECT, _("New game"), True)
             if view.decider is None
-            else (L.END_RECT, "End turn", waiting and "end" in self._legal_texts()),
-            (L.DISCARD_RECT, "Discard", waiting and bool(table.selected)),
-            (L.CLEAR_RECT, "Clear", bool(table.selected)),
+            else (L.END_RECT, _("End turn"), waiting and "end" in self._legal_texts()),
+            (L.DISCARD_RECT, _("Discard"), waiting and bool(table.selected)),
+            (L.CLEAR_RECT, _("Clear"), bool(table.selected)),
         ):
             pygame.draw.rect(screen, BUTTON_HOT if hot else BUTTON, rect, border_radius=8)
             blit_centred(screen, f.render(label, 22, TEXT if hot else DIM, True), L.centre(rect))
@@ -350,7 +369,7 @@ class KahunaWindow:
         pygame.draw.rect(screen, (20, 21, 26), L.MESSAGE_RECT, border_radius=8)
         line_y = y + 8
         if table.message:
-            for part in _wrap(table.message, 58)[:3]:
+            for part in _wrap(tr(table.message), 58)[:3]:
                 screen.blit(f.render(part, 19, HINT), (x + 10, line_y))
                 line_y += 19
         else:
@@ -361,7 +380,9 @@ class KahunaWindow:
         line_y += 6
         room = max(0, (y + h - line_y) // 18)
         for entry in table.log[-room:] if room else []:
-            screen.blit(f.render(entry, 18, TEXT), (x + 10, line_y))
+            who, sep, decision = entry.partition(": ")
+            shown = _("{label}:").format(label=colour(who)) + f" {decision}" if sep else tr(entry)
+            screen.blit(f.render(shown, 18, TEXT), (x + 10, line_y))
             line_y += 18
 
     def _legal_texts(self) -> list[str]:
@@ -370,15 +391,15 @@ class KahunaWindow:
 
     def _tip(self, view: View) -> str:
         if view.decider is None:
-            return view.result
+            return tr(view.result)
         if self.table.waiting_for is None:
             return ""
         if view.phase == "open":
-            return (
+            return _(
                 "Click a card, then a free line at its island to lay a bridge; two cards, "
                 "then an opposing bridge to cut it. Or draw / End turn."
             )
-        return "Play more cards, or draw a card (pile or display), or End turn."
+        return _("Play more cards, or draw a card (pile or display), or End turn.")
 
     def _card(self, screen, island: str, rect, view: View, selected: bool = False) -> None:
         """An island card as printed: the name, a small map with the island in red, and
@@ -433,24 +454,41 @@ class KahunaWindow:
         f = self.fonts
         blit_centred(
             screen,
-            f.render(f"Hand over to {view.players[nxt].upper()}", 44, TEXT, True),
+            f.render(
+                _("Hand over to {colour}").format(colour=colour(view.players[nxt]).upper()),
+                44,
+                TEXT,
+                True,
+            ),
             (box.centerx, box.y + 50),
         )
         blit_centred(
             screen,
-            f.render(f"{view.players[other].upper()}: look away now.", 26, DIM),
+            f.render(
+                _("{colour}: look away now.").format(colour=colour(view.players[other]).upper()),
+                26,
+                DIM,
+            ),
             (box.centerx, box.y + 105),
         )
         blit_centred(
             screen,
-            f.render(f"{view.players[nxt].upper()}: click anywhere to see your hand.", 26, HINT),
+            f.render(
+                _("{colour}: click anywhere to see your hand.").format(
+                    colour=colour(view.players[nxt]).upper()
+                ),
+                26,
+                HINT,
+            ),
             (box.centerx, box.y + 150),
         )
         last = self.table.log[-1] if self.table.log else ""
         if last:
-            blit_centred(
-                screen, f.render(f"last decision - {last}", 20, DIM), (box.centerx, box.y + 190)
+            who, _sep, decision = last.partition(": ")
+            text = _("last decision - {colour}: {decision}").format(
+                colour=colour(who), decision=decision
             )
+            blit_centred(screen, f.render(text, 20, DIM), (box.centerx, box.y + 190))
 
     # ------------------------------------------------------------------ loop
 
