@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "config": "haleakala.cli.config",
     "deck": "haleakala.terminal.deck",
     "install": "haleakala.kit.install",
+    "kit": "haleakala.kit.kitcheck",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",
