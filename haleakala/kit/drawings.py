@@ -210,13 +210,13 @@ def _prism(
 def exploded_view(g: KitGeometry, path: Path) -> Path:
     """One segment's stack pulled apart: riser, tile (walls, pixels, boss), diffuser, overlay,
     and the centre piece."""
-    fig = plt.figure(figsize=(9, 8.5))
+    fig = plt.figure(figsize=(11, 8.5))
     ax = fig.add_subplot(projection="3d")
     gap = 45.0
     outline = g.tile_outline()
     layers = [
         (0.0, g.skirt, "#8d6e63", 0.55, "riser (cavity: reader, cables)"),
-        (g.skirt + gap, g.skirt + gap + g.floor, "#b0bec5", 0.9, "tile floor"),
+        (g.skirt + gap, g.skirt + gap + g.floor, "#b0bec5", 0.35, "tile floor"),
     ]
     for z0, z1, colour, alpha, _ in layers:
         ax.add_collection3d(
@@ -261,7 +261,7 @@ def exploded_view(g: KitGeometry, path: Path) -> Path:
         (zd + 1, "3 diffuser: 3 mm opal acrylic or white PETG"),
         (zo, "4 overlay: the printed island (PDF at 1:1)"),
     ):
-        ax.text(110, 120, z, text, fontsize=8)
+        ax.text(-110, 0, z, text, fontsize=8, ha="right")
     ax.text(-20, -10, top + 6, "centre piece", fontsize=8)
     ax.set_xlim(-110, 110)
     ax.set_ylim(0, 210)
