@@ -52,8 +52,33 @@ def check(args: argparse.Namespace) -> int:
     if cfg.errors(problems):
         print(f"{label}: {len(cfg.errors(problems))} error(s)", file=sys.stderr)
         return 1
+    kit_problems = _kit_check(cfg.Config() if path is None else cfg.load(path))
+    if kit_problems:
+        print(f"{label}: {len(kit_problems)} kit problem(s)", file=sys.stderr)
+        return 1
     print(f"config OK: {label}")
     return 0
+
+
+def _kit_check(config: cfg.Config) -> list[str]:
+    """``haleakala kit check`` on a config that describes the printed board: its problems
+    are printed as ``kit: ...`` lines. A ring build (another pixel count per segment) is not
+    the printed board: say so, and that the check does not apply."""
+    from haleakala.kit.geometry import default_geometry
+    from haleakala.kit.kitcheck import applies_to, check_all
+
+    g = default_geometry()
+    if not applies_to(g, config.leds):
+        print(
+            f"note: [leds] drives {config.leds.pixels_per_ring} pixels per segment, not the "
+            f"printed board's {g.pixels_per_tile}: 'haleakala kit check' proves the printed "
+            "board only (a ring build is fine)"
+        )
+        return []
+    problems = check_all(g, config.leds, config.kit)
+    for problem in problems:
+        print(f"kit: {problem}")
+    return problems
 
 
 def show(args: argparse.Namespace) -> int:
