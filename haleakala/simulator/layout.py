@@ -200,12 +200,15 @@ ZONE_BANDS = {
 def led_position(segment: int, zone: str, index: int, count: int) -> tuple[int, int]:
     """Where pixel ``index`` of ``count`` of a zone's LEDs shows through the board.
 
-    The kit's board (one pixel per zone): where the geometry puts that pixel. Other layouts
+    The kit's board (one pixel per zone): where the geometry puts that pixel, except under
+    the card slots, whose pixel the card would hide here (on the board it lights the
+    window's rim round the card): there, as for the other layouts, a row above the card.
+    Other layouts
     (a ring build's several pixels per zone): band zones along the anticlockwise border of
     the wedge, 13 px apart, so they never hide under the pieces in the middle; card slots a
     row just above (inside) the card.
     """
-    if count == 1 and zone in KIT_PIXEL:
+    if count == 1 and zone in KIT_PIXEL and zone not in ("slot_a", "slot_b"):
         x, y = rotate(KIT_PIXEL[zone], segment)
         return round(CENTRE[0] + x * MM), round(CENTRE[1] - y * MM)
     if zone in ("slot_a", "slot_b"):
@@ -274,7 +277,7 @@ def space_label_position(space: int) -> tuple[int, int]:
     """Where a land space's name is printed: on its centre line near the inner edge, below
     the statue and shaman spots (which sit further out), so pieces never cover it."""
     segment, k = divmod(space, 3)
-    return at(segment, BANDS[LAND_BANDS[k]][1] + 8, 0.0)
+    return at(segment, BANDS[LAND_BANDS[k]][1] + 5, 0.0)
 
 
 def sum_position(segment: int, colour: str) -> tuple[int, int]:

@@ -39,19 +39,19 @@ def test_the_default_zone_map_is_the_geometry_s_pixel_order():
 
 
 def test_a_zone_without_a_pixel_is_refused_by_name():
-    g = geometry_with('  ["forest", 0.0, 77.0],\n', "")
+    g = geometry_with('  ["forest", -19.9, 74.4],\n', "")
     problems = kitcheck.check_zones_lit(g)
     assert any("segment 0's forest has no pixel" in p and "[pixels] order" in p for p in problems)
 
 
 def test_a_pixel_outside_its_zone_is_refused():
-    g = geometry_with('["mountain", 0.0, 55.0]', '["mountain", 0.0, 77.0]')
+    g = geometry_with('["mountain", -14.2, 53.1]', '["mountain", 0.0, 77.0]')
     problems = kitcheck.check_zones_lit(g)
     assert any(re.search(r"pixel 1 \(segment 0's mountain\).*outside", p) for p in problems)
 
 
 def test_a_pixel_against_a_wall_is_refused():
-    g = geometry_with('["forest", 0.0, 77.0]', '["forest", 0.0, 85.0]')
+    g = geometry_with('["forest", -19.9, 74.4]', '["forest", 0.0, 82.0]')
     problems = kitcheck.check_zones_lit(g)
     assert any("pixel 2 (segment 0's forest)" in p and "from a wall" in p for p in problems)
 
@@ -103,7 +103,7 @@ def test_a_swapped_zone_in_the_config_is_named():
 
 def test_malformed_geometry_gets_a_sentence():
     with pytest.raises(GeometryError, match=r"bands\.beach"):
-        load_geometry(GEOMETRY_TEXT.replace("beach = [110.0, 138.0]", "beach = [138.0, 110.0]"))
+        load_geometry(GEOMETRY_TEXT.replace("beach = [112.0, 138.0]", "beach = [138.0, 112.0]"))
     with pytest.raises(GeometryError, match=r"pixels\.order\[0\]"):
         load_geometry(GEOMETRY_TEXT.replace('["crater", 0.0, 32.0]', '["lava", 0.0, 32.0]'))
 
@@ -130,7 +130,7 @@ def test_kit_check_command_passes_the_example_config(capsys):
 
 def test_kit_check_command_fails_on_a_bad_geometry_naming_the_zone(tmp_path, capsys):
     bad = tmp_path / "geometry.toml"
-    bad.write_text(GEOMETRY_TEXT.replace('  ["water", 0.0, 149.0],\n', ""), encoding="utf-8")
+    bad.write_text(GEOMETRY_TEXT.replace('  ["water", -25.0, 149.0],\n', ""), encoding="utf-8")
     config = str(REPO_ROOT / "hw" / "config.example.toml")
     assert main(["kit", "check", "--config", config, "--geometry", str(bad)]) == 1
     out = capsys.readouterr().out
