@@ -238,9 +238,12 @@ def dxf_bytes(shapes: list[bd.Face | bd.Sketch]) -> bytes:
         for s in shapes:
             for f in s.faces():
                 exporter.add_shape(f.wires(), layer="cut")
-        # ezdxf collects the CLASSES section from a set: its order follows the process's
-        # string hashing, so sort it or every run writes different bytes.
-        classes = exporter._document.classes.classes
+        # ezdxf adds the CLASSES of the entity types in use from a set when it writes: their
+        # order follows the process's string hashing. Add them now, sorted; the write then
+        # finds them present and keeps this order.
+        doc = exporter._document
+        doc.classes.add_required_classes(doc.dxfversion)
+        classes = doc.classes.classes
         ordered = sorted(classes.items(), key=lambda item: str(item[0]))
         classes.clear()
         classes.update(ordered)
