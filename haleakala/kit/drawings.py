@@ -7,17 +7,18 @@ rasterisation differs between matplotlib releases), the part files and placement
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Circle, Polygon, Rectangle  # noqa: E402
-from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Circle, Polygon, Rectangle
+from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-from haleakala.kit.geometry import BAND_ZONES, ZONES, KitGeometry, rotate  # noqa: E402
+from haleakala.kit.geometry import BAND_ZONES, ZONES, KitGeometry, rotate
 
 TINT = {
     "sea": "#e2eef8",
@@ -48,9 +49,7 @@ def _island(ax: plt.Axes, g: KitGeometry, segments: range, labels: bool = True) 
     for s in segments:
         ax.add_patch(Polygon(_sea(g, s), closed=True, fc=TINT["sea"], ec="#555", lw=0.6))
         for z in ZONES:
-            ax.add_patch(
-                Polygon(g.zone_polygon(s, z), closed=True, fc=TINT[z], ec="#444", lw=0.8)
-            )
+            ax.add_patch(Polygon(g.zone_polygon(s, z), closed=True, fc=TINT[z], ec="#444", lw=0.8))
         if labels:
             x, y = rotate((0.0, g.radius - 10), s)
             ax.text(x, y, f"segment {s}", ha="center", va="center", fontsize=7, rotation=-60 * s)
@@ -74,29 +73,54 @@ def tile_view(g: KitGeometry, path: Path) -> Path:
         ax.add_patch(Rectangle((x - 2.5, y - 2.5), 5, 5, fc="#fff", zorder=5))
         ax.text(x + 6.5, y + 2, f"{i}", fontsize=9, color="#1b5e20", weight="bold", zorder=6)
     bx, by = g.sensor_centre
-    ax.add_patch(Rectangle((bx - g.boss[0] / 2, by - g.boss[1] / 2), *g.boss, fc="#999",
-                           ec="#333", zorder=4))  # fmt: skip
-    ax.add_patch(Rectangle((bx - g.switch[0] / 2, by - g.switch[1] / 2), *g.switch, fc="#333",
-                           zorder=5))  # fmt: skip
+    ax.add_patch(
+        Rectangle((bx - g.boss[0] / 2, by - g.boss[1] / 2), *g.boss, fc="#999", ec="#333", zorder=4)
+    )
+    ax.add_patch(
+        Rectangle((bx - g.switch[0] / 2, by - g.switch[1] / 2), *g.switch, fc="#333", zorder=5)
+    )
     ax.add_patch(Circle((bx, by), 3.5, fc="#c62828", zorder=6))
     rw, rd = g.reader
-    ax.add_patch(Rectangle((bx - rw / 2, by - rd / 2), rw, rd, fill=False, ls="--", ec="#6a1b9a",
-                           lw=1.2, zorder=4))  # fmt: skip
-    ax.text(bx + rw / 2 + 2, by - rd / 2, "RFID reader\n(under the floor)", fontsize=7,
-            color="#6a1b9a")  # fmt: skip
+    ax.add_patch(
+        Rectangle(
+            (bx - rw / 2, by - rd / 2), rw, rd, fill=False, ls="--", ec="#6a1b9a", lw=1.2, zorder=4
+        )
+    )
+    ax.text(
+        bx + rw / 2 + 2, by - rd / 2, "RFID reader\n(under the floor)", fontsize=7, color="#6a1b9a"
+    )
     ax.text(bx + g.boss[0] / 2 + 2, by + 4, "button boss", fontsize=7)
     for hx, hy in g.floor_holes:
-        ax.add_patch(Circle((hx, hy), g.hole_diameter / 2, fc="#fff", ec="#000", hatch="xx",
-                            zorder=4))  # fmt: skip
-    ax.annotate("chain in (from the previous tile, under the floor)", g.floor_holes[1],
-                (30, 10), fontsize=7, arrowprops={"arrowstyle": "->"})  # fmt: skip
-    ax.annotate("chain out and sensor leads down", g.floor_holes[0], (25, 200), fontsize=7,
-                arrowprops={"arrowstyle": "->"})  # fmt: skip
+        ax.add_patch(
+            Circle((hx, hy), g.hole_diameter / 2, fc="#fff", ec="#000", hatch="xx", zorder=4)
+        )
+    ax.annotate(
+        "chain in (from the previous tile, under the floor)",
+        g.floor_holes[1],
+        (30, 10),
+        fontsize=7,
+        arrowprops={"arrowstyle": "->"},
+    )
+    ax.annotate(
+        "chain out and sensor leads down",
+        g.floor_holes[0],
+        (25, 200),
+        fontsize=7,
+        arrowprops={"arrowstyle": "->"},
+    )
     nw = g.notch[0]
-    ax.add_patch(Rectangle((-nw / 2, g.centre_radius), nw, g.bands["water"][1] - g.centre_radius,
-                           fill=False, ec="#1565c0", ls=":", lw=1))  # fmt: skip
-    ax.text(-nw / 2 - 1, 60, "wall notches\n(cable path)", fontsize=7, color="#1565c0",
-            ha="right")  # fmt: skip
+    ax.add_patch(
+        Rectangle(
+            (-nw / 2, g.centre_radius),
+            nw,
+            g.bands["water"][1] - g.centre_radius,
+            fill=False,
+            ec="#1565c0",
+            ls=":",
+            lw=1,
+        )
+    )
+    ax.text(-nw / 2 - 1, 60, "wall notches\n(cable path)", fontsize=7, color="#1565c0", ha="right")
     for side in (-1, 1):
         for r in g.bolt_radii:
             x, y = rotate((0.0, r), side, 12)
@@ -121,16 +145,26 @@ def chain_view(g: KitGeometry, path: Path) -> Path:
     ax.add_patch(Rectangle((cx - cw / 2, cy - cd / 2), cw, cd, fc="#eceff1", ec="#333"))
     ax.text(cx, cy + 20, "electronics bay\n(Pi, Pico, level shifter)", ha="center", fontsize=8)
     first = pixels[0]
-    ax.annotate("", (first.x, first.y), (cx, cy - cd / 2),
-                arrowprops={"arrowstyle": "->", "color": "#b71c1c", "lw": 1.5, "ls": "--"})  # fmt: skip
-    for a, b in zip(pixels, pixels[1:], strict=False):
+    ax.annotate(
+        "",
+        (first.x, first.y),
+        (cx, cy - cd / 2),
+        arrowprops={"arrowstyle": "->", "color": "#b71c1c", "lw": 1.5, "ls": "--"},
+    )
+    for a, b in itertools.pairwise(pixels):
         same = a.segment == b.segment
-        ax.plot([a.x, b.x], [a.y, b.y], "-" if same else "--",
-                color="#1b5e20" if same else "#b71c1c", lw=1.0 if same else 1.4)  # fmt: skip
+        ax.plot(
+            [a.x, b.x],
+            [a.y, b.y],
+            "-" if same else "--",
+            color="#1b5e20" if same else "#b71c1c",
+            lw=1.0 if same else 1.4,
+        )
     for p in pixels:
         ax.add_patch(Circle((p.x, p.y), 4.5, fc="#222", zorder=4))
-        ax.text(p.x, p.y, str(p.index), color="#fff", fontsize=5.5, ha="center", va="center",
-                zorder=5)  # fmt: skip
+        ax.text(
+            p.x, p.y, str(p.index), color="#fff", fontsize=5.5, ha="center", va="center", zorder=5
+        )
     ax.set_title(
         "The LED chain: data in from the bay (red dashes: under the island, JST pigtails),\n"
         "then crater to slot b on every tile (green: 3-core wire on the tile)",
@@ -159,9 +193,14 @@ def bay_view(g: KitGeometry, path: Path) -> Path:
     for at, board, holes, name, colour in (
         ("pi_at", "pi_board", "pi_holes", "Raspberry Pi", "#2e7d32"),
         ("pico_at", "pico_board", "pico_holes", "Pico (RFID kit)", "#1565c0"),
-        ("perfboard_at", "perfboard", "perfboard_holes", "perfboard:\n74AHCT125,\n390 R, caps",
-         "#8d6e63"),
-    ):  # fmt: skip
+        (
+            "perfboard_at",
+            "perfboard",
+            "perfboard_holes",
+            "perfboard:\n74AHCT125,\n390 R, caps",
+            "#8d6e63",
+        ),
+    ):
         ax_, ay = (float(v) for v in c[at])
         bw, bh = (float(v) for v in c[board])
         hx, hy = (float(v) / 2 for v in c[holes])
@@ -173,15 +212,17 @@ def bay_view(g: KitGeometry, path: Path) -> Path:
             for dy in (-hy, hy):
                 tray.add_patch(Circle((ax_ + dx, ay + dy), 3, fc="#fff", ec="#333"))
     tray.add_patch(Rectangle((-15, -cd / 2 - 3), 30, 6, fc="#b71c1c"))
-    tray.text(0, -cd / 2 - 9, "cable to the island (LED chain, beach sensors)", ha="center",
-              fontsize=7)  # fmt: skip
+    tray.text(
+        0, -cd / 2 - 9, "cable to the island (LED chain, beach sensors)", ha="center", fontsize=7
+    )
     tray.add_patch(Rectangle((cw / 2 - 3, -cd / 4 - 7), 6, 14, fc="#f57f17"))
     tray.text(cw / 2 - 5, -cd / 4 + 10, "5 V in", ha="right", fontsize=7)
     tray.set_title("Tray from above: standoffs, boards, cut-outs (mm)")
     ox, oy = (float(v) for v in c["oled_at"])
     ww, wd = (float(v) for v in c["oled_window"])
-    lid.add_patch(Rectangle((ox - 14, oy - 14), 28, 28, fc="#1565c0", alpha=0.25, ls="--",
-                            ec="#1565c0"))  # fmt: skip
+    lid.add_patch(
+        Rectangle((ox - 14, oy - 14), 28, 28, fc="#1565c0", alpha=0.25, ls="--", ec="#1565c0")
+    )
     lid.add_patch(Rectangle((ox - ww / 2, oy - wd / 2), ww, wd, fc="#111"))
     lid.text(ox, oy - 20, "OLED window", ha="center", fontsize=8)
     ex, ey = (float(v) for v in c["encoder_at"])
@@ -227,10 +268,13 @@ def exploded_view(g: KitGeometry, path: Path) -> Path:
         poly = g.tile_zone(z)
         ax.add_collection3d(
             Poly3DCollection(
-                _prism(poly, zt, zt + g.cell_height)[1:], fc="#eceff1", ec="#555", lw=0.2,
+                _prism(poly, zt, zt + g.cell_height)[1:],
+                fc="#eceff1",
+                ec="#555",
+                lw=0.2,
                 alpha=0.35,
             )
-        )  # fmt: skip
+        )
     for _z, x, y in g.tile_pixels:
         ax.scatter([x], [y], [zt + 1], color="#2e7d32", s=18, depthshade=False)
     bx, by = g.sensor_centre
@@ -238,30 +282,35 @@ def exploded_view(g: KitGeometry, path: Path) -> Path:
     ax.add_collection3d(Poly3DCollection(_prism(boss, zt, zt + 9), fc="#616161", alpha=0.9))
     zd = zt + g.cell_height + gap
     ax.add_collection3d(
-        Poly3DCollection(_prism(outline, zd, zd + g.diffuser), fc="#ffffff", ec="#999", lw=0.3,
-                         alpha=0.6)
-    )  # fmt: skip
+        Poly3DCollection(
+            _prism(outline, zd, zd + g.diffuser), fc="#ffffff", ec="#999", lw=0.3, alpha=0.6
+        )
+    )
     zo = zd + g.diffuser + gap
     ax.add_collection3d(
-        Poly3DCollection([[(x, y, zo) for x, y in g.sector(*g.bands["sea"])]], fc=TINT["sea"],
-                         ec="#555", lw=0.4)
-    )  # fmt: skip
+        Poly3DCollection(
+            [[(x, y, zo) for x, y in g.sector(*g.bands["sea"])]], fc=TINT["sea"], ec="#555", lw=0.4
+        )
+    )
     for z in ZONES:
         ax.add_collection3d(
-            Poly3DCollection([[(x, y, zo) for x, y in g.tile_zone(z)]], fc=TINT[z], ec="#444",
-                             lw=0.4)
-        )  # fmt: skip
+            Poly3DCollection(
+                [[(x, y, zo) for x, y in g.tile_zone(z)]], fc=TINT[z], ec="#444", lw=0.4
+            )
+        )
     r = g.centre_radius
-    ring = tuple((r * math.cos(a / 12 * math.pi), r * math.sin(a / 12 * math.pi)) for a in range(24))
+    ring = tuple(
+        (r * math.cos(a / 12 * math.pi), r * math.sin(a / 12 * math.pi)) for a in range(24)
+    )
     top = g.skirt + g.tile_height + g.diffuser
     ax.add_collection3d(Poly3DCollection(_prism(ring, 0, top), fc="#8d6e63", alpha=0.8, lw=0))
-    for z, text in (
+    for height, text in (
         (g.skirt / 2, "1 riser: reader taped under the beach, cables, M3 bolts to neighbours"),
         (zt + 4, "2 tile: a light cell per zone, a pixel in each, button on the boss"),
         (zd + 1, "3 diffuser: 3 mm opal acrylic or white PETG"),
         (zo, "4 overlay: the printed island (PDF at 1:1)"),
     ):
-        ax.text(-110, 0, z, text, fontsize=8, ha="right")
+        ax.text(-110, 0, height, text, fontsize=8, ha="right")
     ax.text(-20, -10, top + 6, "centre piece", fontsize=8)
     ax.set_xlim(-110, 110)
     ax.set_ylim(0, 210)

@@ -188,8 +188,12 @@ class KitGeometry:
     def boss_rect(self) -> Polygon:
         cx, cy = self.sensor_centre
         w, d = self.boss
-        return ((cx - w / 2, cy - d / 2), (cx + w / 2, cy - d / 2),
-                (cx + w / 2, cy + d / 2), (cx - w / 2, cy + d / 2))  # fmt: skip
+        return (
+            (cx - w / 2, cy - d / 2),
+            (cx + w / 2, cy - d / 2),
+            (cx + w / 2, cy + d / 2),
+            (cx - w / 2, cy + d / 2),
+        )
 
     # ------------------------------------------------------------------ the whole island
 
@@ -199,7 +203,7 @@ class KitGeometry:
     def pixels(self) -> list[ChainPixel]:
         """Every pixel in chain order: the tiles in ``segment_order``, each tile's pixels in
         the data file's order."""
-        out = []
+        out: list[ChainPixel] = []
         for segment in self.segment_order:
             for zone, x, y in self.tile_pixels:
                 gx, gy = rotate((x, y), segment, self.segments)
@@ -245,29 +249,60 @@ class KitGeometry:
         total = self.skirt + self.tile_height + self.diffuser
         n = self.segments
         solids = [
-            ("print/tile", (x0, y0, 0.0), (x1, y1, self.tile_height), n,
-             "one segment's light cells: floor, walls, the beach's boss"),
-            ("print/riser", (x0, y0, 0.0), (x1, y1, self.skirt), n,
-             "the rim under a tile: the cavity for the reader and the cables"),
-            ("print/centre", (-r, -r, 0.0), (r, r, total), 1,
-             "the summit: fills the middle of the six craters"),
-            ("print/console_tray", (-cw / 2, -cd / 2, 0.0), (cw / 2, cd / 2, ch - lid), 1,
-             "the electronics bay: Pi, Pico and perfboard on standoffs"),
-            ("print/console_lid", (-cw / 2, -cd / 2, 0.0), (cw / 2, cd / 2, lid), 1,
-             "the bay's lid: OLED, encoder and back button"),
-        ]  # fmt: skip
+            (
+                "print/tile",
+                (x0, y0, 0.0),
+                (x1, y1, self.tile_height),
+                n,
+                "one segment's light cells: floor, walls, the beach's boss",
+            ),
+            (
+                "print/riser",
+                (x0, y0, 0.0),
+                (x1, y1, self.skirt),
+                n,
+                "the rim under a tile: the cavity for the reader and the cables",
+            ),
+            (
+                "print/centre",
+                (-r, -r, 0.0),
+                (r, r, total),
+                1,
+                "the summit: fills the middle of the six craters",
+            ),
+            (
+                "print/console_tray",
+                (-cw / 2, -cd / 2, 0.0),
+                (cw / 2, cd / 2, ch - lid),
+                1,
+                "the electronics bay: Pi, Pico and perfboard on standoffs",
+            ),
+            (
+                "print/console_lid",
+                (-cw / 2, -cd / 2, 0.0),
+                (cw / 2, cd / 2, lid),
+                1,
+                "the bay's lid: OLED, encoder and back button",
+            ),
+        ]
         out = []
         for stem, lo, hi, copies, what in solids:
             for ext in ("stl", "step"):
                 out.append(PartSpec(f"{PARTS_DIR}/{stem}.{ext}", (lo, hi), copies, True, what))
         laser = [
             ("laser/tile_floor.dxf", (x0, y0), (x1, y1), n, "a tile's floor, 3 mm sheet"),
-            ("laser/tile_walls.dxf", (x0, y0), (x1, y1), n * 5,
-             "a tile's cell walls, 3 mm sheet: stack five"),
-        ]  # fmt: skip
+            (
+                "laser/tile_walls.dxf",
+                (x0, y0),
+                (x1, y1),
+                n * 5,
+                "a tile's cell walls, 3 mm sheet: stack five",
+            ),
+        ]
         for file, (lx, ly), (hx, hy), copies, what in laser:
-            out.append(PartSpec(f"{PARTS_DIR}/{file}", ((lx, ly, 0.0), (hx, hy, 0.0)), copies,
-                                False, what))  # fmt: skip
+            out.append(
+                PartSpec(f"{PARTS_DIR}/{file}", ((lx, ly, 0.0), (hx, hy, 0.0)), copies, False, what)
+            )
         R = self.radius
         for paper in ("a4", "a3"):
             out.append(
@@ -307,26 +342,37 @@ class KitGeometry:
                 for z in ZONES
             ],
             "pixels": [
-                {"index": p.index, "segment": p.segment, "zone": p.zone, "x": round(p.x, 2)
-                 + 0.0, "y": round(p.y, 2) + 0.0}
+                {
+                    "index": p.index,
+                    "segment": p.segment,
+                    "zone": p.zone,
+                    "x": round(p.x, 2) + 0.0,
+                    "y": round(p.y, 2) + 0.0,
+                }
                 for p in self.pixels()
-            ],  # fmt: skip
+            ],
             "beach_sensors": [
-                {"segment": b.segment, "kind": b.kind, "x": round(b.x, 2) + 0.0,
-                 "y": round(b.y, 2) + 0.0}
+                {
+                    "segment": b.segment,
+                    "kind": b.kind,
+                    "x": round(b.x, 2) + 0.0,
+                    "y": round(b.y, 2) + 0.0,
+                }
                 for b in self.beach_sensors(kit)
-            ],  # fmt: skip
+            ],
             "parts": [
                 {
                     "file": p.file,
                     "copies": p.copies,
                     "printed": p.printed,
                     "what": p.what,
-                    "bbox": [[round(v, 2) + 0.0 for v in p.bbox[0]],
-                             [round(v, 2) + 0.0 for v in p.bbox[1]]],
+                    "bbox": [
+                        [round(v, 2) + 0.0 for v in p.bbox[0]],
+                        [round(v, 2) + 0.0 for v in p.bbox[1]],
+                    ],
                 }
                 for p in self.parts()
-            ],  # fmt: skip
+            ],
         }
 
     def placement_json(self, kit: str = "buttons") -> str:
@@ -353,7 +399,9 @@ def load_geometry(text: str | None = None) -> KitGeometry:
     for b in BANDS:
         inner, outer = bands[b]
         if not 0 < inner < outer:
-            raise GeometryError(f"geometry: bands.{b} must be [inner, outer] with 0 < inner < outer")
+            raise GeometryError(
+                f"geometry: bands.{b} must be [inner, outer] with 0 < inner < outer"
+            )
     slots = _section(data, "slots")
     cells = _section(data, "cells")
     pixels_t = _section(data, "pixels")

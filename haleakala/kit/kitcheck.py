@@ -14,6 +14,7 @@ the part files; ``--check`` compares them with what is committed, as CI does.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 from pathlib import Path
@@ -129,13 +130,15 @@ def check_chain(g: KitGeometry) -> list[str]:
     """Consecutive pixels are within reach of the wire between them (routed, not straight)."""
     problems = []
     pixels = g.pixels()
-    for a, b in zip(pixels, pixels[1:], strict=False):
+    for a, b in itertools.pairwise(pixels):
         wire = math.hypot(b.x - a.x, b.y - a.y) * g.routing_factor
         same = a.segment == b.segment
         limit = g.link_mm if same else g.tile_link_mm
         if wire > limit:
-            what = "chain.link_mm (the 3-core wire on a tile)" if same else (
-                "chain.tile_link_mm (two JST pigtails)"
+            what = (
+                "chain.link_mm (the 3-core wire on a tile)"
+                if same
+                else ("chain.tile_link_mm (two JST pigtails)")
             )
             problems.append(
                 f"pixels {a.index} ({_name(a.segment, a.zone)}) and {b.index} "

@@ -19,7 +19,7 @@ import contextlib
 import datetime
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import build123d as bd
@@ -66,9 +66,13 @@ def inset(shape: bd.Face, amount: float) -> bd.Face:
 
 def rect(cx: float, cy: float, w: float, d: float) -> bd.Face:
     return face(
-        ((cx - w / 2, cy - d / 2), (cx + w / 2, cy - d / 2), (cx + w / 2, cy + d / 2),
-         (cx - w / 2, cy + d / 2))
-    )  # fmt: skip
+        (
+            (cx - w / 2, cy - d / 2),
+            (cx + w / 2, cy - d / 2),
+            (cx + w / 2, cy + d / 2),
+            (cx - w / 2, cy + d / 2),
+        )
+    )
 
 
 def open_cells(g: KitGeometry) -> bd.Sketch:
@@ -131,14 +135,19 @@ def riser(g: KitGeometry) -> bd.Part:
     w, h = g.skirt_notch
     for side in (-1, 1):
         x, y = rotate((0.0, 100.0), side, 12)  # 30 degrees: on the tile's edge
-        part -= bd.Pos(x, y, g.skirt - h) * bd.Rot(0, 0, -30 * side) * bd.Box(
-            g.wall * 4, w, h, align=(bd.Align.CENTER, bd.Align.CENTER, bd.Align.MIN)
+        part -= (
+            bd.Pos(x, y, g.skirt - h)
+            * bd.Rot(0, 0, -30 * side)
+            * bd.Box(g.wall * 4, w, h, align=(bd.Align.CENTER, bd.Align.CENTER, bd.Align.MIN))
         )
         for r in g.bolt_radii:
             bx, by = rotate((0.0, r), side, 12)
-            part -= bd.Pos(bx, by, g.skirt / 2) * bd.Rot(0, 0, -30 * side) * bd.Rot(
-                0, 90, 0
-            ) * bd.Cylinder(g.bolt_hole / 2, g.wall * 4)
+            part -= (
+                bd.Pos(bx, by, g.skirt / 2)
+                * bd.Rot(0, 0, -30 * side)
+                * bd.Rot(0, 90, 0)
+                * bd.Cylinder(g.bolt_hole / 2, g.wall * 4)
+            )
     part -= box(0, g.radius, g.skirt - h, w, g.wall * 6, h)
     return part
 
@@ -213,7 +222,7 @@ def _fixed_dxf_metadata() -> Iterator[None]:
         ezdxf.options.write_fixed_meta_data_for_testing = old
 
 
-def _via_file(suffix: str, write) -> bytes:  # type: ignore[no-untyped-def]
+def _via_file(suffix: str, write: Callable[[Path], object]) -> bytes:
     """Run an exporter that wants a path; return the bytes it wrote."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"part{suffix}"
@@ -325,7 +334,9 @@ def _cross(pdf: FPDF, x: float, y: float) -> None:
     pdf.circle(x, y, 1.5)
 
 
-def _draw_island(pdf: FPDF, g: KitGeometry, page) -> None:  # type: ignore[no-untyped-def]
+def _draw_island(
+    pdf: FPDF, g: KitGeometry, page: Callable[[float, float], tuple[float, float]]
+) -> None:
     pdf.set_line_width(OVERLAY_LINE)
     pdf.set_draw_color(60, 60, 60)
     for segment in range(g.segments):

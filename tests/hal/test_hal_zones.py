@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from haleakala.config import Config
 from haleakala.hal.zones import (
-    DEFAULT_ZONES,
     RING_ZONES,
     SEGMENTS,
     ZONES,

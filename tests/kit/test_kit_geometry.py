@@ -98,7 +98,9 @@ def test_a_swapped_zone_in_the_config_is_named():
     zones = dict(DEFAULT_ZONES) | {"forest": (1,), "mountain": (2,)}
     leds = dataclasses.replace(cfg.Config().leds, zones=zones)
     problems = kitcheck.check_config(default_geometry(), leds)
-    assert any(p.startswith("segment 0's forest: the config lights chain pixels [1]") for p in problems)
+    assert any(
+        p.startswith("segment 0's forest: the config lights chain pixels [1]") for p in problems
+    )
 
 
 def test_malformed_geometry_gets_a_sentence():

@@ -27,8 +27,10 @@ def test_the_committed_parts_are_regenerated_byte_identically(generated):
 
 
 def test_every_printed_part_is_a_closed_manifold_solid_of_its_placed_size(generated):
-    placed = {p["file"]: p["bbox"] for p in json.loads(generated[REPO_ROOT / "hw" /
-                                                                  "placement.json"])["parts"]}  # fmt: skip
+    placed = {
+        p["file"]: p["bbox"]
+        for p in json.loads(generated[REPO_ROOT / "hw" / "placement.json"])["parts"]
+    }
     stls = {p: b for p, b in generated.items() if p.suffix == ".stl"}
     assert len(stls) == len(parts.SOLIDS)
     for path, data in stls.items():
