@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "install": "haleakala.kit.install",
     "palette": "haleakala.cli.palette",
     "journal": "haleakala.cli.journal",
+    "kit": "haleakala.kit.kitcheck",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",
     "replay": "haleakala.terminal.replay",

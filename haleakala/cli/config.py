@@ -54,8 +54,37 @@ def check(args: argparse.Namespace) -> int:
         n = len(cfg.errors(problems))
         print(f"{label}: {n} {english_ngettext('error', 'errors', n)}", file=sys.stderr)
         return 1
+    _kit_check(cfg.Config() if path is None else cfg.load(path))
     print(f"config OK: {label}")
     return 0
+
+
+def _kit_check(config: cfg.Config) -> list[str]:
+    """``haleakala kit check`` on a config that describes the printed board: its problems
+    are printed as warnings (``warning: kit: what; fix``), not errors, because ``config
+    check`` passes exactly the configs the daemon starts with, and a zone map that differs
+    from the printed board still drives some board; ``haleakala kit check`` is the command
+    that fails on them. A ring build (another pixel count per segment) is not the printed
+    board: say so, and that the check does not apply."""
+    from haleakala.kit.geometry import default_geometry
+    from haleakala.kit.kitcheck import applies_to, check_all
+
+    g = default_geometry()
+    if not applies_to(g, config.leds):
+        print(
+            f"note: [leds] drives {config.leds.pixels_per_ring} pixels per segment, not the "
+            f"printed board's {g.pixels_per_tile}, so 'haleakala kit check' (the printed "
+            "board's proof) does not apply; a ring build is fine"
+        )
+        return []
+    problems = check_all(g, config.leds, config.kit)
+    for problem in problems:
+        what, _, fix = problem.rpartition(": ")
+        print(f"warning: kit: {what}; {fix}")
+    if problems:
+        print("warning: kit: the config does not match the printed board; run 'haleakala kit "
+              "check' (it exits 1 until they agree)")  # fmt: skip
+    return problems
 
 
 def show(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from haleakala.hal.events import BEACHES, Disc
-from haleakala.hal.zones import DEFAULT_ZONES, SEGMENTS
+from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES, SEGMENTS
 from haleakala.i18n import LANGUAGES as CATALOG_LANGUAGES
 from haleakala.i18n import english_ngettext
 from haleakala.palette import MODES as COLOUR_MODE_NAMES
@@ -74,7 +74,7 @@ class PinsConfig:
 
 @dataclass(frozen=True)
 class LedsConfig:
-    pixels_per_ring: int = 12
+    pixels_per_ring: int = DEFAULT_PIXELS_PER_SEGMENT
     ring_order: tuple[int, ...] = tuple(range(SEGMENTS))
     pixel_order: str = "GRB"
     brightness: float = 0.3

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 SEGMENTS = 6
-"""Island segments, one NeoPixel ring each."""
+"""Island segments: one tile of single pixels each (or, on an older build, one ring each)."""
 
 ZONES = ("water", "beach", "grassland", "forest", "mountain", "crater", "slot_a", "slot_b")
 """Named parts of a segment ring: boat/water, the beach, the three landscapes, the crater
@@ -33,7 +33,25 @@ ZoneFrame = Mapping[ZoneKey, Colour]
 
 DARK: Colour = (0, 0, 0)
 
+DEFAULT_PIXELS_PER_SEGMENT = 8
+"""The kit's board: one WS2812B pixel in every zone's light cell, eight per segment tile."""
+
 DEFAULT_ZONES: Mapping[str, tuple[int, ...]] = {
+    "crater": (0,),
+    "mountain": (1,),
+    "forest": (2,),
+    "grassland": (3,),
+    "beach": (4,),
+    "water": (5,),
+    "slot_a": (6,),
+    "slot_b": (7,),
+}
+"""Zone of each pixel of a segment's tile, in the order the data wire visits them (from the
+crater out to slot b): the kit's geometry (``haleakala/kit/data/geometry.toml``) places them,
+and a test keeps the two equal."""
+
+RING_PIXELS = 12
+RING_ZONES: Mapping[str, tuple[int, ...]] = {
     "water": (0, 1),
     "beach": (2, 3),
     "grassland": (4,),
@@ -43,7 +61,9 @@ DEFAULT_ZONES: Mapping[str, tuple[int, ...]] = {
     "slot_a": (9, 10),
     "slot_b": (11,),
 }
-"""Zone layout of a 12-pixel ring, pixel 0 facing the sea (see hw/config.example.toml)."""
+"""The older build's layout: one 12-pixel ring under each segment, pixel 0 facing the sea.
+Still supported through the config (``pixels_per_ring = 12`` and these ``[leds.zones]``); a
+ring lights a blob per segment, not eight separate zones."""
 
 
 class LedLayout(Protocol):
@@ -120,7 +140,7 @@ class ZoneMap:
 
     def __init__(
         self,
-        pixels_per_ring: int = 12,
+        pixels_per_ring: int = DEFAULT_PIXELS_PER_SEGMENT,
         ring_order: Sequence[int] = tuple(range(SEGMENTS)),
         zones: Mapping[str, Sequence[int]] | None = None,
         brightness: float = 1.0,

@@ -120,7 +120,7 @@ def bom_markdown(rows: list[BomRow]) -> str:
         "",
         f"<!-- Generated from hw/{CSV_NAME} by `haleakala bom`: edit the CSV, not this file. -->",
         "",
-        "Two kits share the Pi, the LED rings, the OLED and the encoder; they differ in how the",
+        "Two kits share the Pi, the LED pixels, the OLED and the encoder; they differ in how the",
         "discs on the six beaches are sensed. *Kit* says who needs a row: **both**, **buttons**",
         "(one button per beach), **rfid** (a tag in every disc, read by a Pico), or *option*",
         "(an alternative to a counted row, not in the totals). Prices are typical single-unit",
@@ -145,7 +145,7 @@ def bom_markdown(rows: list[BomRow]) -> str:
         "",
         "Size the supply with `haleakala power` (≈ 60 mA per pixel at full white; the daemon",
         "caps the chain at `leds.current_limit_ma`). Wiring: [wiring/PINS.md](../wiring/PINS.md)",
-        "and [wiring/haleakala.svg](../wiring/haleakala.svg). Where each ring goes and which",
+        "and [wiring/haleakala.svg](../wiring/haleakala.svg). Where each pixel goes and which",
         "pixel lights which zone: [OVERLAY.md](OVERLAY.md).",
         "",
     ]

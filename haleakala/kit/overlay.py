@@ -8,6 +8,7 @@ import math
 
 from haleakala.config import Config
 from haleakala.hal.base import SEGMENTS, ZONES, ZoneMap
+from haleakala.hal.zones import RING_PIXELS
 
 ZONE_MEANING = {
     "water": "the sea beside the segment: where the boat is",
@@ -77,11 +78,32 @@ def overlay_markdown(config: Config) -> str:
         "<!-- Generated from the config's [leds] section by `haleakala bom`: edit the config, "
         "not this file. -->",
         "",
-        f"One {ppr}-pixel ring sits under each of the {SEGMENTS} island segments, centred under",
-        "the segment, LED side up against the underside of the board. All rings are mounted",
-        "the same way: turn each so that **pixel 0** (the first pixel after the DIN pad) points",
-        "at the sea, away from the island centre. The scenes never name pixels, only zones",
-        "(below), so a different ring or layout is a config change (`[leds]`), not a code change.",
+        *(
+            [
+                f"One {ppr}-pixel ring sits under each of the {SEGMENTS} island segments, centred "
+                "under",
+                "the segment, LED side up against the underside of the board. All rings are "
+                "mounted",
+                "the same way: turn each so that **pixel 0** (the first pixel after the DIN pad) "
+                "points",
+                "at the sea, away from the island centre. (The older ring build: it lights a "
+                "blob per",
+                "segment, not each zone; the kit's board is in [ASSEMBLY.md](ASSEMBLY.md).)",
+            ]
+            if ppr == RING_PIXELS
+            else [
+                f"The kit's board: one WS2812B pixel in every zone's light cell, {ppr} on each "
+                f"of the {SEGMENTS}",
+                "segment tiles, chained from the crater out to slot b. Where each pixel sits, "
+                "in mm:",
+                "[placement.json](placement.json) (`haleakala kit check` proves every zone lit); "
+                "how to build it:",
+                "[ASSEMBLY.md](ASSEMBLY.md). A \"ring\" below is one segment's group on the "
+                "data wire.",
+            ]
+        ),
+        "The scenes never name pixels, only zones",
+        "(below), so a different layout is a config change (`[leds]`), not a code change.",
         "",
         "## Rings on the data wire",
         "",
@@ -110,19 +132,26 @@ def overlay_markdown(config: Config) -> str:
         lines += ["", f"Zones with no pixel (never shown): {', '.join(missing)}."]
     lines += [
         "",
-        "## One ring seen from above",
-        "",
-        "Pixel numbers go round the way the ring's own data runs; if your ring counts the other",
-        "way, the picture is mirrored (the self-test shows each zone in turn).",
-        "",
-        "```",
-        *ring_picture(zone_map),
-        "```",
-        "",
-        "Abbreviations: "
-        + ", ".join(f"{ABBREVIATION[z]} = {z}" for z in ZONES)
-        + ", --- = unused.",
-        "",
+        *(
+            [
+                "## One ring seen from above",
+                "",
+                "Pixel numbers go round the way the ring's own data runs; if your ring counts "
+                "the other",
+                "way, the picture is mirrored (the self-test shows each zone in turn).",
+                "",
+                "```",
+                *ring_picture(zone_map),
+                "```",
+                "",
+                "Abbreviations: "
+                + ", ".join(f"{ABBREVIATION[z]} = {z}" for z in ZONES)
+                + ", --- = unused.",
+                "",
+            ]
+            if ppr == RING_PIXELS
+            else []
+        ),
         "## Chain pixels of every zone",
         "",
         "The index on the whole chain (as the LED driver sees it) of each zone, by segment.",

@@ -14,34 +14,37 @@ import functools
 import math
 from dataclasses import dataclass
 
+from haleakala.kit.geometry import default_geometry, rotate
+
 WIDTH, HEIGHT = 1280, 800
 SEGMENTS = 6
 CENTRE = (376.0, 400.0)
 
+KIT = default_geometry()
+"""The kit's island in mm (``haleakala/kit/data/geometry.toml``): the window draws the same
+island the maker prints, scaled so the sea's outer edge stays 372 px from the centre."""
+MM = 372.0 / KIT.radius
+"""Window pixels per millimetre of the kit's board."""
+
 # Band edges (outer radius, inner radius) in pixels from the island's centre.
 BANDS: dict[str, tuple[float, float]] = {
-    "sea": (372.0, 300.0),
-    "water": (300.0, 256.0),
-    "beach": (256.0, 204.0),
-    "grassland": (204.0, 156.0),
-    "forest": (156.0, 112.0),
-    "mountain": (112.0, 72.0),
-    "crater": (72.0, 30.0),
+    band: (KIT.bands[band][1] * MM, KIT.bands[band][0] * MM)
+    for band in ("sea", "water", "beach", "grassland", "forest", "mountain", "crater")
 }
 LAND_BANDS = ("grassland", "forest", "mountain")
 """Land band of a shaman space ``segment * 3 + k`` (the rules' numbering)."""
 
-CARD_SIZE = (88, 52)
-CARD_RADIUS = 336.0
-CARD_SPREAD_DEG = 13.0
+CARD_SIZE = (round(KIT.slot_size[0] * MM), round(KIT.slot_size[1] * MM))
+CARD_RADIUS = math.hypot(*KIT.slot_centre) * MM
+CARD_SPREAD_DEG = math.degrees(math.atan2(KIT.slot_centre[0], KIT.slot_centre[1]))
 """Slot a sits this many degrees anticlockwise of the segment's centre line, slot b clockwise."""
 
 DISC_RADIUS = 11
-DISC_ROWS = (244.0, 218.0)
+DISC_ROWS = (BANDS["beach"][0] - 12.0, BANDS["beach"][0] - 38.0)
 DISC_COLUMNS_DEG = (9.0, 16.5, 24.0)
-BEACH_BUTTON = (244.0, 0.0)
+BEACH_BUTTON = (math.hypot(*KIT.sensor_centre) * MM, 0.0)
 """(radius, degrees off the centre line) of a beach's button in the buttons kit."""
-HUT = (216.0, 0.0)
+HUT = (BANDS["beach"][1] + 8.0, 0.0)
 
 # The right-hand panel, top to bottom: the OLED (3x) with the controls beside it, the
 # whose-turn banner, the scoring board (score track, scoring cards, piles), the players'
@@ -181,6 +184,9 @@ def lava_position(segment: int, index: int) -> tuple[int, int]:
     return at(segment, band_mid("crater") + 2, offsets[index % 4])
 
 
+KIT_PIXEL = {zone: (x, y) for zone, x, y in KIT.tile_pixels}
+"""Where the kit's board puts each zone's pixel on segment 0's tile, in mm."""
+
 ZONE_BANDS = {
     "water": "water",
     "beach": "beach",
@@ -194,9 +200,17 @@ ZONE_BANDS = {
 def led_position(segment: int, zone: str, index: int, count: int) -> tuple[int, int]:
     """Where pixel ``index`` of ``count`` of a zone's LEDs shows through the board.
 
-    Band zones: along the anticlockwise border of the wedge, 13 px apart, so they never hide
-    under the pieces in the middle. Card slots: a row just above (inside) the card.
+    The kit's board (one pixel per zone): where the geometry puts that pixel, except under
+    the card slots, whose pixel the card would hide here (on the board it lights the
+    window's rim round the card): there, as for the other layouts, a row above the card.
+    Other layouts
+    (a ring build's several pixels per zone): band zones along the anticlockwise border of
+    the wedge, 13 px apart, so they never hide under the pieces in the middle; card slots a
+    row just above (inside) the card.
     """
+    if count == 1 and zone in KIT_PIXEL and zone not in ("slot_a", "slot_b"):
+        x, y = rotate(KIT_PIXEL[zone], segment)
+        return round(CENTRE[0] + x * MM), round(CENTRE[1] - y * MM)
     if zone in ("slot_a", "slot_b"):
         x, y, w, _ = card_rect(segment * 2 + (0 if zone == "slot_a" else 1))
         spacing = 12
@@ -263,7 +277,7 @@ def space_label_position(space: int) -> tuple[int, int]:
     """Where a land space's name is printed: on its centre line near the inner edge, below
     the statue and shaman spots (which sit further out), so pieces never cover it."""
     segment, k = divmod(space, 3)
-    return at(segment, BANDS[LAND_BANDS[k]][1] + 8, 0.0)
+    return at(segment, BANDS[LAND_BANDS[k]][1] + 5, 0.0)
 
 
 def sum_position(segment: int, colour: str) -> tuple[int, int]:

@@ -157,7 +157,7 @@ def test_wrong_types_name_the_expected_type_and_the_default():
         "leds.brightness: expected a number, got string 'dim'; default is 0.3",
         "leds.ring_order: expected a list of integers, got list [0, 1, '2']; "
         "default is [0, 1, 2, 3, 4, 5]",
-        "leds.zones.water: expected a list of pixel indices, got integer 3; e.g. water = [0, 1]",
+        "leds.zones.water: expected a list of pixel indices, got integer 3; e.g. water = [5]",
         "display.address: expected an integer, got boolean True; default is 60",
     ]
 
@@ -262,9 +262,9 @@ def test_a_supply_that_cannot_carry_the_kits_peak_fails_the_check():
     [("pi4", "buttons", False), ("pi5", "buttons", True), ("pi4", "rfid", False)],
 )
 def test_the_supply_check_counts_the_pi_model_and_the_rfid_kit(model, kit, fails):
-    """3000 mA carries a Pi 4 with the default LEDs (2613 mA) and its RFID kit (2913 mA, a
-    warning for thin headroom), not a Pi 5 (3313 mA)."""
-    problems = cfg.from_dict({"model": model, "kit": kit, "leds": {"supply_ma": 3000}})[1]
+    """2500 mA carries a Pi 4 with the default 48 pixels (2184 mA) and its RFID kit (2484 mA,
+    a warning for thin headroom), not a Pi 5 (2884 mA)."""
+    problems = cfg.from_dict({"model": model, "kit": kit, "leds": {"supply_ma": 2500}})[1]
     supply = [p for p in problems if p.key == "leds.supply_ma"]
     assert bool(cfg.errors(supply)) == fails
     if kit == "rfid":

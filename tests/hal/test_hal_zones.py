@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from haleakala.config import Config
 from haleakala.hal.zones import (
-    DEFAULT_ZONES,
+    RING_ZONES,
     SEGMENTS,
     ZONES,
     ZoneMap,
@@ -123,7 +123,7 @@ def test_lit_pixels_are_exactly_the_pixels_of_lit_zones(zone_map, frame):
 
 def test_ring_order_puts_a_segment_on_its_ring_in_the_chain():
     # The first ring on the data line sits under segment 3.
-    zm = ZoneMap(12, (3, 0, 1, 2, 4, 5), DEFAULT_ZONES)
+    zm = ZoneMap(12, (3, 0, 1, 2, 4, 5), RING_ZONES)
     assert zm.pixels_of(3, "water") == (0, 1)
     assert zm.pixels_of(0, "water") == (12, 13)
     assert zm.pixels_of(5, "slot_b") == (71,)
@@ -133,7 +133,7 @@ def test_ring_order_puts_a_segment_on_its_ring_in_the_chain():
 
 
 def test_missing_zones_are_dark_and_brightness_is_applied():
-    zm = ZoneMap(12, range(6), DEFAULT_ZONES, brightness=0.5)
+    zm = ZoneMap(12, range(6), RING_ZONES, brightness=0.5)
     pixels = zm.render({(1, "beach"): (200, 100, 10)})
     assert pixels[14] == pixels[15] == (100, 50, 5)
     assert pixels.count((0, 0, 0)) == 70
@@ -141,10 +141,10 @@ def test_missing_zones_are_dark_and_brightness_is_applied():
 
 def test_zone_map_from_default_config_applies_config_brightness_and_limit():
     zm = ZoneMap.from_config(Config().leds)
-    assert zm.pixel_count == 72 and zm.brightness == 0.3 and zm.current_limit_ma == 1800
+    assert zm.pixel_count == 48 and zm.brightness == 0.3 and zm.current_limit_ma == 1800
     white = {(s, z): (255, 255, 255) for s in range(SEGMENTS) for z in ZONES}
     pixels = zm.render(white)
-    # 72 px at 0.3 brightness would draw 1296 mA: under the 1800 mA limit, so not scaled.
+    # 48 px at 0.3 brightness would draw 864 mA: under the 1800 mA limit, so not scaled.
     assert set(pixels) == {(76, 76, 76)}
 
 
@@ -154,7 +154,7 @@ def test_zone_map_from_default_config_applies_config_brightness_and_limit():
         ({"pixels_per_ring": 0}, "at least 1"),
         ({"ring_order": (0, 1, 2, 3, 4, 4)}, "each segment 0..5 exactly once"),
         ({"zones": {"lava": (1,)}}, "unknown zone 'lava'"),
-        ({"zones": {"water": (12,)}}, "pixel 12 is outside a 12-pixel ring"),
+        ({"zones": {"water": (8,)}}, "pixel 8 is outside a 8-pixel ring"),
         ({"zones": {"water": (1,), "beach": (1,)}}, "pixel 1 is in both zone water and zone beach"),
     ],
 )

@@ -60,8 +60,10 @@ def test_bom_lists_every_part_both_kits_need(rows):
     assert _one(rows, "both", "Raspberry Pi 4").quantity == 1
     for model in ("Zero 2 W", "Pi 3", "Pi 5"):
         _one(rows, "option", "Raspberry Pi", model)
-    assert _one(rows, "both", "ring", "WS2812B").quantity == 6
-    assert "12 x" in _one(rows, "both", "ring").part
+    pixels = _one(rows, "both", "WS2812B", "pixels")
+    assert "pack of 50" in pixels.part and "48 used" in pixels.note  # 8 per tile, 6 tiles
+    assert _one(rows, "option", "ring", "WS2812B").quantity == 6  # the older ring build
+    assert "12 x" in _one(rows, "option", "ring").part
     _one(rows, "both", "74AHCT125")
     assert "330–470 Ω" in _one(rows, "both", "Resistor").part
     _one(rows, "both", "1000 µF")
@@ -114,6 +116,7 @@ def test_malformed_csv_row_is_one_line_naming_the_line(hw_copy, capsys):
 def test_overlay_follows_the_zone_map_and_ring_order():
     leds = replace(
         cfg.Config().leds,
+        pixels_per_ring=12,
         ring_order=(5, 4, 3, 2, 1, 0),
         zones={"water": (0,), "beach": (1, 2, 3), "crater": (11,)},
     )

@@ -33,21 +33,21 @@ def with_leds(config: cfg.Config, **changes) -> cfg.Config:
 
 def test_default_kit_budget_figures():
     b = power.budget(cfg.Config())
-    assert b.pixels == 72
-    assert b.worst_ma == pytest.approx(72 * 60)
-    assert [r.worst_ma for r in b.rings] == [pytest.approx(720)] * 6
+    assert b.pixels == 48  # the kit's board: 8 single pixels on each of 6 tiles
+    assert b.worst_ma == pytest.approx(48 * 60)
+    assert [r.worst_ma for r in b.rings] == [pytest.approx(480)] * 6
     # brightness 0.3: each channel 255 -> round(76.5) = 76, i.e. 76/255 x 60 mA per pixel
-    assert b.at_brightness_ma == pytest.approx(72 * 3 * 76 * 20 / 255)
-    assert b.led_max_ma == b.at_brightness_ma  # 1288 mA < the 1800 mA limit
+    assert b.at_brightness_ma == pytest.approx(48 * 3 * 76 * 20 / 255)
+    assert b.led_max_ma == b.at_brightness_ma  # 859 mA < the 1800 mA limit
     assert not b.limit_bites
-    assert b.peak_ma == pytest.approx(1300 + 25 + 72 * 3 * 76 * 20 / 255)
-    assert b.recommended_supply_ma == 3000
+    assert b.peak_ma == pytest.approx(1300 + 25 + 48 * 3 * 76 * 20 / 255)
+    assert b.recommended_supply_ma == 2500
     assert b.warnings() == []
 
 
 def test_limit_caps_the_chain_when_brightness_alone_would_exceed_it():
     b = power.budget(with_leds(cfg.Config(), brightness=1.0, current_limit_ma=1800))
-    assert b.at_brightness_ma == pytest.approx(4320)
+    assert b.at_brightness_ma == pytest.approx(2880)
     assert b.limit_bites
     assert 1700 < b.led_max_ma <= 1800
 
@@ -89,14 +89,14 @@ def test_expected_maximum_never_exceeds_the_limit_or_brightness_worst_case(ppr, 
 def test_power_command_prints_figures_and_ok(capsys):
     assert main(["power"]) == 0
     out = capsys.readouterr().out
-    assert "ring 6 (segment 5): 12 pixels, worst 720 mA, at brightness 0.3: 215 mA" in out
-    assert "leds_worst_case_ma: 4320" in out
-    assert "leds_expected_max_ma: 1288" in out
+    assert "ring 6 (segment 5): 8 pixels, worst 480 mA, at brightness 0.3: 144 mA" in out
+    assert "leds_worst_case_ma: 2880" in out
+    assert "leds_expected_max_ma: 859" in out
     assert "pi_budget_ma: 1300" in out
-    assert "peak_ma: 2613" in out
-    assert "supply_needed_ma: 2874" in out
+    assert "peak_ma: 2184" in out
+    assert "supply_needed_ma: 2402" in out
     assert "supply_configured_ma: 4000  (leds.supply_ma)" in out
-    assert "OK: the 4 A supply covers the peak with 53% headroom" in out
+    assert "OK: the 4 A supply covers the peak with 83% headroom" in out
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -113,13 +113,13 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert "at least 3.5 A" in warning[0]
 
 
-def test_rfid_kit_on_a_3_amp_supply_warns_about_headroom(tmp_path, capsys):
+def test_rfid_kit_on_a_2_5_amp_supply_warns_about_headroom(tmp_path, capsys):
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 3000\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2500\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
     assert "rfid_ma: 300" in out
-    assert "warning: the 3 A supply (leds.supply_ma = 3000) leaves 3% headroom" in out
+    assert "warning: the 2.5 A supply (leds.supply_ma = 2500) leaves 1% headroom" in out
 
 
 def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):
@@ -160,7 +160,7 @@ def test_the_default_supply_is_the_boms_supply():
 def test_power_explains_a_supply_that_config_check_refuses(tmp_path, capsys):
     """The same figures: check fails naming the peak, power prints it and exits 1."""
     path = tmp_path / "pi5.toml"
-    path.write_text('model = "pi5"\n[leds]\nsupply_ma = 3000\n')
+    path.write_text('model = "pi5"\n[leds]\nsupply_ma = 2500\n')
     assert main(["config", "check", "--config", str(path)]) == 1
     checked = capsys.readouterr().out
     assert main(["power", "--config", str(path)]) == 1

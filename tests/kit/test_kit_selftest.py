@@ -68,8 +68,8 @@ def test_rings_show_their_segment_number_then_each_zone():
     first_ring = frames[:9]  # count frame + 8 zones of ring 1 on the wire (segment 2)
     lit = [{i for i, p in enumerate(f.pixels) if p != (0, 0, 0)} for f in first_ring]
     assert lit[0] == {0, 1, 2}  # segment 2: three pixels from the ring's pixel 0
-    assert lit[1] == {0, 1} and first_ring[1].zones == {(2, "water"): selftest.ZONE_COLOUR["water"]}
-    assert lit[8] == {11}  # slot_b
+    assert lit[1] == {5} and first_ring[1].zones == {(2, "water"): selftest.ZONE_COLOUR["water"]}
+    assert lit[8] == {7}  # slot_b, the last pixel of the tile
 
 
 def test_encoder_that_never_answers_fails_naming_its_pins(capsys):
@@ -128,10 +128,10 @@ def test_display_showing_the_wrong_picture_fails():
 def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
     class BrokenAfterRing3(SimLeds):
         def record(self, pixels, zones):
-            super().record([p if i < 36 else (0, 0, 0) for i, p in enumerate(pixels)], zones)
+            super().record([p if i < 24 else (0, 0, 0) for i, p in enumerate(pixels)], zones)
 
     hw = SimHardware()
-    hw.leds = BrokenAfterRing3(72)
+    hw.leds = BrokenAfterRing3(48)
     report = run_selftest(hw)
     assert [r.part for r in report.failed] == [
         "LED ring 4 (under segment 3)",
@@ -139,13 +139,13 @@ def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
         "LED ring 6 (under segment 5)",
     ]
     ring4 = result(report, "LED ring 4 (under segment 3)")
-    assert ring4.detail == "4 white pixel(s): chain pixels 36, 37, 38, 39 should light, saw nothing"
+    assert ring4.detail == "4 white pixel(s): chain pixels 24, 25, 26, 27 should light, saw nothing"
     assert "ring 4's DIN wire from ring 3's DOUT" in ring4.hint
 
 
 def test_zone_map_missing_a_zone_is_named_and_the_command_exits_1(tmp_path, capsys):
     path = tmp_path / "no_crater.toml"
-    text = cfg.to_toml(cfg.Config()).replace("crater = [7, 8]\n", "")
+    text = cfg.to_toml(cfg.Config()).replace("crater = [0]\n", "")
     path.write_text(text)
     assert main(["selftest", "--auto", "--config", str(path)]) == 1
     out = capsys.readouterr().out

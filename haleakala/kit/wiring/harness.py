@@ -203,7 +203,10 @@ def _add_pi_side_parts(h: Harness, config: Config) -> None:
         h.add(
             Part(
                 ring(pos),
-                f"NeoPixel ring, {ppr} x WS2812B, under segment {segment}",
+                f"NeoPixel ring, {ppr} x WS2812B, under segment {segment}"
+                if ppr == 12
+                else f"Tile of segment {segment}: {ppr} x WS2812B pixels chained crater to "
+                "slot b (the ring's label is kept: one group on the data wire)",
                 [("DIN", "DIN"), ("5V", "5V"), ("GND", "GND"), ("DOUT", "DOUT")],
             )
         )

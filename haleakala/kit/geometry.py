@@ -1,0 +1,471 @@
+"""The kit's island in millimetres, read from ``data/geometry.toml``: zones as polygons, the
+pixel chain, the beach sensors, the cable paths and the parts with their sizes.
+
+This is the one physical truth: ``hw/placement.json`` is written from it, the CAD parts and the
+overlay are built from it (``kit.parts``), ``haleakala kit check`` proves it against the config
+(``kit.kitcheck``) and the simulator (hence the live view) places its island from it. It
+imports only the standard library, so the simulator and ``config check`` on a Pi can read it
+without the CAD extra.
+
+Frame: island centre (0, 0) seen from above, +y out along segment 0's centre line, +x to its
+right; segment n is segment 0 turned n × 60° clockwise. Positions in the data file are on
+segment 0's tile and turned here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+Point = tuple[float, float]
+Polygon = tuple[Point, ...]
+
+ZONES = ("water", "beach", "grassland", "forest", "mountain", "crater", "slot_a", "slot_b")
+"""The daemon's zone names (``hal.zones.ZONES``), repeated so this module imports nothing."""
+BAND_ZONES = ("water", "beach", "grassland", "forest", "mountain", "crater")
+BANDS = ("sea", *BAND_ZONES)
+PARTS_DIR = "hw/parts"
+"""Where the generated part files live, relative to the repository (paths in placement)."""
+
+
+class GeometryError(ValueError):
+    """The geometry data is malformed: one sentence naming the key."""
+
+
+@dataclass(frozen=True)
+class ChainPixel:
+    index: int
+    segment: int
+    zone: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class BeachSensor:
+    segment: int
+    kind: str  # "button" or "reader"
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """A generated file and the bounding box of what it holds, in mm (its own coordinates):
+    ((xmin, ymin, zmin), (xmax, ymax, zmax)); 2D files have z 0..0. ``copies`` is how many a
+    maker makes; ``bed`` says whether it must fit the printer bed (3D prints do)."""
+
+    file: str
+    bbox: tuple[tuple[float, float, float], tuple[float, float, float]]
+    copies: int
+    printed: bool
+    what: str
+
+
+def rotate(point: Point, segment: int, segments: int = 6) -> Point:
+    """``point`` on segment 0's tile, turned to ``segment`` (clockwise seen from above)."""
+    a = -2.0 * math.pi * segment / segments
+    x, y = point
+    return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a))
+
+
+def _num(data: dict[str, Any], key: str, where: str) -> float:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise GeometryError(f"geometry: {where}.{key} must be a number, got {value!r}")
+    return float(value)
+
+
+def _pair(data: dict[str, Any], key: str, where: str) -> tuple[float, float]:
+    value = data.get(key)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise GeometryError(f"geometry: {where}.{key} must be two numbers [a, b], got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise GeometryError(f"geometry: the [{key}] table is missing")
+    return value
+
+
+@dataclass(frozen=True)
+class KitGeometry:
+    """The parsed data file, with the derived shapes as methods (all in mm)."""
+
+    segments: int
+    bed: tuple[float, float]
+    bed_margin: float
+    bands: dict[str, tuple[float, float]]
+    arc_steps: int
+    slot_centre: Point
+    slot_size: tuple[float, float]
+    pieces: dict[str, Any]
+    wall: float
+    cell_height: float
+    floor: float
+    skirt: float
+    diffuser: float
+    pixel_clearance: float
+    tile_pixels: tuple[tuple[str, float, float], ...]
+    segment_order: tuple[int, ...]
+    link_mm: float
+    tile_link_mm: float
+    routing_factor: float
+    notch: tuple[float, float]
+    floor_holes: tuple[Point, ...]
+    hole_diameter: float
+    skirt_notch: tuple[float, float]
+    sensor_centre: Point
+    boss: tuple[float, float]
+    switch: tuple[float, float]
+    switch_height: float
+    reader: tuple[float, float]
+    bolt_radii: tuple[float, ...]
+    bolt_hole: float
+    console: dict[str, Any]
+
+    # ------------------------------------------------------------------ outlines, tile frame
+
+    @property
+    def radius(self) -> float:
+        """Outer radius of the island (the sea's outer edge)."""
+        return self.bands["sea"][1]
+
+    @property
+    def centre_radius(self) -> float:
+        """Radius of the centre piece: the crater's inner edge."""
+        return self.bands["crater"][0]
+
+    @property
+    def half_angle(self) -> float:
+        """Half a segment's angle, in radians (30° for six)."""
+        return math.pi / self.segments
+
+    def sector(self, inner: float, outer: float) -> Polygon:
+        """A band of segment 0's tile between two radii, as a polygon (outer arc left to
+        right, then the inner arc back)."""
+        h, n = self.half_angle, self.arc_steps
+        angles = [math.pi / 2 + h - 2 * h * i / n for i in range(n + 1)]
+        ring = [(outer * math.cos(a), outer * math.sin(a)) for a in angles]
+        ring += [(inner * math.cos(a), inner * math.sin(a)) for a in reversed(angles)]
+        return tuple((round(x, 4), round(y, 4)) for x, y in ring)
+
+    def slot_rect(self, zone: str) -> Polygon:
+        """The card slot window of ``zone`` (slot_a left, slot_b right) on segment 0's tile."""
+        cx, cy = self.slot_centre
+        if zone == "slot_a":
+            cx = -cx
+        w, d = self.slot_size
+        return (
+            (cx - w / 2, cy - d / 2),
+            (cx + w / 2, cy - d / 2),
+            (cx + w / 2, cy + d / 2),
+            (cx - w / 2, cy + d / 2),
+        )
+
+    def tile_zone(self, zone: str) -> Polygon:
+        """Zone ``zone``'s polygon on segment 0's tile."""
+        if zone in ("slot_a", "slot_b"):
+            return self.slot_rect(zone)
+        return self.sector(*self.bands[zone])
+
+    def tile_outline(self) -> Polygon:
+        """The whole tile: the sea's outer edge to the centre piece."""
+        return self.sector(self.centre_radius, self.radius)
+
+    def boss_rect(self) -> Polygon:
+        cx, cy = self.sensor_centre
+        w, d = self.boss
+        return (
+            (cx - w / 2, cy - d / 2),
+            (cx + w / 2, cy - d / 2),
+            (cx + w / 2, cy + d / 2),
+            (cx - w / 2, cy + d / 2),
+        )
+
+    # ------------------------------------------------------------------ the whole island
+
+    def zone_polygon(self, segment: int, zone: str) -> Polygon:
+        return tuple(rotate(p, segment, self.segments) for p in self.tile_zone(zone))
+
+    def pixels(self) -> list[ChainPixel]:
+        """Every pixel in chain order: the tiles in ``segment_order``, each tile's pixels in
+        the data file's order."""
+        out: list[ChainPixel] = []
+        for segment in self.segment_order:
+            for zone, x, y in self.tile_pixels:
+                gx, gy = rotate((x, y), segment, self.segments)
+                out.append(ChainPixel(len(out), segment, zone, gx, gy))
+        return out
+
+    @property
+    def pixels_per_tile(self) -> int:
+        return len(self.tile_pixels)
+
+    def tile_zone_pixels(self) -> dict[str, tuple[int, ...]]:
+        """Pixel indices within one tile of each zone: the config's ``[leds.zones]``."""
+        out: dict[str, list[int]] = {z: [] for z in ZONES}
+        for i, (zone, _x, _y) in enumerate(self.tile_pixels):
+            out[zone].append(i)
+        return {z: tuple(v) for z, v in out.items()}
+
+    def beach_sensors(self, kit: str) -> list[BeachSensor]:
+        kind = "reader" if kit == "rfid" else "button"
+        return [
+            BeachSensor(s, kind, *rotate(self.sensor_centre, s, self.segments))
+            for s in range(self.segments)
+        ]
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def tile_height(self) -> float:
+        return self.floor + self.cell_height
+
+    def tile_bbox2d(self) -> tuple[float, float, float, float]:
+        xs = [p[0] for p in self.tile_outline()]
+        ys = [p[1] for p in self.tile_outline()]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def parts(self) -> list[PartSpec]:
+        """Every generated part file with its bounding box (derived here, and checked
+        against the built solid by the parts test)."""
+        x0, y0, x1, y1 = self.tile_bbox2d()
+        r = self.centre_radius - 0.2
+        cw, cd, ch = (float(v) for v in self.console["size"])
+        lid = float(self.console["wall"])
+        total = self.skirt + self.tile_height + self.diffuser
+        n = self.segments
+        solids = [
+            (
+                "print/tile",
+                (x0, y0, 0.0),
+                (x1, y1, self.tile_height),
+                n,
+                "one segment's light cells: floor, walls, the beach's boss",
+            ),
+            (
+                "print/riser",
+                (x0, y0, 0.0),
+                (x1, y1, self.skirt),
+                n,
+                "the rim under a tile: the cavity for the reader and the cables",
+            ),
+            (
+                "print/centre",
+                (-r, -r, 0.0),
+                (r, r, total),
+                1,
+                "the summit: fills the middle of the six craters",
+            ),
+            (
+                "print/console_tray",
+                (-cw / 2, -cd / 2, 0.0),
+                (cw / 2, cd / 2, ch - lid),
+                1,
+                "the electronics bay: Pi, Pico and perfboard on standoffs",
+            ),
+            (
+                "print/console_lid",
+                (-cw / 2, -cd / 2, 0.0),
+                (cw / 2, cd / 2, lid),
+                1,
+                "the bay's lid: OLED, encoder and back button",
+            ),
+        ]
+        out = []
+        for stem, lo, hi, copies, what in solids:
+            for ext in ("stl", "step"):
+                out.append(PartSpec(f"{PARTS_DIR}/{stem}.{ext}", (lo, hi), copies, True, what))
+        laser = [
+            ("laser/tile_floor.dxf", (x0, y0), (x1, y1), n, "a tile's floor, 3 mm sheet"),
+            (
+                "laser/tile_walls.dxf",
+                (x0, y0),
+                (x1, y1),
+                n * 5,
+                "a tile's cell walls, 3 mm sheet: stack five",
+            ),
+        ]
+        for file, (lx, ly), (hx, hy), copies, what in laser:
+            out.append(
+                PartSpec(f"{PARTS_DIR}/{file}", ((lx, ly, 0.0), (hx, hy, 0.0)), copies, False, what)
+            )
+        R = self.radius
+        for paper in ("a4", "a3"):
+            out.append(
+                PartSpec(
+                    f"{PARTS_DIR}/overlay/overlay_{paper}.pdf",
+                    ((-R, -R, 0.0), (R, R, 0.0)),
+                    1,
+                    False,
+                    f"the top overlay at 1:1, tiled onto {paper.upper()}",
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------------ placement.json
+
+    def placement(self, kit: str = "buttons") -> dict[str, Any]:
+        """``hw/placement.json``: the physical truth a program can read (mm, island frame)."""
+
+        def pt(p: Sequence[float]) -> list[float]:
+            return [round(p[0], 2) + 0.0, round(p[1], 2) + 0.0]
+
+        return {
+            "units": "mm",
+            "frame": (
+                "island centre at [0, 0] seen from above; +y along segment 0's centre line, "
+                "segments numbered clockwise"
+            ),
+            "kit": kit,
+            "bed": [self.bed[0], self.bed[1]],
+            "zones": [
+                {
+                    "segment": s,
+                    "zone": z,
+                    "polygon": [pt(p) for p in self.zone_polygon(s, z)],
+                }
+                for s in range(self.segments)
+                for z in ZONES
+            ],
+            "pixels": [
+                {
+                    "index": p.index,
+                    "segment": p.segment,
+                    "zone": p.zone,
+                    "x": round(p.x, 2) + 0.0,
+                    "y": round(p.y, 2) + 0.0,
+                }
+                for p in self.pixels()
+            ],
+            "beach_sensors": [
+                {
+                    "segment": b.segment,
+                    "kind": b.kind,
+                    "x": round(b.x, 2) + 0.0,
+                    "y": round(b.y, 2) + 0.0,
+                }
+                for b in self.beach_sensors(kit)
+            ],
+            "parts": [
+                {
+                    "file": p.file,
+                    "copies": p.copies,
+                    "printed": p.printed,
+                    "what": p.what,
+                    "bbox": [
+                        [round(v, 2) + 0.0 for v in p.bbox[0]],
+                        [round(v, 2) + 0.0 for v in p.bbox[1]],
+                    ],
+                }
+                for p in self.parts()
+            ],
+        }
+
+    def placement_json(self, kit: str = "buttons") -> str:
+        return json.dumps(self.placement(kit), indent=1, ensure_ascii=False) + "\n"
+
+
+def load_geometry(text: str | None = None) -> KitGeometry:
+    """Parse the geometry (the packaged file unless ``text`` is given); a malformed file
+    raises ``GeometryError`` with a sentence naming the key."""
+    if text is None:
+        text = resources.files("haleakala.kit").joinpath("data/geometry.toml").read_text("utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GeometryError(f"geometry: not TOML ({exc})") from None
+    if data.get("units") != "mm":
+        raise GeometryError('geometry: units must be "mm"')
+    segments = data.get("segments")
+    if segments != 6:
+        raise GeometryError(f"geometry: segments must be 6 (the game's island), got {segments!r}")
+    bed = _section(data, "bed")
+    bands_t = _section(data, "bands")
+    bands = {b: _pair(bands_t, b, "bands") for b in BANDS}
+    for b in BANDS:
+        inner, outer = bands[b]
+        if not 0 < inner < outer:
+            raise GeometryError(
+                f"geometry: bands.{b} must be [inner, outer] with 0 < inner < outer"
+            )
+    slots = _section(data, "slots")
+    cells = _section(data, "cells")
+    pixels_t = _section(data, "pixels")
+    order = pixels_t.get("order")
+    if not isinstance(order, list) or not order:
+        raise GeometryError("geometry: pixels.order must list [zone, x, y] for every pixel")
+    tile_pixels = []
+    for n, entry in enumerate(order):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 3
+            or entry[0] not in ZONES
+            or not all(isinstance(v, int | float) for v in entry[1:])
+        ):
+            raise GeometryError(
+                f"geometry: pixels.order[{n}] must be [zone, x, y] with a zone of "
+                f"{', '.join(ZONES)}, got {entry!r}"
+            )
+        tile_pixels.append((str(entry[0]), float(entry[1]), float(entry[2])))
+    chain = _section(data, "chain")
+    seg_order = chain.get("segment_order")
+    if not isinstance(seg_order, list) or sorted(seg_order) != list(range(6)):
+        raise GeometryError("geometry: chain.segment_order must list each segment 0..5 once")
+    cable = _section(data, "cable")
+    sensor = _section(data, "beach_sensor")
+    joints = _section(data, "joints")
+    holes = cable.get("floor_holes")
+    if not isinstance(holes, list):
+        raise GeometryError("geometry: cable.floor_holes must be a list of [x, y]")
+    return KitGeometry(
+        segments=6,
+        bed=_pair(bed, "size", "bed"),
+        bed_margin=_num(bed, "margin", "bed"),
+        bands=bands,
+        arc_steps=int(_num(bands_t, "arc_steps", "bands")),
+        slot_centre=_pair(slots, "centre", "slots"),
+        slot_size=_pair(slots, "size", "slots"),
+        pieces=dict(_section(data, "pieces")),
+        wall=_num(cells, "wall", "cells"),
+        cell_height=_num(cells, "height", "cells"),
+        floor=_num(cells, "floor", "cells"),
+        skirt=_num(cells, "skirt", "cells"),
+        diffuser=_num(cells, "diffuser", "cells"),
+        pixel_clearance=_num(cells, "pixel_clearance", "cells"),
+        tile_pixels=tuple(tile_pixels),
+        segment_order=tuple(int(s) for s in seg_order),
+        link_mm=_num(chain, "link_mm", "chain"),
+        tile_link_mm=_num(chain, "tile_link_mm", "chain"),
+        routing_factor=_num(chain, "routing_factor", "chain"),
+        notch=_pair(cable, "notch", "cable"),
+        floor_holes=tuple(_pair({"h": h}, "h", "cable.floor_holes") for h in holes),
+        hole_diameter=_num(cable, "hole_diameter", "cable"),
+        skirt_notch=_pair(cable, "skirt_notch", "cable"),
+        sensor_centre=_pair(sensor, "centre", "beach_sensor"),
+        boss=_pair(sensor, "boss", "beach_sensor"),
+        switch=_pair(sensor, "switch", "beach_sensor"),
+        switch_height=_num(sensor, "switch_height", "beach_sensor"),
+        reader=_pair(sensor, "reader", "beach_sensor"),
+        bolt_radii=tuple(float(r) for r in joints.get("bolt_radii", ())),
+        bolt_hole=_num(joints, "bolt_hole", "joints"),
+        console=dict(_section(data, "console")),
+    )
+
+
+@cache
+def default_geometry() -> KitGeometry:
+    return load_geometry()

@@ -1,0 +1,327 @@
+"""``haleakala kit check``: prove from the geometry and the config that the printed kit works.
+
+Every zone of every segment has a pixel inside its polygon and clear of its walls; every
+beach has its sensor inside the beach; consecutive pixels on the chain are no further apart
+than the wire in the BOM allows; every printed part fits the bed; the config's zone map lights
+the very pixels the placement puts under each zone; the game's pieces (as assumed in the
+geometry) fit their zones. Each failure is one sentence naming the zone, pixel or part and
+the fix. Pure arithmetic on the standard library, so ``config check`` runs it on a Pi too.
+
+``haleakala kit parts`` (``kit.parts``, the ``cad`` extra) regenerates hw/placement.json and
+the part files; ``--check`` compares them with what is committed, as CI does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+from pathlib import Path
+
+from haleakala.cli import INSTALLED_CONFIG, UsageError, add_config_option
+from haleakala.kit.geometry import (
+    ZONES,
+    GeometryError,
+    KitGeometry,
+    Point,
+    Polygon,
+    default_geometry,
+    load_geometry,
+)
+
+
+def inside(point: Point, polygon: Polygon) -> bool:
+    """Even-odd rule: whether ``point`` lies inside ``polygon`` (boundary counts as out)."""
+    x, y = point
+    hit = False
+    n = len(polygon)
+    for i in range(n):
+        (x1, y1), (x2, y2) = polygon[i], polygon[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def edge_distance(point: Point, polygon: Polygon) -> float:
+    """Shortest distance from ``point`` to the outline of ``polygon``."""
+    px, py = point
+    best = math.inf
+    n = len(polygon)
+    for i in range(n):
+        (x1, y1), (x2, y2) = polygon[i], polygon[(i + 1) % n]
+        dx, dy = x2 - x1, y2 - y1
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / length2))
+        best = min(best, math.hypot(px - (x1 + t * dx), py - (y1 + t * dy)))
+    return best
+
+
+def _name(segment: int, zone: str) -> str:
+    return f"segment {segment}'s {zone}"
+
+
+def check_zones_lit(g: KitGeometry) -> list[str]:
+    """Every (segment, zone) has a pixel inside its polygon, clear of its walls (and, on the
+    beach, clear of the sensor's boss)."""
+    problems = []
+    pixels = g.pixels()
+    for segment in range(g.segments):
+        for zone in ZONES:
+            polygon = g.zone_polygon(segment, zone)
+            mine = [p for p in pixels if p.segment == segment and p.zone == zone]
+            if not mine:
+                problems.append(
+                    f"{_name(segment, zone)} has no pixel: it stays dark; add "
+                    f'["{zone}", x, y] to [pixels] order in the geometry'
+                )
+                continue
+            for p in mine:
+                where = (p.x, p.y)
+                if not inside(where, polygon):
+                    problems.append(
+                        f"pixel {p.index} ({_name(segment, zone)}) at ({p.x:.1f}, {p.y:.1f}) mm "
+                        f"lies outside the {zone}'s polygon: move it into the {zone} in "
+                        "[pixels] order"
+                    )
+                    continue
+                room = edge_distance(where, polygon)
+                if room < g.pixel_clearance:
+                    problems.append(
+                        f"pixel {p.index} ({_name(segment, zone)}) is {room:.1f} mm from a wall, "
+                        f"less than cells.pixel_clearance = {g.pixel_clearance:g} mm: move it "
+                        "towards the middle of the cell"
+                    )
+                    continue
+                if zone == "beach":
+                    boss = tuple(_turn(q, segment, g) for q in g.boss_rect())
+                    if inside(where, boss) or edge_distance(where, boss) < g.pixel_clearance:
+                        problems.append(
+                            f"pixel {p.index} ({_name(segment, zone)}) sits on or beside the "
+                            "beach sensor's boss, which would shade it: move the pixel or "
+                            "beach_sensor.centre apart"
+                        )
+    return problems
+
+
+def _turn(point: Point, segment: int, g: KitGeometry) -> Point:
+    from haleakala.kit.geometry import rotate
+
+    return rotate(point, segment, g.segments)
+
+
+def check_sensors(g: KitGeometry, kit: str) -> list[str]:
+    """Every beach's sensor (its boss, for the buttons kit) lies inside that beach."""
+    problems = []
+    for sensor in g.beach_sensors(kit):
+        beach = g.zone_polygon(sensor.segment, "beach")
+        outline = [_turn(q, sensor.segment, g) for q in g.boss_rect()]
+        if not inside((sensor.x, sensor.y), beach) or not all(inside(q, beach) for q in outline):
+            problems.append(
+                f"segment {sensor.segment}'s beach {sensor.kind} at ({sensor.x:.1f}, "
+                f"{sensor.y:.1f}) mm is not inside its beach: move beach_sensor.centre into the "
+                f"beach band ({g.bands['beach'][0]:g}-{g.bands['beach'][1]:g} mm out) or shrink "
+                "beach_sensor.boss"
+            )
+    return problems
+
+
+def check_chain(g: KitGeometry) -> list[str]:
+    """Consecutive pixels are within reach of the wire between them (routed, not straight)."""
+    problems = []
+    pixels = g.pixels()
+    for a, b in itertools.pairwise(pixels):
+        wire = math.hypot(b.x - a.x, b.y - a.y) * g.routing_factor
+        same = a.segment == b.segment
+        limit = g.link_mm if same else g.tile_link_mm
+        if wire > limit:
+            what = (
+                "chain.link_mm (the 3-core wire on a tile)"
+                if same
+                else ("chain.tile_link_mm (two JST pigtails)")
+            )
+            problems.append(
+                f"pixels {a.index} ({_name(a.segment, a.zone)}) and {b.index} "
+                f"({_name(b.segment, b.zone)}) need about {wire:.0f} mm of wire, more than "
+                f"{what} = {limit:g} mm: put them closer in the chain order or use longer wire "
+                "(and change the BOM and the geometry together)"
+            )
+    return problems
+
+
+def check_bed(g: KitGeometry) -> list[str]:
+    """Every printed part fits the bed (either way round), less the slicer's margin."""
+    bw, bd = (v - 2 * g.bed_margin for v in g.bed)
+    problems = []
+    seen = set()
+    for part in g.parts():
+        stem = part.file.rsplit(".", 1)[0]
+        if not part.printed or stem in seen:
+            continue
+        seen.add(stem)
+        (x0, y0, _), (x1, y1, _) = part.bbox
+        w, d = x1 - x0, y1 - y0
+        if not ((w <= bw and d <= bd) or (d <= bw and w <= bd)):
+            problems.append(
+                f"part {stem} is {w:.1f} x {d:.1f} mm, too big for the {g.bed[0]:g} x "
+                f"{g.bed[1]:g} mm bed (less {g.bed_margin:g} mm each side): shrink the bands "
+                "or the console in the geometry, or set bed.size to your printer's"
+            )
+    return problems
+
+
+def check_pieces(g: KitGeometry) -> list[str]:
+    """The game's pieces (as the geometry assumes them) fit the cells they are put on."""
+    problems = []
+
+    def depth(band: str) -> float:
+        inner, outer = g.bands[band]
+        return outer - inner - g.wall
+
+    fits = [
+        ("disc", float(g.pieces.get("disc", 0)), "beach"),
+        ("lava", float(g.pieces.get("lava", 0)), "crater"),
+        ("statue", float(g.pieces.get("statue", 0)), "grassland"),
+        ("statue", float(g.pieces.get("statue", 0)), "forest"),
+        ("statue", float(g.pieces.get("statue", 0)), "mountain"),
+        ("shaman", float(g.pieces.get("shaman", 0)), "mountain"),
+        ("boat", float(list(g.pieces.get("boat", [0, 0]))[1]), "water"),
+    ]
+    for piece, size, band in fits:
+        if size > depth(band):
+            problems.append(
+                f"the {piece} ({size:g} mm, pieces.{piece}) does not fit the {band} "
+                f"({depth(band):g} mm between its walls): widen bands.{band}"
+            )
+    card = [float(v) for v in g.pieces.get("card", [0, 0])]
+    if card[0] > g.slot_size[0] or card[1] > g.slot_size[1]:
+        problems.append(
+            f"a card ({card[0]:g} x {card[1]:g} mm, pieces.card) is bigger than its slot window "
+            f"({g.slot_size[0]:g} x {g.slot_size[1]:g} mm): enlarge slots.size"
+        )
+    return problems
+
+
+def check_config(g: KitGeometry, leds: object) -> list[str]:
+    """The config's zone map lights, for every (segment, zone), exactly the chain pixels the
+    placement puts there."""
+    from haleakala.hal.zones import ZoneMap
+
+    try:
+        zone_map = ZoneMap.from_config(leds)  # type: ignore[arg-type]
+    except ValueError as exc:
+        return [f"the config's [leds] is not a zone map ({exc}): run 'haleakala config check'"]
+    pixels = g.pixels()
+    fix = (
+        f"set leds.pixels_per_ring = {g.pixels_per_tile}, leds.ring_order = "
+        f"{list(g.segment_order)} and [leds.zones] as in hw/config.example.toml"
+    )
+    if zone_map.pixel_count != len(pixels):
+        return [
+            f"the config drives {zone_map.pixel_count} pixels ({zone_map.pixels_per_ring} per "
+            f"segment) but the kit's board has {len(pixels)}: {fix}"
+        ]
+    problems = []
+    placed: dict[tuple[int, str], list[int]] = {}
+    for p in pixels:
+        placed.setdefault((p.segment, p.zone), []).append(p.index)
+    for segment in range(g.segments):
+        for zone in ZONES:
+            want = sorted(placed.get((segment, zone), []))
+            have = sorted(zone_map.pixels_of(segment, zone))
+            if want != have:
+                problems.append(
+                    f"{_name(segment, zone)}: the config lights chain pixels {have or 'none'} "
+                    f"but the board has pixels {want or 'none'} under it: {fix}"
+                )
+    return problems
+
+
+def check_all(g: KitGeometry, leds: object, kit: str) -> list[str]:
+    return (
+        check_zones_lit(g)
+        + check_sensors(g, kit)
+        + check_chain(g)
+        + check_bed(g)
+        + check_pieces(g)
+        + check_config(g, leds)
+    )
+
+
+def applies_to(g: KitGeometry, leds: object) -> bool:
+    """Whether the config describes the printed kit (single pixels, as many per segment as
+    the board has) rather than a ring build, which this check cannot see."""
+    return getattr(leds, "pixels_per_ring", None) == g.pixels_per_tile
+
+
+# --------------------------------------------------------------------------- command
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "kit",
+        help="prove the printed kit works (check), regenerate its parts (parts)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = actions.add_parser(
+        "check", help="prove every zone lit, every sensor in its beach, every part fits"
+    )
+    add_config_option(check, INSTALLED_CONFIG + ", else the built-in defaults")
+    check.add_argument(
+        "--geometry", metavar="FILE", type=Path, help="a geometry TOML (default: the kit's own)"
+    )
+    check.set_defaults(func=run_check)
+    parts = actions.add_parser(
+        "parts",
+        help="regenerate hw/placement.json, hw/parts/ and the assembly drawings (cad extra)",
+    )
+    parts.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 naming stale files"
+    )
+    parts.add_argument("--hw", metavar="DIR", type=Path, default=None, help="the hw/ directory")
+    parts.set_defaults(func=run_parts)
+
+
+def load_for_check(path: Path | None) -> KitGeometry:
+    if path is None:
+        return default_geometry()
+    if not path.is_file():
+        raise UsageError(f"geometry file {path} does not exist (check the path)")
+    try:
+        return load_geometry(path.read_text(encoding="utf-8"))
+    except (GeometryError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from haleakala.kit.common import load_for_kit
+
+    g = load_for_check(args.geometry)
+    config, label = load_for_kit(args.config)
+    problems = check_all(g, config.leds, config.kit)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"kit check: {len(problems)} problem(s) (config: {label})", file=sys.stderr)
+        return 1
+    n = len(g.pixels())
+    print(
+        f"kit OK: {g.segments} segments x {len(ZONES)} zones lit by {n} pixels, "
+        f"{g.segments} beach {'readers' if config.kit == 'rfid' else 'buttons'} in their "
+        f"beaches, chain gaps within the wire, every part fits the {g.bed[0]:g} x "
+        f"{g.bed[1]:g} mm bed (config: {label})"
+    )
+    return 0
+
+
+def run_parts(args: argparse.Namespace) -> int:
+    try:
+        from haleakala.kit import parts
+    except ImportError as exc:
+        raise UsageError(
+            f"the CAD libraries are missing ({exc.name}): pip install "
+            "'haleakala-companion[cad]' (a maker's desktop extra, not needed on the Pi)"
+        ) from None
+    return parts.run(args)

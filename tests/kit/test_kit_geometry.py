@@ -1,0 +1,162 @@
+"""The kit's board in millimetres: `haleakala kit check` proves every zone lit, every beach
+sensed, every chain gap within the wire, every part on the bed and the config's zone map on
+the placement; each refusal names what is wrong and the fix. placement.json is regenerated
+from the geometry and compared with the committed file (no CAD needed for that)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+from haleakala import config as cfg
+from haleakala.cli import main
+from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES, RING_ZONES
+from haleakala.kit import kitcheck
+from haleakala.kit.common import REPO_ROOT
+from haleakala.kit.geometry import ZONES, GeometryError, default_geometry, load_geometry
+
+GEOMETRY_TEXT = (REPO_ROOT / "haleakala" / "kit" / "data" / "geometry.toml").read_text("utf-8")
+
+
+def geometry_with(old: str, new: str):
+    assert old in GEOMETRY_TEXT, old
+    return load_geometry(GEOMETRY_TEXT.replace(old, new, 1))
+
+
+def test_the_default_kit_passes_every_check():
+    config = cfg.Config()
+    assert kitcheck.check_all(default_geometry(), config.leds, "buttons") == []
+    assert kitcheck.check_all(default_geometry(), config.leds, "rfid") == []
+
+
+def test_the_default_zone_map_is_the_geometry_s_pixel_order():
+    g = default_geometry()
+    assert g.pixels_per_tile == DEFAULT_PIXELS_PER_SEGMENT
+    assert {z: DEFAULT_ZONES.get(z, ()) for z in ZONES} == g.tile_zone_pixels()
+
+
+def test_a_zone_without_a_pixel_is_refused_by_name():
+    g = geometry_with('  ["forest", -19.9, 74.4],\n', "")
+    problems = kitcheck.check_zones_lit(g)
+    assert any("segment 0's forest has no pixel" in p and "[pixels] order" in p for p in problems)
+
+
+def test_a_pixel_outside_its_zone_is_refused():
+    g = geometry_with('["mountain", -14.2, 53.1]', '["mountain", 0.0, 77.0]')
+    problems = kitcheck.check_zones_lit(g)
+    assert any(re.search(r"pixel 1 \(segment 0's mountain\).*outside", p) for p in problems)
+
+
+def test_a_pixel_against_a_wall_is_refused():
+    g = geometry_with('["forest", -19.9, 74.4]', '["forest", 0.0, 82.0]')
+    problems = kitcheck.check_zones_lit(g)
+    assert any("pixel 2 (segment 0's forest)" in p and "from a wall" in p for p in problems)
+
+
+def test_a_beach_pixel_on_the_sensor_boss_is_refused():
+    g = geometry_with('["beach", -30.0, 124.0]', '["beach", -8.0, 124.0]')
+    assert any("boss" in p for p in kitcheck.check_zones_lit(g))
+
+
+def test_a_sensor_outside_its_beach_is_refused():
+    g = geometry_with("centre = [0.0, 126.0]\nboss", "centre = [0.0, 150.0]\nboss")
+    problems = kitcheck.check_sensors(g, "rfid")
+    assert len(problems) == 6
+    assert "segment 3's beach reader" in problems[3] and "beach_sensor.centre" in problems[3]
+
+
+def test_a_chain_gap_longer_than_the_wire_is_refused():
+    g = geometry_with("link_mm = 120.0", "link_mm = 40.0")
+    problems = kitcheck.check_chain(g)
+    assert any("pixels 6 (segment 0's slot_a) and 7" in p and "link_mm" in p for p in problems)
+    g = geometry_with("tile_link_mm = 300.0", "tile_link_mm = 150.0")
+    assert any("tile_link_mm" in p for p in kitcheck.check_chain(g))
+
+
+def test_a_part_too_big_for_the_bed_is_refused():
+    g = geometry_with("size = [220.0, 220.0]", "size = [180.0, 180.0]")
+    problems = kitcheck.check_bed(g)
+    assert any(p.startswith("part hw/parts/print/tile is 205.0 x 187.7 mm") for p in problems)
+
+
+def test_pieces_that_do_not_fit_their_zone_are_refused():
+    g = geometry_with("disc = 20.0", "disc = 30.0")
+    assert any("the disc (30 mm" in p and "bands.beach" in p for p in kitcheck.check_pieces(g))
+
+
+def test_a_ring_config_disagrees_with_the_board_and_says_how_to_fix_it():
+    leds = dataclasses.replace(cfg.Config().leds, pixels_per_ring=12, zones=dict(RING_ZONES))
+    problems = kitcheck.check_config(default_geometry(), leds)
+    assert problems and "pixels_per_ring = 8" in problems[0]
+    assert not kitcheck.applies_to(default_geometry(), leds)
+
+
+def test_a_swapped_zone_in_the_config_is_named():
+    zones = dict(DEFAULT_ZONES) | {"forest": (1,), "mountain": (2,)}
+    leds = dataclasses.replace(cfg.Config().leds, zones=zones)
+    problems = kitcheck.check_config(default_geometry(), leds)
+    assert any(
+        p.startswith("segment 0's forest: the config lights chain pixels [1]") for p in problems
+    )
+
+
+def test_malformed_geometry_gets_a_sentence():
+    with pytest.raises(GeometryError, match=r"bands\.beach"):
+        load_geometry(GEOMETRY_TEXT.replace("beach = [112.0, 138.0]", "beach = [138.0, 112.0]"))
+    with pytest.raises(GeometryError, match=r"pixels\.order\[0\]"):
+        load_geometry(GEOMETRY_TEXT.replace('["crater", 0.0, 32.0]', '["lava", 0.0, 32.0]'))
+
+
+def test_placement_json_is_committed_as_generated_and_has_what_the_issue_names():
+    g = default_geometry()
+    committed = (REPO_ROOT / "hw" / "placement.json").read_text("utf-8")
+    assert committed == g.placement_json("buttons"), "run 'haleakala kit parts' and commit"
+    data = json.loads(committed)
+    assert data["units"] == "mm"
+    assert len(data["zones"]) == 6 * len(ZONES)
+    assert set(data["zones"][0]) >= {"segment", "zone", "polygon"}
+    assert [p["index"] for p in data["pixels"]] == list(range(48))
+    assert set(data["pixels"][0]) >= {"index", "segment", "zone", "x", "y"}
+    assert {b["kind"] for b in data["beach_sensors"]} == {"button"}
+    assert all(set(p) >= {"file", "bbox"} for p in data["parts"])
+    assert all((REPO_ROOT / p["file"]).is_file() for p in data["parts"])
+
+
+def test_kit_check_command_passes_the_example_config(capsys):
+    assert main(["kit", "check", "--config", str(REPO_ROOT / "hw" / "config.example.toml")]) == 0
+    assert "kit OK: 6 segments x 8 zones lit by 48 pixels" in capsys.readouterr().out
+
+
+def test_kit_check_command_fails_on_a_bad_geometry_naming_the_zone(tmp_path, capsys):
+    bad = tmp_path / "geometry.toml"
+    bad.write_text(GEOMETRY_TEXT.replace('  ["water", -25.0, 149.0],\n', ""), encoding="utf-8")
+    config = str(REPO_ROOT / "hw" / "config.example.toml")
+    assert main(["kit", "check", "--config", config, "--geometry", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "segment 0's water has no pixel" in out
+
+
+def test_kit_check_command_refuses_a_missing_geometry_file_in_one_line(tmp_path, capsys):
+    assert main(["kit", "check", "--geometry", str(tmp_path / "none.toml")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_config_check_warns_with_the_kit_check_and_notes_a_ring_build(tmp_path, capsys):
+    ring = tmp_path / "ring.toml"
+    ring.write_text(
+        "[leds]\npixels_per_ring = 12\n[leds.zones]\n"
+        + "".join(f"{z} = {list(i)}\n" for z, i in RING_ZONES.items()),
+        encoding="utf-8",
+    )
+    assert main(["config", "check", "--config", str(ring)]) == 0
+    assert "does not apply; a ring build is fine" in capsys.readouterr().out
+    swapped = tmp_path / "swapped.toml"
+    swapped.write_text("[leds.zones]\nforest = [1]\nmountain = [2]\n", encoding="utf-8")
+    # A warning, not an error: config check passes exactly what the daemon starts with.
+    assert main(["config", "check", "--config", str(swapped)]) == 0
+    out = capsys.readouterr().out
+    assert "warning: kit: segment 0's forest: the config lights chain pixels [1]" in out
+    assert main(["kit", "check", "--config", str(swapped)]) == 1
