@@ -120,10 +120,15 @@ def write_env(args: str) -> None:
 
 
 def set_web(enabled: bool) -> None:
-    text = CONFIG.read_text()
-    text = re.sub(r"(?m)^(\[web\][^\[]*?)^enabled = \w+", rf"\1enabled = {str(enabled).lower()}",
-                  text)  # fmt: skip
-    CONFIG.write_text(text)
+    """``enabled`` in the config's [web] table (the installed config keeps its comments)."""
+    lines = CONFIG.read_text().splitlines(keepends=True)
+    table = ""
+    for i, line in enumerate(lines):
+        if line.startswith("["):
+            table = line.strip()
+        elif table == "[web]" and line.startswith("enabled ="):
+            lines[i] = f"enabled = {str(enabled).lower()}\n"
+    CONFIG.write_text("".join(lines))
 
 
 def vda_written() -> int:
@@ -182,7 +187,7 @@ class Checks:
             "ready_logged_s": round(int(first["__MONOTONIC_TIMESTAMP"]) / 1e6, 2),
             "systemd_analyze": run(["systemd-analyze", "time"]).stdout.strip(),
             "critical_chain": run(["systemd-analyze", "critical-chain", f"{UNIT}.service",
-                                   "--no-pager"]).stdout.strip(),  # fmt: skip
+                                   "--no-pager"]).stdout.strip(),
         }
         return {"unit": shown, "main_pid": props["MainPID"]}
 

@@ -89,7 +89,8 @@ SIM_DROPIN = """\
 [Service]
 EnvironmentFile=-/etc/haleakala/virtual-pi.env
 ExecStart=
-ExecStart=/opt/haleakala/venv/bin/haleakala run --hardware sim --headless --config /etc/haleakala/config.toml $VPI_ARGS
+ExecStart=/opt/haleakala/venv/bin/haleakala run --hardware sim --headless \\
+    --config /etc/haleakala/config.toml $VPI_ARGS
 IOAccounting=yes
 """
 MASKED = ("apt-daily.timer", "apt-daily-upgrade.timer", "dpkg-db-backup.timer",
@@ -549,12 +550,15 @@ class ModelRun:
             time.sleep(rng.uniform(1.0, 3.0))
             return m.cut()
         m.wait_for(r"haleakala\[\d+\]: ready: ", BOOT_TIMEOUT_S, "the daemon's READY")
-        if phase == "snapshot":
+        if phase == "snapshot":  # an ack after which a snapshot is due (every 20 records,
+            # counted from the deal or from a recovery's fresh snapshot)
             start = len(m.console())
+            resumed = RESUMED.search(m.console())
+            since = int(resumed[4]) if resumed else 0
             end = time.monotonic() + 120
             while time.monotonic() < end:
                 acks = [int(x) for x in re.findall(r"ack decision (\d+) ", m.console()[start:])]
-                if any(a % 20 == 0 for a in acks):
+                if any(a % 20 == 0 or (a - since) % 20 == 0 for a in acks):
                     time.sleep(rng.uniform(0.0, 0.3))
                     return m.cut()
                 if "game over" in m.console()[start:]:
