@@ -147,6 +147,7 @@ def kernel_root(vp: ModuleType, base: Path) -> Path:
         started = time.monotonic()
         subprocess.run(["cp", "-a", "--reflink=auto", str(base), str(partial)], check=True)
         (partial / ".complete").unlink()
+        write_guest_files(partial)  # first: the initramfs's fsck hook reads /etc/fstab
         done = vp.chroot(partial, "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && "
                          "apt-get install -y -qq --no-install-recommends "
                          + " ".join(KERNEL_PACKAGES), check=False)  # fmt: skip
@@ -158,7 +159,6 @@ def kernel_root(vp: ModuleType, base: Path) -> Path:
                 "Debian's arm64 kernel could not be fetched or installed into the root "
                 f"(apt-get exit status {done.returncode}: {done.stderr.strip()[-300:]})"
             )
-        write_guest_files(partial)
         (partial / ".complete").write_text(f"built in {time.monotonic() - started:.0f} s\n")
         partial.rename(root)
         return root
