@@ -55,6 +55,10 @@ BOOT_TIMEOUT_S = 600.0  # emulated boot on a loaded 2-core machine: minutes, not
 GUEST_FILES_VERSION = "3"  # bump when the files written into the kernel root change
 
 FSTAB = "/dev/vda / ext4 defaults,noatime,errors=remount-ro 0 1\n"
+# The initramfs carries what the virt board's card needs (Debian's MODULES=most copies over a
+# thousand modules, which takes most of an hour under qemu-user; a Pi's own is MODULES=dep).
+INITRAMFS_CONF = "MODULES=list\n"
+INITRAMFS_MODULES = "virtio_pci\nvirtio_blk\next4\n"
 AGENT_UNIT = """\
 [Unit]
 Description=virtual Pi agent (tools/virtual-pi boot): runs the host's plan from the 9p share
@@ -127,7 +131,8 @@ def host_ready(vp: ModuleType) -> None:
 
 def kernel_key(vp: ModuleType) -> str:
     text = f"{vp.root_key()} {' '.join(KERNEL_PACKAGES)} {GUEST_FILES_VERSION}"
-    text += FSTAB + AGENT_UNIT + AGENT_LAUNCHER + JOURNALD + SIM_DROPIN + " ".join(MASKED)
+    text += FSTAB + INITRAMFS_CONF + INITRAMFS_MODULES + AGENT_UNIT + AGENT_LAUNCHER
+    text += JOURNALD + SIM_DROPIN + " ".join(MASKED)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -150,6 +155,7 @@ def kernel_root(vp: ModuleType, base: Path) -> Path:
         write_guest_files(partial)  # first: the initramfs's fsck hook reads /etc/fstab
         done = vp.chroot(partial, "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && "
                          "apt-get install -y -qq --no-install-recommends "
+                         "-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "
                          + " ".join(KERNEL_PACKAGES), check=False)  # fmt: skip
         kernels = sorted((partial / "boot").glob("vmlinuz-*"))
         initrds = sorted((partial / "boot").glob("initrd.img-*"))
@@ -172,6 +178,8 @@ def write_guest_files(root: Path) -> None:
         target.chmod(mode)
 
     put("/etc/fstab", FSTAB)
+    put("/etc/initramfs-tools/conf.d/virtual-pi.conf", INITRAMFS_CONF)
+    put("/etc/initramfs-tools/modules", INITRAMFS_MODULES)
     put("/etc/hostname", "haleakala-pi\n")
     put("/etc/hosts", "127.0.0.1 localhost\n127.0.1.1 haleakala-pi\n::1 localhost\n")
     put("/etc/systemd/system/virtual-pi-agent.service", AGENT_UNIT)
