@@ -220,6 +220,9 @@ def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
     dropin.parent.mkdir(parents=True, exist_ok=True)
     dropin.write_text(SIM_DROPIN)
     (root / "etc/haleakala/virtual-pi.env").write_text("VPI_ARGS=--seed 7\n")
+    # tty2-tty6 gettys (no dbus, no logind): nobody logs in on a virtual screen here
+    with contextlib.suppress(FileExistsError):
+        (root / "etc/systemd/system/getty-static.service").symlink_to("/dev/null")
     failed = [s for s in run.steps if not s["ok"]]
     if failed:
         raise BootError(f"{model}: {failed[0]['step']} failed in the chroot: "
