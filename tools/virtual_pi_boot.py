@@ -97,6 +97,13 @@ ExecStart=/opt/haleakala/venv/bin/haleakala run --hardware sim --headless \\
     --config /etc/haleakala/config.toml $VPI_ARGS
 IOAccounting=yes
 """
+EMULATION_DROPIN = """\
+# tools/virtual-pi boot: under TCG on a loaded 2-core host the daemon's Python start-up takes
+# longer than the unit's TimeoutStartSec=30 (a Pi starts it in about a second), so systemd
+# would kill every start before READY=1. Emulation speed only: the watchdog is unchanged.
+[Service]
+TimeoutStartSec=600
+"""
 MASKED = ("apt-daily.timer", "apt-daily-upgrade.timer", "dpkg-db-backup.timer",
           "e2scrub_all.timer", "fstrim.timer", "systemd-timesyncd.service",
           "getty@tty1.service", "serial-getty@ttyAMA0.service", "e2scrub_reap.service",
@@ -219,6 +226,7 @@ def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
     dropin = root / "etc/systemd/system/haleakala.service.d/virtual-pi.conf"
     dropin.parent.mkdir(parents=True, exist_ok=True)
     dropin.write_text(SIM_DROPIN)
+    (dropin.parent / "virtual-pi-emulation.conf").write_text(EMULATION_DROPIN)
     (root / "etc/haleakala/virtual-pi.env").write_text("VPI_ARGS=--seed 7\n")
     # tty2-tty6 gettys (no dbus, no logind): nobody logs in on a virtual screen here
     with contextlib.suppress(FileExistsError):
@@ -436,11 +444,14 @@ class ModelRun:
     def __init__(self, vp: ModuleType, kroot: Path, model: str, args: Any) -> None:
         self.vp, self.kroot, self.model, self.args = vp, kroot, model, args
         self.dir = vp.CACHE / "boot-work" / model
+        self.image = self.dir / "card.img"
+        self.keep = bool(args.keep_image) and self.image.exists()
         if self.dir.exists():
-            shutil.rmtree(self.dir)
+            for path in self.dir.iterdir():
+                if path != self.image or not self.keep:
+                    shutil.rmtree(path) if path.is_dir() else path.unlink()
         self.share = self.dir / "share"
         self.share.mkdir(parents=True)
-        self.image = self.dir / "card.img"
         self.rng = random.Random(args.seed * 1000 + sorted(CPUS).index(model))
         self.ledger = Ledger(Reference(vp.REPO, args.policy))
         self.boots = 0
@@ -462,6 +473,9 @@ class ModelRun:
         return m
 
     def build(self) -> None:
+        if self.keep:
+            say(f"  [{self.model}] the last run's disk image, as it was left (--keep-image)")
+            return
         started = time.monotonic()
         self.result["image"] = model_image(self.vp, self.kroot, self.model, self.image)
         self.result["image_seconds"] = round(time.monotonic() - started)
