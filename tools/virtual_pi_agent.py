@@ -99,8 +99,17 @@ def journal(*args: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
+LEVEL = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: ")
+
+
+def text(entry: dict) -> str:
+    """An entry's message without the daemon's "INFO haleakala.daemon: " (the priority is the
+    entry's own field, from the <N> prefix)."""
+    return LEVEL.sub("", str(entry.get("MESSAGE", "")))
+
+
 def messages(*args: str) -> list[str]:
-    return [str(e.get("MESSAGE", "")) for e in journal(*args)]
+    return [text(e) for e in journal(*args)]
 
 
 def proc_status(pid: int) -> dict[str, str]:
@@ -180,7 +189,7 @@ class Checks:
         assert shown["Type"] == "notify" and shown["UnitFileState"] == "enabled", shown
         ready_s = int(shown["ActiveEnterTimestampMonotonic"]) / 1e6
         started_s = int(shown["ExecMainStartTimestampMonotonic"]) / 1e6
-        first = next(e for e in journal() if str(e.get("MESSAGE", "")).startswith("ready: "))
+        first = next(e for e in journal() if text(e).startswith("ready: "))
         self.facts["boot"] = {
             "ready_s": round(ready_s, 2),
             "exec_started_s": round(started_s, 2),
@@ -338,14 +347,13 @@ class Checks:
 
     def priorities(self) -> dict:
         errors = journal("-p", "err")
-        daemon = sorted({str(e["MESSAGE"]) for e in errors if e.get("SYSLOG_IDENTIFIER") ==
-                         "haleakala"})  # fmt: skip
+        daemon = sorted({text(e) for e in errors if e.get("SYSLOG_IDENTIFIER") == "haleakala"})
         systemd = sorted({str(e["MESSAGE"]) for e in errors if e.get("_PID") == "1"})
         expected = (r"^not starting the game yet: ", r"^live view: cannot listen on ")
         unexpected = [m for m in daemon if not any(re.match(p, m) for p in expected)]
         missing = [p for p in expected if not any(re.match(p, m) for m in daemon)]
-        infos = {str(e["MESSAGE"]).split(" ")[0]: e["PRIORITY"] for e in journal("-p", "info")
-                 if str(e.get("MESSAGE", "")).startswith(("ack ", "ready:", "resumed "))}
+        infos = {text(e).split(" ")[0]: e["PRIORITY"] for e in journal("-p", "info")
+                 if text(e).startswith(("ack ", "ready:", "resumed "))}
         assert not unexpected and not missing, (unexpected, missing)
         assert set(infos.values()) == {"6"}, infos
         assert all("atchdog" in m or "Failed to start" in m for m in systemd), systemd
