@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import json
 import logging
@@ -310,6 +311,12 @@ class LiveView:
             backlog=128,
             reuse_address=True,
         )
+        if not server.sockets:
+            # asyncio skips an address family it may not open (systemd's
+            # RestrictAddressFamilies=AF_UNIX without the live-view drop-in: EAFNOSUPPORT) and
+            # returns a server without sockets; say so as that error (start.py names the fix).
+            server.close()
+            raise OSError(errno.EAFNOSUPPORT, "the address family is not allowed here")
         self.port = server.sockets[0].getsockname()[1]
         self._loop = loop
         if self.latest is not None:
