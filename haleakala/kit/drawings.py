@@ -305,8 +305,8 @@ def exploded_view(g: KitGeometry, path: Path) -> Path:
     top = g.skirt + g.tile_height + g.diffuser
     ax.add_collection3d(Poly3DCollection(_prism(ring, 0, top), fc="#8d6e63", alpha=0.8, lw=0))
     for height, text in (
-        (g.skirt / 2, "1 riser: reader taped under the beach, cables, M3 bolts to neighbours"),
-        (zt + 4, "2 tile: a light cell per zone, a pixel in each, button on the boss"),
+        (g.skirt / 2, "1 riser: the reader taped under the beach,\ncables, M3 bolts to neighbours"),
+        (zt + 4, "2 tile: a light cell per zone,\na pixel in each, button on the boss"),
         (zd + 1, "3 diffuser: 3 mm opal acrylic or white PETG"),
         (zo, "4 overlay: the printed island (PDF at 1:1)"),
     ):
