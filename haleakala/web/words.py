@@ -50,7 +50,7 @@ LABELS = {
     "legend_statue": N_("rectangle: a statue"),
     "legend_boat": N_("ellipse: the boat"),
     "legend_disc": N_("circle with a number: a disc (Σ: a beach's sum)"),
-    "legend_lava": N_("orange circle: lava"),
+    "legend_lava": N_("circle without a number: lava"),
     "legend_last": N_("dashed outline: the last move"),
     "colours": N_("colours"),
     "palette_default": palette.NAMES["default"],
