@@ -158,6 +158,26 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     return p
 
 
+def check_printed_board(c: Config) -> list[Problem]:
+    """A config that drives the printed board (as many pixels per segment as its tiles have)
+    must light each zone's own pixels, or the board lights the wrong zones: the kit check's
+    config half (``kit/zonecheck.py``). A ring build (another count) is not the printed
+    board and is not judged here; ``haleakala kit check`` proves the geometry itself."""
+    from haleakala.kit.geometry import default_geometry
+    from haleakala.kit.zonecheck import applies_to, check_config
+
+    g = default_geometry()
+    if not applies_to(g, c.leds):
+        return []
+    problems = check_config(g, c.leds)
+    if not problems:
+        return []
+    what, _, fix = problems[0].rpartition(": ")
+    more = len(problems) - 1
+    also = f" (and {more} more: 'haleakala kit check' lists them)"
+    return [Problem("leds.zones", f"on the printed board {what}{also if more else ''}", fix)]
+
+
 def _check_supply(c: Config) -> list[Problem]:
     """The 5 V supply (``leds.supply_ma``) must carry the kit's peak: the LEDs at the
     configured brightness and current limit, the Pi model, the OLED and the RFID kit. The

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from haleakala.config.build import _build
-from haleakala.config.checks import _check_meaning
+from haleakala.config.checks import _check_meaning, check_printed_board
 from haleakala.config.schema import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -110,7 +110,12 @@ def from_dict(
         return Config(source=source), [_TOO_DEEP]
     problems: list[Problem] = []
     config = replace(_build(raw, problems), source=source)
-    return config, problems + _check_meaning(config, supply)
+    problems += _check_meaning(config, supply)
+    # A broken [leds] is named by its own key, and the printed board is judged only on a
+    # zone map the file gave whole (a key at its default is not the maker's choice).
+    if not any(pr.key.startswith("leds") for pr in problems):
+        problems += check_printed_board(config)
+    return config, problems
 
 
 def loads(text: str, source: Path | None = None) -> Config:
@@ -140,7 +145,10 @@ def check_text(text: str) -> list[Problem]:
 def check(config_or_path: Config | str | os.PathLike[str]) -> list[Problem]:
     """Every problem (errors and warnings) of a config object or a config file."""
     if isinstance(config_or_path, Config):
-        return _check_meaning(config_or_path)
+        found = _check_meaning(config_or_path)
+        if not any(pr.key.startswith("leds") for pr in found):
+            found += check_printed_board(config_or_path)
+        return found
     target = Path(config_or_path)
     raw, problems = _read(target)
     if raw is None:

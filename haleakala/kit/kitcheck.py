@@ -29,6 +29,7 @@ from haleakala.kit.geometry import (
     default_geometry,
     load_geometry,
 )
+from haleakala.kit.zonecheck import check_config, zone_name
 
 
 def inside(point: Point, polygon: Polygon) -> bool:
@@ -57,10 +58,6 @@ def edge_distance(point: Point, polygon: Polygon) -> float:
     return best
 
 
-def _name(segment: int, zone: str) -> str:
-    return f"segment {segment}'s {zone}"
-
-
 def check_zones_lit(g: KitGeometry) -> list[str]:
     """Every (segment, zone) has a pixel inside its polygon, clear of its walls (and, on the
     beach, clear of the sensor's boss)."""
@@ -72,7 +69,7 @@ def check_zones_lit(g: KitGeometry) -> list[str]:
             mine = [p for p in pixels if p.segment == segment and p.zone == zone]
             if not mine:
                 problems.append(
-                    f"{_name(segment, zone)} has no pixel: it stays dark; add "
+                    f"{zone_name(segment, zone)} has no pixel: it stays dark; add "
                     f'["{zone}", x, y] to [pixels] order in the geometry'
                 )
                 continue
@@ -80,7 +77,8 @@ def check_zones_lit(g: KitGeometry) -> list[str]:
                 where = (p.x, p.y)
                 if not inside(where, polygon):
                     problems.append(
-                        f"pixel {p.index} ({_name(segment, zone)}) at ({p.x:.1f}, {p.y:.1f}) mm "
+                        f"pixel {p.index} ({zone_name(segment, zone)}) at "
+                        f"({p.x:.1f}, {p.y:.1f}) mm "
                         f"lies outside the {zone}'s polygon: move it into the {zone} in "
                         "[pixels] order"
                     )
@@ -88,7 +86,8 @@ def check_zones_lit(g: KitGeometry) -> list[str]:
                 room = edge_distance(where, polygon)
                 if room < g.pixel_clearance:
                     problems.append(
-                        f"pixel {p.index} ({_name(segment, zone)}) is {room:.1f} mm from a wall, "
+                        f"pixel {p.index} ({zone_name(segment, zone)}) is {room:.1f} mm from a "
+                        "wall, "
                         f"less than cells.pixel_clearance = {g.pixel_clearance:g} mm: move it "
                         "towards the middle of the cell"
                     )
@@ -97,7 +96,7 @@ def check_zones_lit(g: KitGeometry) -> list[str]:
                     boss = tuple(_turn(q, segment, g) for q in g.boss_rect())
                     if inside(where, boss) or edge_distance(where, boss) < g.pixel_clearance:
                         problems.append(
-                            f"pixel {p.index} ({_name(segment, zone)}) sits on or beside the "
+                            f"pixel {p.index} ({zone_name(segment, zone)}) sits on or beside the "
                             "beach sensor's boss, which would shade it: move the pixel or "
                             "beach_sensor.centre apart"
                         )
@@ -141,8 +140,8 @@ def check_chain(g: KitGeometry) -> list[str]:
                 else ("chain.tile_link_mm (two JST pigtails)")
             )
             problems.append(
-                f"pixels {a.index} ({_name(a.segment, a.zone)}) and {b.index} "
-                f"({_name(b.segment, b.zone)}) need about {wire:.0f} mm of wire, more than "
+                f"pixels {a.index} ({zone_name(a.segment, a.zone)}) and {b.index} "
+                f"({zone_name(b.segment, b.zone)}) need about {wire:.0f} mm of wire, more than "
                 f"{what} = {limit:g} mm: put them closer in the chain order or use longer wire "
                 "(and change the BOM and the geometry together)"
             )
@@ -202,41 +201,6 @@ def check_pieces(g: KitGeometry) -> list[str]:
     return problems
 
 
-def check_config(g: KitGeometry, leds: object) -> list[str]:
-    """The config's zone map lights, for every (segment, zone), exactly the chain pixels the
-    placement puts there."""
-    from haleakala.hal.zones import ZoneMap
-
-    try:
-        zone_map = ZoneMap.from_config(leds)  # type: ignore[arg-type]
-    except ValueError as exc:
-        return [f"the config's [leds] is not a zone map ({exc}): run 'haleakala config check'"]
-    pixels = g.pixels()
-    fix = (
-        f"set leds.pixels_per_ring = {g.pixels_per_tile}, leds.ring_order = "
-        f"{list(g.segment_order)} and [leds.zones] as in hw/config.example.toml"
-    )
-    if zone_map.pixel_count != len(pixels):
-        return [
-            f"the config drives {zone_map.pixel_count} pixels ({zone_map.pixels_per_ring} per "
-            f"segment) but the kit's board has {len(pixels)}: {fix}"
-        ]
-    problems = []
-    placed: dict[tuple[int, str], list[int]] = {}
-    for p in pixels:
-        placed.setdefault((p.segment, p.zone), []).append(p.index)
-    for segment in range(g.segments):
-        for zone in ZONES:
-            want = sorted(placed.get((segment, zone), []))
-            have = sorted(zone_map.pixels_of(segment, zone))
-            if want != have:
-                problems.append(
-                    f"{_name(segment, zone)}: the config lights chain pixels {have or 'none'} "
-                    f"but the board has pixels {want or 'none'} under it: {fix}"
-                )
-    return problems
-
-
 def check_all(g: KitGeometry, leds: object, kit: str) -> list[str]:
     return (
         check_zones_lit(g)
@@ -246,12 +210,6 @@ def check_all(g: KitGeometry, leds: object, kit: str) -> list[str]:
         + check_pieces(g)
         + check_config(g, leds)
     )
-
-
-def applies_to(g: KitGeometry, leds: object) -> bool:
-    """Whether the config describes the printed kit (single pixels, as many per segment as
-    the board has) rather than a ring build, which this check cannot see."""
-    return getattr(leds, "pixels_per_ring", None) == g.pixels_per_tile
 
 
 # --------------------------------------------------------------------------- command

@@ -14,7 +14,7 @@ import pytest
 from haleakala import config as cfg
 from haleakala.cli import main
 from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES, RING_ZONES
-from haleakala.kit import kitcheck
+from haleakala.kit import kitcheck, zonecheck
 from haleakala.kit.common import REPO_ROOT
 from haleakala.kit.geometry import ZONES, GeometryError, default_geometry, load_geometry
 
@@ -89,15 +89,15 @@ def test_pieces_that_do_not_fit_their_zone_are_refused():
 
 def test_a_ring_config_disagrees_with_the_board_and_says_how_to_fix_it():
     leds = dataclasses.replace(cfg.Config().leds, pixels_per_ring=12, zones=dict(RING_ZONES))
-    problems = kitcheck.check_config(default_geometry(), leds)
+    problems = zonecheck.check_config(default_geometry(), leds)
     assert problems and "pixels_per_ring = 8" in problems[0]
-    assert not kitcheck.applies_to(default_geometry(), leds)
+    assert not zonecheck.applies_to(default_geometry(), leds)
 
 
 def test_a_swapped_zone_in_the_config_is_named():
     zones = dict(DEFAULT_ZONES) | {"forest": (1,), "mountain": (2,)}
     leds = dataclasses.replace(cfg.Config().leds, zones=zones)
-    problems = kitcheck.check_config(default_geometry(), leds)
+    problems = zonecheck.check_config(default_geometry(), leds)
     assert any(
         p.startswith("segment 0's forest: the config lights chain pixels [1]") for p in problems
     )
@@ -144,7 +144,9 @@ def test_kit_check_command_refuses_a_missing_geometry_file_in_one_line(tmp_path,
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_config_check_warns_with_the_kit_check_and_notes_a_ring_build(tmp_path, capsys):
+def test_config_check_refuses_a_zone_map_that_lights_the_wrong_zones_and_notes_a_ring_build(
+    tmp_path, capsys
+):
     ring = tmp_path / "ring.toml"
     ring.write_text(
         "[leds]\npixels_per_ring = 12\n[leds.zones]\n"
@@ -155,8 +157,19 @@ def test_config_check_warns_with_the_kit_check_and_notes_a_ring_build(tmp_path, 
     assert "does not apply; a ring build is fine" in capsys.readouterr().out
     swapped = tmp_path / "swapped.toml"
     swapped.write_text("[leds.zones]\nforest = [1]\nmountain = [2]\n", encoding="utf-8")
-    # A warning, not an error: config check passes exactly what the daemon starts with.
-    assert main(["config", "check", "--config", str(swapped)]) == 0
+    # An error: the printed board would light its mountain for the forest. The daemon
+    # refuses the same config (config check passes exactly what the daemon starts with).
+    assert main(["config", "check", "--config", str(swapped)]) == 1
     out = capsys.readouterr().out
-    assert "warning: kit: segment 0's forest: the config lights chain pixels [1]" in out
-    assert main(["kit", "check", "--config", str(swapped)]) == 1
+    assert "leds.zones: on the printed board segment 0's water: the config lights" in out
+    assert "'haleakala kit check' lists them" in out
+    assert "set leds.pixels_per_ring = 8" in out
+    with pytest.raises(cfg.ConfigError, match="on the printed board"):
+        cfg.load(swapped)
+    assert main(["kit", "check", "--config", str(swapped)]) == 2  # the config is refused
+    assert "on the printed board" in capsys.readouterr().err
+    # The kit check lists every zone, the forest lighting the mountain's pixel among them.
+    problems = zonecheck.check_config(default_geometry(), cfg.from_dict(
+        {"leds": {"zones": {"forest": [1], "mountain": [2]}}})[0].leds)  # fmt: skip
+    assert any(p.startswith("segment 0's forest: the config lights chain pixels [1]")
+               for p in problems)  # fmt: skip
