@@ -278,8 +278,10 @@ def run_parts(args: argparse.Namespace) -> int:
     try:
         from haleakala.kit import parts
     except ImportError as exc:
+        from haleakala.checkout import install_hint
+
         raise UsageError(
-            f"the CAD libraries are missing ({exc.name}): pip install "
-            "'haleakala-companion[cad]' (a maker's desktop extra, not needed on the Pi)"
+            f"the CAD libraries are missing ({exc.name}): {install_hint('cad')} "
+            "(a maker's desktop extra, not needed on the Pi)"
         ) from None
     return parts.run(args)
