@@ -13,6 +13,7 @@ from haleakala.hal import factory
 from haleakala.hal.base import ZoneMap
 from haleakala.hal.events import LinkHealth
 from haleakala.hal.simulated import SimDisplay, SimHardware, SimLeds
+from haleakala.hal.zones import RING_ZONES
 from haleakala.kit import selftest
 from haleakala.kit.selftest import ConsoleOperator, SelfTest, SimOperator
 
@@ -144,16 +145,25 @@ def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
 
 
 def test_zone_map_missing_a_zone_is_named_and_the_command_exits_1(tmp_path, capsys):
+    # A ring build (12 pixels per segment) is judged by the self-test itself.
     path = tmp_path / "no_crater.toml"
-    text = cfg.to_toml(cfg.Config()).replace("crater = [0]\n", "")
-    path.write_text(text)
+    zones = "".join(f"{z} = {list(i)}\n" for z, i in RING_ZONES.items() if z != "crater")
+    path.write_text("[leds]\npixels_per_ring = 12\n[leds.zones]\n" + zones)
     assert main(["selftest", "--auto", "--config", str(path)]) == 1
     out = capsys.readouterr().out
     assert (
         "FAIL  LED zone map: zone(s) crater have no pixels, so the game can never show them" in out
     )
-    assert "PASS  LED ring 1 (under segment 0): 1 pixel(s), then 7 zones" in out
     assert out.splitlines()[-1] == "17 of 18 parts pass; failed: LED zone map"
+
+
+def test_printed_board_config_missing_a_zone_is_refused_before_the_self_test(tmp_path, capsys):
+    # On the printed board the config itself is refused (issue 24): the crater would stay dark.
+    path = tmp_path / "no_crater.toml"
+    path.write_text(cfg.to_toml(cfg.Config()).replace("crater = [0]\n", ""))
+    assert main(["selftest", "--auto", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "on the printed board segment 0's crater" in err and "Traceback" not in err
 
 
 def test_swapped_beach_buttons_are_reported_as_swapped():
