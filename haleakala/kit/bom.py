@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from haleakala.cli import UsageError, add_config_option
-from haleakala.kit.common import REPO_ROOT, default_config_for_docs, write_if_changed
+from haleakala.kit.common import REPO_ROOT, check_or_write, default_config_for_docs
 from haleakala.kit.overlay import overlay_markdown
 
 COLUMNS = (
@@ -168,10 +167,6 @@ def generate(hw_dir: Path, config_path: str | None) -> dict[Path, bytes]:
     }
 
 
-def stale(files: dict[Path, bytes]) -> list[Path]:
-    return [p for p, data in files.items() if not p.is_file() or p.read_bytes() != data]
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bom",
@@ -191,13 +186,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files = generate(args.hw, args.config)
-    if args.check:
-        out_of_date = stale(files)
-        for path in out_of_date:
-            print(f"stale: {path} (run 'haleakala bom' and commit it)", file=sys.stderr)
-        if not out_of_date:
-            print(f"up to date: {', '.join(str(p) for p in files)}")
-        return 1 if out_of_date else 0
-    for path, data in files.items():
-        print(f"{'wrote' if write_if_changed(path, data) else 'unchanged'}: {path}")
-    return 0
+    summary = ", ".join(str(p) for p in files)
+    return check_or_write(files, args.check, "haleakala bom", summary)

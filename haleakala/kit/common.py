@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from haleakala import config as cfg
@@ -63,3 +64,23 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     tmp.write_bytes(data)
     tmp.replace(path)
     return True
+
+
+def stale(files: dict[Path, bytes]) -> list[Path]:
+    """The generated files whose committed copy is missing or differs."""
+    return [p for p, data in files.items() if not p.is_file() or p.read_bytes() != data]
+
+
+def check_or_write(files: dict[Path, bytes], check: bool, command: str, summary: str) -> int:
+    """What every generator's command does with its files: ``--check`` names each stale one
+    (and how to make it again, ``command``) and exits 1; otherwise write what changed."""
+    if check:
+        out_of_date = stale(files)
+        for path in out_of_date:
+            print(f"stale: {path} (run '{command}' and commit it)", file=sys.stderr)
+        if not out_of_date:
+            print(f"up to date: {summary}")
+        return 1 if out_of_date else 0
+    for path, data in files.items():
+        print(f"{'wrote' if write_if_changed(path, data) else 'unchanged'}: {path}")
+    return 0

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,7 +25,7 @@ import build123d as bd
 import ezdxf
 from fpdf import FPDF
 
-from haleakala.kit.common import REPO_ROOT, write_if_changed
+from haleakala.kit.common import REPO_ROOT, check_or_write
 from haleakala.kit.geometry import (
     BAND_ZONES,
     KitGeometry,
@@ -386,23 +385,14 @@ def generate(g: KitGeometry, hw_dir: Path, kit: str = "buttons") -> dict[Path, b
     return files
 
 
-def stale(files: dict[Path, bytes]) -> list[Path]:
-    return [p for p, data in files.items() if not p.is_file() or p.read_bytes() != data]
-
-
 def run(args: argparse.Namespace) -> int:
     hw_dir = args.hw or REPO_ROOT / "hw"
     g = default_geometry()
     files = generate(g, hw_dir)
+    summary = f"{len(files)} files under {hw_dir}"
+    code = check_or_write(files, args.check, "haleakala kit parts", summary)
     if args.check:
-        out_of_date = stale(files)
-        for path in out_of_date:
-            print(f"stale: {path} (run 'haleakala kit parts' and commit it)", file=sys.stderr)
-        if not out_of_date:
-            print(f"up to date: {len(files)} files under {hw_dir}")
-        return 1 if out_of_date else 0
-    for path, data in files.items():
-        print(f"{'wrote' if write_if_changed(path, data) else 'unchanged'}: {path}")
+        return code
     from haleakala.kit import drawings
 
     for path in drawings.render_all(g, hw_dir / "assembly"):
