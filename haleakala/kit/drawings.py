@@ -277,9 +277,9 @@ def exploded_view(g: KitGeometry, path: Path) -> Path:
         )
     for _z, x, y in g.tile_pixels:
         ax.scatter([x], [y], [zt + 1], color="#2e7d32", s=18, depthshade=False)
-    bx, by = g.sensor_centre
-    boss = ((bx - 9, by - 9), (bx + 9, by - 9), (bx + 9, by + 9), (bx - 9, by + 9))
-    ax.add_collection3d(Poly3DCollection(_prism(boss, zt, zt + 9), fc="#616161", alpha=0.9))
+    ax.add_collection3d(
+        Poly3DCollection(_prism(g.boss_rect(), zt, zt + 9), fc="#616161", alpha=0.9)
+    )
     zd = zt + g.cell_height + gap
     ax.add_collection3d(
         Poly3DCollection(

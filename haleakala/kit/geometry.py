@@ -68,6 +68,17 @@ class PartSpec:
     what: str
 
 
+def rectangle(centre: Point, size: tuple[float, float]) -> Polygon:
+    """The axis-aligned rectangle of ``size`` (width, depth) around ``centre``, anticlockwise."""
+    (cx, cy), (w, d) = centre, size
+    return (
+        (cx - w / 2, cy - d / 2),
+        (cx + w / 2, cy - d / 2),
+        (cx + w / 2, cy + d / 2),
+        (cx - w / 2, cy + d / 2),
+    )
+
+
 def rotate(point: Point, segment: int, segments: int = 6) -> Point:
     """``point`` on segment 0's tile, turned to ``segment`` (clockwise seen from above)."""
     a = -2.0 * math.pi * segment / segments
@@ -167,13 +178,7 @@ class KitGeometry:
         cx, cy = self.slot_centre
         if zone == "slot_a":
             cx = -cx
-        w, d = self.slot_size
-        return (
-            (cx - w / 2, cy - d / 2),
-            (cx + w / 2, cy - d / 2),
-            (cx + w / 2, cy + d / 2),
-            (cx - w / 2, cy + d / 2),
-        )
+        return rectangle((cx, cy), self.slot_size)
 
     def tile_zone(self, zone: str) -> Polygon:
         """Zone ``zone``'s polygon on segment 0's tile."""
@@ -186,14 +191,7 @@ class KitGeometry:
         return self.sector(self.centre_radius, self.radius)
 
     def boss_rect(self) -> Polygon:
-        cx, cy = self.sensor_centre
-        w, d = self.boss
-        return (
-            (cx - w / 2, cy - d / 2),
-            (cx + w / 2, cy - d / 2),
-            (cx + w / 2, cy + d / 2),
-            (cx - w / 2, cy + d / 2),
-        )
+        return rectangle(self.sensor_centre, self.boss)
 
     # ------------------------------------------------------------------ the whole island
 
