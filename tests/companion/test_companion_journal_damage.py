@@ -77,16 +77,6 @@ def small(tmp_path_factory) -> SmallGame:
     return SmallGame(tmp_path_factory.mktemp("small-game"))
 
 
-@pytest.fixture
-def state(tmp_path):
-    """A state directory in memory when the machine has one (tens of thousands of cases)."""
-    shm = Path("/dev/shm")
-    root = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path
-    yield root / "state"
-    if root != tmp_path:
-        shutil.rmtree(root)
-
-
 def recover_damaged(state: Path, small: SmallGame, journal: bytes) -> tuple[Game, Journal]:
     """Put the damaged journal beside the intact snapshot and recover (a clean directory)."""
     if state.exists():

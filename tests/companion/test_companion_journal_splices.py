@@ -132,16 +132,6 @@ def small(tmp_path_factory) -> Played:
     return Played(tmp_path_factory.mktemp("small-game"), SMALL, 5)
 
 
-@pytest.fixture
-def state(tmp_path):
-    """A state directory in memory when the machine has one (a thousand cases)."""
-    shm = Path("/dev/shm")
-    root = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path
-    yield root / "state"
-    if root != tmp_path:
-        shutil.rmtree(root)
-
-
 def runs(longest: int) -> list[tuple[int, int]]:
     """Every run of whole decision records (first, last), at most ``longest`` long."""
     return [(i, j) for i in range(1, SMALL + 1) for j in range(i, min(SMALL, i + longest - 1) + 1)]
