@@ -111,10 +111,7 @@ def from_dict(
     problems: list[Problem] = []
     config = replace(_build(raw, problems), source=source)
     problems += _check_meaning(config, supply)
-    # A broken [leds] is named by its own key, and the printed board is judged only on a
-    # zone map the file gave whole (a key at its default is not the maker's choice).
-    if not any(pr.key.startswith("leds") for pr in problems):
-        problems += check_printed_board(config)
+    problems += check_printed_board(config, problems)
     return config, problems
 
 
@@ -146,9 +143,7 @@ def check(config_or_path: Config | str | os.PathLike[str]) -> list[Problem]:
     """Every problem (errors and warnings) of a config object or a config file."""
     if isinstance(config_or_path, Config):
         found = _check_meaning(config_or_path)
-        if not any(pr.key.startswith("leds") for pr in found):
-            found += check_printed_board(config_or_path)
-        return found
+        return found + check_printed_board(config_or_path, found)
     target = Path(config_or_path)
     raw, problems = _read(target)
     if raw is None:
