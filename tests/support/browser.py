@@ -18,11 +18,21 @@ import tempfile
 import time
 from typing import Any
 
+import pytest
+
 HANG_GUARD_S = 60.0
 
 
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+needs_chromium = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="Debian's chromium is not installed (./test installs it when run as root: "
+    "apt-get install chromium)",
+)
+"""The mark of a test module that drives the real browser."""
 
 
 class Browser:

@@ -13,7 +13,7 @@ import os
 import shutil
 
 import pytest
-from support.browser import Browser, chromium_path
+from support.browser import Browser, needs_chromium
 from support.companion_rig import Rig
 from support.paths import REPO_ROOT
 
@@ -22,11 +22,7 @@ from haleakala.companion.autoplay import choose
 pytest.importorskip("aiohttp")
 from haleakala.web.server import LiveView
 
-pytestmark = pytest.mark.skipif(
-    chromium_path() is None,
-    reason="Debian's chromium is not installed (./test installs it when run as root: "
-    "apt-get install chromium)",
-)
+pytestmark = needs_chromium
 
 DOM_POSITION = """(() => {
   const q = (s) => document.querySelector(s);
