@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 # name → "module:Class"; the class is imported only when the game is used.
@@ -33,13 +35,41 @@ LOGS: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class GameDescription:
+    """Everything the rest of the program needs to know about one game, declared once in
+    the game's own package (``DESCRIPTION`` in its ``__init__``) and named by one registry
+    line. Hooks are ``"module:attribute"`` strings, imported only when used, so that
+    listing the games loads no game's engine.
+
+    Why one value: a game registered in six places is a game a newcomer cannot add; with
+    one description the command line, the log, the replayer, the bots, the harness and the
+    front-ends all read the same facts.
+    """
+
+    name: str  # registry name, lower case: "kanaloa"
+    title: str  # shown to people: "Kanaloa"
+    state: str  # "module:Class" implementing GameState; Class(seed=, players=, **options)
+    colours: tuple[str, ...]  # every seat colour in seat order (for the most players)
+    player_counts: tuple[int, ...] = (2,)  # the counts the rules support
+    log: str = ""  # module with setup_record / action_record / event_records
+    replay: str = ""  # "module:function" that checks and shows a log of this game
+    invariants: str = ""  # "module:function": state -> list of violated invariants (text)
+    all_codes: str = ""  # "module:function": () -> every well-formed decision code
+    bots: Mapping[str, str] = field(default_factory=dict)  # bot name -> "module:Class"
+    terminal: str = ""  # "module:Class" the terminal session's per-game hooks
+    window: str = ""  # "module:Class" the simulator window's per-game hooks
+    save_format: str = ""  # the "format" field of this game's saves
+    options: Mapping[str, str] = field(default_factory=dict)  # option -> one-line help
+
+
 @runtime_checkable
 class GameState(Protocol):
-    """One position of a two-player game, and the rules that change it."""
+    """One position of a game for two to four players, and the rules that change it."""
 
     game_name: ClassVar[str]
-    players: ClassVar[tuple[str, str]]
-    decider: int  # index (0/1) of the player who decides now
+    players: tuple[str, ...]  # seat colours of this game, in seat order (2..4 of them)
+    decider: int  # index of the player who decides now: any seat, in turn or out of it
 
     @property
     def to_move(self) -> str | None:
@@ -64,8 +94,10 @@ class GameState(Protocol):
 
     def is_terminal(self) -> bool: ...
 
-    def returns(self) -> tuple[float, float]:
-        """Per player index: win 1, loss 0, draw 0.5 (0.5 each while not over)."""
+    def returns(self) -> tuple[float, ...]:
+        """One value per player index, summing to 1: a sole winner 1 and the others 0,
+        shared first place split equally (two players: 1/0 or 0.5/0.5); equal shares while
+        the game is not over."""
         ...
 
     def clone(self) -> Self: ...
