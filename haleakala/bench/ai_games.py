@@ -75,7 +75,7 @@ def play(match: Match) -> Outcome:
         decisions += 1
     if not game.is_terminal():
         return Outcome(match.opponent, 0.0, False, "unfinished", *log.figures())
-    result = game.result()
+    result = game.result()  # type: ignore[attr-defined]
     reason = getattr(result, "reason", "") or ""
     reward = float(game.returns()[me])
     return Outcome(match.opponent, reward, True, reason, *log.figures())
