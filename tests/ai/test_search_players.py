@@ -99,3 +99,14 @@ def test_two_player_search_is_unchanged_by_the_vector_backup() -> None:
         stats = SearchBot(seed=seed, iterations=150).search(game)
         out.append(repr(sorted(stats.items())))
     assert hashlib.sha256("\n".join(out).encode()).hexdigest() == TWO_PLAYER_GOLDEN
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("players", [3, 4])
+def test_both_backups_beat_a_fair_share_against_random_seats(players: int) -> None:
+    """The measurement of max^n against paranoid (docs: the peers report); both must do
+    better than a fair share, as the random seats do worse."""
+    from support.race import measure_backups
+
+    scores = measure_backups(players, seeds=10, iterations=200)
+    assert scores["maxn"] > 1 / players and scores["paranoid"] > 1 / players
