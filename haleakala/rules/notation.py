@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from haleakala.core.text import Term, Text
+
 from .deck import BOARD_ITEMS
 from .geometry import Board, default_board
 
@@ -40,23 +42,17 @@ class NotationError(ValueError):
     def __init__(self, message: str, ruling: str | None = None) -> None:
         super().__init__(message)
         self.ruling = ruling
-        self.template = ""
-        self.params: tuple[tuple[str, object], ...] = ()
+        self.words = Text(message)
 
     @classmethod
     def of(cls, template: str, ruling: str | None = None, **params: object) -> NotationError:
         """The error whose sentence is ``template`` (marked ``N_``) filled with ``params``:
-        the refusal carries both on, so a player reads it in their language
-        (``i18n.refusals.say``) while logs and tests read the English."""
-        exc = cls(template.format(**params), ruling)
-        exc.template, exc.params = template, tuple(sorted(params.items()))
+        the refusal carries the ``Text`` on, so a player reads it in their language while
+        logs and tests read the English."""
+        words = Text.of(template, **params)  # type: ignore[arg-type]
+        exc = cls(str(words), ruling)
+        exc.words = words
         return exc
-
-    def said(self) -> str:
-        """The message as a ``Said`` (its template kept) when it has one."""
-        if not self.template:
-            return str(self)
-        return Said.of(self.template, **dict(self.params))
 
 
 def N_(message: str) -> str:
@@ -65,24 +61,8 @@ def N_(message: str) -> str:
     return message
 
 
-class Said(str):
-    """An English sentence that remembers its template and parameters, so a front-end can
-    say it in the player's language (``i18n.refusals.speak``) while it is still a plain
-    ``str`` for the logs, the tests and every caller that compares text."""
-
-    template: str
-    params: tuple[tuple[str, object], ...]
-
-    @classmethod
-    def of(cls, template: str, **params: object) -> Said:
-        said = cls(template.format(**params))
-        said.template, said.params = template, tuple(sorted(params.items()))
-        return said
-
-
-class Help(str):
-    """The notation's summary inside a sentence: a game term for the refusal's
-    translation (``decision.Term`` is the same kind of string, defined after this)."""
+class Help(Term):
+    """The notation's summary inside a sentence: a game term the catalogs translate."""
 
     __slots__ = ()
 

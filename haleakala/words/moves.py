@@ -29,6 +29,20 @@ from haleakala.rules.decision import (
     Take,
     decode,
 )
+from haleakala.rules.events import (
+    BoatMoved,
+    Bought,
+    DiscsBack,
+    Ended,
+    Erupted,
+    Event,
+    InvocationBack,
+    LavaPlaced,
+    Received,
+    Revealed,
+    Scored,
+    StatueBuilt,
+)
 
 if TYPE_CHECKING:
     from haleakala.rules import Game, Result
@@ -45,11 +59,11 @@ def card_name(game: Game, card: int) -> str:
     return game.deck.cards[card].name
 
 
-def _boat_to(events: list[tuple]) -> int | None:
-    return next((e[2] for e in events if e[0] == "boat"), None)
+def _boat_to(events: list[Event]) -> int | None:
+    return next((e.target for e in events if isinstance(e, BoatMoved)), None)
 
 
-def decision_sentence(game: Game, player: int, code: int, events: list[tuple]) -> str:
+def decision_sentence(game: Game, player: int, code: int, events: list[Event]) -> str:
     """The decision ``code`` that ``player`` made, as one sentence; a placement that sails
     the boat says where it goes (``events`` are what ``Game.apply`` returned for it)."""
     who = PLAYERS[player].capitalize()
@@ -79,7 +93,9 @@ def decision_sentence(game: Game, player: int, code: int, events: list[tuple]) -
                 who=who, space=space_words(game, space)
             )
         case Take(slot):
-            card = next((e[2] for e in events if e[0] == "receive" and e[1] == player), None)
+            card = next(
+                (e.card for e in events if isinstance(e, Received) and e.player == player), None
+            )
             what = card_name(game, card) if card is not None else N_("the card")
             return N_("{who} takes {card} from {slot}").format(
                 who=who, card=what, slot=game.board.slot_name(slot)
@@ -107,76 +123,70 @@ def shells(n: int) -> str:
     return ngettext("{n} shell", "{n} shells", n).format(n=n)
 
 
-def event_lines(game: Game, events: list[tuple], *, told: int | None = None) -> list[str]:
+def event_lines(game: Game, events: list[Event], *, told: int | None = None) -> list[str]:
     """Each engine event as a sentence. ``told`` is the player whose decision caused them
     when ``decision_sentence`` has already said their card and the boat's move."""
     b = game.board
     out: list[str] = []
     for event in events:
-        kind = event[0]
-        if kind == "reveal":
-            out.append(
-                N_("slot {slot} gets {card}").format(
-                    slot=b.slot_name(event[1]), card=card_name(game, event[2])
+        match event:
+            case Revealed(slot, card):
+                out.append(
+                    N_("slot {slot} gets {card}").format(
+                        slot=b.slot_name(slot), card=card_name(game, card)
+                    )
                 )
-            )
-        elif kind == "lava":
-            if event[2] == "card":
-                out.append(N_("a lava card puts a lava disc on crater {n}").format(n=event[1]))
-            else:
-                out.append(N_("an invocation puts a lava disc on crater {n}").format(n=event[1]))
-        elif kind == "receive":
-            if event[1] != told:
+            case LavaPlaced(segment, "card"):
+                out.append(N_("a lava card puts a lava disc on crater {n}").format(n=segment))
+            case LavaPlaced(segment, _):
+                out.append(N_("an invocation puts a lava disc on crater {n}").format(n=segment))
+            case Received(player, card) if player != told:
                 out.append(
                     N_("{who} receives {card}").format(
-                        who=PLAYERS[event[1]].capitalize(), card=card_name(game, event[2])
+                        who=PLAYERS[player].capitalize(), card=card_name(game, card)
                     )
                 )
-        elif kind == "statue":
-            where = space_words(game, event[2])
-            out.append(
-                N_("{who} builds a statue on {space}").format(
-                    who=PLAYERS[event[1]].capitalize(), space=where
+            case StatueBuilt(player, space):
+                out.append(
+                    N_("{who} builds a statue on {space}").format(
+                        who=PLAYERS[player].capitalize(), space=space_words(game, space)
+                    )
                 )
-            )
-        elif kind == "boat":
-            if told is None:
+            case BoatMoved(source, target) if told is None:
                 out.append(
                     N_("the boat sails from segment {source} to {target}").format(
-                        source=event[1], target=event[2]
+                        source=source, target=target
                     )
                 )
-        elif kind == "discs_back":
-            out.append(
-                N_("beach {n} is cleared: its discs go back to their owners").format(n=event[1])
-            )
-        elif kind == "invocation_back":
-            out.append(
-                N_("{who}'s invocation disc returns to the supply").format(
-                    who=PLAYERS[event[1]].capitalize()
+            case DiscsBack(beach):
+                out.append(
+                    N_("beach {n} is cleared: its discs go back to their owners").format(n=beach)
                 )
-            )
-        elif kind == "buy":
-            if event[1] != told:
-                item = game.deck.board_items[event[2]][0]
+            case InvocationBack(player):
+                out.append(
+                    N_("{who}'s invocation disc returns to the supply").format(
+                        who=PLAYERS[player].capitalize()
+                    )
+                )
+            case Bought(player, code) if player != told:
+                item = game.deck.board_items[code][0]
                 out.append(
                     N_("{who} buys the {item} card").format(
-                        who=PLAYERS[event[1]].capitalize(), item=item
+                        who=PLAYERS[player].capitalize(), item=item
                     )
                 )
-        elif kind == "eruption":
-            out += eruption_lines(game, event)
-        elif kind == "scoring":
-            out += scoring_lines(event[1])
-        elif kind == "result":
-            out.append(result_sentence(event[1]))
+            case Erupted():
+                out += eruption_lines(game, event)
+            case Scored(record):
+                out += scoring_lines(record)
+            case Ended(result):
+                out.append(result_sentence(result))
     return out
 
 
-def eruption_lines(game: Game, event: tuple) -> list[str]:
+def eruption_lines(game: Game, event: Erupted) -> list[str]:
     """``The volcano erupts before scoring 1`` and one line per burnt statue."""
-    rnd, destroyed = event[1], event[2]
-    owners = event[3] if len(event) > 3 else ("",) * len(destroyed)
+    rnd, destroyed, owners = event.round, event.destroyed, event.owners
     if not destroyed:
         return [N_("the volcano erupts before scoring {n}: no statue burns").format(n=rnd)]
     lines = [N_("the volcano erupts before scoring {n}").format(n=rnd)]
@@ -245,8 +255,8 @@ def result_sentence(result: Result) -> str:
     return text
 
 
-def describe_move(game: Game, player: int, code: int, events: list[tuple]) -> list[str]:
+def describe_move(game: Game, player: int, code: int, events: list[Event]) -> list[str]:
     """The decision's sentence, then what else it caused (the result left out: the caller
     shows it once at the end)."""
-    shown = [e for e in events if e[0] != "result"]
+    shown = [e for e in events if not isinstance(e, Ended)]
     return [decision_sentence(game, player, code, shown), *event_lines(game, shown, told=player)]

@@ -8,6 +8,7 @@ import random
 from support.positions import RED, YELLOW, new, place_disc, put_slot, statue
 
 from haleakala.rules import Game
+from haleakala.rules.events import Erupted
 from haleakala.words import moves
 
 
@@ -55,8 +56,9 @@ def test_eruption_events_of_a_real_game_carry_the_owners_of_burnt_statues():
         while not g.is_terminal():
             owners = {g.board.space_name(s): o for s, o in enumerate(g.statue_owner) if o >= 0}
             for event in g.apply(rng.choice(g.legal_actions())):
-                if event[0] == "eruption" and event[2]:
-                    assert event[3] == tuple(["red", "yellow"][owners[n]] for n in event[2])
+                if isinstance(event, Erupted) and event.destroyed:
+                    burnt = event.destroyed
+                    assert event.owners == tuple(["red", "yellow"][owners[n]] for n in burnt)
                     lines = moves.event_lines(g, [event])
                     assert all(" burns" in line for line in lines[1:])
                     return
