@@ -54,7 +54,6 @@ def observation(self: Position, player: int) -> dict:
         "totals": list(self.totals()),
     }
 
-
 def determinize(self: P, observer: int, rng: random.Random) -> P:
     """A copy in which every card ``observer`` cannot see is re-dealt by ``rng``: the
     opponent's hand (keeping the cards seen entering it), the opponent's face-down
@@ -81,7 +80,6 @@ def determinize(self: P, observer: int, rng: random.Random) -> P:
     world.seed = rng.randrange(2**63)
     world._legal = None
     return world
-
 
 def evaluate(self: Position, player: int) -> float:
     """A cheap, public-information estimate in [0, 1] for ``player``: points banked,
