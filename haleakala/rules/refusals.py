@@ -179,7 +179,7 @@ def _buy_instead(self: Position, legal: list[int], phase: int) -> Param:
 def _space(self: Position, space: int) -> Text:
     """``forest 2F``: the band in words and the space in notation."""
     return Text.of(
-        N_("{band} {space}"), band=Term(BANDS[space % 3]), space=self.board.space_name(space)
+        N_("{land} {space}"), land=Term(BANDS[space % 3]), space=self.board.space_name(space)
     )
 
 
