@@ -258,5 +258,5 @@ def result_sentence(result: Result) -> str:
 def describe_move(game: Game, player: int, code: int, events: list[Event]) -> list[str]:
     """The decision's sentence, then what else it caused (the result left out: the caller
     shows it once at the end)."""
-    shown = [e for e in events if not isinstance(e, Ended)]
+    shown: list[Event] = [e for e in events if not isinstance(e, Ended)]
     return [decision_sentence(game, player, code, shown), *event_lines(game, shown, told=player)]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.positions import RED, YELLOW, give, new, place_disc, put_slot, shaman_to, touch
 
-from haleakala.rules import IllegalDecision, NotationError, Refusal, decode, encode
+from haleakala.rules import IllegalDecision, NotationError, decode, encode
 from haleakala.rules.decision import (
     Boat,
     Buy,

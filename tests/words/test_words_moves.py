@@ -42,7 +42,7 @@ def test_a_burnt_statue_is_named_with_its_owner():
     g = new(start="red")
     statue(g, RED, "3M")
     g.lava = [0, 0, 0, 1, 0, 0]
-    event = ("eruption", 1, ["3M"], ("red",))
+    event = Erupted(1, ("3M",), ("red",))
     assert moves.eruption_lines(g, event) == [
         "the volcano erupts before scoring 1",
         "Red's statue on mountain 3M burns",
