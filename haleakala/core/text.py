@@ -36,7 +36,7 @@ class Term(str):
     __slots__ = ()
 
 
-Param: TypeAlias = "int | str | Term | Text"
+Param: TypeAlias = "int | str | Term | Text | Capitalised"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,17 @@ class Text:
         viewer's language (French says "0 coquillage", English "0 shells"); the count is
         usually a parameter too (``n=``), but need not be ("lava is on craters {c}")."""
         return cls(singular, tuple(sorted(params.items())), plural, number)
+
+    def __str__(self) -> str:
+        return english(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Capitalised:
+    """``value`` with its first letter upper case once rendered ("Rot legt 3 …" from the
+    term "red"): a sentence starts with a capital in every language."""
+
+    value: Param
 
     def __str__(self) -> str:
         return english(self)
@@ -109,6 +120,9 @@ def render(
             return value.template.format(**filled)
     if isinstance(value, Term):
         return gettext(str(value))
+    if isinstance(value, Capitalised):
+        said = render(value.value, gettext, ngettext, number)
+        return said[:1].upper() + said[1:]
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
@@ -129,4 +143,4 @@ def _same(message: str) -> str:
     return message
 
 
-__all__ = ["N_", "Param", "Term", "Text", "english", "join", "render", "sentence"]
+__all__ = ["N_", "Capitalised", "Param", "Term", "Text", "english", "join", "render", "sentence"]

@@ -146,15 +146,17 @@ class Story:
             and not (isinstance(e, DiscsBack) and not occupied[e.beach])
         ]
         # the decision's sentence already says where the boat went and which card was taken
-        self.entries.append(Entry(decision_sentence(replay, mover, d, events), who, "move"))
+        # The window still keeps English and translates at its edge (``i18n.lookup``).
+        said = str(decision_sentence(replay, mover, d, events))
+        self.entries.append(Entry(said, who, "move"))
         for event in shown:
             if isinstance(event, BoatMoved):
                 continue
             kind = "scoring" if isinstance(event, Scored) else "event"
             owned = isinstance(event, StatueBuilt | Received | Bought | InvocationBack)
             colour = PLAYERS[event.player] if owned else None  # type: ignore[union-attr]
-            for text in event_lines(replay, [event], told=mover):
-                text = text.strip()
+            for line in event_lines(replay, [event], told=mover):
+                text = str(line).strip()
                 if kind == "scoring" and text.startswith(PLAYERS):
                     colour = text.split()[0]
                 elif kind == "scoring":
