@@ -77,6 +77,12 @@ class Capitalised:
         return english(self)
 
 
+def ngettext(singular: str, plural: str, number: int, /, **params: Param) -> Text:
+    """``Text.count`` under the name the catalogs' extractor knows for a plural message:
+    ``ngettext("{n} shell", "{n} shells", n, n=n)`` is one catalog entry with two forms."""
+    return Text.count(singular, plural, number, **params)
+
+
 def join(parts: Sequence[Param], last: str = N_("{join} or {texts}")) -> Param:
     """``a``, ``a or b``, ``a, b or c`` as one value (``last`` joins the final pair; the
     catalogs hold ``{join} or {texts}`` and ``{first}, {rest}``)."""
@@ -143,4 +149,15 @@ def _same(message: str) -> str:
     return message
 
 
-__all__ = ["N_", "Capitalised", "Param", "Term", "Text", "english", "join", "render", "sentence"]
+__all__ = [
+    "N_",
+    "Capitalised",
+    "Param",
+    "Term",
+    "Text",
+    "english",
+    "join",
+    "ngettext",
+    "render",
+    "sentence",
+]

@@ -462,7 +462,7 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
 def _shaman(self: Position, d: int, p: int) -> Refusal:
     legal = generate(self)
     moves = [c for c in legal if c != STAY]
-    options = _or([*_texts(self, moves[:4]), ">stay"])
+    options = _or([*_texts(self, moves[:4]), N_(">stay")])  # notation: the same everywhere
     dest = d - SHAMAN
     if dest == self.shaman[p]:
         return Refusal(

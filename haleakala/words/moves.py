@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from haleakala.core.text import Capitalised, Param, Term, Text
+from haleakala.core.text import Capitalised, Param, Term, Text, ngettext
 from haleakala.i18n import N_
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import (
@@ -140,7 +140,7 @@ def decision_sentence(game: Game, player: int, code: int, events: list[Event]) -
 
 def shells(n: int) -> Text:
     """``1 shell``, ``2 shells`` (the form by the language's plural rule)."""
-    return Text.count(N_("{n} shell"), N_("{n} shells"), n, n=n)
+    return ngettext("{n} shell", "{n} shells", n, n=n)
 
 
 def event_lines(game: Game, events: list[Event], *, told: int | None = None) -> list[Text]:
