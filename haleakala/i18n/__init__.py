@@ -227,6 +227,6 @@ def render(value: object) -> str:
     from haleakala.core.text import Capitalised, Term, Text
     from haleakala.core.text import render as _render
 
-    if isinstance(value, Text | Term | Capitalised) or (isinstance(value, int) and not isinstance(value, bool)):
+    if isinstance(value, Text | Term | Capitalised | int) and not isinstance(value, bool):
         return _render(value, _, ngettext, number)
     return str(value)

@@ -126,3 +126,29 @@ def test_every_refusal_renders_in_english_as_its_text(seed, steps, kahuna):
     game, _ = random_game(start, seed, steps)
     for refusal in refusals_of(game):
         assert say(refusal) == refusal.text
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_every_sentence_of_a_random_game_renders_without_english_in_de_and_fr(seed):
+    """The words layer's sentences (decisions, events, scorings, the result) are values that
+    render in the viewer's language: no English word is left, no placeholder unfilled."""
+    from haleakala.words import moves
+
+    game = Game("tactical" if seed % 2 else "base", seed)
+    rng = random.Random(seed)
+    said = []
+    while not game.is_terminal():
+        mover, code = game.decider, rng.choice(game.legal_actions())
+        said += moves.describe_move(game, mover, code, game.apply(code))
+    said.append(moves.result_sentence(game.result()))
+    try:
+        for language in ("de", "fr"):
+            i18n.use(language)
+            for text in said:
+                shown = i18n.render(text)
+                assert english_words(shown, language) == [], (str(text), shown)
+                assert "{" not in shown and shown != str(text), shown
+    finally:
+        i18n.use("en")
+    assert [i18n.render(text) for text in said] == [str(text) for text in said]
