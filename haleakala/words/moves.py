@@ -82,13 +82,13 @@ def decision_sentence(game: Game, player: int, code: int, events: list[Event]) -
     match decode(code, game.board):
         case Place(value, beach, invoke):
             if invoke:
-                said = N_("{who} places {value} with the invocation disc on beach {beach}")
+                template = N_("{who} places {value} with the invocation disc on beach {beach}")
             else:
-                said = N_("{who} places {value} on beach {beach}")
-            said = Text.of(said, who=who, value=value, beach=beach)
+                template = N_("{who} places {value} on beach {beach}")
+            placed = Text.of(template, who=who, value=value, beach=beach)
             if sailed is None:
-                return said
-            return Text.of(N_("{move} – the boat sails to {beach}"), move=said, beach=sailed)
+                return placed
+            return Text.of(N_("{move} – the boat sails to {beach}"), move=placed, beach=sailed)
         case Return(value, beach):
             return Text.of(
                 N_("{who} takes {value} back from beach {beach}"), who=who, value=value, beach=beach
@@ -116,7 +116,7 @@ def decision_sentence(game: Game, player: int, code: int, events: list[Event]) -
             )
         case Lava(None, None):
             return Text.of(N_("{who}'s Lava Priestess finds no lava to move"), who=who)
-        case Lava(source, target):
+        case Lava(source, target) if source is not None and target is not None:
             return Text.of(
                 N_("{who}'s Lava Priestess moves lava from crater {source} to crater {target}"),
                 who=who,
