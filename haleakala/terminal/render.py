@@ -240,7 +240,9 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
     items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or [
         pgettext("no cards", "none")
     ]
-    units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
+    # Wrap between cards only; the separator as the language writes it (French: " ;").
+    sep = _("{first}; {rest}").format(first="", rest="").rstrip()
+    units = [item + sep for item in items[:-1]] + [items[-1]]
     if cards:
         units.append(
             _("(baskets {baskets}, butterflies {butterflies})").format(
