@@ -19,9 +19,12 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+from haleakala.core.event import GameEvent
+from haleakala.core.refusal import Refusal
 
 # The registry: name → "module:DESCRIPTION" (a ``GameDescription`` in the game's own package).
 # Adding a game is one line here; nothing else outside the game's package changes. The
@@ -113,12 +116,18 @@ class GameState(Protocol):
         """The canonical texts of the same decisions, sorted."""
         ...
 
-    def apply(self, decision: int | str, player: str | None = None) -> list[tuple]:
-        """Apply a decision and its automatic effects; return the events."""
+    def apply(self, decision: int | str, player: str | None = None) -> Sequence[GameEvent]:
+        """Apply a decision and its automatic effects; return the events (frozen values
+        with ``kind`` and ``to_record``: ``haleakala.core.event``)."""
         ...
 
     def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
         """None when legal now, else a sentence naming the rule."""
+        ...
+
+    def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None:
+        """None when legal now, else why not as a value: ``kind`` and ruling for programs,
+        ``words`` (a ``Text``) rendered in each viewer's language."""
         ...
 
     def is_terminal(self) -> bool: ...

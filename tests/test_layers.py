@@ -4,7 +4,7 @@ Counted: every ``import`` a module executes, at module level or inside a functio
 call-time import is still a dependency); not counted: ``if TYPE_CHECKING:`` blocks, which
 never run. The layers, bottom up:
 
-- ``core`` (errors, bounded JSON, marks): imports nothing else of the package;
+- ``core`` (errors, refusals, words as values, bounded JSON): imports nothing else of the package;
 - ``gameapi`` (the interface and the registry): only ``core``;
 - each game package (``rules`` is Haleakala, ``kahuna``): only ``core``, ``gameapi`` and
   itself, so that loading one game never loads another (Kahuna once borrowed Haleakala's

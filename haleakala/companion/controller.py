@@ -53,6 +53,8 @@ from haleakala.hal.events import (
 )
 from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
 from haleakala.rules.decision import Boat, decode
+from haleakala.rules.events import Erupted, Scored
+from haleakala.rules.events import Event as GameEvent
 from haleakala.rules.game import OVER, TURN
 from haleakala.words import board as BW
 from haleakala.words import notes as N
@@ -524,18 +526,17 @@ class Companion:
             log.info("hint judged: %s", judge(hint, d))
             self.show(*N.hint_judged(judge(hint, d)), refusal=False)
 
-    def _after_decision(self, before: Game, events: list[tuple]) -> None:
+    def _after_decision(self, before: Game, events: list[GameEvent]) -> None:
         now = self.clock()
         moves = instructions(
             physical_board(before), physical_board(self.game), discs=self.kit != "rfid"
         )
         self.panel = replace(self.panel.reset(), instructions=tuple(moves))
         for event in events:
-            kind = event[0]
-            if kind == "eruption":  # the craters' lava before, the spaces it burnt
-                self.panel = replace(self.panel, eruption=eruption(before, event[2], now))
-            elif kind == "scoring":
-                record = event[1]
+            if isinstance(event, Erupted):  # the craters' lava before, the spaces it burnt
+                self.panel = replace(self.panel, eruption=eruption(before, event.destroyed, now))
+            elif isinstance(event, Scored):
+                record = event.record
                 if record.get("round") != 2:
                     self.menus.scores(record, menu.scoring_title(record.get("round", "")))
         if self.game.phase == OVER and self.game.scorings:

@@ -6,7 +6,7 @@ subclasses them to add what it knows (Haleakala's refusal kinds, Kahuna's own wo
 
 from __future__ import annotations
 
-from .marks import Said
+from .text import Text
 
 
 class IllegalDecision(ValueError):
@@ -22,23 +22,17 @@ class NotationError(ValueError):
     def __init__(self, message: str, ruling: str | None = None) -> None:
         super().__init__(message)
         self.ruling = ruling
-        self.template = ""
-        self.params: tuple[tuple[str, object], ...] = ()
+        self.words = Text(message)
 
     @classmethod
     def of(cls, template: str, ruling: str | None = None, **params: object) -> NotationError:
         """The error whose sentence is ``template`` (marked ``N_``) filled with ``params``:
-        the refusal carries both on, so a player reads it in their language
-        (``i18n.refusals.say``) while logs and tests read the English."""
-        exc = cls(template.format(**params), ruling)
-        exc.template, exc.params = template, tuple(sorted(params.items()))
+        the refusal carries the ``Text`` on, so a player reads it in their language while
+        logs and tests read the English."""
+        words = Text.of(template, **params)  # type: ignore[arg-type]
+        exc = cls(str(words), ruling)
+        exc.words = words
         return exc
-
-    def said(self) -> str:
-        """The message as a ``Said`` (its template kept) when it has one."""
-        if not self.template:
-            return str(self)
-        return Said.of(self.template, **dict(self.params))
 
 
 class SaveError(ValueError):

@@ -152,8 +152,6 @@ def card_face(english: str) -> str:
     """A card's name as the OLED's card face shows it: the name in the language in use, or a
     short form where that name has a word too long for the card's 9 columns ("Lava-Priesterin"
     is the German card's name; its face says "Lava Priest.")."""
-    from haleakala.i18n.lookup import tr
-
     if english == "Lava Priestess":
         face = pgettext("card face", "Lava Priestess")
         if face != english:
@@ -162,4 +160,4 @@ def card_face(english: str) -> str:
         face = pgettext("card face", "Shell")
         if face != english:
             return face
-    return tr(english)
+    return _(english)  # a card's name is a catalog entry of its own (CARD_NAMES)

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from haleakala.core.marks import N_, Said, Term
+from haleakala.core.refusal import Refusal
+from haleakala.core.text import N_, Term
 
 from .board import Board, default_board
+from .events import Bridge, Drew, Ended, Event, Revealed, Scored, Shuffled, Stone
 from .hidden import determinize, evaluate, observation
 from .notation import (
     CUT,
@@ -192,17 +194,25 @@ class Game:
 
     def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
         """None when the decision is legal now; else a sentence naming the rule."""
+        refusal = self.refusal(decision, player)
+        return None if refusal is None else refusal.text
+
+    def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None:
+        """None when the decision is legal now; else why not, as a ``Refusal`` (its
+        ``kind`` and ruling for programs, its words for the player's language)."""
         try:
             d = decision if isinstance(decision, int) else parse_decision(decision, self.board)
             format_decision(d, self.board)
         except NotationError as exc:
-            return exc.said()
+            return Refusal("notation", exc.words, exc.ruling)
         if self.phase == OVER:
-            return Said.of(N_("the game is over"))
+            return Refusal.of("game_over", N_("the game is over"))
         me = self.decider
         if player is not None and player != PLAYERS[me]:
-            return Said.of(
+            return Refusal.of(
+                "not_your_decision",
                 N_("it is {colour}'s turn, not {player}'s (K32)"),
+                "K32",
                 colour=Term(PLAYERS[me]),
                 player=Term(player),
             )
@@ -214,11 +224,10 @@ class Game:
 
     # -- applying decisions -----------------------------------------------------------
 
-    def apply(self, decision: int | str, player: str | None = None) -> list[tuple]:
-        """Apply one decision and its automatic effects; return the events, in order:
-        ``("stone", p, island, "placed"|"removed")``, ``("bridge", p, line, "removed")``,
-        ``("draw", p, "pile"|slot, card)``, ``("reveal", slot, card)``,
-        ``("scoring", record)``, ``("shuffle", round, display, pile)``, ``("result", r)``.
+    def apply(self, decision: int | str, player: str | None = None) -> list[Event]:
+        """Apply one decision and its automatic effects; return the events, in order, as
+        the frozen values of ``events`` (``Stone``, ``Bridge``, ``Drew``, ``Revealed``,
+        ``Scored``, ``Shuffled``, ``Ended``).
         Raises ``IllegalDecision`` (state unchanged) with the reason when not allowed."""
         if isinstance(decision, int):
             d = decision
@@ -226,12 +235,14 @@ class Game:
             try:
                 d = parse_decision(decision, self.board)
             except NotationError as exc:
-                raise IllegalDecision(str(exc)) from None
+                refused = Refusal("notation", exc.words, exc.ruling)
+                raise IllegalDecision(refused.text, refused) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or Said.of(N_("not legal now")))
+            refused = self.refusal(d, player) or Refusal.of("not_allowed", N_("not legal now"))
+            raise IllegalDecision(refused.text, refused)
         self._legal = None
         self.history.append(d)
-        events: list[tuple] = []
+        events: list[Event] = []
         p = self.decider
         b = self.board
         if d < CUT:
@@ -250,7 +261,7 @@ class Game:
                 self._spend(p, card)
                 self.discard.append(card)
             self.bridge[line] = NONE  # K16: back to its owner's supply (K3)
-            events.append(("bridge", 1 - p, line, "removed"))
+            events.append(Bridge(1 - p, line, "removed"))
             self._lose_stones(1 - p, [a, c], events)  # K13
             self.phase = PLAYED
             self._wipeout(p, events)  # K29
@@ -274,7 +285,7 @@ class Game:
         if self.known[p][card]:
             self.known[p][card] -= 1
 
-    def _mark(self, p: int, first: int, second: int, events: list[tuple]) -> bool:
+    def _mark(self, p: int, first: int, second: int, events: list[Event]) -> bool:
         """K12/K14: after p laid a bridge, place p's stones where p now has an unmarked
         majority: the card's island, the other end, then every island alphabetically.
         True when an opposing bridge was removed."""
@@ -286,45 +297,45 @@ class Game:
             if self.stones_left(p) <= 0:  # K14: nothing happens
                 continue
             self.stone[island] = p
-            events.append(("stone", p, island, "placed"))
+            events.append(Stone(p, island, "placed"))
             removed_ends: list[int] = []
             for line in self.board.lines_of[island]:  # alphabetical line order
                 if self.bridge[line] == 1 - p:
                     self.bridge[line] = NONE
-                    events.append(("bridge", 1 - p, line, "removed"))
+                    events.append(Bridge(1 - p, line, "removed"))
                     removed_ends += self.board.lines[line]
             if removed_ends:
                 removed = True
                 self._lose_stones(1 - p, removed_ends, events)  # K13
         return removed
 
-    def _lose_stones(self, q: int, ends: list[int], events: list[tuple]) -> None:
+    def _lose_stones(self, q: int, ends: list[int], events: list[Event]) -> None:
         """K13: q's stone leaves each island at an end of a removed bridge where q now
         holds half or fewer of the lines, alphabetically; nothing more follows."""
         for island in sorted(set(ends)):
             if self.stone[island] == q and not self.has_majority(q, island):
                 self.stone[island] = NONE
-                events.append(("stone", q, island, "removed"))
+                events.append(Stone(q, island, "removed"))
 
-    def _wipeout(self, p: int, events: list[tuple]) -> None:
+    def _wipeout(self, p: int, events: list[Event]) -> None:
         """K29: a removal that leaves the opponent no bridge in round 2 or 3 wins at once."""
         if self.phase == OVER or self.round < 2 or (1 - p) in self.bridge:
             return
         totals = self.totals()
         self._finish(Result(totals, PLAYERS[p], "wipeout"), events)
 
-    def _draw(self, p: int, d: int, events: list[tuple]) -> None:
+    def _draw(self, p: int, d: int, events: list[Event]) -> None:
         if d == DRAW_PILE:
             card = self.pile.pop(0)
-            events.append(("draw", p, "pile", card))
+            events.append(Drew(p, "pile", card))
         else:
             slot = d - DRAW_SLOT
             card = self.display[slot]
             self.known[p][card] += 1  # the opponent saw it taken (K31)
-            events.append(("draw", p, slot, card))
+            events.append(Drew(p, slot, card))
             if self.pile:  # K20: replaced at once in the same slot
                 self.display[slot] = self.pile.pop(0)
-                events.append(("reveal", slot, self.display[slot]))
+                events.append(Revealed(slot, self.display[slot]))
             else:
                 self.display[slot] = NONE
         self.hands[p][card] += 1
@@ -340,7 +351,7 @@ class Game:
             self._end_turn(False, events)
             self.last_turns = 2  # K26: the other player's last turn, then the drawer's
 
-    def _end_turn(self, declined: bool, events: list[tuple]) -> None:
+    def _end_turn(self, declined: bool, events: list[Event]) -> None:
         if self.phase == OVER:
             return
         if self.last_turns:  # K26: one of the two last turns just closed
@@ -363,7 +374,7 @@ class Game:
                 return Result(totals, PLAYERS[0 if pair[0] > pair[1] else 1], reason)
         return Result(totals, None, "draw")
 
-    def _score(self, events: list[tuple]) -> None:
+    def _score(self, events: list[Event]) -> None:
         """K27: islands marked by stones; 1, 2, then the difference."""
         counts = (self.stones_on_board(0), self.stones_on_board(1))
         rnd = len(self.points) + 1
@@ -387,9 +398,9 @@ class Game:
             "totals": dict(zip(PLAYERS, totals, strict=True)),
             "bridges": {c: self.bridges_on_board(p) for p, c in enumerate(PLAYERS)},
         }
-        events.append(("scoring", record))
+        events.append(Scored(record))
 
-    def _reshuffle(self, events: list[tuple]) -> None:
+    def _reshuffle(self, events: list[Event]) -> None:
         """K4 step 5 / K25: the whole discard pile, sorted then shuffled by the game's
         generator (rebuilt from the seed: it made only the deal and earlier shuffles)."""
         _, _, rng = deal_deck(self.board, self.seed)
@@ -402,16 +413,16 @@ class Game:
         self.display, self.pile = cards[:n], cards[n:]
         self.discard, self.buried = [], [[], []]
         self.round += 1
-        events.append(("shuffle", self.round, self.display[:], self.pile[:]))
+        events.append(Shuffled(self.round, tuple(self.display), tuple(self.pile)))
 
     def totals(self) -> tuple[int, int]:
         return (sum(p[0] for p in self.points), sum(p[1] for p in self.points))
 
-    def _finish(self, result: Result, events: list[tuple]) -> None:
+    def _finish(self, result: Result, events: list[Event]) -> None:
         self.outcome = result
         self.phase = OVER
         self._legal = None
-        events.append(("result", result))
+        events.append(Ended(result))
 
     def result(self) -> Result | None:
         """K28 (or K29's wipeout) once the game is over, else None."""

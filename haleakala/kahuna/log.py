@@ -16,6 +16,8 @@ from .game import NONE, PLAYERS, Game, Result
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from .events import Event
+
 
 def setup_record(game: Game) -> dict:
     """The first line of a game; call before the first decision."""
@@ -40,44 +42,10 @@ def action_record(game: Game, decision: int, legal: Iterable[int] | None = None)
     return record
 
 
-def event_records(game: Game, events: Iterable[tuple]) -> list[dict]:
-    """Log records for the events of one ``apply``, in the order the notation gives."""
-    b = game.board
-    names = b.islands
-    out: list[dict] = []
-    for event in events:
-        kind = event[0]
-        if kind == "stone":
-            _, p, island, what = event
-            out.append(
-                {"type": "stone", "player": PLAYERS[p], "island": names[island], "event": what}
-            )
-        elif kind == "bridge":
-            _, p, line, what = event
-            out.append(
-                {"type": "bridge", "player": PLAYERS[p], "line": b.line_names[line], "event": what}
-            )
-        elif kind == "draw":
-            _, p, source, card = event
-            where = "pile" if source == "pile" else str(source + 1)
-            out.append({"type": "draw", "player": PLAYERS[p], "from": where, "card": names[card]})
-        elif kind == "reveal":
-            out.append({"type": "reveal", "slot": event[1] + 1, "card": names[event[2]]})
-        elif kind == "scoring":
-            out.append({"type": "scoring", **event[1]})
-        elif kind == "shuffle":
-            _, rnd, display, pile = event
-            out.append(
-                {
-                    "type": "shuffle",
-                    "round": rnd,
-                    "display": [names[c] for c in display],
-                    "pile": [names[c] for c in pile],
-                }
-            )
-        elif kind == "result":
-            out.append(result_record(event[1]))
-    return out
+def event_records(game: Game, events: Iterable[Event]) -> list[dict]:
+    """Log records for the events of one ``apply``, in the order the notation gives (the
+    log is the full-information record: every event is logged)."""
+    return [event.to_record(game) for event in events]
 
 
 def result_record(result: Result) -> dict:

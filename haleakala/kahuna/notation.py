@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from haleakala.core.errors import NotationError as _BaseNotationError
-from haleakala.core.marks import N_, Help
+from haleakala.core.text import N_, Help
 
 from .board import Board
 

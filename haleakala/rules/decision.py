@@ -20,7 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from haleakala.core.marks import N_, Term  # noqa: F401  (importable from here before)
+from haleakala.core.refusal import Refusal
+from haleakala.core.text import N_ as N_
+from haleakala.core.text import Term as Term
+from haleakala.core.text import Text as Text
 
 from .deck import BOARD_ITEMS
 from .geometry import Board, default_board
@@ -37,7 +40,6 @@ from .notation import (
     SHAMAN,
     STAY,
     TAKE,
-    Help,
     NotationError,
     all_codes,
     format_decision,
@@ -283,41 +285,10 @@ RefusalKind: TypeAlias = Literal[
 ]
 
 
-# ``N_`` and ``Term`` are every game's (``haleakala.core.marks``): imported above.
-
-
-Param: TypeAlias = "int | str | Term"
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a decision is not allowed now: ``kind`` and ``ruling`` (RULINGS.md, None when
-    no ruling is involved) for programs to match, ``text`` for people. Callers match the
-    codes, never the sentence, so rewording a message cannot change what they do.
-
-    ``template`` is ``text`` before its named placeholders (``{beach}``) were filled from
-    ``params``: the message catalogs hold the template, so a player reads the same sentence
-    in German or French (``haleakala.i18n.refusals.say``). A refusal built from a bare
-    sentence has no template and is shown as ``text``.
-    """
-
-    kind: RefusalKind
-    text: str
-    ruling: str | None = None
-    template: str = ""
-    params: tuple[tuple[str, Param], ...] = ()
-
-    @classmethod
-    def of(
-        cls, kind: RefusalKind, template: str, ruling: str | None = None, **params: Param
-    ) -> Refusal:
-        """A refusal whose sentence is ``template`` (marked ``N_``) filled with ``params``."""
-        text = template.format(**params)
-        return cls(kind, text, ruling, template, tuple(sorted(params.items())))
+Param: TypeAlias = "int | str | Term | Text"
 
 
 def notation_refusal(exc: NotationError) -> Refusal:
-    """The refusal of text that is no decision, with the error's template and parameters
-    (the notation's summary and other words as ``Term``, so they are translated too)."""
-    params = tuple((k, Term(v) if isinstance(v, Help) else v) for k, v in exc.params)
-    return Refusal("notation", str(exc), exc.ruling, exc.template, params)  # type: ignore[arg-type]
+    """The refusal of text that is no decision, with the error's words (the notation's
+    summary and other words as ``Term``, so they are translated too)."""
+    return Refusal("notation", exc.words, exc.ruling)

@@ -20,6 +20,20 @@ from typing import Any, ClassVar
 from . import refusals
 from .decision import Refusal, notation_refusal
 from .deck import BOARD_ITEMS, Deck, default_deck
+from .events import (
+    BoatMoved,
+    Bought,
+    DiscsBack,
+    Ended,
+    Erupted,
+    Event,
+    InvocationBack,
+    LavaPlaced,
+    Received,
+    Revealed,
+    Scored,
+    StatueBuilt,
+)
 from .geometry import Board, default_board
 from .legal import generate
 from .notation import (
@@ -220,14 +234,13 @@ class Game:
 
     # -- applying decisions -----------------------------------------------------------
 
-    def apply(self, decision: int | str, player: str | None = None) -> list[tuple]:
-        """Apply one decision and every automatic effect after it; return what happened.
+    def apply(self, decision: int | str, player: str | None = None) -> list[Event]:
+        """Apply one decision and every automatic effect after it; return what happened,
+        in order, as the frozen values of ``events`` (``Revealed``, ``LavaPlaced``,
+        ``Received``, ``StatueBuilt``, ``BoatMoved``, ``DiscsBack``, ``InvocationBack``,
+        ``Bought``, ``Erupted``, ``Scored``, ``Ended``).
 
         Raises ``IllegalDecision`` (state unchanged) with the reason when not allowed.
-        Events are tuples: ``("reveal", slot, card)``, ``("lava", segment, cause)``,
-        ``("receive", player, card)``, ``("statue", player, space)``, ``("boat", from, to)``,
-        ``("discs_back", beach)``, ``("invocation_back", player)``,
-        ``("eruption", round, destroyed, owners)``, ``("scoring", record)``, ``("result", result)``.
         """
         if isinstance(decision, int):
             d = decision
@@ -239,14 +252,14 @@ class Game:
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
             refusal = self.refusal(d, player) or Refusal("not_allowed", "not legal now")
             raise IllegalDecision(refusal.text, refusal)
-        events: list[tuple] = []
+        events: list[Event] = []
         self._legal = None
         self.history.append(d)
         self._do(d, events)
         self._run_queue(events)
         return events
 
-    def _do(self, d: int, events: list[tuple]) -> None:
+    def _do(self, d: int, events: list[Event]) -> None:
         p = self.decider
         phase = self.phase
         if phase == TURN:
@@ -280,22 +293,22 @@ class Game:
                 self.lava[(src + (-1 if ccw else 1)) % self.board.segments] += 1
             if self.tactical and self.invocation[p] >= 0:  # R16: the invocation disc returns
                 self.invocation[p] = -1
-                events.append(("invocation_back", p))
+                events.append(InvocationBack(p))
         elif phase in (SHELL, PRESCORE) and d < KEEP:
             self._buy(p, d - BUY, events)
 
-    def _move_boat(self, steps: int, invoked: bool, events: list[tuple]) -> None:
+    def _move_boat(self, steps: int, invoked: bool, events: list[Event]) -> None:
         b = self.board
         start = self.boat
         seg = self.boat = (start + steps) % b.segments
-        events.append(("boat", start, seg))
+        events.append(BoatMoved(start, seg))
         if invoked and sum(self.lava) < b.lava_discs:  # R26
             self.lava[seg] += 1
-            events.append(("lava", seg, "invocation"))
+            events.append(LavaPlaced(seg, "invocation"))
         for p in (0, 1):  # R27: an invocation disc on this beach returns
             if self.invocation[p] == seg:
                 self.invocation[p] = -1
-                events.append(("invocation_back", p))
+                events.append(InvocationBack(p))
         k = b.slots_per_segment
         cards = [s for s in range(seg * k, seg * k + k) if self.slots[s] >= 0]
         if not cards and not self.piles[-1] and self.round == 2:  # R21
@@ -311,7 +324,7 @@ class Game:
         steps_.append(("end",))
         self.queue.extend(steps_)
 
-    def _choose(self, p: int, slot: int, events: list[tuple]) -> None:
+    def _choose(self, p: int, slot: int, events: list[Event]) -> None:
         """R10–R13: the chooser takes a card, the other player the remaining one."""
         seg, other = self.context
         card = self.slots[slot]
@@ -329,7 +342,7 @@ class Game:
         acts = []
         for who, c in received:
             self._receive(who, c)
-            events.append(("receive", who, c))
+            events.append(Received(who, c))
             acts.append(("act", who, c))
         self.queue[0:0] = acts
 
@@ -344,7 +357,7 @@ class Game:
         else:
             self.discard.append(card)
 
-    def _act(self, p: int, card: int, events: list[tuple]) -> bool:
+    def _act(self, p: int, card: int, events: list[Event]) -> bool:
         """Resolve a received card; True when it waits for the player's decision."""
         kind = self.deck.cards[card].kind
         if kind == "shell":
@@ -364,14 +377,14 @@ class Game:
         ):
             self.statue_owner[space] = p
             self.statues_left[p] -= 1
-            events.append(("statue", p, space))
+            events.append(StatueBuilt(p, space))
         return False
 
-    def _buy(self, p: int, item: int, events: list[tuple]) -> None:
+    def _buy(self, p: int, item: int, events: list[Event]) -> None:
         cost = self.deck.board_items[BOARD_ITEMS[item]][1]
         for _ in range(cost):
             self.discard.append(self.shells[p].pop())
-        events.append(("buy", p, BOARD_ITEMS[item]))
+        events.append(Bought(p, BOARD_ITEMS[item]))
         if item == PRIESTESS_ITEM:  # used at once, then face down (R17)
             self.board_owner[item] = FACE_DOWN
             self.queue.insert(0, ("priestess", p))
@@ -383,7 +396,7 @@ class Game:
         self.phase = phase
         self.context = context
 
-    def _run_queue(self, events: list[tuple]) -> None:
+    def _run_queue(self, events: list[Event]) -> None:
         """Carry out automatic steps until a player must decide."""
         queue = self.queue
         while queue:
@@ -410,7 +423,7 @@ class Game:
                         if at[v] == seg:
                             at[v] = -1
                     self.totals[p][seg] = 0
-                events.append(("discs_back", seg))
+                events.append(DiscsBack(seg))
             elif kind == "refill":
                 self._refill(events)
             elif kind == "prescore":
@@ -421,11 +434,13 @@ class Game:
                 if step[1] == 2:
                     queue.clear()
                     self._await(self.current, OVER, ())
-                    events.append(("result", self.result()))
+                    result = self.result()
+                    assert result is not None  # the phase is OVER
+                    events.append(Ended(result))
                     return
         # A turn always ends with an "end" step; reaching here means a decision is pending.
 
-    def _refill(self, events: list[tuple]) -> None:
+    def _refill(self, events: list[Event]) -> None:
         """R14: fill empty slots from the 1-, then 2-, then 3-tree pile; lava cards erupt
         onto the boat's crater. R20: the first scoring interrupts the moment the 2-tree
         pile runs out; the refill resumes afterwards."""
@@ -441,10 +456,10 @@ class Game:
                     self.discard.append(card)
                     if sum(self.lava) < limit:
                         self.lava[self.boat] += 1
-                        events.append(("lava", self.boat, "card"))
+                        events.append(LavaPlaced(self.boat, "card"))
                 else:
                     self.slots[slot] = held = card
-                    events.append(("reveal", slot, card))
+                    events.append(Revealed(slot, card))
                 if pile == 1 and not self.piles[1] and self.round == 1:
                     self.queue.insert(0, ("refill",))
                     self._queue_scoring(1, front=True)
@@ -462,14 +477,15 @@ class Game:
 
     # -- scoring ----------------------------------------------------------------------
 
-    def _score(self, rnd: int, events: list[tuple]) -> None:
+    def _score(self, rnd: int, events: list[Event]) -> None:
         owner = {self.board.space_name(s): o for s, o in enumerate(self.statue_owner) if o >= 0}
         destroyed = erupt(self)
         # The owners (colours, parallel to ``destroyed``) so a log can say whose statue burnt.
-        events.append(("eruption", rnd, destroyed, tuple(PLAYERS[owner[n]] for n in destroyed)))
+        owners = tuple(PLAYERS[owner[n]] for n in destroyed)
+        events.append(Erupted(rnd, tuple(destroyed), owners))
         record = score_round(self, rnd)
         self.scorings.append(record)
-        events.append(("scoring", record))
+        events.append(Scored(record))
         if rnd == 1:  # R23
             self.board_owner = [NO_OWNER] * len(BOARD_ITEMS)
             self.round = 2

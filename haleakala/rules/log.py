@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .events import LOGGED
 from .game import PLAYERS, Game, Result
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from .events import Event
 
 
 def setup_record(game: Game) -> dict:
@@ -42,29 +45,9 @@ def action_record(game: Game, decision: int, legal: Iterable[int] | None = None)
     return record
 
 
-def event_records(game: Game, events: Iterable[tuple]) -> list[dict]:
-    """Log records for the events of one ``apply`` (the ones the log format carries)."""
-    out = []
-    for event in events:
-        kind = event[0]
-        if kind == "reveal":
-            slot, card = event[1], event[2]
-            out.append(
-                {
-                    "type": "reveal",
-                    "slot": game.board.slot_name(slot),
-                    "card": game.deck.cards[card].code,
-                }
-            )
-        elif kind == "lava":
-            out.append({"type": "lava", "segment": event[1], "cause": event[2]})
-        elif kind == "eruption":
-            out.append({"type": "eruption", "round": event[1], "destroyed": event[2]})
-        elif kind == "scoring":
-            out.append({"type": "scoring", **event[1]})
-        elif kind == "result":
-            out.append(result_record(event[1]))
-    return out
+def event_records(game: Game, events: Iterable[Event]) -> list[dict]:
+    """Log records for the events of one ``apply`` (the kinds the log format carries)."""
+    return [event.to_record(game) for event in events if event.kind in LOGGED]
 
 
 def result_record(result: Result) -> dict:

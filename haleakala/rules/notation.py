@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from haleakala.core.errors import NotationError
-from haleakala.core.marks import N_, Help, Said  # noqa: F401  (importable from here before)
+from haleakala.core.text import N_, Help, Term, Text  # noqa: F401  (importable from here before)
 
 from .deck import BOARD_ITEMS
 from .geometry import Board, default_board
@@ -34,8 +34,7 @@ LAVA_NONE, LAVA = 600, 601
 BUY, KEEP, PASS = 700, 710, 711
 
 
-# ``NotationError``, ``N_``, ``Said`` and ``Help`` are every game's (``haleakala.core``):
-# imported above, the same objects as before.
+# ``NotationError``, ``N_`` and ``Help`` are every game's (``haleakala.core``): imported above.
 
 
 def place(value: int, beach: int, invoke: bool = False) -> int:

@@ -18,6 +18,8 @@ what it reads (``Position``), so this module does not import ``game``.
 
 from __future__ import annotations
 
+from haleakala.core.text import Param, Term, Text, join
+
 from .decision import N_, Refusal
 from .deck import BOARD_ITEMS
 from .legal import generate
@@ -51,163 +53,198 @@ from .state import (
 BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """``gettext.ngettext`` for English; the one place a count picks a sentence form."""
-    return singular if n == 1 else plural
+def ngettext(singular: str, plural: str, count: int, /, **params: Param) -> Text:
+    """The sentence whose form ``n`` chooses (``gettext.ngettext``'s signature, so the
+    extractor marks both forms), as a ``Text`` rendered in the viewer's language."""
+    return Text.count(singular, plural, count, **params)
 
 
-def _or(texts: list[str]) -> str:
+def _or(texts: list[Param]) -> Param:
     """``a``, ``a or b``, ``a, b or c``."""
-    if len(texts) <= 1:
-        return "".join(texts)
-    return N_("{join} or {texts}").format(join=", ".join(texts[:-1]), texts=texts[-1])
+    return join(texts)
 
 
 # -- one function per message (the counts are parameters) ------------------------------
 
 
-def game_over() -> str:
-    return N_("R21: the game ended with the second scoring; start a new game to play on")
+def game_over() -> Text:
+    return Text(N_("R21: the game ended with the second scoring; start a new game to play on"))
 
 
-def not_your_decision(decider: str, player: str) -> str:
-    return N_(
-        "R6: players take turns, and this decision is {decider}'s, not "
-        "{player}'s; wait until {decider} has decided"
-    ).format(decider=decider, player=player)
-
-
-def shells_too_few(item: str, cost: int, have: int, ruling: str, instead: str) -> str:
-    """'the Forest Statues card costs 1 shell and you have none'."""
-    price = ngettext("costs {n} shell", "costs {n} shells", cost).format(n=cost)
-    if have == 0:
-        held = N_("you have none")
-    else:
-        held = ngettext("you have {n} shell", "you have {n} shells", have).format(n=have)
-    return N_("{ruling}: the {item} card {price} and {held}; {instead}").format(
-        ruling=ruling, item=item, price=price, held=held, instead=instead
+def not_your_decision(decider: str, player: str) -> Text:
+    return Text.of(
+        N_(
+            "R6: players take turns, and this decision is {decider}'s, not "
+            "{player}'s; wait until {decider} has decided"
+        ),
+        decider=Term(decider),
+        player=Term(player),
     )
 
 
-def discs_left_in_supply(left: int, instead: str) -> str:
+def shells_too_few(item: str, cost: int, have: int, ruling: str, instead: Param) -> Text:
+    """'the Forest Statues card costs 1 shell and you have none'."""
+    price = ngettext("costs {n} shell", "costs {n} shells", cost, n=cost)
+    held: Param
+    if have == 0:
+        held = Text(N_("you have none"))
+    else:
+        held = ngettext("you have {n} shell", "you have {n} shells", have, n=have)
+    return Text.of(
+        N_("{ruling}: the {item} card {price} and {held}; {instead}"),
+        ruling=ruling,
+        item=Term(item),
+        price=price,
+        held=held,
+        instead=instead,
+    )
+
+
+def discs_left_in_supply(left: int, instead: Param) -> Text:
     """The boat (action 3) before all number discs are out."""
     still = ngettext(
         "you still have {n} number disc in your supply",
         "you still have {n} number discs in your supply",
         left,
-    ).format(n=left)
-    return N_(
-        "R6: the boat moves only when all 5 of your number discs are on the "
-        "island, and {still}; {instead}"
-    ).format(still=still, instead=instead)
+        n=left,
+    )
+    return Text.of(
+        N_(
+            "R6: the boat moves only when all 5 of your number discs are on the "
+            "island, and {still}; {instead}"
+        ),
+        still=still,
+        instead=instead,
+    )
 
 
 # -- helpers that find a legal alternative ---------------------------------------------
 
 
-def _texts(self: Position, codes: list[int]) -> list[str]:
+def _texts(self: Position, codes: list[int]) -> list[Param]:
     return [format_decision(c, self.board) for c in codes]
 
 
-def _turn_instead(self: Position, legal: list[int], near: int | None = None, value: int = 0) -> str:
+def _turn_instead(
+    self: Position, legal: list[int], near: int | None = None, value: int = 0
+) -> Text:
     """``instead ...``: legal turn actions, the same disc or the same beach first."""
     options = _turn_options(self, legal, near, value)
     return (
-        N_("instead {options}").format(options=options)
+        Text.of(N_("instead {options}"), options=options)
         if options
-        else N_("no turn action is possible now")
+        else Text(N_("no turn action is possible now"))
     )
 
 
-def _turn_options(self: Position, legal: list[int], near: int | None, value: int) -> str:
+def _turn_options(self: Position, legal: list[int], near: int | None, value: int) -> Param:
     places = [c for c in legal if c < RETURN]
     returns = [c for c in legal if RETURN <= c < BOAT]
-    options: list[str] = []
+    options: list[Param] = []
     same_beach = [c for c in places if near is not None and c % 10 == near and c < 100]
     same_disc = [c for c in places if value and c % 100 // 10 == value and c < 100]
     if same_beach:
         options.append(
-            N_("place another disc here ({texts})").format(texts=_texts(self, same_beach[:1])[0])
+            Text.of(N_("place another disc here ({texts})"), texts=_texts(self, same_beach[:1])[0])
         )
     if same_disc and value:
         options.append(
-            N_("place {value} on another beach ({texts})").format(
-                value=value, texts=_texts(self, same_disc[:1])[0]
+            Text.of(
+                N_("place {value} on another beach ({texts})"),
+                value=value,
+                texts=_texts(self, same_disc[:1])[0],
             )
         )
     if not options and places:
-        options.append(N_("place a disc ({texts})").format(texts=_texts(self, places[:1])[0]))
+        options.append(Text.of(N_("place a disc ({texts})"), texts=_texts(self, places[:1])[0]))
     if returns:
-        options.append(N_("take one back ({texts})").format(texts=_texts(self, returns[:1])[0]))
+        options.append(Text.of(N_("take one back ({texts})"), texts=_texts(self, returns[:1])[0]))
     if BOAT in legal:
-        options.append(N_("move the boat (boat)"))
+        options.append(Text(N_("move the boat (boat)")))
     return _or(options[:3])
 
 
-def _buy_instead(self: Position, legal: list[int], phase: int) -> str:
-    items = [self.deck.board_items[BOARD_ITEMS[c - BUY]][0] for c in legal if c < KEEP]
-    none = N_("keep the shell (keep)") if phase == SHELL else N_("buy nothing (pass)")
+def _buy_instead(self: Position, legal: list[int], phase: int) -> Param:
+    items: list[Param] = [
+        Term(self.deck.board_items[BOARD_ITEMS[c - BUY]][0]) for c in legal if c < KEEP
+    ]
+    none = Text(N_("keep the shell (keep)") if phase == SHELL else N_("buy nothing (pass)"))
     if items:
-        return N_("buy what you can pay for ({choices}) or {none}").format(
-            choices=_or(items), none=none
+        return Text.of(
+            N_("buy what you can pay for ({choices}) or {none}"), choices=_or(items), none=none
         )
     return none
 
 
-def _space(self: Position, space: int) -> str:
+def _space(self: Position, space: int) -> Text:
     """``forest 2F``: the band in words and the space in notation."""
-    return f"{BANDS[space % 3]} {self.board.space_name(space)}"
+    return Text.of(
+        N_("{land} {space}"), land=Term(BANDS[space % 3]), space=self.board.space_name(space)
+    )
 
 
 def _expecting(self: Position, p: int) -> Refusal:
     """A decision of another kind: say what is awaited now, with its rule."""
     phase, legal = self.phase, generate(self)
     if phase == TURN:
-        text = N_(
-            "R6: it is your turn, so a turn action comes first (place a number "
-            "disc, take one back or move the boat): {turn_options}"
-        ).format(turn_options=_turn_options(self, legal, None, 0))
+        text = Text.of(
+            N_(
+                "R6: it is your turn, so a turn action comes first (place a number "
+                "disc, take one back or move the boat): {turn_options}"
+            ),
+            turn_options=_turn_options(self, legal, None, 0),
+        )
         return Refusal("wrong_phase", text, "R6")
     if phase == MOVE_SHAMAN:
-        text = N_(
-            "R6: after your disc comes the shaman: move it (like {texts}) or leave "
-            "it where it is (>stay)"
-        ).format(texts=_texts(self, legal[1:2] or legal[:1])[0])
+        text = Text.of(
+            N_(
+                "R6: after your disc comes the shaman: move it (like {texts}) or leave "
+                "it where it is (>stay)"
+            ),
+            texts=_texts(self, legal[1:2] or legal[:1])[0],
+        )
         return Refusal("wrong_phase", text, "R6")
     if phase == CHOOSE_CARD:
         offers = _card_offers(self, legal)
-        text = N_("R11: a card offered must be taken first: {choices}").format(choices=_or(offers))
+        text = Text.of(
+            N_("R11: a card offered must be taken first: {choices}"), choices=_or(offers)
+        )
         return Refusal("wrong_phase", text, "R11")
     if phase == PRIESTESS:
         if legal == [LAVA_NONE]:
-            what = N_("there is no lava on the island, so say lava none")
+            what: Param = Text(N_("there is no lava on the island, so say lava none"))
         else:
-            what = N_("move a lava disc to a neighbouring crater ({choices})").format(
-                choices=_or(_texts(self, legal[:2]))
+            what = Text.of(
+                N_("move a lava disc to a neighbouring crater ({choices})"),
+                choices=_or(_texts(self, legal[:2])),
             )
         return Refusal(
             "wrong_phase",
-            N_("R16: the Lava Priestess comes first: {what}").format(what=what),
+            Text.of(N_("R16: the Lava Priestess comes first: {what}"), what=what),
             "R16",
         )
     if phase == SHELL:
-        text = N_("R17: you received a shell: first {buy_instead}").format(
-            buy_instead=_buy_instead(self, legal, phase)
+        text = Text.of(
+            N_("R17: you received a shell: first {buy_instead}"),
+            buy_instead=_buy_instead(self, legal, phase),
         )
         return Refusal("wrong_phase", text, "R17")
-    text = N_("R19: before the scoring you may buy one item: {buy_instead}").format(
-        buy_instead=_buy_instead(self, legal, phase)
+    text = Text.of(
+        N_("R19: before the scoring you may buy one item: {buy_instead}"),
+        buy_instead=_buy_instead(self, legal, phase),
     )
     return Refusal("wrong_phase", text, "R19")
 
 
-def _card_offers(self: Position, legal: list[int]) -> list[str]:
+def _card_offers(self: Position, legal: list[int]) -> list[Param]:
     """``take 1a (Shell)`` for every card offered now (empty slots are never offered)."""
-    names = []
+    names: list[Param] = []
     for c in legal:
         slot = c - TAKE
         card = self.deck.cards[self.slots[slot]].name
-        names.append(N_("take {slot} ({card})").format(slot=self.board.slot_name(slot), card=card))
+        names.append(
+            Text.of(N_("take {slot} ({card})"), slot=self.board.slot_name(slot), card=Term(card))
+        )
     return names
 
 
@@ -244,43 +281,57 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
     kind, rest = divmod(d, 100)
     v, beach = divmod(rest, 10)
     own, opp = self.totals[p][beach], self.totals[1 - p][beach]
-    other = PLAYERS[1 - p]
+    other = Term(PLAYERS[1 - p])
     where = self.disc_at[p][v]
     legal = generate(self)
     if kind == 2:  # return
         if where != beach:
             if where < 0:
                 fix = (
-                    N_("place it ({v}@{beach})").format(v=v, beach=beach)
+                    Text.of(N_("place it ({v}@{beach})"), v=v, beach=beach)
                     if PLACE + v * 10 + beach in legal
                     else ""
                 )
-                text = N_(
-                    "R6: your disc {v} is in your supply, not on beach {beach}, so there is"
-                    " nothing to take back"
-                ).format(v=v, beach=beach)
+                text = Text.of(
+                    N_(
+                        "R6: your disc {v} is in your supply, not on beach {beach}, so there is"
+                        " nothing to take back"
+                    ),
+                    v=v,
+                    beach=beach,
+                )
             else:
                 back = RETURN + v * 10 + where
                 fix = (
-                    N_("take it back from there (-{v}@{where})").format(v=v, where=where)
+                    Text.of(N_("take it back from there (-{v}@{where})"), v=v, where=where)
                     if back in legal
                     else ""
                 )
-                text = N_("R6: your disc {v} is on beach {where}, not on beach {beach}").format(
-                    v=v, where=where, beach=beach
+                text = Text.of(
+                    N_("R6: your disc {v} is on beach {where}, not on beach {beach}"),
+                    v=v,
+                    where=where,
+                    beach=beach,
                 )
             return Refusal(
                 "disc_not_there",
-                f"{text}; {'instead ' + fix if fix else _turn_instead(self, legal, beach)}",
+                Text.of(
+                    N_("{first}; {rest}"),
+                    first=text,
+                    rest=Text.of(N_("instead {options}"), options=fix)
+                    if fix
+                    else _turn_instead(self, legal, beach),
+                ),
                 "R6",
             )
         return Refusal(
             "sum_rule",
-            N_(
-                "R7 sum rule: taking back {v} would leave you {n} against {other}'s "
-                "{opp} on beach {beach}, and a beach's two totals must differ (unless "
-                "both are 0); {turn_instead}"
-            ).format(
+            Text.of(
+                N_(
+                    "R7 sum rule: taking back {v} would leave you {n} against {other}'s "
+                    "{opp} on beach {beach}, and a beach's two totals must differ (unless "
+                    "both are 0); {turn_instead}"
+                ),
                 v=v,
                 n=own - v,
                 other=other,
@@ -293,26 +344,31 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
     if where >= 0:
         back = RETURN + v * 10 + where
         later = (
-            N_("take {v} back this turn (-{v}@{where}) and place it on a later turn").format(
-                v=v, where=where
+            Text.of(
+                N_("take {v} back this turn (-{v}@{where}) and place it on a later turn"),
+                v=v,
+                where=where,
             )
             if back in legal
             else ""
         )
         places = [c for c in legal if c < RETURN]
         now = (
-            N_("place a disc from your supply ({texts})").format(texts=_texts(self, places[:1])[0])
+            Text.of(
+                N_("place a disc from your supply ({texts})"), texts=_texts(self, places[:1])[0]
+            )
             if places
             else ""
         )
         if not places and BOAT in legal:
-            now = N_("move the boat (boat)")
+            now = Text(N_("move the boat (boat)"))
         return Refusal(
             "disc_already_out",
-            N_(
-                "R6: your disc {v} is already on beach {where}, and a turn is one "
-                "action; instead {value}"
-            ).format(
+            Text.of(
+                N_(
+                    "R6: your disc {v} is already on beach {where}, and a turn is one "
+                    "action; instead {value}"
+                ),
                 v=v,
                 where=where,
                 value=(_or([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)),
@@ -322,26 +378,31 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
     if kind == 1:
         plain = PLACE + v * 10 + beach
         without = (
-            N_("place it without the invocation disc ({v}@{beach})").format(v=v, beach=beach)
+            Text.of(N_("place it without the invocation disc ({v}@{beach})"), v=v, beach=beach)
             if plain in legal
             else ""
         )
         if self.invocation[p] == -2:
             return Refusal(
                 "invocation_tactical_only",
-                N_(
-                    "R25: invocation discs are used only in the tactical variant; instead {value}"
-                ).format(value=without or _turn_options(self, legal, beach, v)),
+                Text.of(
+                    N_(
+                        "R25: invocation discs are used only in the tactical variant; "
+                        "instead {value}"
+                    ),
+                    value=without or _turn_options(self, legal, beach, v),
+                ),
                 "R25",
             )
         if self.invocation[p] >= 0:
             return Refusal(
                 "invocation_on_island",
-                N_(
-                    "R27: your invocation disc is still on beach {invocation}; it comes "
-                    "back when the boat stops there or with a Lava Priestess; instead "
-                    "{value}"
-                ).format(
+                Text.of(
+                    N_(
+                        "R27: your invocation disc is still on beach {invocation}; it comes "
+                        "back when the boat stops there or with a Lava Priestess; instead "
+                        "{value}"
+                    ),
                     invocation=self.invocation[p],
                     value=without or _turn_options(self, legal, beach, v),
                 ),
@@ -350,13 +411,14 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
         if beach != self.boat:
             there = self.boat
             ok = 100 + v * 10 + there in legal
-            alt = N_("{v}@{there}* beside the boat").format(v=v, there=there) if ok else ""
+            alt = Text.of(N_("{v}@{there}* beside the boat"), v=v, there=there) if ok else ""
             return Refusal(
                 "invocation_beach",
-                N_(
-                    "R26: the invocation disc goes only with a number disc on the beach "
-                    "next to the boat (beach {there}); instead {value}"
-                ).format(
+                Text.of(
+                    N_(
+                        "R26: the invocation disc goes only with a number disc on the beach "
+                        "next to the boat (beach {there}); instead {value}"
+                    ),
                     there=there,
                     value=(
                         _or([t for t in (alt, without) if t])
@@ -368,10 +430,11 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
         if sum(self.lava) >= self.board.lava_discs:
             return Refusal(
                 "lava_exhausted",
-                N_(
-                    "R26: all {lava_discs} lava discs are on the island, so no more can be "
-                    "invoked; instead {value}"
-                ).format(
+                Text.of(
+                    N_(
+                        "R26: all {lava_discs} lava discs are on the island, so no more can be "
+                        "invoked; instead {value}"
+                    ),
                     lava_discs=self.board.lava_discs,
                     value=without or _turn_options(self, legal, beach, v),
                 ),
@@ -379,11 +442,12 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
             )
     return Refusal(
         "sum_rule",
-        N_(
-            "R7 sum rule: with {v} on beach {beach} you would have {n} against "
-            "{other}'s {opp}, and a beach's two totals must differ (unless both are"
-            " 0); {turn_instead}"
-        ).format(
+        Text.of(
+            N_(
+                "R7 sum rule: with {v} on beach {beach} you would have {n} against "
+                "{other}'s {opp}, and a beach's two totals must differ (unless both are"
+                " 0); {turn_instead}"
+            ),
             v=v,
             beach=beach,
             n=own + v,
@@ -398,38 +462,49 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
 def _shaman(self: Position, d: int, p: int) -> Refusal:
     legal = generate(self)
     moves = [c for c in legal if c != STAY]
-    options = _or([*_texts(self, moves[:4]), N_(">stay")])
+    options = _or([*_texts(self, moves[:4]), N_(">stay")])  # notation: the same everywhere
     dest = d - SHAMAN
     if dest == self.shaman[p]:
         return Refusal(
             "shaman_reach",
-            N_("R8: your shaman is already on {space}; to leave it there say >stay").format(
-                space=_space(self, dest)
+            Text.of(
+                N_("R8: your shaman is already on {space}; to leave it there say >stay"),
+                space=_space(self, dest),
             ),
             "R8",
         )
     if dest == self.shaman[1 - p]:
         return Refusal(
             "shaman_occupied",
-            N_(
-                "R8: the {colour} shaman stands on {space}; yours may pass it but not "
-                "stop there; instead {options}"
-            ).format(colour=PLAYERS[1 - p], space=_space(self, dest), options=options),
+            Text.of(
+                N_(
+                    "R8: the {colour} shaman stands on {space}; yours may pass it but not "
+                    "stop there; instead {options}"
+                ),
+                colour=Term(PLAYERS[1 - p]),
+                space=_space(self, dest),
+                options=options,
+            ),
             "R8",
         )
     here = self.shaman[p]
     start = (
-        N_("the hut on beach {n}").format(n=here - self.board.land_spaces)
+        Text.of(N_("the hut on beach {n}"), n=here - self.board.land_spaces)
         if here >= self.board.land_spaces
         else _space(self, here)
     )
     return Refusal(
         "shaman_reach",
-        N_(
-            "R8: from {start} your shaman cannot reach {space} – it goes at most 2 "
-            "steps over grassland, forest and mountain, at most one of them uphill;"
-            " instead {options}"
-        ).format(start=start, space=_space(self, dest), options=options),
+        Text.of(
+            N_(
+                "R8: from {start} your shaman cannot reach {space} – it goes at most 2 "
+                "steps over grassland, forest and mountain, at most one of them uphill;"
+                " instead {options}"
+            ),
+            start=start,
+            space=_space(self, dest),
+            options=options,
+        ),
         "R8",
     )
 
@@ -442,15 +517,19 @@ def _card(self: Position, d: int) -> Refusal:
     if slot // self.board.slots_per_segment != seg:
         return Refusal(
             "card_segment",
-            N_("R10: the cards go out in segment {seg}, where the boat is; {offers}").format(
-                seg=seg, offers=offers
+            Text.of(
+                N_("R10: the cards go out in segment {seg}, where the boat is; {offers}"),
+                seg=seg,
+                offers=offers,
             ),
             "R10",
         )
     return Refusal(
         "slot_empty",
-        N_("R10: slot {slot} is empty, so there is no card to take; {offers}").format(
-            slot=self.board.slot_name(slot), offers=offers
+        Text.of(
+            N_("R10: slot {slot} is empty, so there is no card to take; {offers}"),
+            slot=self.board.slot_name(slot),
+            offers=offers,
         ),
         "R10",
     )
@@ -461,26 +540,32 @@ def _lava(self: Position, d: int) -> Refusal:
     if d == LAVA_NONE:
         return Refusal(
             "lava_must_move",
-            N_(
-                "R16: there is lava on the island, so the Lava Priestess must move a "
-                "lava disc to a neighbouring crater: {choices}"
-            ).format(choices=_or(_texts(self, legal[:4]))),
+            Text.of(
+                N_(
+                    "R16: there is lava on the island, so the Lava Priestess must move a "
+                    "lava disc to a neighbouring crater: {choices}"
+                ),
+                choices=_or(_texts(self, legal[:4])),
+            ),
             "R16",
         )
     src = (d - LAVA) // 2
     craters = sorted({(c - LAVA) // 2 for c in legal if c != LAVA_NONE})
     if not craters:
-        instead = N_("there is no lava on the island, so say lava none")
+        instead: Param = Text(N_("there is no lava on the island, so say lava none"))
     else:
-        word = ngettext("lava is on crater {c}", "lava is on craters {c}", len(craters))
-        example = format_decision(legal[0], self.board)
-        instead = N_("{decision}, like {example}").format(
-            decision=word.format(c=_or([str(c) for c in craters])), example=example
+        word = ngettext(
+            "lava is on crater {c}",
+            "lava is on craters {c}",
+            len(craters),
+            c=_or([str(c) for c in craters]),
         )
+        example = format_decision(legal[0], self.board)
+        instead = Text.of(N_("{decision}, like {example}"), decision=word, example=example)
     return Refusal(
         "no_lava_there",
-        N_("R16: crater {src} holds no lava disc to move; {instead}").format(
-            src=src, instead=instead
+        Text.of(
+            N_("R16: crater {src} holds no lava disc to move; {instead}"), src=src, instead=instead
         ),
         "R16",
     )
@@ -516,22 +601,29 @@ def _buy(self: Position, d: int, p: int) -> Refusal:
     if owner == FACE_DOWN:
         return Refusal(
             "priestess_face_down",
-            N_(
-                "R17: the board's Lava Priestess was used this round and stays face "
-                "down until the next scoring; {instead}"
-            ).format(instead=instead),
+            Text.of(
+                N_(
+                    "R17: the board's Lava Priestess was used this round and stays face "
+                    "down until the next scoring; {instead}"
+                ),
+                instead=instead,
+            ),
             "R17",
         )
     if owner != NO_OWNER:
         whose = (
-            N_("you already have")
+            Text(N_("you already have"))
             if owner == p
-            else N_("{colour} already has").format(colour=PLAYERS[owner])
+            else Text.of(N_("{colour} already has"), colour=Term(PLAYERS[owner]))
         )
         return Refusal(
             "item_taken",
-            N_("{ruling}: {whose} the {item} card; {instead}").format(
-                ruling=ruling, whose=whose, item=item, instead=instead
+            Text.of(
+                N_("{ruling}: {whose} the {item} card; {instead}"),
+                ruling=ruling,
+                whose=whose,
+                item=item,
+                instead=instead,
             ),
             ruling,
         )

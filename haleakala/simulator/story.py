@@ -20,6 +20,15 @@ from haleakala.i18n import N_
 from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
+from haleakala.rules.events import (
+    BoatMoved,
+    Bought,
+    DiscsBack,
+    InvocationBack,
+    Received,
+    Scored,
+    StatueBuilt,
+)
 from haleakala.words.moves import decision_sentence, event_lines
 
 DECISION_NOTE = re.compile(r"^\d+\. ")
@@ -133,19 +142,21 @@ class Story:
         shown = [
             e
             for e in events
-            if e[0] not in QUIET_EVENTS and not (e[0] == "discs_back" and not occupied[e[1]])
+            if e.kind not in QUIET_EVENTS
+            and not (isinstance(e, DiscsBack) and not occupied[e.beach])
         ]
         # the decision's sentence already says where the boat went and which card was taken
-        self.entries.append(Entry(decision_sentence(replay, mover, d, events), who, "move"))
+        # The window still keeps English and translates at its edge (``i18n.lookup``).
+        said = str(decision_sentence(replay, mover, d, events))
+        self.entries.append(Entry(said, who, "move"))
         for event in shown:
-            if event[0] == "boat":
+            if isinstance(event, BoatMoved):
                 continue
-            kind = "scoring" if event[0] == "scoring" else "event"
-            owned = event[0] in ("statue", "receive", "buy", "invocation_back")
-            owner = event[1] if owned else None
-            colour = PLAYERS[owner] if isinstance(owner, int) else None
-            for text in event_lines(replay, [event], told=mover):
-                text = text.strip()
+            kind = "scoring" if isinstance(event, Scored) else "event"
+            owned = isinstance(event, StatueBuilt | Received | Bought | InvocationBack)
+            colour = PLAYERS[event.player] if owned else None  # type: ignore[union-attr]
+            for line in event_lines(replay, [event], told=mover):
+                text = str(line).strip()
                 if kind == "scoring" and text.startswith(PLAYERS):
                     colour = text.split()[0]
                 elif kind == "scoring":

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.refusals import speak
+from haleakala.i18n.refusals import say
 from haleakala.kahuna import PLAYERS, Game, SaveError
+from haleakala.kahuna.events import Bridge, Drew, Event, Revealed, Scored, Shuffled, Stone
 from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
 from haleakala.rules.serialize import printable
@@ -160,30 +161,29 @@ def describe_decision(game: Game, decision: int, viewer: int | None) -> str:
     return game.format(decision)
 
 
-def describe_events(game: Game, events: list[tuple], viewer: int | None) -> list[str]:
+def describe_events(game: Game, events: list[Event], viewer: int | None) -> list[str]:
     """The automatic effects, for ``viewer``: a card drawn from the pile is named only to
     the player who drew it."""
     b = game.board
     names = b.islands
     out = []
     for event in events:
-        kind = event[0]
-        if kind == "stone":
-            _kind, p, island, what = event
+        if isinstance(event, Stone):
+            p, island, what = event.player, event.island, event.what
             template = (
                 N_("{colour} stone placed on {island}")
                 if what == "placed"
                 else N_("{colour} stone removed from {island}")
             )
             out.append(_(template).format(colour=colour(PLAYERS[p]), island=names[island]))
-        elif kind == "bridge":
+        elif isinstance(event, Bridge):
             out.append(
                 _("{colour} bridge {line} removed").format(
-                    colour=colour(PLAYERS[event[1]]), line=b.line_names[event[2]]
+                    colour=colour(PLAYERS[event.player]), line=b.line_names[event.line]
                 )
             )
-        elif kind == "draw":
-            _kind, p, source, card = event
+        elif isinstance(event, Drew):
+            p, source, card = event.player, event.source, event.card
             if source == "pile" and viewer == p:
                 text = _("{colour} draws {card} from the pile")
             elif source == "pile":
@@ -194,15 +194,15 @@ def describe_events(game: Game, events: list[tuple], viewer: int | None) -> list
                 text.format(
                     colour=colour(PLAYERS[p]),
                     card=names[card],
-                    slot=source + 1 if source != "pile" else "",
+                    slot=source + 1 if isinstance(source, int) else "",
                 )
             )
-        elif kind == "reveal":
+        elif isinstance(event, Revealed):
             out.append(
-                _("display slot {slot}: {card}").format(slot=event[1] + 1, card=names[event[2]])
+                _("display slot {slot}: {card}").format(slot=event.slot + 1, card=names[event.card])
             )
-        elif kind == "scoring":
-            r = event[1]
+        elif isinstance(event, Scored):
+            r = event.record
             isl, pts, tot = r["islands"], r["points"], r["totals"]
             out.append(
                 _(
@@ -220,10 +220,10 @@ def describe_events(game: Game, events: list[tuple], viewer: int | None) -> list
                     tb=tot["black"],
                 )
             )
-        elif kind == "shuffle":
+        elif isinstance(event, Shuffled):
             out.append(
                 _("round {round}: the discard pile is shuffled into a new pile").format(
-                    round=event[1]
+                    round=event.round
                 )
             )
     return out
@@ -478,9 +478,9 @@ class KahunaTerminalGame:
 
     def decide(self, line: str) -> None:
         game = self.game
-        reason = game.why_illegal(line)
-        if reason is not None:
-            self.say(_("refused: {reason}").format(reason=speak(reason)))
+        refusal = game.refusal(line)
+        if refusal is not None:
+            self.say(_("refused: {reason}").format(reason=say(refusal)))
             return
         before = game.clone()
         decision = game.parse(line)

@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING
 
 from haleakala import palette
 from haleakala.i18n import N_, _, ngettext, pgettext
-from haleakala.i18n.lookup import tr
-from haleakala.i18n.terms import PHASES
+from haleakala.i18n import render as in_language
+from haleakala.i18n.terms import PHASES, SETTINGS
+from haleakala.i18n.terms import player as colour_name
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.words import moves
 
 if TYPE_CHECKING:
-    from haleakala.rules import Game
+    from haleakala.rules import Game, Result
+    from haleakala.rules.events import Event
 
 STYLES = {
     "red": "31",
@@ -188,7 +190,7 @@ def scoring_board(game: Game, color: bool = False) -> list[str]:
         elif owner == 2:
             state, style = _("face down"), "dim"
         else:
-            state, style = tr(PLAYERS[owner]), PLAYERS[owner]
+            state, style = colour_name(PLAYERS[owner]), PLAYERS[owner]
         text = colon(f"{_(name)} ({cost})") + " "
         shown = paint(state, style, color) if style else state
         cells.append((text + shown, len(text + state)))
@@ -226,7 +228,7 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
     ]
     # A fact never breaks inside ("Muscheln: 0" stays together): a line too long for the
     # terminal goes on below, under the first fact.
-    first, width = _cell(tr(colour), 8, colour, color), 8
+    first, width = _cell(colour_name(colour), 8, colour, color), 8
     for k, fact in enumerate(facts):
         if k and width + 3 + len(fact) > WIDTH:
             first, width = first + "\n" + " " * 8 + fact, 8 + len(fact)
@@ -238,7 +240,9 @@ def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
     items = [f"{n}x {name}" if n > 1 else name for name, n in cards.items()] or [
         pgettext("no cards", "none")
     ]
-    units = [item + ";" for item in items[:-1]] + [items[-1]]  # wrap between cards only
+    # Wrap between cards only; the separator as the language writes it (French: " ;").
+    sep = _("{first}; {rest}").format(first="", rest="").rstrip()
+    units = [item + sep for item in items[:-1]] + [items[-1]]
     if cards:
         units.append(
             _("(baskets {baskets}, butterflies {butterflies})").format(
@@ -269,17 +273,17 @@ def _status_parts(game: Game, color: bool) -> tuple[str, str]:
     else:
         who = game.to_move or ""
         where = _("{colour} to decide ({phase})").format(
-            colour=paint(tr(who), who, color), phase=_(PHASES[game.phase_name])
+            colour=paint(colour_name(who), who, color), phase=_(PHASES[game.phase_name])
         )
     score = _("score {red} {n}  {yellow} {m}").format(
-        red=paint(tr("red"), "red", color),
+        red=paint(colour_name("red"), "red", color),
         n=red,
-        yellow=paint(tr("yellow"), "yellow", color),
+        yellow=paint(colour_name("yellow"), "yellow", color),
         m=yellow,
     )
     line = _("{title} {variant} · seed {seed} · round {round} of 2 · {where}").format(
         title=paint("Haleakala", "head", color),
-        variant=tr(game.variant),
+        variant=variant_name(game.variant),
         seed=game.seed,
         round=game.round,
         where=where,
@@ -326,10 +330,12 @@ def prompt(game: Game, color: bool = False) -> str:
         what = _(PHASE_PROMPTS[phase])
     if phase in ("shell", "prescore"):
         what = _("{what} (you have {shells})").format(
-            what=what, shells=moves.shells(len(game.shells[game.decider]))
+            what=what, shells=in_language(moves.shells(len(game.shells[game.decider])))
         )
     return "\n".join(
-        wrap_words([colon(paint(tr(who), who, color)), *what.split()], indent="", hang="  ")
+        wrap_words(
+            [colon(paint(colour_name(who), who, color)), *what.split()], indent="", hang="  "
+        )
     )
 
 
@@ -376,7 +382,26 @@ def compact_legal(game: Game) -> list[str]:
 
 
 # The sentences of what happened live in ``haleakala.words.moves`` (one layer for every
-# front end); these names stay for the callers that import them from here.
-describe_events = moves.event_lines
-describe_scoring = moves.scoring_lines
-describe_result = moves.result_sentence
+# front end, made as values); the terminal shows them rendered in the language in use.
+
+
+def variant_name(variant: str) -> str:
+    """``base``, ``taktisch``: the variant's name in the language in use."""
+    return _(SETTINGS.get(variant, variant))
+
+
+def describe_events(game: Game, events: list[Event], *, told: int | None = None) -> list[str]:
+    return [in_language(line) for line in moves.event_lines(game, events, told=told)]
+
+
+def describe_scoring(record: dict) -> list[str]:
+    return [in_language(line) for line in moves.scoring_lines(record)]
+
+
+def describe_result(result: Result) -> str:
+    return in_language(moves.result_sentence(result))
+
+
+def describe_move(game: Game, mover: int, code: int, events: list[Event]) -> list[str]:
+    """The decision's sentence and what it caused, in the language in use."""
+    return [in_language(line) for line in moves.describe_move(game, mover, code, events)]

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, TextIO
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.i18n.refusals import say
+from haleakala.i18n.terms import player as colour_name
 from haleakala.rules import PLAYERS, Game, SaveError
 from haleakala.rules.serialize import from_json, printable
-from haleakala.words import moves
 
 from . import render
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
@@ -125,7 +125,7 @@ class TerminalGame:
         a file stays one line (``wrap=False``): its path is as long as it is, and a
         failed save or load is one line to read or grep."""
         for line in text.split("\n"):
-            for part in fit(tr(line)) if wrap else [tr(line)]:  # translated, then wrapped
+            for part in fit(line) if wrap else [line]:
                 print(part, file=self.out)
 
     def draw(self) -> None:
@@ -146,11 +146,11 @@ class TerminalGame:
                 "Haleakala, {variant} variant, seed {seed}: red is {red}, yellow is {yellow}; "
                 "{colour} starts."
             ).format(
-                variant=tr(g.variant),
+                variant=render.variant_name(g.variant),
                 seed=g.seed,
                 red=self._seat_name(0),
                 yellow=self._seat_name(1),
-                colour=tr(PLAYERS[g.start]),
+                colour=colour_name(PLAYERS[g.start]),
             )
         )
         if any(seat is None for seat in self.seats):
@@ -179,16 +179,16 @@ class TerminalGame:
         text = game.format(decision)
         events = game.apply(decision)
         self._drawn = False
-        told = moves.describe_move(game, mover, decision, events)
+        told = render.describe_move(game, mover, decision, events)
         lines = [
             _("{colour} ({bot}) {decision}: {words}").format(
-                colour=render.paint(tr(who), who, self.color),
+                colour=render.paint(colour_name(who), who, self.color),
                 bot=bot.name,
                 decision=text,
-                words=tr(told[0]),
+                words=told[0],
             )
         ]
-        lines += ["  " + tr(line) for line in told[1:]]
+        lines += ["  " + line for line in told[1:]]
         if not self.watch:
             for line in lines:
                 self.say(line)
@@ -218,7 +218,7 @@ class TerminalGame:
         for text in render.compact_legal(game):
             self.say(text)
         try:
-            line = self.read(f"{tr(game.to_move or '')}> ")
+            line = self.read(f"{colour_name(game.to_move or '')}> ")
         except EOFError:
             self.say()
             self.say(_("end of input: the game is left unfinished (save FILE keeps a game)"))
@@ -235,11 +235,11 @@ class TerminalGame:
         self._forced.add(len(game.history))
         events = game.apply(decision)
         self._drawn = False
-        colour = render.paint(tr(who), who, self.color)
+        colour = render.paint(colour_name(who), who, self.color)
         only = _("only choice – goes on")
         self.say(f"{colour} {text}: {only}")
-        for line in moves.describe_move(game, mover, decision, events):
-            self.say("  " + tr(line))
+        for line in render.describe_move(game, mover, decision, events):
+            self.say("  " + line)
 
     def command(self, line: str) -> bool:
         """One line typed by a person: a command or a decision. False means quit."""
@@ -288,11 +288,11 @@ class TerminalGame:
         if hint is not None and hint.ply == len(game.history):
             from haleakala.ai.coach import judge
 
-            self.say(judge(hint, decision))
+            self.say(tr(judge(hint, decision)))  # the coach speaks English yet: the lookup
         events = game.apply(decision, player)
         self.undo_stack.append(_Undo(before, game.format(decision)))
         self._drawn = False
-        for text in moves.describe_move(game, mover, decision, events):
+        for text in render.describe_move(game, mover, decision, events):
             self.say("  " + text)
 
     def hint(self) -> None:
@@ -305,7 +305,7 @@ class TerminalGame:
             return
         self._hint = advise(game, seed=len(game.history))
         self.hints.append(self._hint.record())
-        self.say(self._hint.line())
+        self.say(tr(self._hint.line()))
 
     def undo(self) -> None:
         if not self.undo_stack:
@@ -358,7 +358,7 @@ class TerminalGame:
         except UnreadableFile as exc:
             self.say(
                 _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=exc.reason
+                    name=printable(name), reason=tr(exc.reason)
                 ),
                 wrap=False,
             )
@@ -366,7 +366,7 @@ class TerminalGame:
         except SaveError as exc:
             self.say(
                 _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=exc
+                    name=printable(name), reason=tr(str(exc))
                 ),
                 wrap=False,
             )
@@ -381,7 +381,7 @@ class TerminalGame:
                 "loaded {name}: {variant} variant, seed {seed}, round {round}, {n} decisions so far"
             ).format(
                 name=name,
-                variant=tr(game.variant),
+                variant=render.variant_name(game.variant),
                 seed=game.seed,
                 round=game.round,
                 n=len(game.history),

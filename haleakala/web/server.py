@@ -47,6 +47,7 @@ from typing import Any
 from aiohttp import web
 
 from haleakala import palette
+from haleakala.core.text import Text
 from haleakala.web.guard import (
     COMPLAINT_INTERVAL_S,
     MAX_HEADERS,
@@ -186,7 +187,7 @@ class LiveView:
         self.published = 0
         self._seq = 0
         self._game: Any = None
-        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._log: deque[Text | str] = deque(maxlen=LOG_LINES)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._started = threading.Event()

@@ -20,8 +20,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n, palette
+from haleakala.core.text import Term, Text
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
+from haleakala.i18n.terms import SETTINGS
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.deck import BOARD_ITEMS
@@ -46,7 +48,7 @@ NOTATION = re.compile(r"\s*\((-?\d@\d\*?|>\w+|boat|keep|pass|buy \w+|lava \d>\d)
 same in every language, since notation is. The page's header shows the words without them."""
 
 
-def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str = "") -> dict:
+def snapshot(game: Game, *, log: Sequence[Text | str] = (), seq: int = 0, digest: str = "") -> dict:
     """Everything the page shows about ``game``: a fresh dict of plain values.
 
     ``digest`` is the game's digest when the caller has it cached (the companion does);
@@ -96,7 +98,7 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
         "players": {colour: _player(game, p) for p, colour in enumerate(PLAYERS)},
         "scorings": [_scoring(record) for record in game.scorings],
         "result": _result(game) if over else None,
-        "log": [tr(line) for line in log[-LOG_LINES:]],
+        "log": [i18n.render(line) for line in log[-LOG_LINES:]],
         "segments": b.segments,
     }
 
@@ -194,7 +196,7 @@ def _scoring(record: dict) -> dict:
             for colour in PLAYERS
         },
         "names": {key: point_name(key) for key in record["players"][PLAYERS[0]]["points"]},
-        "words": [tr(line) for line in describe_scoring(record)],
+        "words": describe_scoring(record),
     }
 
 
@@ -202,7 +204,7 @@ def _result(game: Game) -> dict | None:
     result = game.result()
     if result is None:
         return None
-    return {**result.to_dict(), "text": tr(result_sentence(result))}
+    return {**result.to_dict(), "text": i18n.render(result_sentence(result))}
 
 
 def _last(game: Game) -> dict | None:
@@ -230,10 +232,11 @@ def _last(game: Game) -> dict | None:
     return where
 
 
-def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
+def log_lines(before: Game | None, after: Game) -> tuple[list[Text], bool]:
     """What happened between two published positions, in words, and whether the log starts
     over (a new or resumed game). One decision: who did what, then each event (indented by
-    ``EVENT_INDENT``); an undo says so. Costs one ``clone().apply()`` (microseconds)."""
+    ``EVENT_INDENT``); an undo says so. Costs one ``clone().apply()`` (microseconds).
+    The lines are values, rendered in the language of each snapshot sent."""
     if before is not None and before.seed == after.seed and before.variant == after.variant:
         made, now = len(before.history), len(after.history)
         if now == made + 1 and after.history[:made] == before.history:
@@ -241,18 +244,30 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
             mover = before.decider
             events = before.clone().apply(d)
             said, *told = describe_move(after, mover, d, events)
-            return [f"{said} ({before.format(d)})", *(EVENT_INDENT + line for line in told)], False
+            return [_noted(said, before.format(d)), *map(_indented, told)], False
         if now < made and before.history[:now] == after.history:
-            return [N_("undo: back to decision {n}").format(n=now)], False
+            return [Text.of(N_("undo: back to decision {n}"), n=now)], False
         if now == made and after.history == before.history:
             return [], False
-    start = N_("game {variant}, seed {seed}, decision {n}").format(
-        variant=after.variant, seed=after.seed, n=len(after.history)
+    start = Text.of(
+        N_("game {variant}, seed {seed}, decision {n}"),
+        variant=Term(SETTINGS.get(after.variant, after.variant)),
+        seed=str(after.seed),
+        n=len(after.history),
     )
     return ([start, *_recent(after)], True)
 
 
-def _recent(game: Game, count: int = RECENT_ON_RESUME) -> list[str]:
+def _noted(said: Text, notation: str) -> Text:
+    """``Red places 3 on beach 2 (3@2)``: the decision in words, then in notation."""
+    return Text.of("{said} ({notation})", said=said, notation=notation)
+
+
+def _indented(line: Text) -> Text:
+    return Text.of(EVENT_INDENT + "{line}", line=line)
+
+
+def _recent(game: Game, count: int = RECENT_ON_RESUME) -> list[Text]:
     """The last ``count`` decisions of ``game`` told as the log tells them, replayed from
     its deal (a few milliseconds, once per resume); [] if the replay does not reach the same
     position (a game set up otherwise than by its seed)."""
@@ -263,12 +278,12 @@ def _recent(game: Game, count: int = RECENT_ON_RESUME) -> list[str]:
     replay = Rules(game.variant, game.seed, PLAYERS[game.start])
     for d in history[:first]:
         replay.apply(d)
-    lines: list[str] = []
+    lines: list[Text] = []
     for d in history[first:]:
         text, mover = replay.format(d), replay.decider
         events = replay.apply(d)
         said, *told = describe_move(replay, mover, d, events)
-        lines += [f"{said} ({text})", *(EVENT_INDENT + line for line in told)]
+        lines += [_noted(said, text), *map(_indented, told)]
     return lines if replay.digest() == game.digest() else []
 
 

@@ -8,14 +8,18 @@
 One sentence layer for the terminal, the simulator log, the web view and the companion, so
 that a game reads the same wherever it is followed. Notation stays available beside it
 (``Game.format``); these sentences are for people and may be reworded freely.
+
+Each sentence is a value (``core.text.Text``: a catalog template and its parameters, colours
+and lands as ``Term``), so every screen renders it in its viewer's language
+(``i18n.render``); ``str()`` of one is the English sentence.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from haleakala.core.text import Capitalised, Param, Term, Text, ngettext
 from haleakala.i18n import N_
-from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import (
     Boat,
@@ -29,6 +33,20 @@ from haleakala.rules.decision import (
     Take,
     decode,
 )
+from haleakala.rules.events import (
+    BoatMoved,
+    Bought,
+    DiscsBack,
+    Ended,
+    Erupted,
+    Event,
+    InvocationBack,
+    LavaPlaced,
+    Received,
+    Revealed,
+    Scored,
+    StatueBuilt,
+)
 
 if TYPE_CHECKING:
     from haleakala.rules import Game, Result
@@ -36,167 +54,181 @@ if TYPE_CHECKING:
 BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
 
 
-def space_words(game: Game, space: int) -> str:
+def space_words(game: Game, space: int) -> Text:
     """``forest 2F``: a land space by its band, then its notation name."""
-    return N_("{land} {space}").format(land=BANDS[space % 3], space=game.board.space_name(space))
+    return Text.of(
+        N_("{land} {space}"), land=Term(BANDS[space % 3]), space=game.board.space_name(space)
+    )
 
 
-def card_name(game: Game, card: int) -> str:
-    return game.deck.cards[card].name
+def card_name(game: Game, card: int) -> Term:
+    return Term(game.deck.cards[card].name)
 
 
-def _boat_to(events: list[tuple]) -> int | None:
-    return next((e[2] for e in events if e[0] == "boat"), None)
+def _who(player: int | str) -> Capitalised:
+    """A colour opening a sentence: ``Red``, ``Rot``."""
+    return Capitalised(Term(PLAYERS[player] if isinstance(player, int) else player))
 
 
-def decision_sentence(game: Game, player: int, code: int, events: list[tuple]) -> str:
+def _boat_to(events: list[Event]) -> int | None:
+    return next((e.target for e in events if isinstance(e, BoatMoved)), None)
+
+
+def decision_sentence(game: Game, player: int, code: int, events: list[Event]) -> Text:
     """The decision ``code`` that ``player`` made, as one sentence; a placement that sails
     the boat says where it goes (``events`` are what ``Game.apply`` returned for it)."""
-    who = PLAYERS[player].capitalize()
+    who = _who(player)
     sailed = _boat_to(events)
     match decode(code, game.board):
         case Place(value, beach, invoke):
             if invoke:
-                said = N_("{who} places {value} with the invocation disc on beach {beach}")
+                template = N_("{who} places {value} with the invocation disc on beach {beach}")
             else:
-                said = N_("{who} places {value} on beach {beach}")
-            said = said.format(who=who, value=value, beach=beach)
+                template = N_("{who} places {value} on beach {beach}")
+            placed = Text.of(template, who=who, value=value, beach=beach)
             if sailed is None:
-                return said
-            return N_("{move} – the boat sails to {beach}").format(move=said, beach=sailed)
+                return placed
+            return Text.of(N_("{move} – the boat sails to {beach}"), move=placed, beach=sailed)
         case Return(value, beach):
-            return N_("{who} takes {value} back from beach {beach}").format(
-                who=who, value=value, beach=beach
+            return Text.of(
+                N_("{who} takes {value} back from beach {beach}"), who=who, value=value, beach=beach
             )
         case Boat():
             if sailed is None:
-                return N_("{who} moves the boat").format(who=who)
-            return N_("{who} moves the boat to {beach}").format(who=who, beach=sailed)
+                return Text.of(N_("{who} moves the boat"), who=who)
+            return Text.of(N_("{who} moves the boat to {beach}"), who=who, beach=sailed)
         case Shaman(None):
-            return N_("{who}'s shaman stays where it is").format(who=who)
+            return Text.of(N_("{who}'s shaman stays where it is"), who=who)
         case Shaman(space) if space is not None:
-            return N_("{who}'s shaman goes to {space}").format(
-                who=who, space=space_words(game, space)
+            return Text.of(
+                N_("{who}'s shaman goes to {space}"), who=who, space=space_words(game, space)
             )
         case Take(slot):
-            card = next((e[2] for e in events if e[0] == "receive" and e[1] == player), None)
-            what = card_name(game, card) if card is not None else N_("the card")
-            return N_("{who} takes {card} from {slot}").format(
-                who=who, card=what, slot=game.board.slot_name(slot)
+            card = next(
+                (e.card for e in events if isinstance(e, Received) and e.player == player), None
+            )
+            what: Param = card_name(game, card) if card is not None else Text(N_("the card"))
+            return Text.of(
+                N_("{who} takes {card} from {slot}"),
+                who=who,
+                card=what,
+                slot=game.board.slot_name(slot),
             )
         case Lava(None, None):
-            return N_("{who}'s Lava Priestess finds no lava to move").format(who=who)
-        case Lava(source, target):
-            return N_(
-                "{who}'s Lava Priestess moves lava from crater {source} to crater {target}"
-            ).format(who=who, source=source, target=target)
+            return Text.of(N_("{who}'s Lava Priestess finds no lava to move"), who=who)
+        case Lava(source, target) if source is not None and target is not None:
+            return Text.of(
+                N_("{who}'s Lava Priestess moves lava from crater {source} to crater {target}"),
+                who=who,
+                source=source,
+                target=target,
+            )
         case Buy(item):
             name, cost = game.deck.board_items[item]
-            return N_("{who} buys the {item} card ({shells})").format(
-                who=who, item=name, shells=shells(cost)
+            return Text.of(
+                N_("{who} buys the {item} card ({shells})"),
+                who=who,
+                item=Term(name),
+                shells=shells(cost),
             )
         case Keep():
-            return N_("{who} keeps the shell").format(who=who)
+            return Text.of(N_("{who} keeps the shell"), who=who)
         case Pass():
-            return N_("{who} buys nothing before the scoring").format(who=who)
-    return f"{who}: {game.format(code)}"
+            return Text.of(N_("{who} buys nothing before the scoring"), who=who)
+    return Text.of("{who}: {decision}", who=who, decision=game.format(code))
 
 
-def shells(n: int) -> str:
-    """``1 shell``, ``2 shells`` (one function, so a catalog can take it over)."""
-    return ngettext("{n} shell", "{n} shells", n).format(n=n)
+def shells(n: int) -> Text:
+    """``1 shell``, ``2 shells`` (the form by the language's plural rule)."""
+    return ngettext("{n} shell", "{n} shells", n, n=n)
 
 
-def event_lines(game: Game, events: list[tuple], *, told: int | None = None) -> list[str]:
+def event_lines(game: Game, events: list[Event], *, told: int | None = None) -> list[Text]:
     """Each engine event as a sentence. ``told`` is the player whose decision caused them
     when ``decision_sentence`` has already said their card and the boat's move."""
     b = game.board
-    out: list[str] = []
+    out: list[Text] = []
     for event in events:
-        kind = event[0]
-        if kind == "reveal":
-            out.append(
-                N_("slot {slot} gets {card}").format(
-                    slot=b.slot_name(event[1]), card=card_name(game, event[2])
-                )
-            )
-        elif kind == "lava":
-            if event[2] == "card":
-                out.append(N_("a lava card puts a lava disc on crater {n}").format(n=event[1]))
-            else:
-                out.append(N_("an invocation puts a lava disc on crater {n}").format(n=event[1]))
-        elif kind == "receive":
-            if event[1] != told:
+        match event:
+            case Revealed(slot, card):
                 out.append(
-                    N_("{who} receives {card}").format(
-                        who=PLAYERS[event[1]].capitalize(), card=card_name(game, event[2])
+                    Text.of(
+                        N_("slot {slot} gets {card}"),
+                        slot=b.slot_name(slot),
+                        card=card_name(game, card),
                     )
                 )
-        elif kind == "statue":
-            where = space_words(game, event[2])
-            out.append(
-                N_("{who} builds a statue on {space}").format(
-                    who=PLAYERS[event[1]].capitalize(), space=where
-                )
-            )
-        elif kind == "boat":
-            if told is None:
+            case LavaPlaced(segment, "card"):
+                out.append(Text.of(N_("a lava card puts a lava disc on crater {n}"), n=segment))
+            case LavaPlaced(segment, _):
+                out.append(Text.of(N_("an invocation puts a lava disc on crater {n}"), n=segment))
+            case Received(player, card) if player != told:
                 out.append(
-                    N_("the boat sails from segment {source} to {target}").format(
-                        source=event[1], target=event[2]
+                    Text.of(
+                        N_("{who} receives {card}"), who=_who(player), card=card_name(game, card)
                     )
                 )
-        elif kind == "discs_back":
-            out.append(
-                N_("beach {n} is cleared: its discs go back to their owners").format(n=event[1])
-            )
-        elif kind == "invocation_back":
-            out.append(
-                N_("{who}'s invocation disc returns to the supply").format(
-                    who=PLAYERS[event[1]].capitalize()
-                )
-            )
-        elif kind == "buy":
-            if event[1] != told:
-                item = game.deck.board_items[event[2]][0]
+            case StatueBuilt(player, space):
                 out.append(
-                    N_("{who} buys the {item} card").format(
-                        who=PLAYERS[event[1]].capitalize(), item=item
+                    Text.of(
+                        N_("{who} builds a statue on {space}"),
+                        who=_who(player),
+                        space=space_words(game, space),
                     )
                 )
-        elif kind == "eruption":
-            out += eruption_lines(game, event)
-        elif kind == "scoring":
-            out += scoring_lines(event[1])
-        elif kind == "result":
-            out.append(result_sentence(event[1]))
+            case BoatMoved(source, target) if told is None:
+                out.append(
+                    Text.of(
+                        N_("the boat sails from segment {source} to {target}"),
+                        source=source,
+                        target=target,
+                    )
+                )
+            case DiscsBack(beach):
+                out.append(
+                    Text.of(N_("beach {n} is cleared: its discs go back to their owners"), n=beach)
+                )
+            case InvocationBack(player):
+                out.append(
+                    Text.of(N_("{who}'s invocation disc returns to the supply"), who=_who(player))
+                )
+            case Bought(player, code) if player != told:
+                item = Term(game.deck.board_items[code][0])
+                out.append(Text.of(N_("{who} buys the {item} card"), who=_who(player), item=item))
+            case Erupted():
+                out += eruption_lines(game, event)
+            case Scored(record):
+                out += scoring_lines(record)
+            case Ended(result):
+                out.append(result_sentence(result))
     return out
 
 
-def eruption_lines(game: Game, event: tuple) -> list[str]:
+def eruption_lines(game: Game, event: Erupted) -> list[Text]:
     """``The volcano erupts before scoring 1`` and one line per burnt statue."""
-    rnd, destroyed = event[1], event[2]
-    owners = event[3] if len(event) > 3 else ("",) * len(destroyed)
+    rnd, destroyed, owners = event.round, event.destroyed, event.owners
     if not destroyed:
-        return [N_("the volcano erupts before scoring {n}: no statue burns").format(n=rnd)]
-    lines = [N_("the volcano erupts before scoring {n}").format(n=rnd)]
+        return [Text.of(N_("the volcano erupts before scoring {n}: no statue burns"), n=rnd)]
+    lines = [Text.of(N_("the volcano erupts before scoring {n}"), n=rnd)]
     for name, owner in zip(destroyed, owners, strict=True):
         space = game.board.parse_space(name)
-        where = space_words(game, space) if space is not None else name
+        where: Param = space_words(game, space) if space is not None else name
         if owner:
             lines.append(
-                N_("{who}'s statue on {space} burns").format(who=owner.capitalize(), space=where)
+                Text.of(N_("{who}'s statue on {space} burns"), who=_who(owner), space=where)
             )
         else:
-            lines.append(N_("The statue on {space} burns").format(space=where))
+            lines.append(Text.of(N_("The statue on {space} burns"), space=where))
     return lines
 
 
-def scoring_sentence(record: dict) -> str:
+def scoring_sentence(record: dict) -> Text:
     """``Scoring 1: yellow 12, red 9`` (the running totals, leader first)."""
     totals = sorted(((record["players"][c]["total"], c) for c in PLAYERS), reverse=True)
-    return N_("Scoring {n}: {totals}").format(
-        n=record["round"], totals=", ".join(f"{c} {t}" for t, c in totals)
+    return Text.of(
+        N_("Scoring {n}: {totals}"),
+        n=record["round"],
+        totals=_listed([Text.of("{colour} {total}", colour=Term(c), total=t) for t, c in totals]),
     )
 
 
@@ -216,37 +248,52 @@ POINT_NAMES = {
 rows of the end-of-game tables in the simulator window and the live view."""
 
 
-def scoring_lines(record: dict) -> list[str]:
+def _listed(parts: list[Text]) -> Param:
+    """``a, b, c``: parts joined by commas (the catalogs' ``{first}, {rest}``); "" for none."""
+    if not parts:
+        return ""
+    head: Param = parts[0]
+    for part in parts[1:]:
+        head = Text.of(N_("{first}, {rest}"), first=head, rest=part)
+    return head
+
+
+def scoring_lines(record: dict) -> list[Text]:
     """The scoring sentence, then each player's points of this scoring by kind."""
-    lines = [scoring_sentence(record)]
+    lines: list[Text] = [scoring_sentence(record)]
     for colour in PLAYERS:
         facts = record["players"][colour]
         points = facts["points"]
         gained = sum(points.values())
-        parts = ", ".join(f"{key} {value}" for key, value in points.items() if value)
-        lines.append(
-            "  "
-            + N_("{colour} +{gained} ({points}) = {total}").format(
-                colour=colour, gained=gained, points=parts or N_("nothing"), total=facts["total"]
-            )
+        parts = _listed([Text.of("{kind} {n}", kind=Term(k), n=v) for k, v in points.items() if v])
+        said = Text.of(
+            N_("{colour} +{gained} ({points}) = {total}"),
+            colour=Term(colour),
+            gained=gained,
+            points=parts or Text(N_("nothing")),
+            total=facts["total"],
         )
+        lines.append(Text.of("  {line}", line=said))
     return lines
 
 
-def result_sentence(result: Result) -> str:
+def result_sentence(result: Result) -> Text:
     red, yellow = result.scores
-    text = N_("game over: red {red}, yellow {yellow}: {colour} wins").format(
-        red=red, yellow=yellow, colour=result.winner
+    text = Text.of(
+        N_("game over: red {red}, yellow {yellow}: {colour} wins"),
+        red=red,
+        yellow=yellow,
+        colour=Term(result.winner),
     )
     if result.tiebreak == "statues":
-        return N_("{result} (tie broken by the statues on the island)").format(result=text)
+        return Text.of(N_("{result} (tie broken by the statues on the island)"), result=text)
     if result.tiebreak == "start":
-        return N_("{result} (tie: the player who did not start wins)").format(result=text)
+        return Text.of(N_("{result} (tie: the player who did not start wins)"), result=text)
     return text
 
 
-def describe_move(game: Game, player: int, code: int, events: list[tuple]) -> list[str]:
+def describe_move(game: Game, player: int, code: int, events: list[Event]) -> list[Text]:
     """The decision's sentence, then what else it caused (the result left out: the caller
     shows it once at the end)."""
-    shown = [e for e in events if e[0] != "result"]
+    shown: list[Event] = [e for e in events if not isinstance(e, Ended)]
     return [decision_sentence(game, player, code, shown), *event_lines(game, shown, told=player)]

@@ -4,13 +4,11 @@ rules must not change what the companion shows."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from support.companion_rig import Rig
 
 from haleakala.hal.events import BeachContents, Disc
-from haleakala.rules import Game
+from haleakala.rules import Game, Refusal
 
 
 @pytest.fixture
@@ -19,7 +17,8 @@ def reworded(monkeypatch):
     original = Game._reason
 
     def plain(self, d, p):
-        return replace(original(self, d, p), text="the rules say no")
+        refusal = original(self, d, p)
+        return Refusal(refusal.kind, "the rules say no", refusal.ruling)
 
     monkeypatch.setattr(Game, "_reason", plain)
 

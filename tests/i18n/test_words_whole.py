@@ -16,7 +16,7 @@ from support.leaks import english_words
 from haleakala import i18n
 from haleakala.companion import oled
 from haleakala.hal.events import BeachContents, Disc
-from haleakala.i18n.refusals import say, speak
+from haleakala.i18n.refusals import say
 from haleakala.kahuna import Game as KahunaGame
 from haleakala.kahuna.notation import all_codes
 from haleakala.rules import Game
@@ -76,14 +76,15 @@ def test_every_kahuna_refusal_is_in_the_players_language(language):
     sentences = set()
     for game in kahuna_positions(4):
         for code in all_codes(game.board):
-            reason = game.why_illegal(code)
-            if reason is not None:
-                sentences.add(speak(reason))
+            refusal = game.refusal(code)
+            if refusal is not None:
+                sentences.add(say(refusal))
         for text in KAHUNA_MISTAKES:
-            reason = game.why_illegal(text)
-            if reason is not None:
-                sentences.add(speak(reason))
-        sentences.add(speak(game.why_illegal(0, "black" if game.to_move == "white" else "white")))
+            refusal = game.refusal(text)
+            if refusal is not None:
+                sentences.add(say(refusal))
+        other = "black" if game.to_move == "white" else "white"
+        sentences.add(say(game.refusal(0, other)))
     assert len(sentences) > 10
     assert [s for s in sentences if english_words(s, language)] == []
 

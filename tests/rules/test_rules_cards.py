@@ -13,6 +13,7 @@ from support.positions import (
 )
 
 from haleakala.rules import IllegalDecision
+from haleakala.rules.events import LavaPlaced, Received, StatueBuilt
 
 
 def arrive_at_1(g, red=0, yellow=0):
@@ -56,7 +57,7 @@ def test_r10_case3_nobody_there_nobody_receives_and_cards_stay():
     before = g.slots[:]
     events = arrive_at_1(g)
     assert g.slots == before
-    assert not any(e[0] == "receive" for e in events)
+    assert not any(isinstance(e, Received) for e in events)
     assert g.to_move == "yellow" and g.phase_name == "turn"
 
 
@@ -66,7 +67,7 @@ def test_r10_invocation_discs_do_not_count_for_distribution():
     put_slot(g, 3, "whitepearl")
     g.invocation[YELLOW] = 1  # yellow's invocation disc lies on beach 1, no number discs
     events = arrive_at_1(g)
-    assert not any(e[0] == "receive" for e in events)
+    assert not any(isinstance(e, Received) for e in events)
     assert g.invocation[YELLOW] == -1  # R27: it returns as the boat stops there
 
 
@@ -134,7 +135,7 @@ def test_r14_lava_card_puts_a_lava_disc_on_the_boats_crater_and_is_replaced():
     arrive_at_1(g, yellow=4)
     events = g.apply("take 1a")
     assert g.lava[1] == 1
-    assert ("lava", 1, "card") in events
+    assert LavaPlaced(1, "card") in events
     assert lava in g.discard
     assert g.slots[2] == fish
 
@@ -162,7 +163,7 @@ def test_r15_statue_is_built_automatically_on_the_shamans_space():
     events = g.apply("take 1a")
     assert g.statue_owner[g.board.parse_space("3F")] == YELLOW
     assert g.statues_left[YELLOW] == 7
-    assert ("statue", YELLOW, g.board.parse_space("3F")) in events
+    assert StatueBuilt(YELLOW, g.board.parse_space("3F")) in events
 
 
 def test_r15_no_statue_on_a_space_that_has_one():

@@ -157,11 +157,11 @@ def test_r1_and_r8_notation_errors_that_are_rules_name_them():
 
 
 def test_plurals_are_chosen_by_count_in_one_function_per_message():
-    assert ngettext("{n} shell", "{n} shells", 1) == "{n} shell"
-    assert ngettext("{n} shell", "{n} shells", 0) == "{n} shells"
-    one = shells_too_few("Forest Statues", 1, 0, "R17", "keep")
+    assert str(ngettext("{n} shell", "{n} shells", 1, n=1)) == "1 shell"
+    assert str(ngettext("{n} shell", "{n} shells", 0, n=0)) == "0 shells"
+    one = str(shells_too_few("Forest Statues", 1, 0, "R17", "keep"))
     assert "costs 1 shell and you have none" in one
-    two = shells_too_few("Statue Majority", 2, 1, "R17", "keep")
+    two = str(shells_too_few("Statue Majority", 2, 1, "R17", "keep"))
     assert "costs 2 shells and you have 1 shell;" in two
-    assert "you still have 1 number disc in your supply" in discs_left_in_supply(1, "")
-    assert "you still have 4 number discs in your supply" in discs_left_in_supply(4, "")
+    assert "you still have 1 number disc in your supply" in str(discs_left_in_supply(1, ""))
+    assert "you still have 4 number discs in your supply" in str(discs_left_in_supply(4, ""))

@@ -4,6 +4,7 @@ import pytest
 from support.positions import RED, YELLOW, give, new, place_disc, put_slot, shaman_to, statue
 
 from haleakala.rules import Game
+from haleakala.rules.events import LavaPlaced, Revealed, Scored
 from haleakala.rules.scoring import erupt, score_round
 
 
@@ -77,7 +78,7 @@ def test_r19_r20_first_scoring_buy_in_turn_order_then_erupt_and_score():
     assert g.to_move == "yellow" and g.phase_name == "prescore"
     assert "buy forest" not in g.legal_decisions()
     events = g.apply("buy majority")
-    scoring = next(e[1] for e in events if e[0] == "scoring")
+    scoring = next(e.record for e in events if isinstance(e, Scored))
     assert scoring["round"] == 1
     assert scoring["players"]["red"]["scoring_cards"] == ["forest"]
     assert scoring["players"]["yellow"]["scoring_cards"] == ["majority"]
@@ -90,11 +91,11 @@ def test_r20_refill_finishes_from_the_3_tree_pile_after_the_first_scoring():
     place_disc(g, RED, 2, 1)
     g.apply("1@0")  # red 3 against yellow 3? no: red 2+1 is on beach 0, red has 2 on beach 1
     events = g.apply("take 1a")  # two slots empty: the last 2-tree card fills one
-    kinds = [e[0] for e in events]
+    kinds = [e.kind for e in events]
     assert kinds.index("scoring") < len(kinds) - 1
-    reveals_after = [e for e in events[kinds.index("scoring") :] if e[0] == "reveal"]
+    reveals_after = [e for e in events[kinds.index("scoring") :] if isinstance(e, Revealed)]
     assert reveals_after, "the slot emptied before the scoring is filled afterwards"
-    assert all(g.deck.pile_of_card[e[2]] == 2 for e in reveals_after)
+    assert all(g.deck.pile_of_card[e.card] == 2 for e in reveals_after)
     assert all(s >= 0 for s in g.slots)
 
 
@@ -106,7 +107,7 @@ def test_r20_a_lava_card_as_last_2_tree_card_triggers_the_scoring_once_its_disc_
     place_disc(g, YELLOW, 3, 1)
     g.apply("1@0")
     events = g.apply("take 1a")
-    assert ("lava", 1, "card") in events
+    assert LavaPlaced(1, "card") in events
     assert g.phase_name == "prescore"
 
 
@@ -123,7 +124,7 @@ def test_r21_second_scoring_when_piles_are_empty_and_boat_stops_at_an_empty_segm
     assert g.is_terminal()
     result = g.result()
     assert result.winner == "red"
-    assert [e[0] for e in events][-3:] == ["eruption", "scoring", "result"]
+    assert [e.kind for e in events][-3:] == ["eruption", "scoring", "result"]
 
 
 def test_r22_fish_goes_to_strictly_more_baskets():
@@ -239,7 +240,7 @@ def test_r25_tactical_no_purchase_before_scoring():
     place_disc(g, YELLOW, 3, 1)
     g.apply("1@0")
     events = g.apply("take 1a")
-    assert any(e[0] == "scoring" for e in events)
+    assert any(isinstance(e, Scored) for e in events)
     assert g.phase_name == "turn"
 
 
@@ -251,7 +252,7 @@ def test_r26_invocation_goes_with_a_disc_next_to_the_boat_and_lava_lands_where_b
     events = g.apply("2@0*")
     assert g.boat == 2
     assert g.lava[2] == 1
-    assert ("lava", 2, "invocation") in events
+    assert LavaPlaced(2, "invocation") in events
     assert g.invocation[RED] == 0
 
 

@@ -80,7 +80,7 @@ def test_the_log_tells_one_decision_an_undo_and_a_new_game(seed, steps, policy):
     before = Game("base", seed)
     for d in after.history[:-1]:
         before.apply(d)
-    lines, fresh = log_lines(before, after)
+    lines, fresh = english(log_lines(before, after))
     who = PLAYERS[before.decider].capitalize()
     said = lines[0]  # the decision in words, its notation in brackets
     assert (
@@ -88,12 +88,18 @@ def test_the_log_tells_one_decision_an_undo_and_a_new_game(seed, steps, policy):
         and said.startswith(who)
         and said.endswith(f"({before.format(after.history[-1])})")
     )
-    lines, fresh = log_lines(after, before)
+    lines, fresh = english(log_lines(after, before))
     assert lines == [f"undo: back to decision {len(before.history)}"] and not fresh
     assert log_lines(after, after) == ([], False)
     other = Game("base", seed + 1)
-    lines, fresh = log_lines(after, other)
+    lines, fresh = english(log_lines(after, other))
     assert fresh and lines == [f"game base, seed {seed + 1}, decision 0"]
+
+
+def english(made: tuple[list, bool]) -> tuple[list[str], bool]:
+    """The log's lines (values) as the English sentences they render to."""
+    lines, fresh = made
+    return [str(line) for line in lines], fresh
 
 
 def test_the_geometry_is_the_simulators_and_places_every_piece():
@@ -129,7 +135,7 @@ def test_the_join_screen_is_a_readable_qr_code_beside_the_url():
 def test_a_game_joined_under_way_starts_its_log_with_the_recent_moves():
     """A resume (or a viewer of a restarted daemon): not only "decision 80"."""
     game = random_position("base", 11, 80, 2)
-    lines, fresh = log_lines(None, game)
+    lines, fresh = english(log_lines(None, game))
     assert fresh and lines[0] == f"game base, seed 11, decision {len(game.history)}"
     decisions = [line for line in lines[1:] if not line.startswith("  ")]
     recent = game.history[-len(decisions):]

@@ -8,13 +8,14 @@ import random
 from support.positions import RED, YELLOW, new, place_disc, put_slot, statue
 
 from haleakala.rules import Game
+from haleakala.rules.events import Erupted
 from haleakala.words import moves
 
 
 def said(game: Game, decision: str) -> list[str]:
     player = game.decider
     code = game.parse(decision)
-    return moves.describe_move(game, player, code, game.apply(code))
+    return [str(line) for line in moves.describe_move(game, player, code, game.apply(code))]
 
 
 def test_a_placement_beside_the_boat_says_where_the_boat_sails():
@@ -41,8 +42,8 @@ def test_a_burnt_statue_is_named_with_its_owner():
     g = new(start="red")
     statue(g, RED, "3M")
     g.lava = [0, 0, 0, 1, 0, 0]
-    event = ("eruption", 1, ["3M"], ("red",))
-    assert moves.eruption_lines(g, event) == [
+    event = Erupted(1, ("3M",), ("red",))
+    assert [str(line) for line in moves.eruption_lines(g, event)] == [
         "the volcano erupts before scoring 1",
         "Red's statue on mountain 3M burns",
     ]
@@ -55,9 +56,10 @@ def test_eruption_events_of_a_real_game_carry_the_owners_of_burnt_statues():
         while not g.is_terminal():
             owners = {g.board.space_name(s): o for s, o in enumerate(g.statue_owner) if o >= 0}
             for event in g.apply(rng.choice(g.legal_actions())):
-                if event[0] == "eruption" and event[2]:
-                    assert event[3] == tuple(["red", "yellow"][owners[n]] for n in event[2])
-                    lines = moves.event_lines(g, [event])
+                if isinstance(event, Erupted) and event.destroyed:
+                    burnt = event.destroyed
+                    assert event.owners == tuple(["red", "yellow"][owners[n]] for n in burnt)
+                    lines = [str(line) for line in moves.event_lines(g, [event])]
                     assert all(" burns" in line for line in lines[1:])
                     return
     raise AssertionError("no eruption burnt a statue in 40 random games")
@@ -65,7 +67,7 @@ def test_eruption_events_of_a_real_game_carry_the_owners_of_burnt_statues():
 
 def test_scoring_sentence_puts_the_leader_first():
     record = {"round": 1, "players": {"red": {"total": 9}, "yellow": {"total": 12}}}
-    assert moves.scoring_sentence(record) == "Scoring 1: yellow 12, red 9"
+    assert str(moves.scoring_sentence(record)) == "Scoring 1: yellow 12, red 9"
 
 
 def test_every_decision_of_random_games_has_a_sentence_starting_with_its_player():
@@ -75,6 +77,6 @@ def test_every_decision_of_random_games_has_a_sentence_starting_with_its_player(
         while not g.is_terminal():
             player = g.decider
             code = rng.choice(g.legal_actions())
-            first = moves.describe_move(g, player, code, g.apply(code))[0]
+            first = str(moves.describe_move(g, player, code, g.apply(code))[0])
             assert first.startswith(("Red", "Yellow")), first
             assert "@" not in first and ">" not in first  # words, not notation

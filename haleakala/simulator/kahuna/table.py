@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from haleakala.i18n import _
-from haleakala.i18n.refusals import speak
+from haleakala.i18n.refusals import say
 from haleakala.words.kahuna import colour
 
 from .view import View, view_of
@@ -228,9 +228,9 @@ class KahunaTable:
     def decide(self, text: str) -> bool:
         """Apply ``text`` if legal (True), else say why and change nothing (False)."""
         game = self.game
-        reason = game.why_illegal(text)
-        if reason is not None:
-            self._say(_("{decision}: {reason}").format(decision=text, reason=speak(reason)))
+        refusal = game.refusal(text)
+        if refusal is not None:
+            self._say(_("{decision}: {reason}").format(decision=text, reason=say(refusal)))
             return False
         self._apply(game.parse(text))
         return True
