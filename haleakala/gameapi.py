@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 GAMES: dict[str, str] = {
     "haleakala": "haleakala.rules.game:Game",
     "kahuna": "haleakala.kahuna.game:Game",
+    "kanaloa": "haleakala.kanaloa.game:Game",
 }
 
 # name → module with the game log's records: setup_record(game), action_record(game,
@@ -32,6 +33,7 @@ GAMES: dict[str, str] = {
 LOGS: dict[str, str] = {
     "haleakala": "haleakala.rules.log",
     "kahuna": "haleakala.kahuna.log",
+    "kanaloa": "haleakala.kanaloa.log",
 }
 
 

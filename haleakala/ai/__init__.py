@@ -27,6 +27,10 @@ GAME_BOTS: dict[str, dict[str, str]] = {
         "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
         "ai": "haleakala.ai.search:SearchBot",
     },
+    "kanaloa": {
+        "random": "haleakala.ai.simple:RandomBot",
+        "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
+    },
 }
 
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 SEATS = ("human", *BOTS)
 # Per game: (first seat's default, second seat's default).
-SEAT_DEFAULTS = ("human", "greedy")
+SEAT_DEFAULTS = ("human", "greedy", "greedy", "greedy")
 # Games with their own terminal session class ("module:Class", built as
 # ``Class(game, seats, out=..., clear=...)``); Haleakala's is ``session.TerminalGame``.
 SESSIONS = {"kahuna": "haleakala.terminal.kahuna:KahunaTerminalGame"}
@@ -63,6 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="which island game (haleakala)")  # fmt: skip
     p.add_argument("--red", choices=SEATS, default=None, help="who plays red (human)")
     p.add_argument("--yellow", choices=SEATS, default=None, help="who plays yellow (greedy)")
+    p.add_argument("--green", choices=SEATS, default=None, help="kanaloa: who plays green (greedy)")
+    p.add_argument("--blue", choices=SEATS, default=None, help="kanaloa: who plays blue (greedy)")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="kanaloa: 2, 3 or 4 players (default 4)")  # fmt: skip
     p.add_argument("--white", choices=SEATS, default=None, help="kahuna: who plays white (human)")
     p.add_argument("--black", choices=SEATS, default=None, help="kahuna: who plays black (greedy)")
     p.add_argument("--variant", choices=VARIANTS, default=None, help="base (default) or tactical")
@@ -92,14 +96,15 @@ def use_color(stream: TextIO) -> bool:
 def resolve_seats(args: argparse.Namespace) -> None:
     """Fill ``args.seats`` (one name per player of the chosen game) from the seat flags of
     that game; a seat flag of another game's players is misuse."""
-    players = game_class(args.game).players
-    for other in ("red", "yellow", "white", "black"):
+    players = seat_colours(args)
+    for other in ("red", "yellow", "green", "blue", "white", "black"):
         if other not in players and getattr(args, other, None) is not None:
             raise UsageError(
                 f"--{other} is not a seat in {args.game}: its players are {' and '.join(players)}"
             )
     args.seats = tuple(
-        getattr(args, c) or default for c, default in zip(players, SEAT_DEFAULTS, strict=True)
+        getattr(args, c) or default
+        for c, default in zip(players, SEAT_DEFAULTS[: len(players)], strict=True)
     )
     bots = GAME_BOTS.get(args.game, {})
     for c, name in zip(players, args.seats, strict=True):
@@ -109,6 +114,36 @@ def resolve_seats(args: argparse.Namespace) -> None:
         raise UsageError(f"--start {args.start}: choose {' or '.join(players)}")
     if args.game != "haleakala" and args.variant is not None:
         raise UsageError(f"--variant is a Haleakala option; {args.game} has none")
+
+
+def seat_colours(args: argparse.Namespace) -> tuple[str, ...]:
+    """The chosen game's players; Kanaloa's depend on ``--players`` (2 to 4, default 4)."""
+    count = getattr(args, "players", None)
+    if args.game != "kanaloa":
+        if count is not None:
+            raise UsageError(f"--players is a Kanaloa option; {args.game} is for two players")
+        return tuple(game_class(args.game).players)
+    if args.load is not None:
+        if count is not None:
+            raise UsageError("--load continues a saved game; drop --players")
+        return ("red", "yellow", "green", "blue")[: _saved_players(args.load)]
+    if count is None:
+        count = args.players = 4
+    if count not in (2, 3, 4):
+        raise UsageError(f"--players {count}: Kanaloa is for 2, 3 or 4 players")
+    return ("red", "yellow", "green", "blue")[:count]
+
+
+def _saved_players(path: str) -> int:
+    from haleakala.kanaloa.serialize import SaveError as KanaloaSaveError
+    from haleakala.kanaloa.serialize import from_json as kanaloa_from_json
+
+    try:
+        return kanaloa_from_json(read_text(path, MAX_SAVE_BYTES)).n
+    except UnreadableFile as exc:
+        raise UsageError(str(exc)) from None
+    except KanaloaSaveError as exc:
+        raise UsageError(f"cannot load {printable(path)}: {exc}") from None
 
 
 def new_game(args: argparse.Namespace) -> Game:
@@ -144,6 +179,10 @@ def _new_other_game(args: argparse.Namespace):
         except SaveError as exc:
             raise UsageError(f"cannot load {printable(args.load)}: {exc}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    if args.game == "kanaloa":
+        if args.start is not None:
+            raise UsageError("--start: in Kanaloa the Ku player begins (N17)")
+        return cls(seed=seed, players=args.players)
     return cls(seed=seed, start=args.start)
 
 
@@ -181,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     if args.legal and not args.json:
         raise UsageError("--legal adds the legal decisions to the game log: use it with --json")
     resolve_seats(args)
-    players = game_class(args.game).players
+    players = seat_colours(args)
     if args.json:
         people = [c for c, s in zip(players, args.seats, strict=True) if s == "human"]
         if people:
@@ -202,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
+    if args.game == "kanaloa":
+        raise UsageError("Kanaloa has no terminal game yet: play bots with --json (issue 27)")
     if args.game in SESSIONS:
         module, cls = SESSIONS[args.game].split(":")
         session_class = getattr(importlib.import_module(module), cls)

@@ -41,8 +41,11 @@ if TYPE_CHECKING:
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
 # Other games: their replayer ``run(text, label, seeded) -> exit status``, and the
 # ``format`` of their saved games (a log names its game in its setup record).
-REPLAYERS = {"kahuna": "haleakala.terminal.kahuna_replay:run_kahuna"}
-SAVE_FORMATS = {"kahuna-game": "kahuna"}
+REPLAYERS = {
+    "kahuna": "haleakala.terminal.kahuna_replay:run_kahuna",
+    "kanaloa": "haleakala.terminal.kanaloa_replay:run_kanaloa",
+}
+SAVE_FORMATS = {"kahuna-game": "kahuna", "kanaloa-game": "kanaloa"}
 
 
 class Inconsistent(Exception):
