@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .state import OVER, score
+from .state import KANE, OVER, score
 
 if TYPE_CHECKING:
     from .game import Game
@@ -21,8 +21,10 @@ def observation(game: Game, player: int) -> dict:
     from .serialize import state_dict
 
     view = state_dict(game)
-    view["bag"] = sorted(game.bag)
-    view["reserve"] = None if game.reserve is None else sorted(game.reserve)
+    # Unseen: which tiles are in the bag or the reserve, not which where, nor their order.
+    view["unseen"] = sorted(game.bag + (game.reserve or []))
+    view["bag"] = len(game.bag)
+    view["reserve"] = None if game.reserve is None else len(game.reserve)
     view["player"] = game.players[player]
     return view
 
@@ -48,7 +50,9 @@ def determinize(game: Game, observer: int, rng: random.Random) -> Game:
 
 
 def evaluate(game: Game, player: int) -> float:
-    """Score now (N48) against the best other player, plus a little for tiles in hand."""
+    """A public estimate in [0, 1]: the N48 score now, temples on their way to the Kane
+    height, and offerings in hand (or in an open sacrifice) against the best other player.
+    Every term a one-ply bot can raise (take, sacrifice, done) counts, so greedy sacrifices."""
     if game.phase == OVER:
         return game.returns()[player]
     from haleakala.gameapi import squash
@@ -56,8 +60,13 @@ def evaluate(game: Game, player: int) -> float:
     values = game.m.tile_value
 
     def worth(p: int) -> float:
-        hand = sum(values[t] * k for t, k in enumerate(game.hands[p]))
-        return score(game.temples[p]) + 0.3 * hand
+        t = game.temples[p]
+        hand = sum(values[k] * c for k, c in enumerate(game.hands[p]))
+        if p == game.current:
+            hand += sum(values[k] for k in game.sac_tiles)
+        cap = max(t[KANE], 4)
+        growth = sum(min(t[g], cap) for g in range(4)) + t[KANE]
+        return score(t) + 0.25 * growth + 0.3 * hand
 
     mine = worth(player)
     best = max(worth(q) for q in range(game.n) if q != player)
