@@ -16,31 +16,39 @@ from .game import Game
 from .state import DOLPHIN, FISH, KANE, NOBODY, OVER, SEA, score
 
 
+def _dealt_counts(game: Game) -> list[int]:
+    """How many of each tile (the volcano last) the game was dealt."""
+    d = game.dealt
+    want = [0] * (game.volcano_tile + 1)
+    for t in d.bag + d.reserve + [t for ts in d.tiles.values() for t in ts]:
+        want[t] += 1
+    return want
+
+
 def violations(game: Game) -> list[str]:
     m, lay, n = game.m, game.lay, game.n
     found: list[str] = []
-    held: Counter[int] = Counter()
+    held = [0] * (game.volcano_tile + 1)
     for i in lay.islands:
-        held.update(game.tiles[i])
+        for t in game.tiles[i]:
+            held[t] += 1
         if len(game.tiles[i]) != 2 and game.phase != OVER:
             found.append(f"{m.islands[i]} holds {len(game.tiles[i])} tiles, not 2 (N11)")
     for i in range(len(m.islands)):
         if not lay.in_play[i] and game.tiles[i]:
             found.append(f"{m.islands[i]} is out of play but holds tiles (N9)")
     for p in range(n):
-        held.update({t: k for t, k in enumerate(game.hands[p]) if k})
-        if min(game.hands[p]) < 0:
+        hand = game.hands[p]
+        if min(hand) < 0:
             found.append(f"{game.players[p]} holds a negative number of tiles")
-    held.update(game.sac_tiles)
-    held.update(game.bag)
-    held.update(game.reserve or [])
-    held.update({t: k for t, k in enumerate(game.spent) if k})
+        for t, k in enumerate(hand):
+            held[t] += k
+    for t in game.sac_tiles + game.bag + (game.reserve or []):
+        held[t] += 1
+    for t, k in enumerate(game.spent):
+        held[t] += k
     held[game.volcano_tile] += game.volcanoes
-    d = game.dealt
-    want: Counter[int] = Counter(d.bag + d.reserve)
-    for ts in d.tiles.values():
-        want.update(ts)
-    if held != want:
+    if held != _dealt_counts(game):
         found.append("the tiles are not conserved (N4, N27)")
     if game.phase != FISH:
         per: Counter[int] = Counter()
