@@ -70,7 +70,7 @@ class Game:
         self.n = players
         self.players: tuple[str, ...] = m.colours[:players]
         self.seed = seed
-        lay = self.lay = m.layout(players)
+        self.lay = m.layout(players)
         self.c = codes_for(m)
         self.volcano_tile = len(m.tiles)
         self.end_count = m.volcano_tiles(players)  # N47
@@ -357,7 +357,7 @@ class Game:
         if self.gods[LONO] == p and not self.action_used and not self.eruption_turn:  # N44
             for c in lay.currents:
                 a, b = m.currents[c]
-                if bar[a] and self.n == 2 or bar[b] and self.n == 2:
+                if (bar[a] and self.n == 2) or (bar[b] and self.n == 2):
                     continue
                 for ta in set(self.tiles[a]):
                     for tb in set(self.tiles[b]):
@@ -647,10 +647,7 @@ class Game:
         h, r = self.gods[g], self.prot[g]
         if h != NOBODY and t[p] > t[h]:
             return
-        if r != NOBODY:
-            wins = t[p] > t[r]
-        else:
-            wins = all(t[p] > t[q] for q in others if q != h)
+        wins = t[p] > t[r] if r != NOBODY else all(t[p] > t[q] for q in others if q != h)
         if wins:  # N37
             self._card("protection", g, p, ev)
 
@@ -758,7 +755,7 @@ class Game:
         options = self._endstep_options(p)
         if options:
             self.phase = ENDSTEP
-            self._legal = sorted(set(options)) + [self.c.start["end"]]  # end is the last code
+            self._legal = [*sorted(set(options)), self.c.start["end"]]  # end: the last code
         else:
             self._end_turn(ev)
 

@@ -40,7 +40,7 @@ def determinize(game: Game, observer: int, rng: random.Random) -> Game:
         unseen = sorted(t for t in game.bag + game.reserve if t != volcano)
         volcanoes = sum(1 for t in game.bag if t == volcano)
         rng.shuffle(unseen)
-        reserve = unseen[:6] + [volcano]
+        reserve = [*unseen[:6], volcano]
         rng.shuffle(reserve)
         bag = unseen[6:] + [volcano] * volcanoes
         rng.shuffle(bag)

@@ -85,9 +85,8 @@ def violations(game: Game) -> list[str]:
             found.append(f"{game.players[game.gods[g]]} holds both cards of a god (N39)")
         if n < 4 and game.prot[g] != NOBODY:
             found.append("a protection card with fewer than four players (N49, N50)")
-    if game.outcome is not None:
-        if list(game.outcome.scores) != [score(t) for t in game.temples]:
-            found.append("the scores do not follow N48")
+    if game.outcome is not None and list(game.outcome.scores) != [score(t) for t in game.temples]:
+        found.append("the scores do not follow N48")
     if game.phase != OVER and not game.legal_actions():
         found.append("no legal decision although the game is not over (N52)")
     return found

@@ -116,16 +116,22 @@ def state_record(game: Game) -> dict[str, Any]:
         "type": "state",
         "turn": game.turn,
         "hands": {players[p]: sorted(game.hand_tiles(p)) for p in range(game.n)},
-        "temples": {players[p]: dict(zip(GODS, t, strict=True))
-                    for p, t in enumerate(game.temples)},  # fmt: skip
+        "temples": {
+            players[p]: dict(zip(GODS, t, strict=True)) for p, t in enumerate(game.temples)
+        },
         "gods": {GODS[g]: _who(game, game.gods[g]) for g in range(4)},
-        "pieces": {players[p]: sorted(place(x) for x in game.loc[p] if x != -1)
-                   for p in range(game.n)},  # fmt: skip
-        "stunned": {players[p]: sorted(m.islands[x] for k, x in enumerate(game.loc[p])
-                                       if x >= 0 and game.stun[p][k])
-                    for p in range(game.n)},  # fmt: skip
-        "tiles": {m.islands[i]: sorted(m.tiles[t] for t in game.tiles[i])
-                  for i in game.lay.islands},  # fmt: skip
+        "pieces": {
+            players[p]: sorted(place(x) for x in game.loc[p] if x != -1) for p in range(game.n)
+        },
+        "stunned": {
+            players[p]: sorted(
+                m.islands[x] for k, x in enumerate(game.loc[p]) if x >= 0 and game.stun[p][k]
+            )
+            for p in range(game.n)
+        },
+        "tiles": {
+            m.islands[i]: sorted(m.tiles[t] for t in game.tiles[i]) for i in game.lay.islands
+        },
         "volcanoes": game.volcanoes,
         "volcano": None if game.volcano < 0 else where(game, game.volcano),
         "bag": len(game.bag),

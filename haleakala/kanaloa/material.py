@@ -225,11 +225,11 @@ def load_material(map_path: str | Path | None = None,
         if parts != sorted(parts) or len(set(parts)) != len(parts):
             raise MaterialError(f"{mwhere}: write sea space {text!r} as {'+'.join(sorted(parts))}")
         ids = tuple(index[p] for p in parts)
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                if (a, b) not in cur_set:
+        for k, x in enumerate(ids):
+            for y in ids[k + 1 :]:
+                if (x, y) not in cur_set:
                     raise MaterialError(
-                        f"{mwhere}: sea space {text} touches {names[a]} and {names[b]}, "
+                        f"{mwhere}: sea space {text} touches {names[x]} and {names[y]}, "
                         f"which no current joins (N2)"
                     )
         sea.append(ids)
@@ -269,12 +269,7 @@ def load_material(map_path: str | Path | None = None,
                     f"{current_names[c]}; it must be 2-edge-connected (N2, N15)"
                 )
         adjacent = tuple(
-            tuple(
-                (c, b if a == i else a)
-                for c in cur
-                for a, b in [currents[c]]
-                if i in (a, b)
-            )
+            tuple((c, b if a == i else a) for c in cur for a, b in [currents[c]] if i in (a, b))
             for i in range(12)
         )
         seas = tuple(s for s, ids in enumerate(sea_t) if sum(in_play[i] for i in ids) >= 2)
@@ -302,8 +297,12 @@ def load_material(map_path: str | Path | None = None,
 
 def _tiles(data: dict, where: str):
     colours = data.get("colours")
-    if (not isinstance(colours, list) or len(colours) != 4 or len(set(colours)) != 4
-            or not all(isinstance(c, str) and c.isalpha() and c.islower() for c in colours)):
+    if (
+        not isinstance(colours, list)
+        or len(colours) != 4
+        or len(set(colours)) != 4
+        or not all(isinstance(c, str) and c.isalpha() and c.islower() for c in colours)
+    ):
         raise MaterialError(f"{where}: colours must list 4 different lower-case names (N7)")
     copies = data.get("copies")
     if copies != 3:
@@ -317,8 +316,14 @@ def _tiles(data: dict, where: str):
     for n, kind in enumerate(kinds, 1):
         gods = kind.get("gods") if isinstance(kind, dict) else None
         value = kind.get("value") if isinstance(kind, dict) else None
-        if (not isinstance(gods, list) or not gods or any(g not in GODS for g in gods)
-                or isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9):
+        if (
+            not isinstance(gods, list)
+            or not gods
+            or any(g not in GODS for g in gods)
+            or isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= 9
+        ):
             raise MaterialError(
                 f"{where}: kind {n} needs gods from {', '.join(GODS)} and a value from 1 to 9"
             )

@@ -13,8 +13,8 @@ also accepts what an interactive parser may (initials, lower case, a reversed ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from bisect import bisect_right
+from dataclasses import dataclass
 
 from .material import GODS, Material, default_material
 
@@ -225,11 +225,11 @@ def parse_decision(text: str, m: Material | None = None) -> int:
         (ia, ta), (ib, tb) = sorted(ends)
         if ia == ib:
             raise NotationError("a swap needs two different islands (N44)")
-        cur = m.current_between(ia, ib)
-        if cur is None:
+        joined = m.current_between(ia, ib)
+        if joined is None:
             raise NotationError(f"no current joins {m.islands[ia]} and {m.islands[ib]} (N44)")
         nt = len(m.tiles)
-        return s["swap"] + cur * nt * nt + ta * nt + tb
+        return s["swap"] + joined * nt * nt + ta * nt + tb
     if verb in ("move", "whiten"):
         need(1, "HONU>KAI")
         cur, heading = _fish(m, args[0])

@@ -55,8 +55,10 @@ def game_from_setup(setup: Any, seeded: bool = False, material: Material | None 
     if seeded:
         for key in ("gods", "tiles", "reserve", "bag"):
             if setup.get(key) != engine[key]:
-                raise Inconsistent(f"{key} is not N8's deal for seed {seed}: "
-                                   f"{_show(setup.get(key))}, N8 gives {_show(engine[key])}")  # fmt: skip
+                raise Inconsistent(
+                    f"{key} is not N8's deal for seed {seed}: "
+                    f"{_show(setup.get(key))}, N8 gives {_show(engine[key])}"
+                )
         return Game(seed, n, m)
     volcano = len(m.tiles)
 

@@ -51,7 +51,7 @@ def deal(m: Material, players: int, seed: int) -> Deal:
     for island in layout.islands:
         tiles[island] = sorted([m.tile_code(offerings[k]), m.tile_code(offerings[k + 1])])
         k += 2
-    reserve_text = offerings[k : k + 6] + ["volcano"]
+    reserve_text = [*offerings[k : k + 6], "volcano"]
     rng.shuffle(reserve_text)
     bag_text = offerings[k + 6 :] + ["volcano"] * (m.volcano_tiles(players) - 1)
     rng.shuffle(bag_text)

@@ -21,8 +21,8 @@ def describe_result(game: Game) -> str:
     if r is None:
         return f"game not over: {game.to_move} decides ({game.phase_name})"
     scores = ", ".join(
-        f"{c} {s} ({u} unscored)" for c, s, u in zip(game.players, r.scores, r.unscored,
-                                                       strict=True)  # fmt: skip
+        f"{c} {s} ({u} unscored)"
+        for c, s, u in zip(game.players, r.scores, r.unscored, strict=True)
     )
     winners = " and ".join(game.players[p] for p in r.winners)
     return f"result: {scores}; {'winners' if len(r.winners) > 1 else 'winner'} {winners}"

@@ -118,8 +118,10 @@ def test_n4_tile_file_with_a_wrong_god_is_refused(tmp_path):
 
 
 def test_n4_tile_file_with_too_few_kane_tiles_is_refused(tmp_path):
-    text = TILES.replace('{ gods = ["Kane"], value = 5 }, { gods = ["Kane"], value = 5 },',
-                         '{ gods = ["Kane"], value = 5 }, { gods = ["Pele"], value = 3 },')
+    text = TILES.replace(
+        '{ gods = ["Kane"], value = 5 }, { gods = ["Kane"], value = 5 },',
+        '{ gods = ["Kane"], value = 5 }, { gods = ["Pele"], value = 3 },',
+    )
     message = refused(tmp_path, tiles_text=text)
     assert "N4" in message
 

@@ -238,7 +238,7 @@ def test_n52_a_decision_from_the_wrong_player_is_refused_with_a_sentence():
         assert str(exc) == reason
     else:
         raise AssertionError("accepted")
-    assert game.phase == MAIN and not game.history[-1:] == [None]
+    assert game.phase == MAIN and game.history[-1:] != [None]
 
 
 def test_n52_unknown_island_and_tile_are_refused_with_a_sentence():

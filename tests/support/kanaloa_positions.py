@@ -87,7 +87,7 @@ def arrange(
         p = colour(game, name)
         locs = [DOLPHIN if x == "dolphin" else SUPPLY if x == "supply" else island(game, x)
                 for x in places]  # fmt: skip
-        game.loc[p] = (locs + [SUPPLY, SUPPLY])[:2]
+        game.loc[p] = ([*locs, SUPPLY, SUPPLY])[:2]
         game.stun[p] = [False, False]
     for name, held in (hands or {}).items():
         p = colour(game, name)
