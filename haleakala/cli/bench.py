@@ -49,6 +49,14 @@ def _ai(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budgets", default=None, help="--ladder: iteration budgets, comma-separated")
 
 
+def _engine(p: argparse.ArgumentParser) -> None:
+    _seconds("default 5 s")(p)
+    p.add_argument("--game", default="haleakala", help="which game (haleakala, kahuna, kanaloa)")
+    p.add_argument(
+        "--players", type=int, default=None, help="kanaloa: players per game (default 4)"
+    )
+
+
 def _daemon(p: argparse.ArgumentParser) -> None:
     _seconds("idle CPU period, default 10 s")(p)
     p.add_argument("--events", type=int, default=None, help="events to send (default 10,000)")
@@ -130,7 +138,7 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "engine": (
         "haleakala.bench.engine:run",
         "random games per second on one core",
-        _seconds("default 5 s"),
+        _engine,
     ),
     "rfid": ("haleakala.bench.rfid:run", "serial frame parsing and scan-to-event time", _rfid),
     "sim": (
