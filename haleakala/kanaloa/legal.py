@@ -76,6 +76,23 @@ def reach(masks: list[int], start: int) -> int:
     return seen
 
 
+def reaches(masks: list[int], start: int, goal: int) -> bool:
+    """``goal`` is reachable from ``start`` along ``masks`` (stops as soon as it is)."""
+    want = 1 << goal
+    seen = frontier = 1 << start
+    while frontier:
+        if seen & want:
+            return True
+        nxt = 0
+        while frontier:
+            low = frontier & -frontier
+            nxt |= masks[low.bit_length() - 1]
+            frontier ^= low
+        frontier = nxt & ~seen
+        seen |= nxt
+    return bool(seen & want)
+
+
 def strong(self: Game, extra: tuple[int, int] | None = None, mixed: bool = False) -> bool:
     """N15: the islands in play strongly connected by the fish (tail to head). With
     ``mixed`` empty currents count both ways; ``extra`` is (current, tail) in place
@@ -114,9 +131,9 @@ def change_ok(self: Game, cur: int, reverse: bool, fwd: list[int] | None = None)
         if fwd is None:
             fwd = self._masks(None, False)[0]
         fwd[a] ^= 1 << tail
-        reaches = self._reach(fwd, a) >> tail & 1
+        still = reaches(fwd, a, tail)
         fwd[a] ^= 1 << tail
-        if not reaches:
+        if not still:
             return False
     else:
         col = not col
@@ -138,19 +155,18 @@ def generate(self: Game) -> list[int]:
     if ph == FISH:  # N13–N16
         placer, neutral = self.placements[self.placed]
         sides = [m.colours.index(m.colours[2]) + 1] if neutral else [0, placer + 1]
-        fwd, back = self._masks(None, True)
-        start, full, reach = lay.islands[0], lay.mask, self._reach
+        # The mixed graph (empty currents both ways) is strongly connected now (N15 keeps
+        # it so); it stays so without the arc head>tail exactly when head still reaches tail.
+        fwd, _ = self._masks(None, True)
         for c in lay.currents:
             if self.fish_tail[c] >= 0:
                 continue
             for heading, tail in enumerate(m.currents[c]):
                 head = m.currents[c][1 - heading]
                 fwd[head] ^= 1 << tail  # the empty current now runs tail>head only
-                back[tail] ^= 1 << head
-                if reach(fwd, start) == full and reach(back, start) == full:
+                if reaches(fwd, head, tail):
                     out += [s["fish"] + c * 10 + heading * 5 + side for side in sides]
                 fwd[head] ^= 1 << tail
-                back[tail] ^= 1 << head
         return out
     if ph == START:  # N17
         occ = self.occupied()
