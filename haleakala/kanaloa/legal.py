@@ -186,7 +186,7 @@ def generate(self: Game) -> list[int]:
     if ph == ROB:  # N43: compulsory, out of turn
         v = self.victim
         return [s["rob"] + v * nt + t for t, k in enumerate(self.hands[v]) if k]
-    if ph == TAKE:  # N26, N43 (the Ku player's own optional robbery)
+    if ph == TAKE:  # N26, N43 (the Ku player's own optional robbery), L3
         out = [s["take"] + t for t in self.tiles[self.arrive]]
         if self.gods[KU] == p and not self.action_used and not self.eruption_turn:
             for q in range(self.n):
