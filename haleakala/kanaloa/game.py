@@ -8,9 +8,9 @@ docs/KANALOA-LOCAL-RULINGS.md (L1..), are cited where they are enforced.
 
 Representation: short int lists (fish per current, pieces per player, hands as counts per
 tile code) so that ``clone`` is a handful of list copies. All chance is the deal (N8), fixed
-at setup; a state never carries a generator. The legal decisions and the fish graph live in
-``legal``, sacrifices and cards in ``cards``, the automatic steps in ``turns``; each is bound
-here as methods, so a module stays one concern (and under the project's 600 lines).
+at setup; a state never carries a generator. The position is ``core.Core``; the legal
+decisions and the fish graph (``legal``), sacrifices and cards (``cards``) and the automatic
+steps (``turns``) are mixins on it, so a module stays one concern (and under 600 lines).
 """
 
 from __future__ import annotations
