@@ -15,54 +15,77 @@ may make several decisions in a row), and hidden information behind ``observatio
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
-# name → "module:Class"; the class is imported only when the game is used.
+# The registry: name → "module:DESCRIPTION" (a ``GameDescription`` in the game's own package).
+# Adding a game is one line here; nothing else outside the game's package changes. The
+# description is imported only when the game is used, so listing the names loads no engine.
 GAMES: dict[str, str] = {
-    "haleakala": "haleakala.rules.game:Game",
-    "kahuna": "haleakala.kahuna.game:Game",
-    "kanaloa": "haleakala.kanaloa.game:Game",
+    "haleakala": "haleakala.rules.describe:DESCRIPTION",
+    "kahuna": "haleakala.kahuna.describe:DESCRIPTION",
+    "kanaloa": "haleakala.kanaloa:DESCRIPTION",
 }
-
-# name → module with the game log's records: setup_record(game), action_record(game,
-# decision, legal), event_records(game, events) (NOTATION.md, KAHUNA-NOTATION.md).
-LOGS: dict[str, str] = {
-    "haleakala": "haleakala.rules.log",
-    "kahuna": "haleakala.kahuna.log",
-    "kanaloa": "haleakala.kanaloa.log",
-}
+# The game of the command line when none is named, and of the logs and saves written
+# before a log named its game.
+DEFAULT_GAME = "haleakala"
 
 
 @dataclass(frozen=True)
 class GameDescription:
     """Everything the rest of the program needs to know about one game, declared once in
-    the game's own package (``DESCRIPTION`` in its ``__init__``) and named by one registry
-    line. Hooks are ``"module:attribute"`` strings, imported only when used, so that
-    listing the games loads no game's engine.
+    the game's own package (``DESCRIPTION`` in its ``describe`` module) and named by one
+    registry line (``GAMES``). Hooks are ``"module:attribute"`` strings, imported only when
+    used, so that describing a game loads neither its engine nor any front-end.
 
     Why one value: a game registered in six places is a game a newcomer cannot add; with
     one description the command line, the log, the replayer, the bots, the harness and the
-    front-ends all read the same facts.
+    front-ends all read the same facts (docs/adding-a-game.md).
     """
 
     name: str  # registry name, lower case: "kanaloa"
     title: str  # shown to people: "Kanaloa"
-    state: str  # "module:Class" implementing GameState; Class(seed=, players=, **options)
+    # "module:Class" implementing GameState, built as ``Class(seed=, start=, **options)``,
+    # plus ``players=`` (how many play: the seats are that prefix of ``colours``) when the
+    # game supports more than one player count.
+    state: str
     colours: tuple[str, ...]  # every seat colour in seat order (for the most players)
     player_counts: tuple[int, ...] = (2,)  # the counts the rules support
     log: str = ""  # module with setup_record / action_record / event_records
-    replay: str = ""  # "module:function" that checks and shows a log of this game
+    replay: str = ""  # "module:function" (text, label, seeded) -> exit status
     invariants: str = ""  # "module:function": state -> list of violated invariants (text)
     all_codes: str = ""  # "module:function": () -> every well-formed decision code
     bots: Mapping[str, str] = field(default_factory=dict)  # bot name -> "module:Class"
-    terminal: str = ""  # "module:Class" the terminal session's per-game hooks
-    window: str = ""  # "module:Class" the simulator window's per-game hooks
+    # "module:function" (game, seats, *, out, tty, delay) -> an object whose run() plays
+    terminal: str = ""
+    window: str = ""  # "module:function" (args) -> exit status: the simulator window
     save_format: str = ""  # the "format" field of this game's saves
     options: Mapping[str, str] = field(default_factory=dict)  # option -> one-line help
+    # "module:function" (text) -> state: a save read and checked (its errors are ValueError
+    # with a sentence); empty: the state class's ``from_json``.
+    load: str = ""
+    strength: str = ""  # "module:function" (level, seed) -> Bot: the named strength levels
+    bench: str = ""  # "module:function" (args) -> exit status for ``bench ai``; empty: generic
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seat colours at the smallest player count (the default game)."""
+        return self.colours[: min(self.player_counts)]
+
+    def seats(self, count: int | None = None) -> tuple[str, ...]:
+        """The seat colours of a game of ``count`` players (default: the smallest count);
+        a count the rules do not support is a ``ValueError`` with a sentence."""
+        if count is None:
+            return self.players
+        if count not in self.player_counts:
+            *rest, last = (str(n) for n in self.player_counts)
+            counts = f"{', '.join(rest)} or {last}" if rest else last
+            raise ValueError(f"{self.name} is played by {counts} players, not {count}")
+        return self.colours[:count]
 
 
 @runtime_checkable
@@ -70,8 +93,13 @@ class GameState(Protocol):
     """One position of a game for two to four players, and the rules that change it."""
 
     game_name: ClassVar[str]
-    players: tuple[str, ...]  # seat colours of this game, in seat order (2..4 of them)
     decider: int  # index of the player who decides now: any seat, in turn or out of it
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seat colours of this game, in seat order (2..4 of them); read-only, so a
+        class constant of a game with one player count fits as well as an attribute."""
+        ...
 
     @property
     def to_move(self) -> str | None:
@@ -132,30 +160,64 @@ class UnknownGame(ValueError):
     """A game name that is not in ``GAMES``."""
 
 
-def game_class(name: str) -> type[Any]:
-    """The class that implements game ``name`` (imported on first use)."""
+def hook(ref: str) -> Any:
+    """The attribute a ``"module:attribute"`` hook names, imported now."""
+    module, _, attribute = ref.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@functools.cache
+def describe(name: str) -> GameDescription:
+    """The description of game ``name`` (imported on first use)."""
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    module, cls = GAMES[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    description = hook(GAMES[name])
+    if not isinstance(description, GameDescription) or description.name != name:
+        raise TypeError(f"{GAMES[name]} is not the GameDescription of {name!r}")
+    return description
 
 
-def new_game(name: str, seed: int = 0, **kw: Any) -> Any:
-    """A new game of ``name`` dealt by ``seed``; ``kw`` are the game's own options
-    (``start``, Haleakala's ``variant``)."""
-    return game_class(name)(seed=seed, **kw)
+def game_class(name: str) -> type[GameState]:
+    """The class that implements game ``name`` (imported on first use)."""
+    return hook(describe(name).state)
+
+
+def new_game(name: str, seed: int = 0, players: int | None = None, **kw: Any) -> GameState:
+    """A new game of ``name`` for ``players`` (default: the smallest count the rules
+    allow) dealt by ``seed``; ``kw`` are the game's own options (``start``, Haleakala's
+    ``variant``). An unsupported count is a ``ValueError`` with a sentence."""
+    description = describe(name)
+    seats = description.seats(players)
+    if len(description.player_counts) > 1:
+        kw["players"] = len(seats)
+    return game_class(name)(seed=seed, **kw)  # type: ignore[call-arg]
+
+
+def load_game(name: str, text: str) -> GameState:
+    """A saved game of ``name`` read from ``text`` (checked as the game's ``load`` hook
+    checks it); a bad save is a ``ValueError`` whose message is one sentence."""
+    description = describe(name)
+    if description.load:
+        return hook(description.load)(text)
+    return game_class(name).from_json(text)
 
 
 def log_module(name: str) -> Any:
     """The module that writes game ``name``'s log records."""
-    if name not in LOGS:
-        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(LOGS)}")
-    return importlib.import_module(LOGS[name])
+    return importlib.import_module(describe(name).log)
+
+
+def game_of_save_format(fmt: object) -> str | None:
+    """The game whose saves carry ``"format": fmt``, or None."""
+    for name in GAMES:
+        if describe(name).save_format == fmt:
+            return name
+    return None
 
 
 def game_of(state: Any) -> str:
     """The registry name of a game state (Haleakala's ``Game`` predates the attribute)."""
-    return getattr(state, "game_name", "haleakala")
+    return getattr(state, "game_name", DEFAULT_GAME)
 
 
 def squash(value: float, scale: float) -> float:

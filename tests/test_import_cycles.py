@@ -6,9 +6,9 @@ module level, including those inside module-level ``if`` / ``try`` / ``with`` bl
 ``if TYPE_CHECKING:`` blocks (the type checker follows those). ``from pkg import name``
 points at ``pkg.name`` when that is a module, else at ``pkg`` (its ``__init__``). The
 implicit import of a module's parent packages is not an edge. Imports inside functions and
-methods are deferred to call time and do not count: they are how a core type reaches a
-format or a heuristic beside it (``Game.to_json`` calls ``rules.serialize``, which imports
-``rules.game`` at module level). The graph of counted edges must have no cycle.
+methods are deferred to call time and do not count here (``tests/test_layers.py`` counts
+them and allows no cycle at all: ``rules.serialize`` imports ``rules.game`` and hands
+``Game.to_json`` its functions). The graph of counted edges must have no cycle.
 
 A second, looser rule counts the call-time imports too: then a cycle may only stay inside
 one package (a core type and the formats beside it), never cross packages, so a lower layer

@@ -3,13 +3,16 @@
 ``random`` and ``greedy`` are cheap (tests, fuzzing, a first opponent); the search bot
 (information-set MCTS) lives in ``ismcts`` (Haleakala) and ``search`` (any game of
 ``haleakala.gameapi``) when present. ``make_bot(name, seed, game=...)`` builds one by name
-for a game, as the command line and the daemon's menu do.
+for a game, as the command line and the daemon's menu do; which bots a game has is part of
+its description (``haleakala.gameapi.GameDescription.bots``). ``BOTS`` are Haleakala's.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import Any, Protocol
+
+from haleakala.gameapi import DEFAULT_GAME, UnknownGame, describe
 
 BOTS = {
     "random": "haleakala.ai.simple:RandomBot",
@@ -18,21 +21,6 @@ BOTS = {
     "ai": "haleakala.ai.ismcts:SearchBot",
     "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
 }
-
-# Per game (``haleakala.gameapi.GAMES``): the bots that can play it, by name.
-GAME_BOTS: dict[str, dict[str, str]] = {
-    "haleakala": BOTS,
-    "kahuna": {
-        "random": "haleakala.ai.simple:RandomBot",
-        "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
-        "ai": "haleakala.ai.search:SearchBot",
-    },
-    "kanaloa": {
-        "random": "haleakala.ai.simple:RandomBot",
-        "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
-    },
-}
-
 
 class Bot(Protocol):
     name: str
@@ -43,10 +31,17 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(name: str, seed: int = 0, game: str = "haleakala", **options) -> Bot:
-    bots = GAME_BOTS.get(game)
-    if bots is None:
-        raise ValueError(f"no bots for game {game!r}: choose one of {', '.join(GAME_BOTS)}")
+def bots_of(game: str) -> dict[str, str]:
+    """The bots that can play ``game`` (name -> "module:Class"), from its description in
+    the registry; an unknown game is a ``ValueError`` with a sentence."""
+    try:
+        return dict(describe(game).bots)
+    except UnknownGame as exc:
+        raise UnknownGame(f"no bots for game {game!r}: {exc}") from None
+
+
+def make_bot(name: str, seed: int = 0, game: str = DEFAULT_GAME, **options) -> Bot:
+    bots = bots_of(game)
     if name not in bots:
         raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(bots)}")
     module, cls = bots[name].split(":")

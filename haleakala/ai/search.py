@@ -16,8 +16,15 @@ Whitehouse 2012, SO-ISMCTS):
 - each node records who made the decision leading to it (``game.decider``): one player may
   decide several times in a row (a Kahuna turn is several cards, then a draw);
 - playouts are truncated: 12 random decisions (two or three turns), then
-  ``game.evaluate(0)`` scores the leaf (squashed into [0.1, 0.9] so that an estimate never
-  looks as good as a game really won); a playout that reaches the end scores ``game.returns()``.
+  ``game.evaluate(p)`` scores the leaf for each player ``p`` (squashed into [0.1, 0.9] so
+  that an estimate never looks as good as a game really won); a playout that reaches the
+  end scores ``game.returns()``;
+- any number of players: a playout gives one reward per player, and each node is credited
+  with the reward of the player who decided there (max^n, Luckhardt & Irani 1986), or with
+  ``backup="paranoid"`` (Sturtevant & Korf 2000) the searching player's reward for its own
+  nodes and one minus it for everybody else's, as if all others played against it. With
+  two players both are the same search, decision for decision, as the two-player one was:
+  the second player's reward is one minus the first's.
 
 With an iteration budget the search is deterministic (seeded generator, no clock); with a
 time budget it runs until the deadline. Measured with ``haleakala bench ai --game NAME``.
@@ -33,6 +40,7 @@ from .budgeted import DEFAULT_BUDGET, BudgetedSearch, Node
 __all__ = ["DEFAULT_BUDGET", "Node", "SearchBot"]
 
 ESTIMATE_FLOOR, ESTIMATE_SPAN = 0.1, 0.8  # leaf estimates live in [0.1, 0.9]
+BACKUPS = ("maxn", "paranoid")
 
 
 class SearchBot(BudgetedSearch):
@@ -48,12 +56,16 @@ class SearchBot(BudgetedSearch):
         budget: float | None = None,
         exploration: float = 0.7,
         rollout_depth: int = 12,
+        backup: str = "maxn",
     ) -> None:
         super().__init__(seed, iterations, budget)
         if rollout_depth < 0:
             raise ValueError(f"rollout_depth must be 0 or more decisions, got {rollout_depth}")
+        if backup not in BACKUPS:
+            raise ValueError(f"unknown backup {backup!r}: choose {' or '.join(BACKUPS)}")
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        self.paranoid = backup == "paranoid"
 
     # -- the decision (``decide`` is the most visited decision, ``BudgetedSearch``) ----
 
@@ -103,19 +115,32 @@ class SearchBot(BudgetedSearch):
             world.apply(action)
             path.append(best)
             node = best
-        first = self._playout(world)
-        for n in path:
-            n.visits += 1
-            n.reward += first if n.mover == 0 else 1.0 - first
+        rewards = self._playout(world)
+        if self.paranoid:
+            mine = rewards[observer]
+            for n in path:
+                n.visits += 1
+                n.reward += mine if n.mover == observer else 1.0 - mine
+        else:
+            for n in path:
+                n.visits += 1
+                n.reward += rewards[n.mover]
 
-    def _playout(self, world: Any) -> float:
-        """The first player's reward in [0, 1] after a short random playout."""
+    def _playout(self, world: Any) -> tuple[float, ...]:
+        """Each player's reward in [0, 1] after a short random playout."""
         randrange = self.rng.randrange
         for _ in range(self.rollout_depth):
             if world.is_terminal():
                 break
             legal = world.legal_actions()
             world.apply(legal[randrange(len(legal))])
+        n = len(world.players)
         if world.is_terminal():
-            return float(world.returns()[0])
-        return ESTIMATE_FLOOR + ESTIMATE_SPAN * float(world.evaluate(0))
+            returns = world.returns()
+            if n == 2:  # the first player's, as the two-player search had it
+                return (float(returns[0]), 1.0 - float(returns[0]))
+            return tuple(float(r) for r in returns)
+        if n == 2:
+            first = ESTIMATE_FLOOR + ESTIMATE_SPAN * float(world.evaluate(0))
+            return (first, 1.0 - first)
+        return tuple(ESTIMATE_FLOOR + ESTIMATE_SPAN * float(world.evaluate(p)) for p in range(n))

@@ -101,11 +101,25 @@ def _check(args: argparse.Namespace) -> tuple[int, float, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "game", "haleakala") != "haleakala":
-        # any other game: the game-agnostic search
-        from haleakala.bench.ai_games import run as run_game
+    """``bench ai --game NAME``: the game's own benchmark (its description's ``bench``
+    hook, Haleakala's ``run_haleakala``), else the game-agnostic one (``ai_games``)."""
+    from haleakala.cli import UsageError
+    from haleakala.gameapi import DEFAULT_GAME, UnknownGame, describe, hook
 
-        return run_game(args)
+    try:
+        own = describe(getattr(args, "game", None) or DEFAULT_GAME).bench
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    if own:
+        return int(hook(own)(args))
+    from haleakala.bench.ai_games import run as run_game
+
+    return run_game(args)
+
+
+def run_haleakala(args: argparse.Namespace) -> int:
+    """Haleakala's benchmark: its tuned search against the simple bots, ``--vs`` another
+    search bot, or ``--ladder``."""
     if getattr(args, "vs", None):
         return run_vs(args)
     if getattr(args, "ladder", False):

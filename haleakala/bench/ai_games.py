@@ -3,9 +3,10 @@ random and greedy bots of any game in the registry (Kahuna first), and its think
 
 Why apart from ``bench``: that one measures Haleakala's own search with Haleakala's
 variants; this one plays any ``GameState`` through the interface only, as the bot does.
-Game ``i`` uses seed ``i``; the search bot plays the first colour in even games and the
-second in odd ones, and the starting player alternates every two games, so each colour and
-start combination is played equally often. A draw counts as half a win (reported apart).
+Game ``i`` uses seed ``i``; with ``n`` players the search bot plays colour ``i mod n``
+and the others are the opponent's bots; the starting player moves on every ``n`` games,
+so each colour and start combination is played equally often. A draw counts as half a
+win (reported apart).
 Think times are wall-clock seconds per decision where the bot had a choice; on a shared
 machine the maximum includes scheduler stalls, so the 99th percentile and the longest
 think in CPU time of the bot's thread are printed beside it. Win rates carry a 95 % Wilson
@@ -22,7 +23,7 @@ from haleakala.ai import make_bot
 from haleakala.ai.arena import play_in_pool
 from haleakala.ai.search import DEFAULT_BUDGET, SearchBot
 from haleakala.bench.stats import ThinkLog, percentile, progress, search_summary, wilson
-from haleakala.gameapi import GAMES, new_game
+from haleakala.gameapi import GAMES, describe, new_game
 
 OPPONENTS = ("random", "greedy")
 DEFAULT_GAMES = 100  # per opponent
@@ -38,12 +39,16 @@ class Match:
     budget: float
 
     @property
+    def seats(self) -> int:
+        return len(describe(self.game).players)
+
+    @property
     def bot_player(self) -> int:
-        return self.index % 2
+        return self.index % self.seats
 
     @property
     def start(self) -> int:
-        return (self.index // 2) % 2
+        return (self.index // self.seats) % self.seats
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,7 @@ def play(match: Match) -> Outcome:
         decisions += 1
     if not game.is_terminal():
         return Outcome(match.opponent, 0.0, False, "unfinished", *log.figures())
-    result = game.result()
+    result = game.result()  # type: ignore[attr-defined]
     reason = getattr(result, "reason", "") or ""
     reward = float(game.returns()[me])
     return Outcome(match.opponent, reward, True, reason, *log.figures())

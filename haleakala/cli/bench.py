@@ -11,6 +11,8 @@ import argparse
 import importlib
 from collections.abc import Callable
 
+from haleakala.gameapi import DEFAULT_GAME, GAMES
+
 Options = Callable[[argparse.ArgumentParser], None]
 
 
@@ -28,7 +30,7 @@ def _ai(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=None, help="games to play")
     p.add_argument("--budget", type=float, default=None, help="seconds per decision")
     p.add_argument("--jobs", type=int, default=None, help="worker processes")
-    p.add_argument("--game", default="haleakala", help="which game (haleakala, kahuna)")
+    p.add_argument("--game", default=DEFAULT_GAME, help=f"which game ({', '.join(GAMES)})")
     p.add_argument("--vs", default=None, help="play the search bot against this bot (ai-v1)")
     p.add_argument(
         "--iterations", type=int, default=None, help="--vs/--ladder: iterations per decision"

@@ -6,6 +6,7 @@ Registering the command imports nothing heavy: the daemon's modules load only wh
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from haleakala.cli import add_config_option, add_language_option, add_palette_option
 
@@ -90,4 +91,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from haleakala.companion.daemon import main
 
-    return main(args)
+    def start_live_view(address: str, companion: Any) -> Any:
+        """The web live view, imported only when one is asked for (the web extra)."""
+        from haleakala.web.start import start_live_view as start
+
+        return start(address, companion)
+
+    return main(args, start_live_view)

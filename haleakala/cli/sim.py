@@ -27,6 +27,7 @@ from typing import Any
 
 from haleakala.checkout import install_hint
 from haleakala.cli import UsageError, add_language_option, add_palette_option
+from haleakala.gameapi import DEFAULT_GAME, GAMES, describe, hook
 from haleakala.rules import PLAYERS, VARIANTS
 from haleakala.simulator.xvfb import fit_flags, has_display
 from haleakala.terminal.play import one_line_errors
@@ -45,8 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--game",
-        choices=("haleakala", "kahuna"),
-        default="haleakala",
+        choices=tuple(GAMES),
+        default=DEFAULT_GAME,
         help="which island game (kahuna: the Kahuna window, see --opponent, --colour)",
     )
     p.add_argument(
@@ -127,8 +128,16 @@ def run(args: argparse.Namespace) -> int:
         speak(getattr(args, "lang", None))
     except CatalogNotCompiled as exc:
         raise UsageError(str(exc)) from None
-    if getattr(args, "game", "haleakala") == "kahuna":
-        return kahuna(args)
+    name = getattr(args, "game", DEFAULT_GAME)
+    window = describe(name).window
+    if not window:
+        raise UsageError(f"{name} has no simulator window (try haleakala play --game {name})")
+    return int(hook(window)(args))
+
+
+def haleakala_window(args: argparse.Namespace) -> int:
+    """Haleakala's simulator (its ``GameDescription.window``): the window of the kit, the
+    scenario runner, or the terminal demo where no window can open."""
     if args.decisions < 0:
         raise UsageError(f"--decisions must be 0 or more, not {args.decisions}")
     if args.scenario:

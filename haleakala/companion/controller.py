@@ -71,8 +71,8 @@ from .watch import BoardWatch
 if TYPE_CHECKING:
     from haleakala.config import Config
     from haleakala.hal.base import Hardware
-    from haleakala.web.server import LiveView
 
+    from .host import LiveView
     from .journal import Journal
 
 __all__ = ["RETRY_S", "UNKNOWN_TAG", "Companion", "UnsavedDecision", "UnsavedUndo"]

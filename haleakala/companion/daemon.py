@@ -29,7 +29,14 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .host import LiveView
+
+    LiveViewStarter = Callable[[str, Any], LiveView | None]
 
 log = logging.getLogger("haleakala.daemon")
 
@@ -254,8 +261,13 @@ class Daemon:
 # --------------------------------------------------------------------------- start-up
 
 
-def main(args: Any) -> int:
-    """``haleakala run``: load the config, open the hardware, resume the game, loop."""
+def main(args: Any, start_live_view: LiveViewStarter | None = None) -> int:
+    """``haleakala run``: load the config, open the hardware, resume the game, loop.
+
+    ``start_live_view(address, companion)`` starts the web live view (None when it cannot:
+    it has logged why); the command line hands in ``haleakala.web.start``'s, so that the
+    companion imports nothing of the web. Without it a live view asked for is a config
+    error with a sentence."""
     setup_logging(getattr(args, "log_level", "INFO"))
     from haleakala.config import ConfigError, load
 
@@ -368,10 +380,10 @@ def main(args: Any) -> int:
     web = getattr(args, "web", None) or (
         f"{config.web.host}:{config.web.port}" if config.web.enabled else None
     )
+    if web and start_live_view is None:
+        log.error("the live view (%s) is started by 'haleakala run': this caller has none", web)
     if web:
-        from haleakala.web.start import start_live_view
-
-        live = start_live_view(web, companion)
+        live = start_live_view(web, companion) if start_live_view is not None else None
         if live is None:
             hardware.close()
             notifier.close()

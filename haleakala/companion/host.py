@@ -18,9 +18,27 @@ from . import ui as U
 from .solo import Seat
 
 if TYPE_CHECKING:
-    from haleakala.web.server import LiveView
-
     from .journal import Journal, JournalError
+
+
+class LiveView(Protocol):
+    """What the companion asks of a running live view (``haleakala.web.server.LiveView``):
+    the companion imports nothing of the web (a layering test holds it); the daemon's
+    caller starts the view and hands it over."""
+
+    url: str
+
+    def menu_option(self) -> tuple[str, str]:
+        """(label, action) of the OLED menu's entry for the view."""
+        ...
+
+    def join_picture(self) -> bytes:
+        """The joining page (QR code and URL) as a ready 128×64 one-bit image."""
+        ...
+
+    def observe(self, companion: object) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class Host(Protocol):

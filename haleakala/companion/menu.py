@@ -25,7 +25,7 @@ from . import ui as U
 if TYPE_CHECKING:
     from haleakala.ai.coach import Hint
 
-    from .host import Host
+    from .host import Host, LiveView
 
 log = logging.getLogger("haleakala.companion")
 
@@ -76,15 +76,13 @@ def main_menu(
 JOIN_TITLE = N_("LIVE VIEW")
 
 
-def join_page(url: str) -> U.Chooser:
-    """The live view's joining page: the QR code of ``url`` and the URL in text, one ready
+def join_page(live: LiveView) -> U.Chooser:
+    """The live view's joining page: the QR code of its URL and the URL in text, one ready
     128×64 image (its bytes are the chooser's subject; the OLED shows them as they are)
-    until a button is pressed. The web package draws it; imported here, on demand, so the
-    companion imports nothing of the web unless a live view runs."""
-    from haleakala.web.join import join_image
-
-    picture = join_image(url).convert("1").tobytes()
-    return U.Chooser(U.JOIN, JOIN_TITLE, (U.Option(url, "menu"),), 0, picture)
+    until a button is pressed. The live view draws it (``join_picture``), so the companion
+    imports nothing of the web."""
+    url = live.url
+    return U.Chooser(U.JOIN, JOIN_TITLE, (U.Option(url, "menu"),), 0, live.join_picture())
 
 
 def confirm_new(variant: str) -> U.Chooser:
@@ -216,9 +214,7 @@ class Menus:
         h = self.host
         live = None
         if h.live_view is not None:
-            from haleakala.web.join import menu_option
-
-            live = menu_option(h.live_view)
+            live = h.live_view.menu_option()
         chooser = main_menu(
             h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
         )
@@ -312,7 +308,7 @@ class Menus:
         elif value == "scores" and h.game.scorings:
             self.scores(h.game.scorings[-1], scoring_title(len(h.game.scorings)))
         elif value == "live" and h.live_view is not None:
-            h.panel = replace(h.panel, overlay=join_page(h.live_view.url))
+            h.panel = replace(h.panel, overlay=join_page(h.live_view))
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()

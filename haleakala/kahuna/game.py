@@ -14,10 +14,10 @@ before, so a state never carries a generator and clones stay cheap.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
-from haleakala.rules.decision import Term
-from haleakala.rules.notation import N_, Said
+from haleakala.core.marks import N_, Said, Term
 
 from .board import Board, default_board
 from .hidden import determinize, evaluate, observation
@@ -45,6 +45,17 @@ from .state import (
     Result,
     deal_deck,
 )
+
+# How a game is saved and identified lives in ``serialize``, which imports this module;
+# so this module does not import it back (no import cycle, not even at call time):
+# ``serialize`` hands its functions over with ``use_codec`` when it is imported, which
+# the package's ``__init__`` does before anyone can hold a game.
+_CODEC: dict[str, Callable[..., Any]] = {}
+
+
+def use_codec(**functions: Callable[..., Any]) -> None:
+    """Called once by ``serialize``: ``to_dict``, ``to_json``, ``digest``, ``from_json``."""
+    _CODEC.update(functions)
 
 
 class Game:
@@ -432,20 +443,14 @@ class Game:
 
     def digest(self) -> str:
         """A stable fingerprint of the full position (equal states, equal digests)."""
-        from .serialize import digest
-
-        return digest(self)
+        return _CODEC["digest"](self)
 
     def to_json(self) -> str:
-        from .serialize import to_json
-
-        return to_json(self)
+        return _CODEC["to_json"](self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        from .serialize import from_json
-
-        return from_json(text)
+        return _CODEC["from_json"](text)
 
     def format(self, action: int) -> str:
         return format_decision(action, self.board)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from haleakala.rules.notation import N_, Help
-from haleakala.rules.notation import NotationError as _BaseNotationError
+from haleakala.core.errors import NotationError as _BaseNotationError
+from haleakala.core.marks import N_, Help
 
 from .board import Board
 

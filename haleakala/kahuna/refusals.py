@@ -6,8 +6,7 @@ refusal read separately; ``reason`` takes the game as ``self`` and is bound as i
 
 from __future__ import annotations
 
-from haleakala.rules.decision import Term
-from haleakala.rules.notation import N_, Said
+from haleakala.core.marks import N_, Said, Term
 
 from .notation import CUT, DISCARD, DRAW_PILE, DRAW_SLOT, END, PLAY
 from .state import DISCARDED, NONE, PLAYED, PLAYERS, Position

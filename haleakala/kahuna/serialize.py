@@ -13,15 +13,16 @@ import hashlib
 import json
 from typing import Any
 
-from haleakala.rules.serialize import SaveError as _BaseSaveError
-from haleakala.rules.serialize import load_json
+from haleakala.core.errors import SaveError as _BaseSaveError
+from haleakala.core.jsonread import load_json
 
-from .game import NONE, OVER, PHASE_NAMES, PLAYERS, Game, Result
+from .game import NONE, OVER, PHASE_NAMES, PLAYERS, Game, Result, use_codec
 from .notation import NotationError, parse_decision
 
 FORMAT = "kahuna-game"
 VERSION = 1
 REASONS = ("points", "third", "bridges", "draw", "wipeout")
+
 
 
 class SaveError(_BaseSaveError):
@@ -222,3 +223,8 @@ def from_json(text: str) -> Game:
     except json.JSONDecodeError as exc:
         raise SaveError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
     return from_dict(data)
+
+
+# ``game`` cannot import this module (this one imports ``game``): hand it the functions
+# behind ``Game.to_json``, ``digest``, ``from_json`` and ``observation``.
+use_codec(to_dict=to_dict, to_json=to_json, digest=digest, from_json=from_json)

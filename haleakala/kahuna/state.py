@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
-from haleakala.rules.game import IllegalDecision as _BaseIllegal
+from haleakala.core.errors import IllegalDecision as _BaseIllegal
 
 if TYPE_CHECKING:
     from .board import Board

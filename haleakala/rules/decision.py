@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from haleakala.core.marks import N_, Term  # noqa: F401  (importable from here before)
+
 from .deck import BOARD_ITEMS
 from .geometry import Board, default_board
 from .notation import (
@@ -281,18 +283,7 @@ RefusalKind: TypeAlias = Literal[
 ]
 
 
-def N_(message: str) -> str:
-    """Mark an English sentence for the message catalogs (``haleakala.i18n``) without
-    translating it here: the rules stay pure and English; the words layer translates."""
-    return message
-
-
-class Term(str):
-    """A word of the game inside a refusal (a colour, a land, a card's name): English here,
-    replaced by its catalog entry when the sentence is translated. Every term is in the
-    catalog through the words layer's table of game terms."""
-
-    __slots__ = ()
+# ``N_`` and ``Term`` are every game's (``haleakala.core.marks``): imported above.
 
 
 Param: TypeAlias = "int | str | Term"

@@ -14,7 +14,8 @@ small tuples kept in the state, so a game can stop at any decision, be saved, an
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from . import refusals
 from .decision import Refusal, notation_refusal
@@ -76,6 +77,18 @@ __all__ = [
     "Result",
     "UnknownVariant",
 ]
+
+
+# How a game is saved and identified lives in ``serialize``, which imports this module;
+# so this module does not import it back (no import cycle, not even at call time):
+# ``serialize`` hands its functions over with ``use_codec`` when it is imported, which
+# the package's ``__init__`` does before anyone can hold a game.
+_CODEC: dict[str, Callable[..., Any]] = {}
+
+
+def use_codec(**functions: Callable[..., Any]) -> None:
+    """Called once by ``serialize``: ``to_dict``, ``to_json``, ``digest``, ``from_json``."""
+    _CODEC.update(functions)
 
 
 class Game:
@@ -503,20 +516,14 @@ class Game:
 
     def digest(self) -> str:
         """A stable fingerprint of the position (equal states, equal digests)."""
-        from .serialize import digest
-
-        return digest(self)
+        return _CODEC["digest"](self)
 
     def to_json(self) -> str:
-        from .serialize import to_json
-
-        return to_json(self)
+        return _CODEC["to_json"](self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        from .serialize import from_json
-
-        return from_json(text)
+        return _CODEC["from_json"](text)
 
     def format(self, d: int) -> str:
         return format_decision(d, self.board)
@@ -545,9 +552,7 @@ class Game:
     def observation(self, player: int) -> dict:
         """Everything either player sees: the position with each pile reduced to its sorted
         composition and without the seed (which would give the order away)."""
-        from .serialize import to_dict
-
-        data = to_dict(self, history=False)
+        data = _CODEC["to_dict"](self, history=False)
         data["piles"] = [sorted(pile) for pile in self.piles]
         del data["seed"]
         return data

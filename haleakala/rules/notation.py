@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import re
 
+from haleakala.core.errors import NotationError
+from haleakala.core.marks import N_, Help, Said  # noqa: F401  (importable from here before)
+
 from .deck import BOARD_ITEMS
 from .geometry import Board, default_board
 
@@ -31,60 +34,8 @@ LAVA_NONE, LAVA = 600, 601
 BUY, KEEP, PASS = 700, 710, 711
 
 
-class NotationError(ValueError):
-    """Text that is not a decision at all (as opposed to a decision that is illegal).
-
-    ``ruling`` names the rule (RULINGS.md) when the text is wrong because of one (a lava
-    move across the centre, R16), else None: the refusal carries it on."""
-
-    def __init__(self, message: str, ruling: str | None = None) -> None:
-        super().__init__(message)
-        self.ruling = ruling
-        self.template = ""
-        self.params: tuple[tuple[str, object], ...] = ()
-
-    @classmethod
-    def of(cls, template: str, ruling: str | None = None, **params: object) -> NotationError:
-        """The error whose sentence is ``template`` (marked ``N_``) filled with ``params``:
-        the refusal carries both on, so a player reads it in their language
-        (``i18n.refusals.say``) while logs and tests read the English."""
-        exc = cls(template.format(**params), ruling)
-        exc.template, exc.params = template, tuple(sorted(params.items()))
-        return exc
-
-    def said(self) -> str:
-        """The message as a ``Said`` (its template kept) when it has one."""
-        if not self.template:
-            return str(self)
-        return Said.of(self.template, **dict(self.params))
-
-
-def N_(message: str) -> str:
-    """Mark an English sentence for the message catalogs (as ``decision.N_``, which
-    imports this module): the player reads it translated, the rules stay pure."""
-    return message
-
-
-class Said(str):
-    """An English sentence that remembers its template and parameters, so a front-end can
-    say it in the player's language (``i18n.refusals.speak``) while it is still a plain
-    ``str`` for the logs, the tests and every caller that compares text."""
-
-    template: str
-    params: tuple[tuple[str, object], ...]
-
-    @classmethod
-    def of(cls, template: str, **params: object) -> Said:
-        said = cls(template.format(**params))
-        said.template, said.params = template, tuple(sorted(params.items()))
-        return said
-
-
-class Help(str):
-    """The notation's summary inside a sentence: a game term for the refusal's
-    translation (``decision.Term`` is the same kind of string, defined after this)."""
-
-    __slots__ = ()
+# ``NotationError``, ``N_``, ``Said`` and ``Help`` are every game's (``haleakala.core``):
+# imported above, the same objects as before.
 
 
 def place(value: int, beach: int, invoke: bool = False) -> int:

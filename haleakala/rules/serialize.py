@@ -13,9 +13,18 @@ import json
 import re
 from typing import Any
 
+from haleakala.core.errors import SaveError
+from haleakala.core.jsonread import (  # noqa: F401  (importable from here before)
+    ASCII_DIGITS,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    JSONLimitError,
+    load_json,
+    printable,
+)
+
 from .deck import BOARD_ITEMS
-from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game
-from .geometry import ASCII_DIGITS
+from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game, use_codec
 from .notation import NotationError, code_table, parse_decision, text_table
 from .scoring import POINT_KEYS
 
@@ -31,78 +40,8 @@ CONTEXTS = {"turn": "", "shaman": "", "card": "so", "priestess": "k", "shell": "
             "prescore": "", "over": ""}  # fmt: skip
 
 
-# Limits on JSON text from outside (saves, game logs). A save is nested 6 deep and its
-# longest number is a seed; json.loads recurses once per level (RecursionError near
-# 1,000) and int() refuses more than 4,300 digits (ValueError), both far beyond any save.
-MAX_DEPTH = 64
-MAX_DIGITS = 100
-
-
-class SaveError(ValueError):
-    """A save that cannot be loaded; the message names the field and what is wrong.
-
-    ``path`` is that field (``$.piles[2][0]``), so a reader holding the text can add the
-    line it is on."""
-
-    def __init__(self, message: str, path: str = "$") -> None:
-        super().__init__(message)
-        self.path = path
-
-
-def printable(text: str) -> str:
-    """``text`` on one printable line: control characters, newlines and lone surrogates
-    (which a terminal cannot even encode) from a hand-edited file are shown escaped."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
-class JSONLimitError(json.JSONDecodeError):
-    """JSON text beyond the limits above (or with NaN/Infinity, which JSON does not have).
-
-    A ``JSONDecodeError``, so every reader that reports bad JSON with its line number
-    reports these the same way."""
-
-
-# Strings (skipped whole), brackets, digit runs and the non-standard constants Python's
-# json accepts. A lone quote is a string that never ends: json.loads will say so.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|"|[\[{]|[\]}]|[0-9]+|NaN|Infinity')
-
-
-def _refuse_constant(name: str) -> Any:
-    raise JSONLimitError(f"{name} is not a JSON number", name, 0)
-
-
-def _bounded_int(text: str) -> int:
-    if len(text) > MAX_DIGITS + 1:
-        raise JSONLimitError(f"a number with more than {MAX_DIGITS} digits", text, 0)
-    return int(text)
-
-
-def load_json(text: str) -> Any:
-    """``json.loads`` for text from outside, without its RecursionError on deep nesting
-    or ValueError on huge integers: those, and NaN/Infinity, raise ``JSONLimitError``
-    (a ``JSONDecodeError`` with the line and column of the offending token)."""
-    depth = 0
-    for token in _JSON_TOKEN.finditer(text):
-        first = token.group()[0]
-        if first in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise JSONLimitError(f"nested deeper than {MAX_DEPTH} levels", text, token.start())
-        elif first in "]}":
-            depth -= 1
-        elif first in ASCII_DIGITS:
-            if len(token.group()) > MAX_DIGITS:
-                raise JSONLimitError(
-                    f"a number with more than {MAX_DIGITS} digits", text, token.start()
-                )
-        elif first == '"':
-            if len(token.group()) == 1:
-                break  # an unterminated string: json.loads reports it
-        else:
-            raise JSONLimitError(f"{token.group()} is not a JSON number", text, token.start())
-    return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
+# The JSON limits, the reader and the save error are every game's (``haleakala.core``);
+# importable from here as before.
 
 
 def to_dict(game: Game, history: bool = True) -> dict[str, Any]:
@@ -235,7 +174,7 @@ def verify_history(saved: Game) -> None:
     refuse the save unless every decision is legal in turn and the position reached is the
     saved one: a save whose position was edited by hand (or whose history was) is not the
     game it claims to be."""
-    game = Game(saved.variant, saved.seed, PLAYERS[saved.start])
+    game = type(saved)(saved.variant, saved.seed, PLAYERS[saved.start])
     for i, decision in enumerate(saved.history):
         reason = game.why_illegal(decision)
         if reason is not None:
@@ -549,3 +488,8 @@ def from_dict(data: Any) -> Game:
     if g.phase == PHASE_NAMES.index("over") and len(g.scorings) != 2:
         raise _fail("$.phase", "a finished game has two scorings")
     return g
+
+
+# ``game`` cannot import this module (this one imports ``game``): hand it the functions
+# behind ``Game.to_json``, ``digest``, ``from_json`` and ``observation``.
+use_codec(to_dict=to_dict, to_json=to_json, digest=digest, from_json=from_json)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from haleakala.core.errors import IllegalDecision as _BaseIllegal
+
 from .decision import Refusal
 from .deck import BOARD_ITEMS, Deck
 from .geometry import Board
@@ -27,7 +29,7 @@ FACE_DOWN = 2  # the board's Lava Priestess after use (R17)
 PRIESTESS_ITEM = BOARD_ITEMS.index("priestess")
 
 
-class IllegalDecision(ValueError):
+class IllegalDecision(_BaseIllegal):
     """A decision that the rules do not allow now; the message says why, ``refusal``
     (``kind``, ``ruling``) says it for programs."""
 

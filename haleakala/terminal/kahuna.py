@@ -584,3 +584,12 @@ def hint_line(game: Game, iterations: int = HINT_ITERATIONS) -> str:
         "hint for {colour}: {decision} (the search bot's choice: it won {chance} % of the "
         "games it played out from here)"
     ).format(colour=colour(game.to_move or ""), decision=game.format(best), chance=chance)
+
+
+def open_session(
+    game: Game, seats: Sequence[Bot | None], *, out: TextIO, tty: bool, delay: float | None
+) -> KahunaTerminalGame:
+    """Kahuna's terminal hook (its ``GameDescription.terminal``): the screen is redrawn
+    on a terminal; ``delay`` is Haleakala's watch pause, which Kahuna has no use for."""
+    return KahunaTerminalGame(game, seats, out=out, clear=tty)
+

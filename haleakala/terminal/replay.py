@@ -11,13 +11,13 @@ checked by replaying its history from its seed: the position reached must be the
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import re
 import sys
 from typing import TYPE_CHECKING, Any
 
 from haleakala.cli import UsageError
+from haleakala.gameapi import DEFAULT_GAME, UnknownGame, describe, game_of_save_format, hook
 from haleakala.i18n import english_ngettext
 from haleakala.rules import PLAYERS, VARIANTS, Game, NotationError, SaveError
 from haleakala.rules.log import event_records, setup_record
@@ -39,13 +39,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 EVENT_TYPES = ("reveal", "lava", "eruption", "scoring", "result")
-# Other games: their replayer ``run(text, label, seeded) -> exit status``, and the
-# ``format`` of their saved games (a log names its game in its setup record).
-REPLAYERS = {
-    "kahuna": "haleakala.terminal.kahuna_replay:run_kahuna",
-    "kanaloa": "haleakala.terminal.kanaloa_replay:run_kanaloa",
-}
-SAVE_FORMATS = {"kahuna-game": "kahuna", "kanaloa-game": "kanaloa"}
+# Each game's replayer ``(text, label, seeded) -> exit status`` and the ``format`` of its
+# saves are in its description (``haleakala.gameapi.GameDescription``); a log names its
+# game in its setup record.
 
 
 class Inconsistent(Exception):
@@ -295,11 +291,12 @@ def _game_named(text: str) -> str:
         except ValueError:
             continue
         if isinstance(data, dict):
-            if data.get("format") in SAVE_FORMATS:
-                return SAVE_FORMATS[data["format"]]
+            saved = game_of_save_format(data.get("format"))
+            if saved is not None:
+                return saved
             if data.get("type") == "setup":
-                return str(data.get("game", "haleakala"))
-    return "haleakala"
+                return str(data.get("game", DEFAULT_GAME))
+    return DEFAULT_GAME
 
 
 def _is_save(text: str) -> bool:
@@ -338,10 +335,16 @@ def run(args: argparse.Namespace) -> int:
     text = _read(name)
     label = "stdin" if name == "-" else printable(name)
     game_name = _game_named(text)
-    if game_name in REPLAYERS:
-        module, func = REPLAYERS[game_name].split(":")
-        replayer = getattr(importlib.import_module(module), func)
-        return replayer(text, label, getattr(args, "seeded", False))
+    try:
+        replayer = hook(describe(game_name).replay)
+    except UnknownGame as exc:
+        raise UsageError(printable(f"{label} is not a game log or a saved game: {exc}")) from None
+    return int(replayer(text, label, getattr(args, "seeded", False)))
+
+
+def replay_haleakala(text: str, label: str, seeded: bool = False) -> int:
+    """Haleakala's replayer (its ``GameDescription.replay``): check a log or a save and
+    print the result; 1 at the first difference, misuse when the text is neither."""
     try:
         if _is_save(text):
             _, game = replay_save(text)

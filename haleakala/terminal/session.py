@@ -9,10 +9,12 @@ decisions that followed it.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import textwrap
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -386,3 +388,36 @@ class TerminalGame:
             ),
             wrap=False,
         )
+
+
+WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
+
+
+def use_color(stream: TextIO) -> bool:
+    """ANSI colour only for a terminal, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def open_session(
+    game: Game, seats: Sequence[Bot | None], *, out: TextIO, tty: bool, delay: float | None
+) -> TerminalGame:
+    """Haleakala's terminal hook (its ``GameDescription.terminal``): two bots on a terminal
+    make a watchable demo (the island after every turn, a short pause); people get line
+    editing and history."""
+    bots_only = all(seat is not None for seat in seats)
+    pause = delay if delay is not None else (WATCH_DELAY if tty else 0.0)
+    if any(seat is None for seat in seats) and sys.stdin.isatty():
+        with suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
+    return TerminalGame(
+        game,
+        seats,
+        out=out,
+        color=use_color(out),
+        watch=bots_only and (tty or delay is not None),
+        delay=pause if bots_only else 0.0,
+        clear=bots_only and tty,
+    )

@@ -135,6 +135,19 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class LiveView:
     """The server and the game thread's side of it (``observe``/``publish``)."""
 
+    def menu_option(self) -> tuple[str, str]:
+        """(label, action) of the OLED menu's entry for this view (the companion asks the
+        view, so that it imports nothing of the web)."""
+        from .join import MENU_LABEL
+
+        return MENU_LABEL, "live"
+
+    def join_picture(self) -> bytes:
+        """The joining page (QR code and URL) as a ready 128×64 one-bit image."""
+        from .join import join_image
+
+        return bytes(join_image(self.url).convert("1").tobytes())
+
     def __init__(
         self,
         host: str = "127.0.0.1",

@@ -152,4 +152,4 @@ def test_play_refuses_a_player_count_kanaloa_does_not_have(capsys):
     assert main(["play", "--game", "kanaloa", "--players", "5", "--json"]) == 2
     assert "2, 3 or 4" in capsys.readouterr().err
     assert main(["play", "--game", "kahuna", "--players", "3", "--json"]) == 2
-    assert "--players is a Kanaloa option" in capsys.readouterr().err
+    assert "kahuna is played by 2 players" in capsys.readouterr().err

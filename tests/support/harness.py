@@ -11,8 +11,8 @@ after every decision checks the game's own invariants plus what the interface pr
   of the player to move when ``p`` decides;
 - ``evaluate`` is in [0, 1]; ``returns`` are a win, a loss or a draw at the end.
 
-A new game adds its invariants and the list of its well-formed codes to ``GAME_CHECKS``;
-nothing else here changes.
+A game names its invariants and the list of its well-formed codes in its description
+(``GameDescription.invariants`` and ``all_codes``); nothing here changes for a new game.
 """
 
 from __future__ import annotations
@@ -21,43 +21,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from haleakala.gameapi import new_game
+from haleakala.gameapi import describe, hook, new_game
 
 
-def _kahuna() -> tuple[Callable[[Any], list[str]], list[int]]:
-    from haleakala.kahuna import default_board
-    from haleakala.kahuna.invariants import violations
-    from haleakala.kahuna.notation import all_codes
-
-    return violations, all_codes(default_board())
-
-
-def _kanaloa() -> tuple[Callable[[Any], list[str]], list[int]]:
-    from haleakala.kanaloa.invariants import violations
-    from haleakala.kanaloa.notation import all_codes
-
-    return violations, all_codes()
-
-
-def _haleakala() -> tuple[Callable[[Any], list[str]], list[int]]:
-    from support.invariants import ALL_CODES, check_invariants
-
-    def violations(game: Any) -> list[str]:
-        try:
-            check_invariants(game)
-        except AssertionError as exc:
-            return [str(exc) or "an invariant"]
-        return []
-
-    return violations, ALL_CODES
-
-
-# name → () -> (invariants: game -> list of violations, every well-formed decision code)
-GAME_CHECKS: dict[str, Callable[[], tuple[Callable[[Any], list[str]], list[int]]]] = {
-    "haleakala": _haleakala,
-    "kahuna": _kahuna,
-    "kanaloa": _kanaloa,
-}
+def game_checks(name: str) -> tuple[Callable[[Any], list[str]], list[int]]:
+    """The game's own invariants (state -> violations) and every well-formed decision code,
+    from its description in the registry."""
+    description = describe(name)
+    return hook(description.invariants), hook(description.all_codes)()
 
 
 def check_interface(game: Any, rng: random.Random, codes: list[int], refusals: int = 3) -> None:
@@ -69,8 +40,7 @@ def check_interface(game: Any, rng: random.Random, codes: list[int], refusals: i
     digest = game.digest()
     for d in legal:
         game.clone().apply(d)
-    legal_set = set(legal)
-    illegal = [d for d in codes if d not in legal_set]
+    illegal = [d for d in codes if d not in set(legal)]
     for d in rng.sample(illegal, min(refusals, len(illegal))):
         reason = game.why_illegal(d)
         assert reason, f"no reason for refusing {game.format(d)}"
@@ -85,7 +55,12 @@ def check_interface(game: Any, rng: random.Random, codes: list[int], refusals: i
     again = type(game).from_json(game.to_json())
     assert again.digest() == digest, "JSON round trip changes the digest"
     assert again.legal_actions() == legal
-    for p in range(len(game.players)):
+    n = len(game.players)
+    assert 2 <= n <= 4 and len(game.returns()) == n, "one return per player, 2 to 4 players"
+    if not game.is_terminal():
+        assert game.returns() == (1.0 / n,) * n, "equal shares while the game is not over"
+        assert 0 <= game.decider < n and game.to_move == game.players[game.decider]
+    for p in range(n):
         world = game.determinize(p, rng)
         assert world.observation(p) == game.observation(p), "determinize changed a view"
         if p == game.decider:
@@ -93,11 +68,30 @@ def check_interface(game: Any, rng: random.Random, codes: list[int], refusals: i
         assert 0.0 <= game.evaluate(p) <= 1.0
 
 
+def is_outcome(returns: tuple[float, ...]) -> bool:
+    """A sole winner 1 and the others 0, or first place shared equally (the rest 0)."""
+    best = max(returns)
+    winners = sum(r == best for r in returns)
+    return all(r in (0.0, best) for r in returns) and abs(best * winners - 1.0) < 1e-9
+
+
 def play_checked(name: str, seed: int, deep_every: int = 1, **kw: Any) -> Any:
     """A uniformly random game of ``name`` with every check after every decision (the
-    interface checks after every ``deep_every``-th)."""
-    invariants, codes = GAME_CHECKS[name]()
-    game = new_game(name, seed, **kw)
+    interface checks after every ``deep_every``-th); ``kw`` go to ``new_game`` (``players``,
+    ``start``, the game's options)."""
+    invariants, codes = game_checks(name)
+    return play_state_checked(new_game(name, seed, **kw), seed, invariants, codes, deep_every)
+
+
+def play_state_checked(
+    game: Any,
+    seed: int,
+    invariants: Callable[[Any], list[str]],
+    codes: list[int],
+    deep_every: int = 1,
+) -> Any:
+    """``play_checked`` for a game state built by the caller (a game outside the registry,
+    such as the test games of ``support``), for any number of players."""
     rng = random.Random(seed)
     step = 0
     while not game.is_terminal():
@@ -109,7 +103,6 @@ def play_checked(name: str, seed: int, deep_every: int = 1, **kw: Any) -> Any:
         assert not broken, f"seed {seed}, decision {step}: {broken[0]}"
         step += 1
         assert step < 5000, "game does not terminate"
-    returns = game.returns()  # one value per player, summing to 1 (gameapi)
-    assert len(returns) == len(game.players) and abs(sum(returns) - 1.0) < 1e-9
+    assert is_outcome(game.returns()), f"not a result: {game.returns()}"
     check_interface(game, rng, codes)
     return game

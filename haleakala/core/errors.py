@@ -1,0 +1,52 @@
+"""The errors every game raises, so that front-ends catch one class for any game.
+
+Each is a ``ValueError`` whose message is one sentence a person can act on; a game
+subclasses them to add what it knows (Haleakala's refusal kinds, Kahuna's own wording).
+"""
+
+from __future__ import annotations
+
+from .marks import Said
+
+
+class IllegalDecision(ValueError):
+    """A well-formed decision the rules do not allow now; the message says why."""
+
+
+class NotationError(ValueError):
+    """Text that is not a decision at all (as opposed to a decision that is illegal).
+
+    ``ruling`` names the rule (RULINGS.md) when the text is wrong because of one (a lava
+    move across the centre, R16), else None: the refusal carries it on."""
+
+    def __init__(self, message: str, ruling: str | None = None) -> None:
+        super().__init__(message)
+        self.ruling = ruling
+        self.template = ""
+        self.params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, template: str, ruling: str | None = None, **params: object) -> NotationError:
+        """The error whose sentence is ``template`` (marked ``N_``) filled with ``params``:
+        the refusal carries both on, so a player reads it in their language
+        (``i18n.refusals.say``) while logs and tests read the English."""
+        exc = cls(template.format(**params), ruling)
+        exc.template, exc.params = template, tuple(sorted(params.items()))
+        return exc
+
+    def said(self) -> str:
+        """The message as a ``Said`` (its template kept) when it has one."""
+        if not self.template:
+            return str(self)
+        return Said.of(self.template, **dict(self.params))
+
+
+class SaveError(ValueError):
+    """A save that cannot be loaded; the message names the field and what is wrong.
+
+    ``path`` is that field (``$.piles[2][0]``), so a reader holding the text can add the
+    line it is on."""
+
+    def __init__(self, message: str, path: str = "$") -> None:
+        super().__init__(message)
+        self.path = path
