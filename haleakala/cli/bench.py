@@ -47,6 +47,9 @@ def _ai(p: argparse.ArgumentParser) -> None:
         default=None,
         help="--vs: play games K, K+1, … (default 0): fresh games to check a setting chosen on 0…",
     )
+    p.add_argument(
+        "--players", type=int, default=None, help="kanaloa: players per game (default 3 and 4)"
+    )
     p.add_argument("--ladder", action="store_true", help="Elo ladder of random, greedy, ai-v1, ai")
     p.add_argument("--budgets", default=None, help="--ladder: iteration budgets, comma-separated")
 

@@ -26,6 +26,11 @@ DESCRIPTION = GameDescription(
     bots={
         "random": "haleakala.ai.simple:RandomBot",
         "greedy": "haleakala.ai.simple:EvaluationGreedyBot",
+        "ai": "haleakala.ai.search:SearchBot",
+        "ai-paranoid": "haleakala.ai.kanaloa:ParanoidSearchBot",
+        "child": "haleakala.ai.kanaloa:ChildBot",
     },
     save_format="kanaloa-game",
+    strength="haleakala.ai.kanaloa:strength",
+    bench="haleakala.bench.ai_kanaloa:run",
 )
