@@ -185,4 +185,3 @@ def run(args: argparse.Namespace) -> int:
     for key, value in figures.items():
         print(f"{key}: {value:.3f}")
     return 0
-
