@@ -27,10 +27,12 @@ def play_random_other(name: str, seed: int, **options: int) -> int:
     game = new_game(name, seed, **options)
     rng = random.Random(seed)
     randrange, legal_actions, apply = rng.randrange, game.legal_actions, game.apply
+    decisions = 0  # counted here: the game interface promises no ``history``
     while not game.is_terminal():
         legal = legal_actions()
         apply(legal[randrange(len(legal))])
-    return len(game.history)
+        decisions += 1
+    return decisions
 
 
 def run(args: argparse.Namespace) -> int:
