@@ -44,16 +44,36 @@ def test_kanaloa_has_random_greedy_and_both_search_bots():
     assert not make_bot("ai", game="kanaloa").paranoid
 
 
+def _out_of_turn(players: int, seeds: range = range(4), each: int = 3) -> dict[str, list]:
+    """Positions where someone decides out of turn (not ``current``), by phase: Ku's
+    robbery (N43) at every count, the protection's allow/forbid (N42) with four players;
+    at most ``each`` of a phase from random games of ``seeds``."""
+    found: dict[str, list] = {}
+    for seed in seeds:
+        game = new_game("kanaloa", seed=seed, players=players)
+        rng = random.Random(seed)
+        while not game.is_terminal():
+            if game.decider != game.current and game.phase_name not in ("fish", "start"):
+                kept = found.setdefault(game.phase_name, [])
+                if len(kept) < each:
+                    kept.append(game.clone())
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    return found
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_bot_decides_legally_in_any_seat_including_out_of_turn(players):
     positions = _positions(players, seed=players)
-    out_of_turn = [g for g in positions if g.decider != g.current and g.phase_name != "fish"]
-    assert out_of_turn, "the sample has no out-of-turn decision (robbery, veto, volcano)"
-    seats = {g.decider for g in positions}
-    assert seats == set(range(players)), "every seat decides somewhere in the sample"
+    assert {g.decider for g in positions} == set(range(players)), "every seat decides"
+    out_of_turn = _out_of_turn(players)
+    assert "rob" in out_of_turn, "Ku's robbery (N43) is decided out of turn"
+    if players == 4:
+        assert "veto" in out_of_turn, "the protection's allow/forbid (N42) is out of turn"
+    sample = positions[::3] + [g for kept in out_of_turn.values() for g in kept]
     for name in ("random", "greedy", "child", "ai", "ai-paranoid"):
         bot = _bot(name, seed=5)
-        for game in positions[::3] + out_of_turn:
+        for game in sample:
             digest = game.digest()
             decision = bot.decide(game)
             assert decision in game.legal_actions(), (name, game, game.format(decision))
@@ -118,3 +138,61 @@ def test_levels_rise_from_child_to_strong():
 def test_an_unknown_level_is_refused_with_a_sentence():
     with pytest.raises(ValueError, match="unknown level 'expert': choose one of child, easy"):
         strength("expert", 0)
+
+
+def test_any_bot_takes_any_seat_from_the_command_line():
+    from haleakala.ai.simple import EvaluationGreedyBot, RandomBot
+    from haleakala.cli import build_parser
+    from haleakala.terminal.play import make_seats, resolve_seats
+    from haleakala.terminal.play import new_game as play_game
+
+    args = build_parser().parse_args(
+        ["play", "--game", "kanaloa", "--players", "4", "--seat", "red=random",
+         "--seat", "yellow=ai", "--seat", "green=ai-paranoid", "--blue", "greedy",
+         "--seed", "3", "--json"]
+    )  # fmt: skip
+    resolve_seats(args)
+    seats = make_seats(args, play_game(args))
+    assert [type(s) for s in seats] == [RandomBot, SearchBot, ParanoidSearchBot,
+                                        EvaluationGreedyBot]  # fmt: skip
+
+
+def test_strength_levels_reach_the_search_seat_from_the_command_line():
+    from haleakala.cli import build_parser
+    from haleakala.terminal.play import make_seats, resolve_seats
+    from haleakala.terminal.play import new_game as play_game
+
+    args = build_parser().parse_args(
+        ["play", "--game", "kanaloa", "--players", "3", "--seat", "red=ai",
+         "--strength", "strong", "--seed", "3", "--json"]
+    )  # fmt: skip
+    resolve_seats(args)
+    seats = make_seats(args, play_game(args))
+    assert isinstance(seats[0], SearchBot) and seats[0].iterations == LEVELS["strong"].iterations
+
+
+def test_bench_ai_kanaloa_prints_wilson_intervals_for_each_pairing(capsys):
+    from haleakala.cli import main
+
+    argv = ["bench", "ai", "--game", "kanaloa", "--players", "2", "--games", "1",
+            "--iterations", "1", "--jobs", "1"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "ai-vs-random (2p)" in out and "ai-vs-greedy (2p)" in out
+    assert "unfinished_games: 0" in out and "95% CI" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "sentence"),
+    [
+        (["--players", "5"], "--players 5: Kanaloa is for 2, 3 or 4 players"),
+        (["--vs", "ai-v1"], "--vs ai-v1: Kanaloa's search bot is measured against ai-paranoid"),
+        (["--vs", "ai-paranoid", "--players", "4"], "compared at 3 players"),
+        (["--iterations", "0"], "--iterations must be at least 1"),
+    ],
+)
+def test_bench_ai_kanaloa_refuses_bad_options_with_a_sentence(argv, sentence, capsys):
+    from haleakala.cli import main
+
+    assert main(["bench", "ai", "--game", "kanaloa", *argv]) == 2
+    assert sentence in capsys.readouterr().err
