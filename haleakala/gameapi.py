@@ -5,7 +5,8 @@ the search bot should work for Haleakala, Kahuna and a third game without a chan
 talk to a game only through ``GameState`` (in the spirit of OpenSpiel's ``State``): int
 decision codes inside, canonical notation text outside, an explicit decider (one player
 may make several decisions in a row), and hidden information behind ``observation`` and
-``determinize``. The agreed shape is ``GAME_PROTOCOL.md``.
+``determinize``. The agreed shape is docs/GAME_PROTOCOL.md; how a game is added,
+docs/adding-a-game.md.
 
     >>> from haleakala.gameapi import new_game
     >>> game = new_game("kahuna", seed=3)

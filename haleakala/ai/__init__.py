@@ -22,6 +22,7 @@ BOTS = {
     "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
 }
 
+
 class Bot(Protocol):
     name: str
 

@@ -24,7 +24,6 @@ VERSION = 1
 REASONS = ("points", "third", "bridges", "draw", "wipeout")
 
 
-
 class SaveError(_BaseSaveError):
     """A save that cannot be loaded; the message names the field and what is wrong."""
 

@@ -94,7 +94,7 @@ def use_codec(**functions: Callable[..., Any]) -> None:
 class Game:
     """A game of Haleakala between red and yellow, base or tactical variant."""
 
-    # The game interface of ``haleakala.gameapi`` (GAME_PROTOCOL.md).
+    # The game interface of ``haleakala.gameapi`` (docs/GAME_PROTOCOL.md).
     game_name: ClassVar[str] = "haleakala"
     players: ClassVar[tuple[str, str]] = PLAYERS
 

@@ -592,4 +592,3 @@ def open_session(
     """Kahuna's terminal hook (its ``GameDescription.terminal``): the screen is redrawn
     on a terminal; ``delay`` is Haleakala's watch pause, which Kahuna has no use for."""
     return KahunaTerminalGame(game, seats, out=out, clear=tty)
-

@@ -85,7 +85,10 @@ def test_seat_flags_and_the_old_colour_flags_play_the_same_game(
         (["--seat", "red"], "--seat red: write COLOUR=WHO, e.g. --seat red=human"),
         (["--seat", "red=ai", "--red", "greedy"], "--red: red is given twice"),
         (["--game", "kahuna", "--seat", "white=child"], "kahuna has no child bot"),
-        (["--game", "kahuna", "--variant", "tactical"], "--variant is a Haleakala option; kahuna has none"),
+        (
+            ["--game", "kahuna", "--variant", "tactical"],
+            "--variant is a Haleakala option; kahuna has none",
+        ),
     ],
 )
 def test_misused_seats_get_one_sentence(args: list[str], message: str) -> None:

@@ -250,3 +250,29 @@ def violations(game: Race) -> list[str]:
 
 
 ALL_CODES = [1, 2, 3, PUSH, PASS, 4, 12]
+
+
+def measure_backups(players: int, seeds: int, iterations: int) -> dict[str, float]:
+    """Mean return per game of the max^n and the paranoid search against each other, the
+    other seats taken by a random bot: every seating of the two searches over ``seeds``
+    deals (both searches at ``iterations``). A fair share is ``1 / players``."""
+    from itertools import permutations
+
+    from haleakala.ai.search import SearchBot
+
+    totals = {"maxn": 0.0, "paranoid": 0.0}
+    games = 0
+    for seed in range(seeds):
+        for a, b in permutations(range(players), 2):
+            game = Race(seed, players)
+            bots = {a: SearchBot(seed, iterations, backup="maxn"),
+                    b: SearchBot(seed, iterations, backup="paranoid")}  # fmt: skip
+            rng = random.Random(seed)
+            while not game.is_terminal():
+                bot = bots.get(game.decider)
+                legal = game.legal_actions()
+                game.apply(bot.decide(game) if bot else legal[rng.randrange(len(legal))])
+            totals["maxn"] += game.returns()[a]
+            totals["paranoid"] += game.returns()[b]
+            games += 1
+    return {k: v / games for k, v in totals.items()}
