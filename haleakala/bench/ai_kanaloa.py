@@ -8,7 +8,8 @@ Kanaloa the Ku player begins (N13) and the interesting counts are three and four
 Against random or greedy: game ``i`` at ``n`` players uses seed ``i``; the search bot sits
 at seat ``i mod n`` and every other seat is the opponent bot (each its own seed), so each
 seat is played equally often over ``n`` games. A game shared at the top counts as that
-share (1/k for k winners), as ``returns()`` has it; the rate to beat is 1/n, the share of a
+share (1/k for k winners), as ``returns()`` has it; ``--first-game K`` starts at seed K, so
+a second run adds fresh games to a first; the rate to beat is 1/n, the share of a
 bot no better than its opponents. ``--vs ai-paranoid``: at three players the max^n bot, the
 paranoid bot and a greedy bot fill the seats in each of the six orders in turn.
 
@@ -139,17 +140,24 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--players {players}: Kanaloa is for 2, 3 or 4 players")
     if vs is not None and players not in (None, 3):
         raise UsageError("--vs ai-paranoid: max^n and paranoid are compared at 3 players")
+    first = getattr(args, "first_game", None) or 0
+    if first < 0:
+        raise UsageError(f"--first-game must be 0 or more, got {first}")
     counts = (players,) if players is not None else (3, 4)
     if vs is not None:
-        matches = [Match(3, vs, i, iterations, budget) for i in range(games)]
+        matches = [Match(3, vs, i, iterations, budget) for i in range(first, first + games)]
     else:
         matches = [Match(n, o, i, iterations, budget)
-                   for n in counts for o in OPPONENTS for i in range(games)]  # fmt: skip
+                   for n in counts for o in OPPONENTS
+                   for i in range(first, first + games)]  # fmt: skip
     how = f"{iterations} iterations" if budget is None else f"{budget:g} s"
     what = "max^n (ai) vs paranoid (ai-paranoid) vs greedy, 3 players, seats rotated"
     if vs is None:
         what = f"search bot (ai, max^n) vs {' and '.join(OPPONENTS)} at {counts} players"
-    print(f"kanaloa: {what}: {games} games each, {how} per decision, {jobs} worker process(es)")
+    print(
+        f"kanaloa: {what}: {games} games each (seeds {first}..{first + games - 1}), {how} per "
+        f"decision, {jobs} worker process(es)"
+    )
     began = time.perf_counter()
     outcomes = play_in_pool(play, matches, jobs, lambda done: progress(len(done), len(matches)))
     elapsed = time.perf_counter() - began
