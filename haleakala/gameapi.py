@@ -32,6 +32,7 @@ from haleakala.core.refusal import Refusal
 GAMES: dict[str, str] = {
     "haleakala": "haleakala.rules.describe:DESCRIPTION",
     "kahuna": "haleakala.kahuna.describe:DESCRIPTION",
+    "kanaloa": "haleakala.kanaloa:DESCRIPTION",
 }
 # The game of the command line when none is named, and of the logs and saves written
 # before a log named its game.
@@ -53,8 +54,8 @@ class GameDescription:
     name: str  # registry name, lower case: "kanaloa"
     title: str  # shown to people: "Kanaloa"
     # "module:Class" implementing GameState, built as ``Class(seed=, start=, **options)``,
-    # plus ``players=`` (the seat colours, a prefix of ``colours``) when the game supports
-    # more than one player count.
+    # plus ``players=`` (how many play: the seats are that prefix of ``colours``) when the
+    # game supports more than one player count.
     state: str
     colours: tuple[str, ...]  # every seat colour in seat order (for the most players)
     player_counts: tuple[int, ...] = (2,)  # the counts the rules support
@@ -85,7 +86,8 @@ class GameDescription:
         if count is None:
             return self.players
         if count not in self.player_counts:
-            counts = " or ".join(str(n) for n in self.player_counts)
+            *rest, last = (str(n) for n in self.player_counts)
+            counts = f"{', '.join(rest)} or {last}" if rest else last
             raise ValueError(f"{self.name} is played by {counts} players, not {count}")
         return self.colours[:count]
 
@@ -197,7 +199,7 @@ def new_game(name: str, seed: int = 0, players: int | None = None, **kw: Any) ->
     description = describe(name)
     seats = description.seats(players)
     if len(description.player_counts) > 1:
-        kw["players"] = seats
+        kw["players"] = len(seats)
     return game_class(name)(seed=seed, **kw)  # type: ignore[call-arg]
 
 

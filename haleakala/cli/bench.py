@@ -47,8 +47,19 @@ def _ai(p: argparse.ArgumentParser) -> None:
         default=None,
         help="--vs: play games K, K+1, … (default 0): fresh games to check a setting chosen on 0…",
     )
+    p.add_argument(
+        "--players", type=int, default=None, help="kanaloa: players per game (default 3 and 4)"
+    )
     p.add_argument("--ladder", action="store_true", help="Elo ladder of random, greedy, ai-v1, ai")
     p.add_argument("--budgets", default=None, help="--ladder: iteration budgets, comma-separated")
+
+
+def _engine(p: argparse.ArgumentParser) -> None:
+    _seconds("default 5 s")(p)
+    p.add_argument("--game", default="haleakala", help="which game (haleakala, kahuna, kanaloa)")
+    p.add_argument(
+        "--players", type=int, default=None, help="kanaloa: players per game (default 4)"
+    )
 
 
 def _daemon(p: argparse.ArgumentParser) -> None:
@@ -132,7 +143,7 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "engine": (
         "haleakala.bench.engine:run",
         "random games per second on one core",
-        _seconds("default 5 s"),
+        _engine,
     ),
     "rfid": ("haleakala.bench.rfid:run", "serial frame parsing and scan-to-event time", _rfid),
     "sim": (

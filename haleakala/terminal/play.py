@@ -38,7 +38,7 @@ SEATS = ("human", *BOTS)
 SEAT_DEFAULTS = ("human", "greedy")
 OTHER_SEAT_DEFAULT = "greedy"
 # The per-colour flags of the first games, kept as aliases of ``--seat COLOUR=WHO``.
-COLOUR_FLAGS = ("red", "yellow", "white", "black")
+COLOUR_FLAGS = ("red", "yellow", "green", "blue", "white", "black")
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -68,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "default: the first colour human, the others greedy)")  # fmt: skip
     p.add_argument("--red", choices=SEATS, default=None, help="as --seat red=WHO (human)")
     p.add_argument("--yellow", choices=SEATS, default=None, help="as --seat yellow=WHO (greedy)")
+    p.add_argument("--green", choices=SEATS, default=None, help="as --seat green=WHO (kanaloa)")
+    p.add_argument("--blue", choices=SEATS, default=None, help="as --seat blue=WHO (kanaloa)")
     p.add_argument("--white", choices=SEATS, default=None, help="as --seat white=WHO (kahuna)")
     p.add_argument("--black", choices=SEATS, default=None, help="as --seat black=WHO (kahuna)")
     p.add_argument("--variant", choices=VARIANTS, default=None, help="base (default) or tactical")
@@ -148,7 +150,10 @@ def new_game(args: argparse.Namespace) -> GameState:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     options = {"variant": args.variant} if args.variant is not None else {}
     players = getattr(args, "players", None)
-    return new_state(args.game, seed, players=players, start=args.start, **options)
+    try:
+        return new_state(args.game, seed, players=players, start=args.start, **options)
+    except ValueError as exc:  # e.g. Kanaloa's --start: the Ku player begins (N13, N17)
+        raise UsageError(str(exc)) from None
 
 
 def make_seats(args: argparse.Namespace, game: GameState) -> list[Bot | None]:
@@ -206,5 +211,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
+    if not describe(args.game).terminal:
+        raise UsageError(f"{describe(args.game).title} has no terminal game yet: play bots "
+                         "with --json")  # fmt: skip
     open_session = hook(describe(args.game).terminal)
     return int(open_session(game, seats, out=out, tty=tty, delay=args.delay).run())
