@@ -187,6 +187,8 @@ def test_the_checks_see_a_violation_and_a_cycle() -> None:
     ("module", "absent"),
     [
         ("haleakala.kahuna", "haleakala.rules"),
+        ("haleakala.kanaloa", "haleakala.rules"),
+        ("haleakala.kanaloa", "haleakala.kahuna"),
         ("haleakala.gameapi", "haleakala.rules"),
         ("haleakala.core.jsonread", "haleakala.rules"),
     ],

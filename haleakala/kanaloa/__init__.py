@@ -8,10 +8,13 @@
 The map, the tile mix and the colours are data (``data/map.toml``, ``data/tiles.toml``,
 N1–N4), checked when loaded. Rulings N1–N52 of KANALOA-RULINGS.md, and the local ones in
 docs/KANALOA-LOCAL-RULINGS.md, are cited where they are enforced. Importing this package
-loads no engine (the description's hooks are strings), so listing the games stays cheap.
+loads Kanaloa's own engine (``serialize`` and ``hidden`` hand their functions to ``game``,
+as in Kahuna) and no other game's; the description's hooks are strings.
 """
 
 from haleakala.gameapi import GameDescription
+
+from . import hidden, serialize  # noqa: F401  (they hand their functions to ``game``)
 
 DESCRIPTION = GameDescription(
     name="kanaloa",

@@ -15,6 +15,7 @@ steps (``turns``) are mixins on it, so a module stays one concern (and under 600
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .cards import CardRules
@@ -40,6 +41,18 @@ from .state import (
     Result,
 )
 from .turns import TurnRules
+
+# How a game is saved and identified lives in ``serialize``, and what a player may see in
+# ``hidden``; both import this module, so this module does not import them back (no import
+# cycle, not even at call time). They hand their functions over with ``use_codec`` when
+# imported, which the package's ``__init__`` does before anyone can hold a game (as Kahuna).
+_CODEC: dict[str, Callable[..., Any]] = {}
+
+
+def use_codec(**functions: Callable[..., Any]) -> None:
+    """Called once by ``serialize`` (digest, to_json, from_json) and ``hidden``
+    (observation, determinize, evaluate)."""
+    _CODEC.update(functions)
 
 
 class Game(LegalRules, CardRules, TurnRules):
@@ -336,20 +349,14 @@ class Game(LegalRules, CardRules, TurnRules):
         return g
 
     def digest(self) -> str:
-        from .serialize import digest
-
-        return digest(self)
+        return _CODEC["digest"](self)
 
     def to_json(self) -> str:
-        from .serialize import to_json
-
-        return to_json(self)
+        return _CODEC["to_json"](self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        from .serialize import from_json
-
-        return from_json(text)
+        return _CODEC["from_json"](text)
 
     def format(self, action: int) -> str:
         return format_decision(action, self.m)
@@ -360,19 +367,13 @@ class Game(LegalRules, CardRules, TurnRules):
     # -- hidden information (N12): in ``hidden`` ----------------------------------------
 
     def observation(self, player: int) -> dict:
-        from .hidden import observation
-
-        return observation(self, player)
+        return _CODEC["observation"](self, player)
 
     def determinize(self, observer: int, rng: Any) -> Game:
-        from .hidden import determinize
-
-        return determinize(self, observer, rng)
+        return _CODEC["determinize"](self, observer, rng)
 
     def evaluate(self, player: int) -> float:
-        from .hidden import evaluate
-
-        return evaluate(self, player)
+        return _CODEC["evaluate"](self, player)
 
     def __repr__(self) -> str:
         return (

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .game import use_codec
+from .serialize import state_dict
 from .state import KANE, OVER, score
 
 if TYPE_CHECKING:
@@ -18,8 +20,6 @@ if TYPE_CHECKING:
 
 
 def observation(game: Game, player: int) -> dict:
-    from .serialize import state_dict
-
     view = state_dict(game)
     # Unseen: which tiles are in the bag or the reserve, not which where, nor their order.
     view["unseen"] = sorted(game.bag + (game.reserve or []))
@@ -71,3 +71,6 @@ def evaluate(game: Game, player: int) -> float:
     mine = worth(player)
     best = max(worth(q) for q in range(game.n) if q != player)
     return squash(mine - best, 8.0)
+
+
+use_codec(observation=observation, determinize=determinize, evaluate=evaluate)

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from haleakala.rules.serialize import load_json
+from haleakala.core.jsonread import load_json
 
 from .game import Game
 from .invariants import violations

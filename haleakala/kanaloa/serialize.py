@@ -13,10 +13,10 @@ import hashlib
 import json
 from typing import Any
 
-from haleakala.rules.serialize import SaveError as _BaseSaveError
-from haleakala.rules.serialize import load_json
+from haleakala.core.errors import SaveError as _BaseSaveError
+from haleakala.core.jsonread import load_json
 
-from .game import Game
+from .game import Game, use_codec
 from .log import setup_record
 from .notation import NotationError
 
@@ -113,3 +113,6 @@ def state_dict(game: Game) -> dict[str, Any]:
 def digest(game: Game) -> str:
     text = json.dumps(state_dict(game), separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+use_codec(digest=digest, to_json=to_json, from_json=from_json)
