@@ -37,7 +37,10 @@ SEATS = ("human", *BOTS)
 SEAT_DEFAULTS = ("human", "greedy", "greedy", "greedy")
 # Games with their own terminal session class ("module:Class", built as
 # ``Class(game, seats, out=..., clear=...)``); Haleakala's is ``session.TerminalGame``.
-SESSIONS = {"kahuna": "haleakala.terminal.kahuna:KahunaTerminalGame"}
+SESSIONS = {
+    "kahuna": "haleakala.terminal.kahuna:KahunaTerminalGame",
+    "kanaloa": "haleakala.terminal.kanaloa:KanaloaTerminalGame",
+}
 WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
 
 
@@ -241,8 +244,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
-    if args.game == "kanaloa":
-        raise UsageError("Kanaloa has no terminal game yet: play bots with --json (issue 27)")
     if args.game in SESSIONS:
         module, cls = SESSIONS[args.game].split(":")
         session_class = getattr(importlib.import_module(module), cls)

@@ -1,0 +1,637 @@
+"""Kanaloa at the terminal: the map as text in 80 columns, and a hot-seat game for up to
+four people and bots.
+
+Shaped as hooks for the one terminal session that "peers" is building (``render`` draws the
+state, ``parse`` reads a typed decision, ``legal_lines`` lists the legal ones), plus a small
+session class of its own until then (``KanaloaTerminalGame``, the shape of
+``terminal.kahuna.KahunaTerminalGame``).
+
+Kanaloa hides only the order of the bag (N12), so the screen is the same for every player:
+the "pass the device" screen between two people only says whose decision it is and waits
+for Enter; it clears nothing, because nothing on the screen is secret.
+
+Input and output are injected (``read(prompt)`` raising EOFError at the end, and a text
+stream) so tests drive a whole game with a script.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from haleakala.i18n import N_, _, ngettext
+from haleakala.kanaloa.game import Game
+from haleakala.kanaloa.material import GODS
+from haleakala.kanaloa.serialize import SaveError
+from haleakala.kanaloa.state import DOLPHIN, NOBODY, SEA, SUPPLY
+from haleakala.rules.serialize import printable
+from haleakala.words.kanaloa import MARKS, colour
+
+from .session import fit
+from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from haleakala.ai import Bot
+
+WIDTH = 80
+MAP_COLUMNS = 78
+MAP_ROWS = 15
+LIST_AT_MOST = 24
+"""Longer legal lists (the fish of the start phase: up to 112) are counted, not printed,
+until the player asks with ``legal``: the map stays on the screen."""
+
+HELP = N_("""\
+Decisions (notation; initials and lower case are fine: move h>k):
+  move HONU>KAI        move your piece over the fish from HONU to KAI
+  take Ku4             take a tile from the island you arrived on
+  sacrifice Pele5 to Pele, add Kane3, done
+                       offer tiles to a god (they show the god, or Kane)
+  whiten HONU>KAI      a blocked piece turns another colour's fish white
+  dolphin HONU         a blocked piece calls the Dolphin; land KAI, give Kane3 later
+  swap HONU:Kane3 KAI:Ku4, reverse HONU-KAI, flip HONU-KAI, place NALU, end
+                       the gods cards' abilities (Lono, Kanaloa, Lono)
+Commands:
+  map        draw the map again         legal   every legal decision
+  hint       what the greedy bot would do here
+  undo       take back your last decision (one person against bots only)
+  save FILE  save the game              load FILE  continue a saved game
+  help       this text                  quit    leave the game""")
+
+PHASE_PROMPTS = {
+    "fish": N_("place a fish on a free current (fish TAIL>HEAD white or your colour)"),
+    "start": N_("place your first piece on an island without a piece (start ISLAND)"),
+    "volcano": N_("place the volcano (volcano ISLAND)"),
+    "remove": N_("take one of your two pieces off the map (remove ISLAND)"),
+    "land": N_("land your piece from the Dolphin (land ISLAND)"),
+    "give": N_("give one tile of this island to the Dolphin (give TILE)"),
+    "main": N_("move a piece or sacrifice (or, when blocked, whiten a fish or call the Dolphin)"),
+    "sacrifice": N_("add tiles to the sacrifice, or done"),
+    "rob": N_("rob a tile (rob COLOUR TILE)"),
+    "take": N_("take one of the island's two tiles (take TILE)"),
+    "end step": N_("turn a fish with Kanaloa, place your second piece, or end"),
+    "veto": N_("allow or forbid the Kanaloa change of your fish"),
+}
+
+
+def tiles(n: int) -> str:
+    return ngettext("{n} tile", "{n} tiles", n).format(n=n)
+
+
+# -- the map as text (pure) -------------------------------------------------------------
+
+
+def _cell(game: Game, island: int) -> tuple[int, int]:
+    """Where an island's name starts on the text map (row, column), from the map data's
+    layout hint (N1): x to the right, y upwards."""
+    x, y = game.m.positions[island]
+    return _point(game, x, y)
+
+
+def _point(game: Game, x: float, y: float) -> tuple[int, int]:
+    xs = [p[0] for p in game.m.positions]
+    ys = [p[1] for p in game.m.positions] + [game.m.dolphin[1]]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    col = round((x - x0) / (x1 - x0) * (MAP_COLUMNS - 8)) + 1
+    row = round((y1 - y) / (y1 - y0) * (MAP_ROWS - 2))
+    return row, col
+
+
+def _arrow(d_row: float, d_col: float) -> str:
+    """The ASCII arrow closest to a direction on screen (a row is about two columns tall)."""
+    if abs(d_col) >= abs(2 * d_row):
+        return ">" if d_col > 0 else "<"
+    return "v" if d_row > 0 else "^"
+
+
+def _pieces_mark(game: Game, island: int) -> str:
+    """The pieces on an island, as capital colour letters; a stunned piece has a '*'."""
+    out = []
+    for p in range(game.n):
+        for k, x in enumerate(game.loc[p]):
+            if x == island:
+                out.append(MARKS[game.players[p]].upper() + ("*" if game.stun[p][k] else ""))
+    return "".join(out)
+
+
+def map_lines(game: Game) -> list[str]:
+    """The islands where the map data puts them, the currents in play as dotted lines, and
+    on each current its fish: the colour it shows (r y g b, w white) and an arrow from its
+    tail to its head. Pieces are capital letters under the island, the Dolphin at the top,
+    the volcano as ^^^. Islands out of play are left out (N9)."""
+    m, lay = game.m, game.lay
+    grid = [[" "] * MAP_COLUMNS for _ in range(MAP_ROWS)]
+    centre = {}
+    for i in lay.islands:
+        r, c = _cell(game, i)
+        centre[i] = (r, c + 2)
+
+    def put(r: int, c: int, text: str) -> None:
+        for k, ch in enumerate(text):
+            if 0 <= r < MAP_ROWS and 0 <= c + k < MAP_COLUMNS:
+                grid[r][c + k] = ch
+
+    for cur in lay.currents:
+        a, b = m.currents[cur]
+        (ra, ca), (rb, cb) = centre[a], centre[b]
+        steps = max(abs(rb - ra), abs(cb - ca))
+        for s in range(1, steps):
+            r = round(ra + (rb - ra) * s / steps)
+            c = round(ca + (cb - ca) * s / steps)
+            if grid[r][c] == " ":
+                grid[r][c] = "."
+    for cur in lay.currents:  # the fish over the dots, so a crossing dot never hides one
+        tail = game.fish_tail[cur]
+        if tail < 0:
+            continue
+        a, b = m.currents[cur]
+        head = game.head(cur)
+        (ra, ca), (rb, cb) = centre[a], centre[b]
+        r, c = round((ra + rb) / 2), round((ca + cb) / 2)
+        (rt, ct), (rh, ch) = centre[tail], centre[head]
+        shows = game.shows(cur)
+        mark = MARKS["white"] if shows < 0 else MARKS[m.colours[shows]]
+        put(r, c - 1, mark + _arrow(rh - rt, ch - ct))
+    barred = game.barred()
+    for i in lay.islands:
+        r, c = _cell(game, i)
+        put(r, c, f" {m.islands[i]} ")
+        under = "^^^" if barred[i] and game.volcano == i else _pieces_mark(game, i)
+        if under:
+            put(r + 1, c + 1, under)
+    if game.volcano >= SEA:  # two players: the volcano on a sea space (N3, N30)
+        hit = m.sea[game.volcano - SEA]
+        r = round(sum(centre[i][0] for i in hit if i in centre) / len(hit))
+        c = round(sum(centre[i][1] for i in hit if i in centre) / len(hit))
+        put(r, c - 1, "^^^")
+    r, c = _point(game, *m.dolphin)
+    dolphin = "".join(
+        MARKS[game.players[p]].upper() for p in range(game.n) for x in game.loc[p] if x == DOLPHIN
+    )
+    put(r, c - 2, f"(dolphin {dolphin})" if dolphin else "(dolphin)")
+    return ["".join(row).rstrip() for row in grid]
+
+
+def legend() -> str:
+    return _(
+        "fish: r y g b the colour it shows, w white, > < ^ v from tail to head; "
+        "R Y G B pieces (* stunned); ^^^ the volcano"
+    )
+
+
+def island_lines(game: Game) -> list[str]:
+    """Per island in play: its two tiles, its pieces and the fish leaving it (the head
+    island and the side shown), so the text map's arrows can be checked exactly."""
+    m, lay = game.m, game.lay
+    out = [_("Islands: tiles, pieces, fish leaving (head island, side shown)")]
+    for i in lay.islands:
+        here = " ".join(m.tiles[t] for t in game.tiles[i]) or "-"
+        leaving = []
+        for cur, other in lay.adjacent[i]:
+            if game.fish_tail[cur] == i:
+                shows = game.shows(cur)
+                side = MARKS["white"] if shows < 0 else MARKS[m.colours[shows]]
+                leaving.append(f">{m.islands[other]} {side}")
+        pieces = _pieces_mark(game, i) or "-"
+        volcano = " ^^^" if game.barred()[i] else ""
+        out.append(
+            f"  {m.islands[i]:<4} {here:<27} {pieces:<4} {' '.join(leaving)}{volcano}".rstrip()
+        )
+    return out
+
+
+def _where(game: Game, x: int) -> str:
+    if x == DOLPHIN:
+        return _("the Dolphin")
+    return game.m.islands[x]
+
+
+def player_lines(game: Game) -> list[str]:
+    """Per player: pieces, gods and protection cards, temples, the score a scoring now
+    would give (N48) and the tiles held (public, N12)."""
+    out = []
+    scores = game.scores()
+    for p, name in enumerate(game.players):
+        pieces = [_where(game, x) for x in game.loc[p] if x != SUPPLY] or [_("none")]
+        cards = [g for g in GODS[:4] if game.gods[GODS.index(g)] == p]
+        prot = [g for g in GODS[:4] if game.prot[GODS.index(g)] == p]
+        held = ", ".join(cards) or "-"
+        if prot:
+            held += " " + _("(protection: {gods})").format(gods=", ".join(prot))
+        temples = " ".join(f"{g} {game.temples[p][k]}" for k, g in enumerate(GODS))
+        turn = "*" if p == game.current and not game.is_terminal() else " "
+        out.append(
+            _("{turn}{colour}: pieces {pieces}; gods cards {cards}").format(
+                turn=turn, colour=colour(name), pieces=", ".join(pieces), cards=held
+            )
+        )
+        out.append("   " + _("temples {temples}; score {score}").format(
+            temples=temples, score=scores[p]))  # fmt: skip
+        hand = " ".join(game.hand_tiles(p)) or _("(none)")
+        out.append("   " + _("tiles held: {tiles}").format(tiles=hand))
+    free = [g for k, g in enumerate(GODS[:4]) if game.gods[k] == NOBODY]
+    if free:
+        out.append(_("Gods cards nobody holds: {gods}").format(gods=", ".join(free)))
+    return out
+
+
+def volcano_line(game: Game) -> str:
+    """The volcano track: tiles drawn of the game's end count, an eruption at each even one
+    (N28), and where the volcano stands."""
+    drawn, end = game.volcanoes, game.end_count
+    track = "".join(
+        ("#" if k <= drawn else ("e" if k % 2 == 0 else ".")) for k in range(1, end + 1)
+    )
+    line = _("Volcano tiles: {drawn} of {end} [{track}] (e: eruption, the last ends the game)")
+    line = line.format(drawn=drawn, end=end, track=track)
+    v = game.volcano
+    if v >= SEA:
+        line += " " + _("volcano on {where}").format(where=game.m.sea_names[v - SEA])
+    elif v >= 0:
+        line += " " + _("volcano on {where}").format(where=game.m.islands[v])
+    return line
+
+
+def header(game: Game) -> str:
+    if game.is_terminal():
+        return _("Kanaloa, {n} players: the game is over").format(n=game.n)
+    bag = len(game.bag)
+    head = _("Kanaloa, {n} players, turn {turn}: {colour} to decide ({phase}); bag {bag}").format(
+        n=game.n,
+        turn=game.turn,
+        colour=colour(game.to_move or ""),
+        phase=_(game.phase_name),
+        bag=tiles(bag),
+    )
+    return head
+
+
+def render(game: Game) -> str:
+    """The whole state as text, every line at most 80 columns in every language: the same
+    for every viewer (N12: only the bag's order is hidden, and it is never shown)."""
+    lines = [header(game), *map_lines(game), legend(), *island_lines(game)]
+    lines += [volcano_line(game), *player_lines(game)]
+    if game.sac_god >= 0:
+        lines.append(
+            _("Open sacrifice to {god}: {tiles}").format(
+                god=GODS[game.sac_god], tiles=" ".join(game.m.tiles[t] for t in game.sac_tiles)
+            )
+        )
+    out: list[str] = []
+    for line in lines:
+        out += fit(line, WIDTH)
+    return "\n".join(out)
+
+
+def parse(game: Game, text: str) -> int:
+    """A typed decision (initials and lower case allowed) as its code; ``ValueError`` with
+    a sentence when it is not one (the notation's own message)."""
+    return game.parse(text)
+
+
+def legal_lines(game: Game, width: int = WIDTH) -> list[str]:
+    """Every legal decision, grouped by its first word, in lines of at most ``width``."""
+    groups: dict[str, list[str]] = {}
+    for text in game.legal_decisions():
+        groups.setdefault(text.split(" ")[0], []).append(text)
+    out: list[str] = []
+    head = "  " + _("legal:")
+    hang = " " * len(head)
+    for texts in groups.values():
+        line = ""
+        for text in texts:
+            if line and len(line) + len(text) + 3 > width:
+                out.append(line)
+                line = ""
+            line = f"{line} | {text}" if line else (head if not out else hang) + " " + text
+        if line:
+            out.append(line)
+    return out
+
+
+def compact_legal(game: Game) -> str:
+    legal = game.legal_decisions()
+    counts: dict[str, int] = {}
+    for text in legal:
+        kind = text.split(" ")[0]
+        counts[kind] = counts.get(kind, 0) + 1
+    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in counts.items())
+    return "  " + ngettext(
+        "{n} legal decision ({kinds}): legal shows it",
+        "{n} legal decisions ({kinds}): legal lists them",
+        len(legal),
+    ).format(n=len(legal), kinds=kinds)
+
+
+def describe_events(game: Game, events: list[tuple]) -> list[str]:
+    """The automatic effects of a decision (draws, eruptions, stuns, temples, cards...)."""
+    m = game.m
+    out = []
+    for ev in events:
+        kind = ev[0]
+        if kind == "turn":
+            _k, number, p, eruption = ev
+            text = (
+                _("turn {number}: {colour} (eruption turn)")
+                if eruption
+                else _("turn {number}: {colour}")
+            )
+            out.append(text.format(number=number, colour=colour(game.players[p])))
+        elif kind == "draw":
+            out.append(_("{tile} drawn for {island}").format(tile=m.tiles[ev[1]],
+                                                             island=m.islands[ev[2]]))  # fmt: skip
+        elif kind == "volcano tile":
+            out.append(_("volcano tile number {count} drawn").format(count=ev[1]))
+        elif kind == "reserve":
+            out.append(_("the bag is empty: the reserve goes in"))
+        elif kind == "eruption":
+            out.append(
+                _("eruption! {colour} places the volcano and plays the next turn (N29)").format(
+                    colour=colour(game.players[ev[2]])
+                )
+            )
+        elif kind == "stun":
+            out.append(
+                _("{colour}'s piece on {island} is stunned (N32)").format(
+                    colour=colour(game.players[ev[1]]), island=m.islands[ev[2]]
+                )
+            )
+        elif kind == "lost":
+            out.append(_("{colour} loses the turn (N32)").format(colour=colour(game.players[ev[1]])))
+        elif kind == "removed":
+            out.append(_("the volcano leaves the map (N33)"))
+        elif kind == "temple":
+            _k, p, g, value = ev
+            out.append(
+                _("{colour}'s {god} temple: {value}").format(
+                    colour=colour(game.players[p]), god=GODS[g], value=value
+                )
+            )
+        elif kind == "card":
+            _k, card_kind, g, giver, to = ev
+            text = _("{god} gods card: {giver} to {to}") if card_kind == "gods" else _(
+                "{god} protection card: {giver} to {to}"
+            )
+            out.append(text.format(god=GODS[g], giver=_seat_name(game, giver),
+                                   to=_seat_name(game, to)))  # fmt: skip
+        elif kind == "result":
+            out.append(describe_result(game))
+    return out
+
+
+def _seat_name(game: Game, p: int) -> str:
+    return _("nobody") if p is None or p < 0 else colour(game.players[p])
+
+
+def describe_result(game: Game) -> str:
+    r = game.result()
+    if r is None:
+        return _("the game is not over")
+    scores = ", ".join(
+        f"{colour(c)} {s}" for c, s in zip(game.players, r.scores, strict=True)
+    )
+    winners = " & ".join(colour(game.players[p]) for p in r.winners)
+    return _("Game over (N48): {scores}. Winner: {winners}.").format(
+        scores=scores, winners=winners
+    )
+
+
+# -- the conversation -------------------------------------------------------------------
+
+
+class KanaloaTerminalGame:
+    """One Kanaloa game at one terminal; ``seats[p]`` is None for a person, else a bot."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Bot | None],
+        *,
+        read: Callable[[str], str] = input,
+        out: TextIO | None = None,
+        clear: bool = True,
+    ) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.read = read
+        self.out = out if out is not None else sys.stdout
+        self.clear = clear  # unused: nothing on the screen is secret (N12)
+        self.people = [p for p, seat in enumerate(self.seats) if seat is None]
+        self.at_keyboard: int | None = None
+        self.undo_stack: list[Game] = []
+        self._drawn = False
+        self._listed: tuple[int, int] | None = None
+
+    def say(self, text: str = "") -> None:
+        for line in text.split("\n"):
+            for part in fit(line, WIDTH):
+                print(part, file=self.out)
+
+    def draw(self) -> None:
+        self.say(render(self.game))
+        self._drawn = True
+
+    def _seat(self, p: int) -> str:
+        seat = self.seats[p]
+        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
+
+    def run(self) -> int:
+        g = self.game
+        seats = "; ".join(
+            _("{colour} is {seat}").format(colour=colour(c), seat=self._seat(p))
+            for p, c in enumerate(g.players)
+        )
+        self.say(_("Kanaloa, seed {seed}: {seats}.").format(seed=g.seed, seats=seats))
+        if self.people:
+            self.say(_("Type a decision (like move HONU>KAI) or help."))
+        while not self.game.is_terminal():
+            p = self.game.decider
+            seat = self.seats[p]
+            if seat is not None:
+                self.bot_decision(seat)
+                continue
+            if self.at_keyboard != p and not self.pass_device(p):
+                return 0
+            if not self.person_decision():
+                return 0
+        self.draw()
+        self.say(describe_result(self.game))
+        return 0
+
+    def pass_device(self, p: int) -> bool:
+        """Between two people: whose decision it is, and Enter to go on. The map is public
+        (N12), so the screen is not cleared. False: input ended."""
+        if len(self.people) > 1:
+            self.say(
+                "\n"
+                + _("Pass the device to {colour}: the next decision is theirs.").format(
+                    colour=colour(self.game.players[p])
+                )
+            )
+            try:
+                self.read(_("{colour}, press Enter ").format(colour=colour(self.game.players[p])))
+            except EOFError:
+                self.say("\n" + _("end of input: the game is left unfinished"))
+                return False
+            self._drawn = False
+        self.at_keyboard = p
+        if not self._drawn:
+            self.draw()
+        return True
+
+    def bot_decision(self, bot: Bot) -> None:
+        game = self.game
+        who = game.to_move or ""
+        decision = bot.decide(game)
+        text = game.format(decision)
+        events = game.apply(decision)
+        self._drawn = False
+        self.say(_("{colour} ({bot}): {decision}").format(colour=colour(who), bot=bot.name,
+                                                           decision=text))  # fmt: skip
+        for line in describe_events(game, events):
+            self.say("  " + line)
+
+    def person_decision(self) -> bool:
+        game = self.game
+        phase = _(PHASE_PROMPTS[game.phase_name]) if game.phase_name in PHASE_PROMPTS else ""
+        self.say(_("{colour}: {phase}.").format(colour=colour(game.to_move or ""), phase=phase))
+        now = (len(game.history), game.decider)
+        fresh = self._listed is None or self._listed[1] != now[1] or self._listed[0] < now[0] - 1
+        if fresh and len(game.legal_actions()) <= LIST_AT_MOST:
+            for text in legal_lines(game):
+                self.say(text)
+        else:
+            self.say(compact_legal(game))
+        self._listed = now
+        try:
+            typed = self.read(f"{colour(game.to_move or '')}> ")
+        except EOFError:
+            self.say("\n" + _("end of input: the game is left unfinished (save FILE keeps a game)"))
+            return False
+        return self.command(typed.strip())
+
+    def command(self, line: str) -> bool:
+        word, _sep, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if not line:
+            return True
+        if word in ("quit", "exit"):
+            self.say(_("goodbye: the game is left unfinished"))
+            return False
+        if word in ("help", "?"):
+            self.say(_(HELP))
+        elif word in ("map", "board"):
+            self.draw()
+        elif word == "legal":
+            for text in legal_lines(self.game):
+                self.say(text)
+        elif word == "hint":
+            self.say(hint_line(self.game))
+        elif word == "undo":
+            self.undo()
+        elif word == "save":
+            self.save(rest)
+        elif word == "load":
+            self.load(rest)
+        else:
+            self.decide(line)
+        return True
+
+    def decide(self, line: str) -> None:
+        """A typed decision: refused with the rules' sentence, which names its ruling, or
+        applied with its automatic effects."""
+        game = self.game
+        reason = game.why_illegal(line)
+        if reason is not None:
+            self.say(_("refused: {reason}").format(reason=reason))
+            return
+        before = game.clone()
+        decision = parse(game, line)
+        me = game.decider
+        events = game.apply(decision)
+        self.undo_stack.append(before)
+        self._drawn = False
+        self._listed = (len(game.history), me)
+        for text in describe_events(game, events):
+            self.say("  " + text)
+        if game.decider != me or game.turn != before.turn:
+            self.draw()
+
+    def undo(self) -> None:
+        """Back to before this person's last decision, with the bots' decisions after it:
+        only with one person against bots (with two people it would take back the other's)."""
+        if len(self.people) != 1:
+            self.say(_("undo works when one person plays against bots"))
+            return
+        if not self.undo_stack:
+            self.say(_("nothing to undo"))
+            return
+        self.game = self.undo_stack.pop()
+        self._listed = None
+        self.say(_("undone: your last decision and the bot decisions after it"))
+        self.draw()
+
+    def save(self, name: str) -> None:
+        if not name:
+            self.say(_("save needs a file name: save FILE"))
+            return
+        path = Path(name).expanduser()
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except (OSError, ValueError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            print(printable(_("cannot save to {name}: {reason}").format(name=name,
+                  reason=reason)), file=self.out)  # fmt: skip
+            return
+        print(printable(_("saved to {name} (continue it with: load {name})").format(name=name)),
+              file=self.out)  # fmt: skip
+
+    def load(self, name: str) -> None:
+        if not name:
+            self.say(_("load needs a file name: load FILE"))
+            return
+        try:
+            game = Game.from_json(read_text(name, MAX_SAVE_BYTES))
+        except UnreadableFile as exc:
+            reason: object = exc.reason
+        except SaveError as exc:
+            reason = exc
+        else:
+            if game.n != self.game.n:
+                reason = _("it is a game of {n} players").format(n=game.n)
+            else:
+                self.game = game
+                self.undo_stack.clear()
+                self._listed = None
+                print(printable(_("loaded {name}: seed {seed}, turn {turn}").format(
+                    name=name, seed=game.seed, turn=game.turn)), file=self.out)  # fmt: skip
+                self.draw()
+                return
+        print(printable(_("cannot load {name}: {reason}; the game goes on").format(
+            name=name, reason=reason)), file=self.out)  # fmt: skip
+
+
+def hint_line(game: Game) -> str:
+    """What a bot would decide for the player to move: the search bot when the game has
+    one, else the greedy bot; seeded by the number of decisions made, so one position
+    always gets the same hint."""
+    from haleakala.ai import GAME_BOTS, make_bot
+
+    if game.is_terminal():
+        return _("the game is over: no hint")
+    legal = game.legal_actions()
+    who = colour(game.to_move or "")
+    if len(legal) == 1:
+        return _("hint for {colour}: {decision} (the only legal decision)").format(
+            colour=who, decision=game.format(legal[0])
+        )
+    name = "ai" if "ai" in GAME_BOTS.get("kanaloa", {}) else "greedy"
+    bot = make_bot(name, seed=len(game.history), game="kanaloa")
+    choice = bot.decide(game.clone(), 1.0)
+    return _("hint for {colour}: {decision} (the {bot} bot's choice)").format(
+        colour=who, decision=game.format(choice), bot=bot.name
+    )
