@@ -16,6 +16,7 @@ stream) so tests drive a whole game with a script.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -142,18 +143,6 @@ def map_lines(game: Game) -> list[str]:
             c = round(ca + (cb - ca) * s / steps)
             if grid[r][c] == " ":
                 grid[r][c] = "."
-    for cur in lay.currents:  # the fish over the dots, so a crossing dot never hides one
-        tail = game.fish_tail[cur]
-        if tail < 0:
-            continue
-        a, b = m.currents[cur]
-        head = game.head(cur)
-        (ra, ca), (rb, cb) = centre[a], centre[b]
-        r, c = round((ra + rb) / 2), round((ca + cb) / 2)
-        (rt, ct), (rh, ch) = centre[tail], centre[head]
-        shows = game.shows(cur)
-        mark = MARKS["white"] if shows < 0 else MARKS[m.colours[shows]]
-        put(r, c - 1, mark + _arrow(rh - rt, ch - ct))
     barred = game.barred()
     for i in lay.islands:
         r, c = _cell(game, i)
@@ -161,6 +150,20 @@ def map_lines(game: Game) -> list[str]:
         under = "^^^" if barred[i] and game.volcano == i else _pieces_mark(game, i)
         if under:
             put(r + 1, c + 1, under)
+    for cur in lay.currents:  # the fish last, each where it hides nothing drawn before
+        tail = game.fish_tail[cur]
+        if tail < 0:
+            continue
+        a, b = m.currents[cur]
+        (ra, ca), (rb, cb) = centre[a], centre[b]
+        (rt, ct), (rh, ch) = centre[tail], centre[game.head(cur)]
+        shows = game.shows(cur)
+        mark = MARKS["white"] if shows < 0 else MARKS[m.colours[shows]]
+        for f in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74):
+            r, c = round(ra + (rb - ra) * f), round(ca + (cb - ca) * f)
+            if all(0 <= c + k < MAP_COLUMNS and grid[r][c + k] in " ." for k in (-1, 0)):
+                break
+        put(r, c - 1, mark + _arrow(rh - rt, ch - ct))
     if game.volcano >= SEA:  # two players: the volcano on a sea space (N3, N30)
         hit = m.sea[game.volcano - SEA]
         r = round(sum(centre[i][0] for i in hit if i in centre) / len(hit))
@@ -398,6 +401,16 @@ def describe_result(game: Game) -> str:
     )
 
 
+RULING = re.compile(r"\b[NL]\d+\b")
+
+
+def name_ruling(reason: str) -> str:
+    """A refusal always names its ruling: the rules' sentences do; the few notation errors
+    that name none (a word that is no colour, a missing argument) get N52, the ruling that
+    makes the notation the unit of play."""
+    return reason if RULING.search(reason) else f"{reason} (N52)"
+
+
 # -- the conversation -------------------------------------------------------------------
 
 
@@ -409,13 +422,13 @@ class KanaloaTerminalGame:
         game: Game,
         seats: Sequence[Bot | None],
         *,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] | None = None,
         out: TextIO | None = None,
         clear: bool = True,
     ) -> None:
         self.game = game
         self.seats = list(seats)
-        self.read = read
+        self.read = read or (lambda prompt: input(prompt))  # looked up late: tests patch it
         self.out = out if out is not None else sys.stdout
         self.clear = clear  # unused: nothing on the screen is secret (N12)
         self.people = [p for p, seat in enumerate(self.seats) if seat is None]
@@ -545,7 +558,7 @@ class KanaloaTerminalGame:
         game = self.game
         reason = game.why_illegal(line)
         if reason is not None:
-            self.say(_("refused: {reason}").format(reason=reason))
+            self.say(_("refused: {reason}").format(reason=name_ruling(reason)))
             return
         before = game.clone()
         decision = parse(game, line)
