@@ -76,6 +76,14 @@ PHASE_PROMPTS = {
     "veto": N_("allow or forbid the Kanaloa change of your fish"),
 }
 
+PHASE_WORDS = {
+    "fish": N_("placing fish"), "start": N_("first pieces"), "volcano": N_("the volcano"),
+    "remove": N_("a piece off the map"), "land": N_("the Dolphin lands"),
+    "give": N_("a gift to the Dolphin"), "main": N_("main action"),
+    "sacrifice": N_("sacrifice"), "rob": N_("robbery"), "take": N_("taking a tile"),
+    "end step": N_("end of the turn"), "veto": N_("veto"),
+}  # fmt: skip
+
 
 def tiles(n: int) -> str:
     return ngettext("{n} tile", "{n} tiles", n).format(n=n)
@@ -265,7 +273,7 @@ def header(game: Game) -> str:
         n=game.n,
         turn=game.turn,
         colour=colour(game.to_move or ""),
-        phase=_(game.phase_name),
+        phase=_(PHASE_WORDS.get(game.phase_name, game.phase_name)),
         bag=tiles(bag),
     )
     return head
