@@ -8,30 +8,39 @@ docs/KANALOA-LOCAL-RULINGS.md (L1..), are cited where they are enforced.
 
 Representation: short int lists (fish per current, pieces per player, hands as counts per
 tile code) so that ``clone`` is a handful of list copies. All chance is the deal (N8), fixed
-at setup; a state never carries a generator.
+at setup; a state never carries a generator. The legal decisions and the fish graph live in
+``legal``, sacrifices and cards in ``cards``, the automatic steps in ``turns``; each is bound
+here as methods, so a module stays one concern (and under the project's 600 lines).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .cards import card, do_done, next_in_line, settle, too_much_kane
+from .legal import (
+    change_ok,
+    endstep_options,
+    generate,
+    main_options,
+    masks,
+    reach,
+    strong,
+    way_off,
+)
 from .material import KANE, Material, default_material
 from .notation import NotationError, codes_for, format_decision, parse_decision
 from .state import (
     DOLPHIN,
-    ENDSTEP,
     FISH,
     GIVE,
     KANALOA,
     KU,
-    LAND,
     LONO,
-    MAIN,
     NOBODY,
     OVER,
     PELE,
     PHASE_NAMES,
-    REMOVE,
     ROB,
     SACRIFICE,
     SEA,
@@ -39,14 +48,13 @@ from .state import (
     SUPPLY,
     TAKE,
     VETO,
-    VOLCANO,
     Deal,
     IllegalDecision,
     Result,
     deal,
-    result_of,
     score,
 )
+from .turns import after_upkeep, after_volcano, begin_turn, end_turn, endstep, finish, refill
 
 
 class Game:
@@ -181,93 +189,16 @@ class Game:
     def scores(self) -> tuple[int, ...]:
         return tuple(score(t) for t in self.temples)
 
-    def _masks(self, extra: tuple[int, int] | None, mixed: bool, skip: int = -1):
-        """Out- and in-neighbour bit masks of the islands along the fish (tail to head);
-        with ``mixed`` empty currents count both ways; ``extra`` is (current, tail) in
-        place of what lies there; ``skip`` leaves one current out."""
-        out = [0] * len(self.m.islands)
-        inn = out[:]
-        ends, tails = self.m.currents, self.fish_tail
-        for c in self.lay.currents:
-            if c == skip:
-                continue
-            tail = extra[1] if extra is not None and extra[0] == c else tails[c]
-            a, b = ends[c]
-            if tail < 0:
-                if mixed:
-                    out[a] |= 1 << b
-                    out[b] |= 1 << a
-                    inn[a] |= 1 << b
-                    inn[b] |= 1 << a
-            elif tail == a:
-                out[a] |= 1 << b
-                inn[b] |= 1 << a
-            else:
-                out[b] |= 1 << a
-                inn[a] |= 1 << b
-        return out, inn
+    # -- the fish graph and legal decisions: in ``legal``, bound here -------------------
 
-    @staticmethod
-    def _reach(masks: list[int], start: int) -> int:
-        seen = frontier = 1 << start
-        while frontier:
-            nxt = 0
-            while frontier:
-                low = frontier & -frontier
-                nxt |= masks[low.bit_length() - 1]
-                frontier ^= low
-            frontier = nxt & ~seen
-            seen |= nxt
-        return seen
-
-    def _strong(self, extra: tuple[int, int] | None = None, mixed: bool = False) -> bool:
-        """N15: the islands in play strongly connected by the fish (tail to head). With
-        ``mixed`` empty currents count both ways; ``extra`` is (current, tail) in place
-        of what lies there."""
-        out, inn = self._masks(extra, mixed)
-        start = self.lay.islands[0]
-        full = self.lay.mask
-        return self._reach(out, start) == full and self._reach(inn, start) == full
-
-    def _way_off(self, p: int, island: int, change: tuple[int, int, bool] | None = None) -> bool:
-        """N41: some fish leaves ``island`` (tail there) showing white or p's colour; a
-        ``change`` (current, tail, coloured) replaces that fish's state."""
-        for c, _ in self.lay.adjacent[island]:
-            tail, col = self.fish_tail[c], self.fish_col[c]
-            if change is not None and change[0] == c:
-                tail, col = change[1], change[2]
-            if tail == island and (not col or self.fish_owner[c] == p):
-                return True
-        return False
-
-    def _change_ok(self, cur: int, reverse: bool, fwd: list[int] | None = None) -> bool:
-        """N40, N41, N31: may the Kanaloa player reverse or flip the fish on ``cur``?
-        ``fwd``: the fish's out-masks (``_masks``), when the caller has them."""
-        if self.n == 2:
-            bar = self.barred()
-            a, b = self.m.currents[cur]
-            if bar[a] or bar[b]:
-                return False
-        tail, col = self.fish_tail[cur], self.fish_col[cur]
-        if reverse:
-            # A strongly connected map stays so when the fish a>b is reversed exactly when
-            # a still reaches b without it.
-            a, tail = self.fish_tail[cur], self.head(cur)
-            if fwd is None:
-                fwd = self._masks(None, False)[0]
-            fwd[a] ^= 1 << tail
-            reaches = self._reach(fwd, a) >> tail & 1
-            fwd[a] ^= 1 << tail
-            if not reaches:
-                return False
-        else:
-            col = not col
-        ends = self.m.currents[cur]
-        for q, locs in enumerate(self.loc):
-            for x in locs:
-                if x in ends and self._way_off(q, x) and not self._way_off(q, x, (cur, tail, col)):
-                    return False
-        return True
+    _masks = masks
+    _reach = staticmethod(reach)
+    _strong = strong
+    _way_off = way_off
+    _change_ok = change_ok
+    _generate = generate
+    _main = main_options
+    _endstep_options = endstep_options
 
     # -- legal decisions --------------------------------------------------------------
 
@@ -281,135 +212,6 @@ class Game:
     def legal_decisions(self) -> list[str]:
         """The legal list of N52: the canonical texts, sorted by code point."""
         return sorted(format_decision(a, self.m) for a in self.legal_actions())
-
-    def _generate(self) -> list[int]:
-        ph, s, m, lay = self.phase, self.c.start, self.m, self.lay
-        p = self.decider
-        nt = len(m.tiles)
-        out: list[int] = []
-        if ph == OVER:
-            return out
-        if ph == FISH:  # N13–N16
-            placer, neutral = self.placements[self.placed]
-            sides = [m.colours.index(m.colours[2]) + 1] if neutral else [0, placer + 1]
-            fwd, back = self._masks(None, True)
-            start, full, reach = lay.islands[0], lay.mask, self._reach
-            for c in lay.currents:
-                if self.fish_tail[c] >= 0:
-                    continue
-                for heading, tail in enumerate(m.currents[c]):
-                    head = m.currents[c][1 - heading]
-                    fwd[head] ^= 1 << tail  # the empty current now runs tail>head only
-                    back[tail] ^= 1 << head
-                    if reach(fwd, start) == full and reach(back, start) == full:
-                        out += [s["fish"] + c * 10 + heading * 5 + side for side in sides]
-                    fwd[head] ^= 1 << tail
-                    back[tail] ^= 1 << head
-            return out
-        if ph == START:  # N17
-            occ = self.occupied()
-            return [s["start"] + i for i in lay.islands if not occ[i]]
-        if ph == VOLCANO:  # N30
-            if self.n == 2:
-                return [s["sea"] + k for k in lay.sea]
-            occ = self.occupied()
-            return [s["volcano"] + i for i in lay.islands if not occ[i]]
-        if ph == REMOVE:  # N20
-            return [s["remove"] + (len(m.islands) if x == DOLPHIN else x) for x in self.loc[p]]
-        if ph == LAND:  # N25, N31
-            bar = self.barred()
-            return [s["land"] + i for i in lay.islands if not bar[i]]
-        if ph == GIVE:
-            return [s["give"] + t for t in self.tiles[self.arrive]]
-        if ph == ROB:  # N43: compulsory, out of turn
-            v = self.victim
-            return [s["rob"] + v * nt + t for t, k in enumerate(self.hands[v]) if k]
-        if ph == TAKE:  # N26, N43 (the Ku player's own optional robbery)
-            out = [s["take"] + t for t in self.tiles[self.arrive]]
-            if self.gods[KU] == p and not self.action_used and not self.eruption_turn:
-                for q in range(self.n):
-                    if q != p and self.arrive in self.loc[q] and self.prot[KU] != q:
-                        out += [s["rob"] + q * nt + t for t, k in enumerate(self.hands[q]) if k]
-            return out
-        if ph == MAIN:
-            return self._main(p)
-        if ph == SACRIFICE:  # N34
-            g = self.sac_god
-            gods = m.tile_gods
-            out = [s["done"]]
-            for t, k in enumerate(self.hands[p]):
-                if k and (KANE in gods[t] or (g != KANE and g in gods[t])):
-                    out.append(s["add"] + t)
-            return out
-        if ph == ENDSTEP:
-            out = self._endstep_options(p)
-            out.append(s["end"])
-            return out
-        if ph == VETO:  # N42
-            return [s["allow"], s["forbid"]]
-        return out
-
-    def _main(self, p: int) -> list[int]:
-        s, m, lay = self.c.start, self.m, self.lay
-        nt = len(m.tiles)
-        out: list[int] = []
-        bar = self.barred()
-        if self.gods[LONO] == p and not self.action_used and not self.eruption_turn:  # N44
-            for c in lay.currents:
-                a, b = m.currents[c]
-                if (bar[a] and self.n == 2) or (bar[b] and self.n == 2):
-                    continue
-                for ta in set(self.tiles[a]):
-                    for tb in set(self.tiles[b]):
-                        if ta != tb:
-                            out.append(s["swap"] + c * nt * nt + ta * nt + tb)
-        for k, x in enumerate(self.loc[p]):
-            if x < 0 or self.stun[p][k]:  # N32: a stunned piece does nothing
-                continue
-            moves = 0
-            for c, other in lay.adjacent[x]:
-                if self.fish_tail[c] != x:
-                    continue
-                shown = self.shows(c)
-                if (shown == -1 or shown == p) and not bar[other]:  # N21
-                    out.append(s["move"] + c * 2 + (0 if m.currents[c][0] == x else 1))
-                    moves += 1
-            if not moves:  # N22: blocked
-                for c, _ in lay.adjacent[x]:
-                    if self.fish_tail[c] == x and self.shows(c) not in (-1, p):  # N23
-                        out.append(s["whiten"] + c * 2 + (0 if m.currents[c][0] == x else 1))
-                out.append(s["dolphin"] + x)  # N24
-        for t, k in enumerate(self.hands[p]):  # N34
-            if k:
-                for g in m.tile_gods[t]:
-                    out.append(s["sacrifice"] + t * 5 + g)
-        return out
-
-    def _endstep_options(self, p: int) -> list[int]:
-        """N18 step 7: the Kanaloa change (N40) and the second piece (N45), without ``end``."""
-        s, lay = self.c.start, self.lay
-        out: list[int] = []
-        if self.gods[KANALOA] == p and not self.action_used and not self.eruption_turn:
-            fwd = self._masks(None, False)[0]
-            for c in lay.currents:
-                if c in self.forbidden:
-                    continue
-                if self._change_ok(c, True, fwd):
-                    out.append(s["reverse"] + c)
-                if self._change_ok(c, False):
-                    out.append(s["flip"] + c)
-        if SUPPLY in self.loc[p] and (
-            self.prot[LONO] == p
-            or (
-                self.gods[LONO] == p
-                and self.temples[p][LONO] > 0
-                and not self.action_used
-                and not self.eruption_turn
-            )
-        ):
-            occ, bar = self.occupied(), self.barred()
-            out += [s["place"] + i for i in lay.islands if not occ[i] and not bar[i]]
-        return out
 
     # -- explaining refusals ----------------------------------------------------------
 
@@ -606,78 +408,13 @@ class Game:
         self.hands[self.current][i] -= 1
         self.sac_tiles.append(i)
 
-    def _do_done(self, i: int, ev: list[tuple]) -> None:
-        p, g = self.current, self.sac_god
-        values = self.m.tile_value
-        self.temples[p][g] += sum(values[t] for t in self.sac_tiles)
-        for t in self.sac_tiles:
-            self.spent[t] += 1
-        self.sac_tiles, self.sac_god = [], -1
-        ev.append(("temple", p, g, self.temples[p][g]))
-        if g == KANE:
-            self._too_much_kane(p, ev)
-        else:
-            self._settle(p, g, ev)
-        self._endstep(ev)
+    # -- sacrifices and cards: in ``cards``, bound here ---------------------------------
 
-    def _card(self, kind: str, g: int, to: int, ev: list[tuple]) -> None:
-        table = self.gods if kind == "gods" else self.prot
-        old = table[g]
-        if old != to:
-            table[g] = to
-            ev.append(("card", kind, g, old, to))
-
-    def _settle(self, p: int, g: int, ev: list[tuple]) -> None:
-        """N36, N37: cards after a sacrifice to g."""
-        t = [temple[g] for temple in self.temples]
-        others = [q for q in range(self.n) if q != p]
-        if not self.eligible(p, g) or self.gods[g] == p:
-            return
-        if all(t[p] > t[q] for q in others):  # N36
-            prev = self.gods[g]
-            self._card("gods", g, p, ev)
-            if prev != NOBODY:
-                if self.n == 4:
-                    self._card("protection", g, prev, ev)
-            elif self.prot[g] == p:
-                self._card("protection", g, NOBODY, ev)  # N39
-            return
-        if self.n != 4 or self.prot[g] == p:
-            return
-        h, r = self.gods[g], self.prot[g]
-        if h != NOBODY and t[p] > t[h]:
-            return
-        wins = t[p] > t[r] if r != NOBODY else all(t[p] > t[q] for q in others if q != h)
-        if wins:  # N37
-            self._card("protection", g, p, ev)
-
-    def _next_in_line(self, g: int, excluded: set[int]) -> int:
-        """N38: the eligible player not excluded with the strictly highest g temple."""
-        best, who = -1, NOBODY
-        for q in range(self.n):
-            if q in excluded or not self.eligible(q, g):
-                continue
-            v = self.temples[q][g]
-            if v > best:
-                best, who = v, q
-            elif v == best:
-                who = NOBODY
-        return who
-
-    def _too_much_kane(self, p: int, ev: list[tuple]) -> None:
-        """N38: a holder whose Kane temple passed the god's gives his card on."""
-        for g in range(4):
-            if self.temples[p][KANE] <= self.temples[p][g]:
-                continue
-            if self.gods[g] == p:
-                r = self.prot[g]
-                if r != NOBODY:
-                    self._card("gods", g, r, ev)
-                    self._card("protection", g, self._next_in_line(g, {p, r}), ev)
-                else:
-                    self._card("gods", g, self._next_in_line(g, {p}), ev)
-            elif self.prot[g] == p:
-                self._card("protection", g, self._next_in_line(g, {p, self.gods[g]}), ev)
+    _do_done = do_done
+    _card = card
+    _settle = settle
+    _next_in_line = next_in_line
+    _too_much_kane = too_much_kane
 
     def _do_reverse(self, i: int, ev: list[tuple]) -> None:
         self._propose(self.c.start["reverse"] + i, i, ev)
@@ -724,97 +461,15 @@ class Game:
     def _do_end(self, i: int, ev: list[tuple]) -> None:
         self._end_turn(ev)
 
-    # -- automatic steps ------------------------------------------------------------------
+    # -- automatic steps: in ``turns``, bound here ----------------------------------------
 
-    def _refill(self, x: int, ev: list[tuple]) -> None:
-        """N27, N28, N47: draw until an offering, counting volcano tiles."""
-        while True:
-            if not self.bag:
-                if self.reserve is None:  # cannot happen: the reserve holds the last volcano
-                    return
-                self.bag, self.reserve = self.reserve, None
-                ev.append(("reserve", list(self.bag)))
-            t = self.bag.pop(0)
-            if t == self.volcano_tile:
-                self.volcanoes += 1
-                ev.append(("volcano tile", self.volcanoes))
-                if self.volcanoes >= self.end_count:
-                    self._finish(ev)
-                    return
-                if self.volcanoes % 2 == 0 and not self.eruption_due and self.volcano < 0:
-                    self.eruption_due, self.erupt_count = True, self.volcanoes
-                continue
-            self.tiles[x] = sorted(self.tiles[x] + [t])
-            ev.append(("draw", t, x))
-            return
-
-    def _endstep(self, ev: list[tuple]) -> None:
-        """N18 step 7: entered, and kept, only while something in it is available."""
-        p = self.current
-        self.decider = p
-        options = self._endstep_options(p)
-        if options:
-            self.phase = ENDSTEP
-            self._legal = [*sorted(set(options)), self.c.start["end"]]  # end: the last code
-        else:
-            self._end_turn(ev)
-
-    def _end_turn(self, ev: list[tuple]) -> None:
-        p = self.current
-        self.stun[p] = [False, False]  # N32, L1: a stun lasts to the end of the next turn
-        if self.volcano >= 0 and self.placer == p:
-            self.volcano_turns += 1
-            if self.volcano_turns == 2:  # N33
-                ev.append(("removed", self.volcano))
-                self.volcano, self.placer = -1, -1
-        if self.eruption_due:  # N29
-            self.eruption_due = False
-            pele = self.gods[PELE] if self.gods[PELE] != NOBODY else p
-            ev.append(("eruption", self.erupt_count, pele))
-            self._begin_turn(pele, True, ev)
-        else:
-            self._begin_turn((p + 1) % self.n, False, ev)
-
-    def _begin_turn(self, p: int, eruption: bool, ev: list[tuple]) -> None:
-        self.turn += 1
-        self.current = self.decider = p
-        self.eruption_turn = eruption
-        self.action_used = False
-        self.forbidden = []
-        self.pending = -1
-        self.arrive = -1
-        ev.append(("turn", self.turn, p, eruption))
-        if self.snapshots:  # the log's optional state record: the position as the turn begins
-            ev.append(("state", self.clone()))
-        if eruption:
-            self.phase = VOLCANO
-        else:
-            self._after_volcano(ev)
-
-    def _after_volcano(self, ev: list[tuple]) -> None:
-        p = self.current
-        if SUPPLY not in self.loc[p] and not self.lono_card(p):  # N20
-            self.phase = REMOVE
-        else:
-            self._after_upkeep(ev)
-
-    def _after_upkeep(self, ev: list[tuple]) -> None:
-        p = self.current
-        locs = self.loc[p]
-        if DOLPHIN in locs:  # N25
-            self.phase = LAND
-        elif all(x < 0 or self.stun[p][k] for k, x in enumerate(locs)):  # N32: lost
-            ev.append(("lost", p))
-            self._end_turn(ev)
-        else:
-            self.phase = MAIN
-
-    def _finish(self, ev: list[tuple]) -> None:
-        """N47, N48: the game ends at once."""
-        self.outcome = result_of(self.temples)
-        self.phase = OVER
-        self._legal = None
-        ev.append(("result", self.outcome))
+    _refill = refill
+    _endstep = endstep
+    _end_turn = end_turn
+    _begin_turn = begin_turn
+    _after_volcano = after_volcano
+    _after_upkeep = after_upkeep
+    _finish = finish
 
     def result(self) -> Result | None:
         return self.outcome
