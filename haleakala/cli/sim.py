@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--game",
-        choices=("haleakala", "kahuna"),
+        choices=("haleakala", "kahuna", "kanaloa"),
         default="haleakala",
         help="which island game (kahuna: the Kahuna window, see --opponent, --colour)",
     )
@@ -112,6 +112,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
     kahuna_arguments(p)
+    from haleakala.simulator.kanaloa.cli import add_arguments as kanaloa_arguments
+
+    kanaloa_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         speak(getattr(args, "lang", None))
     except CatalogNotCompiled as exc:
         raise UsageError(str(exc)) from None
-    if getattr(args, "game", "haleakala") == "kahuna":
+    if getattr(args, "game", "haleakala") in ("kahuna", "kanaloa"):
         return kahuna(args)
     if args.decisions < 0:
         raise UsageError(f"--decisions must be 0 or more, not {args.decisions}")
@@ -165,25 +168,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def kahuna(args: argparse.Namespace) -> int:
-    """The Kahuna window; offscreen for a screenshot where no display is."""
+    """The Kahuna (or Kanaloa) window; offscreen for a screenshot where no display is."""
     from haleakala.simulator.kahuna.cli import run as run_kahuna
+    from haleakala.simulator.kanaloa.cli import run as run_kanaloa
+
+    game = args.game
+    if game == "kahuna" and args.players is not None:
+        raise UsageError("--players is Kanaloa's; Kahuna is for two players")
 
     names = ("kit", "variant", "start", "solo", "strength", "state_dir")
     given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
     if given or args.autoplay:
         extra = given + (["--autoplay"] if args.autoplay else [])
         raise UsageError(
-            f"{', '.join(extra)} belong to Haleakala's kit; with --game kahuna use --opponent, "
+            f"{', '.join(extra)} belong to Haleakala's kit; with --game {game} use --opponent, "
             "--colour, --seed, --decisions, --screenshot"
         )
     if args.headless and not args.screenshot:
-        raise UsageError("--game kahuna has no headless game: add --screenshot PNG, or drop it")
+        raise UsageError(f"--game {game} has no headless game: add --screenshot PNG, or drop it")
     reason = window_unavailable()
     if reason is not None and not args.screenshot:
         raise UsageError(
-            f"the Kahuna window cannot open: {reason} (try haleakala play --game kahuna)"
+            f"the {game.capitalize()} window cannot open: {reason} "
+            f"(try haleakala play --game {game})"
         )
-    return run_kahuna(args, offscreen=bool(args.headless or reason is not None))
+    run_game = run_kanaloa if game == "kanaloa" else run_kahuna
+    return run_game(args, offscreen=bool(args.headless or reason is not None))
 
 
 def window_unavailable() -> str | None:

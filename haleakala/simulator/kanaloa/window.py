@@ -296,6 +296,10 @@ class KanaloaWindow:
         self._choices()
         legend = _("cards: filled, the gods card; outlined, the protection card")
         screen.blit(f.render(legend, 16, DIM), (L.PANEL_X, L.MESSAGE_RECT[1] - 18))
+        free = [GODS[g] for g in range(4) if game.gods[g] < 0]
+        if free:
+            free_line = _("gods cards nobody holds: {gods}").format(gods=", ".join(free))
+            screen.blit(f.render(free_line, 16, DIM), (L.PANEL_X, L.MESSAGE_RECT[1] - 34))
         x, y, w, h = L.MESSAGE_RECT
         pygame.draw.rect(screen, (18, 19, 24), L.MESSAGE_RECT, border_radius=8)
         lines = _wrap(table.message, 60) if table.message else table.log[-2:]
