@@ -82,6 +82,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/kanaloa.js": ("kanaloa.js", "text/javascript; charset=utf-8"),
     "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }
 
@@ -203,13 +204,20 @@ class LiveView:
     def publish(self, game: Any, digest: str = "") -> Update:
         """Build and hand over one snapshot; the only cost to the caller is the snapshot
         itself and one ``call_soon_threadsafe`` (a byte written to the loop's pipe)."""
-        lines, fresh = log_lines(self._game, game)
+        # Kanaloa has its own snapshot (haleakala.web.kanaloa); every other game, Haleakala's.
+        kanaloa = getattr(game, "game_name", "") == "kanaloa"
+        if kanaloa:
+            from haleakala.web import kanaloa as pictured
+        before = self._game if kanaloa == (getattr(self._game, "game_name", "") == "kanaloa") else None
+        lines, fresh = (pictured.log_lines if kanaloa else log_lines)(before, game)
         if fresh:
             self._log.clear()
         self._log.extend(lines)
         self._game = game
         self._seq += 1
-        data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
+        data = (pictured.snapshot if kanaloa else snapshot)(
+            game, log=tuple(self._log), seq=self._seq, digest=digest
+        )
         body = json.dumps(data, separators=(",", ":")).encode()
         frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
         update = Update(self._seq, data["digest"], body, frame)

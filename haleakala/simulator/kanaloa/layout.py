@@ -132,7 +132,8 @@ def piece_pos(m: Material, island: int, k: int) -> tuple[int, int]:
     """The k-th piece on an island, around its upper rim."""
     cx, cy = island_centre(m, island)
     angle = math.radians(-150 + 40 * k)
-    return round(cx + math.cos(angle) * ISLAND_RADIUS), round(cy + math.sin(angle) * ISLAND_RADIUS)
+    out = ISLAND_RADIUS + 6  # just outside the rim, clear of the name
+    return round(cx + math.cos(angle) * out), round(cy + math.sin(angle) * out)
 
 
 def player_rect(p: int) -> tuple[int, int, int, int]:
