@@ -176,6 +176,8 @@ def kahuna(args: argparse.Namespace) -> int:
     if game == "kahuna" and args.players is not None:
         raise UsageError("--players is Kanaloa's; Kahuna is for two players")
 
+    if game == "kahuna" and args.web:
+        raise UsageError("--web shows Haleakala and Kanaloa games; Kahuna has no live view yet")
     names = ("kit", "variant", "start", "solo", "strength", "state_dir")
     given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
     if given or args.autoplay:

@@ -370,7 +370,8 @@ def describe_events(game: Game, events: list[tuple]) -> list[str]:
                 )
             )
         elif kind == "lost":
-            out.append(_("{colour} loses the turn (N32)").format(colour=colour(game.players[ev[1]])))
+            who = colour(game.players[ev[1]])
+            out.append(_("{colour} loses the turn (N32)").format(colour=who))
         elif kind == "removed":
             out.append(_("the volcano leaves the map (N33)"))
         elif kind == "temple":
@@ -382,8 +383,10 @@ def describe_events(game: Game, events: list[tuple]) -> list[str]:
             )
         elif kind == "card":
             _k, card_kind, g, giver, to = ev
-            text = _("{god} gods card: {giver} to {to}") if card_kind == "gods" else _(
-                "{god} protection card: {giver} to {to}"
+            text = (
+                _("{god} gods card: {giver} to {to}")
+                if card_kind == "gods"
+                else _("{god} protection card: {giver} to {to}")
             )
             out.append(text.format(god=GODS[g], giver=_seat_name(game, giver),
                                    to=_seat_name(game, to)))  # fmt: skip
@@ -400,13 +403,9 @@ def describe_result(game: Game) -> str:
     r = game.result()
     if r is None:
         return _("the game is not over")
-    scores = ", ".join(
-        f"{colour(c)} {s}" for c, s in zip(game.players, r.scores, strict=True)
-    )
+    scores = ", ".join(f"{colour(c)} {s}" for c, s in zip(game.players, r.scores, strict=True))
     winners = " & ".join(colour(game.players[p]) for p in r.winners)
-    return _("Game over (N48): {scores}. Winner: {winners}.").format(
-        scores=scores, winners=winners
-    )
+    return _("Game over (N48): {scores}. Winner: {winners}.").format(scores=scores, winners=winners)
 
 
 RULING = re.compile(r"\b[NL]\d+\b")

@@ -208,7 +208,8 @@ class LiveView:
         kanaloa = getattr(game, "game_name", "") == "kanaloa"
         if kanaloa:
             from haleakala.web import kanaloa as pictured
-        before = self._game if kanaloa == (getattr(self._game, "game_name", "") == "kanaloa") else None
+        same_game = kanaloa == (getattr(self._game, "game_name", "") == "kanaloa")
+        before = self._game if same_game else None
         lines, fresh = (pictured.log_lines if kanaloa else log_lines)(before, game)
         if fresh:
             self._log.clear()

@@ -111,3 +111,27 @@ def test_a_phone_watches_a_kanaloa_game(tmp_path):
     assert shown["width"] <= 400  # nothing wider than the phone
     if os.environ.get("HALEAKALA_DOCS_SCREENSHOTS") == "1":
         shutil.copyfile(tmp_path / "phone.png", REPO_ROOT / "docs" / "kanaloa-live-view-phone.png")
+
+
+def test_the_kanaloa_window_publishes_each_change_to_the_live_view():
+    pygame = pytest.importorskip("pygame")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from haleakala.ai import make_bot
+    from haleakala.simulator.kanaloa.table import KanaloaTable, Seat
+    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.web.server import LiveView
+
+    game = Game(seed=3, players=3)
+    table = KanaloaTable(game, [Seat(make_bot("random", p, game="kanaloa")) for p in range(3)])
+    live = LiveView("127.0.0.1", 0)  # not started: publish keeps the latest update
+    pygame.display.init()
+    try:
+        win = KanaloaWindow(table, screen=pygame.display.set_mode((1280, 800)))
+        win.after_step = lambda: live.publish(table.game.clone())
+        for _ in range(5):
+            win.step([])
+    finally:
+        pygame.display.quit()
+    data = json.loads(live.latest.data)
+    assert data["game"] == "kanaloa" and data["decisions"] == 5
+    assert sum(1 for line in data["log"] if not line.startswith("  ")) >= 5

@@ -90,6 +90,29 @@ def run(args: argparse.Namespace, *, offscreen: bool) -> int:
             win.save(args.screenshot)
             print(f"screenshot: {args.screenshot}")
             return 0
-        return win.run(seconds=args.seconds)
+        live = _live_view(args.web) if getattr(args, "web", None) else None
+        if live is None:
+            return win.run(seconds=args.seconds)
+        # A copy each time: the live view tells the log from the previous position it holds.
+        win.after_step = lambda: live.publish(table.game.clone())
+        try:
+            return win.run(seconds=args.seconds)
+        finally:
+            live.close()
     finally:
         pygame.display.quit()
+
+
+def _live_view(address: str):
+    """``--web [HOST:]PORT``: the live view of the window's game (phones watch it)."""
+    try:
+        from haleakala.web.server import AddressError, LiveView, parse_address
+    except ImportError as exc:
+        raise UsageError(f"--web needs the web extra ({exc}): {install_hint('web')}") from None
+    try:
+        host, port = parse_address(address)
+        live = LiveView(host, port).start()
+    except (AddressError, OSError) as exc:
+        raise UsageError(f"--web {address}: {exc}") from None
+    print(f"live view: {live.url}")
+    return live

@@ -143,7 +143,7 @@ def player_rect(p: int) -> tuple[int, int, int, int]:
 def hand_tile_rect(p: int, k: int) -> tuple[int, int, int, int]:
     """The k-th tile a player holds, in rows of five under the temples (the score keeps
     the bottom right corner)."""
-    x, y, _w, h = player_rect(p)
+    x, y, _w, _h = player_rect(p)
     w, th = HAND_TILE
     row, col = divmod(k, 5)
     return (x + 8 + col * (w + 4), y + 60 + row * (th + 4), w, th)

@@ -25,7 +25,7 @@ from haleakala.i18n import _
 from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, SEA
 from haleakala.terminal.kanaloa import PHASE_PROMPTS, describe_result
-from haleakala.words.kanaloa import colour
+from haleakala.words.kanaloa import MARKS, colour
 
 from ..palette import Fonts, blit_centred
 from . import layout as L
@@ -73,6 +73,7 @@ class KanaloaWindow:
         self.running = True
         self._signature: tuple | None = None
         self.screenshot_path = lambda: time.strftime("kanaloa-%Y%m%d-%H%M%S.png")
+        self.after_step: Any = None  # called after each frame that changed (the live view)
 
     # ------------------------------------------------------------------ input
 
@@ -105,9 +106,9 @@ class KanaloaWindow:
         if on is not None and on[1] < len(game.tiles[on[0]]):
             island, slot = on
             return table.click_island_tile(island, m.tiles[game.tiles[island][slot]])
-        island = L.island_at(m, lay.islands, pos)
-        if island is not None:
-            return table.click_island(island)
+        at = L.island_at(m, lay.islands, pos)
+        if at is not None:
+            return table.click_island(at)
         current = L.current_at(m, lay.currents, pos)
         if current is not None:
             return table.click_current(current)
@@ -128,7 +129,7 @@ class KanaloaWindow:
         return True
 
     def _draw_map(self) -> None:
-        screen, game, f = self.screen, self.table.game, self.fonts
+        screen, game = self.screen, self.table.game
         m, lay = game.m, game.lay
         pygame.draw.rect(screen, SEA_COLOUR, L.MAP_RECT)
         pygame.draw.rect(screen, SEA_DEEP, L.MAP_RECT, 6)
@@ -192,6 +193,8 @@ class KanaloaWindow:
         pygame.draw.circle(self.screen, DARK, (x + 1, y + 2), L.PIECE_RADIUS)
         pygame.draw.circle(self.screen, PLAYER[name], pos, L.PIECE_RADIUS)
         pygame.draw.circle(self.screen, DARK, pos, L.PIECE_RADIUS, 2)
+        # The colour's initial too: colour is never the only sign (as on the live view).
+        blit_centred(self.screen, self.fonts.render(MARKS[name].upper(), 16, DARK, True), pos)
         if stunned:  # a cross: this piece loses its turn (N32)
             d = L.PIECE_RADIUS - 3
             pygame.draw.line(self.screen, DARK, (x - d, y - d), (x + d, y + d), 3)
@@ -273,7 +276,7 @@ class KanaloaWindow:
 
     def _draw_panel(self) -> None:
         table, game, f, screen = self.table, self.table.game, self.fonts, self.screen
-        x, y, w, h = L.TURN_RECT
+        x, y, _w, _h = L.TURN_RECT
         pygame.draw.rect(screen, BOX, L.TURN_RECT, border_radius=8)
         if game.is_terminal():
             title, sub = _("Game over"), describe_result(game)
@@ -300,7 +303,7 @@ class KanaloaWindow:
         if free:
             free_line = _("gods cards nobody holds: {gods}").format(gods=", ".join(free))
             screen.blit(f.render(free_line, 16, DIM), (L.PANEL_X, L.MESSAGE_RECT[1] - 34))
-        x, y, w, h = L.MESSAGE_RECT
+        x, y, _w, _h = L.MESSAGE_RECT
         pygame.draw.rect(screen, (18, 19, 24), L.MESSAGE_RECT, border_radius=8)
         lines = _wrap(table.message, 60) if table.message else table.log[-2:]
         for k, part in enumerate(lines[-2:]):
@@ -348,7 +351,7 @@ class KanaloaWindow:
             blit_centred(screen, f.render(text, 17, TEXT, True), L.centre(rect))
             tx += 78
         held = game.hand_tiles(p)
-        for k, code in enumerate(held[:L.HAND_SHOWN]):
+        for k, code in enumerate(held[: L.HAND_SHOWN]):
             self._tile(code, L.hand_tile_rect(p, k), size=14)
         if len(held) > L.HAND_SHOWN:
             more = f"+{len(held) - L.HAND_SHOWN}"
@@ -378,7 +381,7 @@ class KanaloaWindow:
         if len(offered) > room:
             more = _("{n} more: click an island, a current or a tile").format(
                 n=len(offered) - room)  # fmt: skip
-            x, y, _w, h = L.choice_rect(room - 1)
+            _x, y, _w, h = L.choice_rect(room - 1)
             screen.blit(f.render(more, 16, DIM), (L.PANEL_X, y + h + 3))
 
     # ------------------------------------------------------------------ loop
@@ -390,6 +393,8 @@ class KanaloaWindow:
         self.table.update()
         if self.draw():
             pygame.display.flip()
+            if self.after_step is not None:
+                self.after_step()
 
     def run(self, *, fps: int = 30, seconds: float | None = None) -> int:
         clock = pygame.time.Clock()
@@ -416,4 +421,3 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             line = f"{line} {word}" if line else word
     return [*lines, line] if line else lines
-
