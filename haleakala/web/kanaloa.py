@@ -20,7 +20,7 @@ from haleakala.i18n import N_, _
 from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, SEA
 from haleakala.simulator.kanaloa import layout as L
-from haleakala.terminal.kanaloa import (
+from haleakala.terminal.kanaloa_map import (
     PHASE_PROMPTS,
     describe_events,
     describe_result,

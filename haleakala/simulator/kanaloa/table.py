@@ -16,7 +16,7 @@ from typing import Any
 
 from haleakala.i18n import _
 from haleakala.kanaloa.game import Game
-from haleakala.terminal.kanaloa import describe_events
+from haleakala.terminal.kanaloa_map import describe_events
 from haleakala.words.kanaloa import colour
 
 AT_ISLAND = ("start", "volcano", "remove", "land", "place", "dolphin")

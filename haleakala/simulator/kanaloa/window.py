@@ -24,7 +24,7 @@ import pygame
 from haleakala.i18n import _
 from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, SEA
-from haleakala.terminal.kanaloa import PHASE_PROMPTS, describe_result
+from haleakala.terminal.kanaloa_map import PHASE_PROMPTS, describe_result
 from haleakala.words.kanaloa import MARKS, colour
 
 from ..palette import Fonts, blit_centred
