@@ -18,7 +18,8 @@ def test_every_registered_game_satisfies_the_protocol(name):
     game = new_game(name, seed=4)
     assert isinstance(game, GameState)
     assert game_of(game) == name and game.to_move == game.players[game.decider]
-    assert game.returns() == (0.5, 0.5) and 0 <= game.evaluate(0) <= 1
+    n = len(game.players)
+    assert game.returns() == tuple(1 / n for _ in range(n)) and 0 <= game.evaluate(0) <= 1
 
 
 def test_an_unknown_game_is_refused_with_the_choices():

@@ -153,3 +153,10 @@ def test_play_refuses_a_player_count_kanaloa_does_not_have(capsys):
     assert "2, 3 or 4" in capsys.readouterr().err
     assert main(["play", "--game", "kahuna", "--players", "3", "--json"]) == 2
     assert "--players is a Kanaloa option" in capsys.readouterr().err
+
+
+def test_bench_engine_plays_kanaloa_through_the_game_interface(capsys):
+    assert main(["bench", "engine", "--game", "kanaloa", "--players", "2", "--seconds", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "game: kanaloa, 2 players" in out and "games_per_s:" in out
+    assert main(["bench", "engine", "--game", "kanaloa", "--players", "5"]) == 2

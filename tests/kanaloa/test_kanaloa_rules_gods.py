@@ -298,3 +298,22 @@ def test_n50_two_player_neutral_fish_are_green_and_usable_by_nobody_while_colour
     neutral = [c for c in game.lay.currents if game.fish_owner[c] == 2]
     assert len(neutral) == 2 and all(game.fish_col[c] for c in neutral)
     fish_owner(game, game.m.current_names[neutral[0]], "green")
+
+
+def test_n43_a_dolphin_landing_where_the_ku_player_stands_is_robbed_before_the_gift():
+    game = ready()
+    arrange(game, pieces={"green": ["KAI"], "red": ["dolphin"]}, hands={"red": ["Pele5"]})
+    turn_of(game, "red")
+    game.apply("land KAI")
+    assert game.phase == ROB and game.to_move == "green" and legal(game) == ["rob red Pele5"]
+    game.apply("rob red Pele5")
+    assert game.to_move == "red" and {t.split()[0] for t in legal(game)} == {"give"}
+
+
+def test_n46_pele_gives_no_other_ability_than_the_volcano():
+    game = ready()  # red holds Pele only: after a move there is no end step
+    arrange(game, pieces={"red": ["AKAU"]})
+    turn_of(game, "red")
+    game.apply("move AKAU>ILIO")
+    game.apply(legal(game, "take")[0])
+    assert game.current != 0

@@ -246,3 +246,14 @@ def test_n52_unknown_island_and_tile_are_refused_with_a_sentence():
     assert "unknown island 'ATLANTIS'" in game.why_illegal("move ATLANTIS>KAI")
     assert "unknown tile 'Zeus9'" in game.why_illegal("take Zeus9")
     assert "does not fit now" in game.why_illegal("take Kane5")
+
+
+def test_l2_remove_takes_the_stunned_piece_of_two_on_one_island():
+    game = ready()
+    arrange(game, pieces={"red": ["KAI", "KAI"]})
+    game.stun[0] = [False, True]
+    turn_of(game, "red")
+    assert legal(game) == ["remove KAI"]
+    game.apply("remove KAI")
+    assert game.loc[0] == [island(game, "KAI"), SUPPLY] and game.stun[0] == [False, False]
+    assert legal(game, "move") == ["move KAI>ONO"]
