@@ -36,6 +36,7 @@ from .kanaloa_map import (  # noqa: F401  (the hooks' drawing, re-exported for c
     map_lines,
     render,
 )
+from .kanaloa_refusals import speak_refusal
 from .session import fit
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
@@ -263,7 +264,8 @@ class KanaloaTerminalGame:
         game = self.game
         reason = game.why_illegal(line)
         if reason is not None:
-            self.say(_("refused: {reason}").format(reason=name_ruling(reason)))
+            said = speak_refusal(name_ruling(reason))
+            self.say(_("refused: {reason}").format(reason=said))
             return
         before = game.clone()
         decision = parse(game, line)

@@ -204,3 +204,35 @@ def test_the_terminal_speaks_german_and_french(language):
         if (words := [w for w in english_words(line, language) if w not in KANALOA_NOTATION])
     }
     assert leaked == {}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_refusal_of_the_rules_is_said_in_german_and_french_with_its_ruling(language):
+    from support.leaks import english_words
+
+    from haleakala.terminal.kanaloa_refusals import speak_refusal
+
+    said = set()
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        game = advanced(seed, players, 120)
+        rng = random.Random(seed)
+        codes = all_codes(game.m)
+        for code in rng.sample(codes, 300):
+            reason = game.why_illegal(code)
+            if reason is None or reason.startswith(("unknown", "no current")):
+                continue  # legal, or a notation error (said in English, N52)
+            i18n.use(language)
+            try:
+                text = speak_refusal(reason)
+            finally:
+                i18n.use("en")
+            assert RULING.search(f"({text}"), text
+            said.add(text)
+    assert len(said) > 20
+    # The decision quoted in a refusal is notation; the words around it must not be English.
+    def english(text: str) -> list[str]:
+        return [w for w in english_words(re.sub(r"'[^']*'", "", text), language)
+                if w not in KANALOA_NOTATION]  # fmt: skip
+
+    leaked = {t: words for t in said if (words := english(t))}
+    assert leaked == {}

@@ -17,6 +17,7 @@ from typing import Any
 from haleakala.i18n import _
 from haleakala.kanaloa.game import Game
 from haleakala.terminal.kanaloa_map import describe_events
+from haleakala.terminal.kanaloa_refusals import speak_refusal
 from haleakala.words.kanaloa import colour
 
 AT_ISLAND = ("start", "volcano", "remove", "land", "place", "dolphin")
@@ -148,7 +149,7 @@ class KanaloaTable:
         """A person's decision: refused with the rules' sentence (naming its ruling), or made."""
         reason = self.game.why_illegal(text)
         if reason is not None:
-            self._say(_("refused: {reason}").format(reason=reason))
+            self._say(_("refused: {reason}").format(reason=speak_refusal(reason)))
             return
         self._apply(self.game.parse(text))
 
