@@ -14,6 +14,7 @@ import random
 import shutil
 
 import pytest
+from support.browser import needs_chromium
 from support.paths import REPO_ROOT
 
 from haleakala.kanaloa.game import Game
@@ -65,11 +66,10 @@ def test_the_kanaloa_log_tells_each_decision_and_its_events():
     assert fresh and "seed 2" in lines[0]
 
 
+@needs_chromium
 def test_a_phone_watches_a_kanaloa_game(tmp_path):
-    from support.browser import Browser, chromium_path
+    from support.browser import Browser
 
-    if chromium_path() is None:
-        pytest.skip("no Chromium")
     from haleakala.web.server import LiveView
 
     game = advanced(7, 4, 150)
