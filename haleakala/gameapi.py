@@ -74,6 +74,9 @@ class GameDescription:
     load: str = ""
     strength: str = ""  # "module:function" (level, seed) -> Bot: the named strength levels
     bench: str = ""  # "module:function" (args) -> exit status for ``bench ai``; empty: generic
+    # module with snapshot(game, *, log, seq, digest) -> dict and log_lines(before, after)
+    # for the live view; empty: Haleakala's (``haleakala.web.snapshot``).
+    live_view: str = ""
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from haleakala.simulator.kahuna.cli import add_arguments as kahuna_arguments
 
     kahuna_arguments(p)
+    from haleakala.simulator.kanaloa.cli import add_arguments as kanaloa_arguments
+
+    kanaloa_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -174,25 +177,49 @@ def haleakala_window(args: argparse.Namespace) -> int:
 
 
 def kahuna(args: argparse.Namespace) -> int:
-    """The Kahuna window; offscreen for a screenshot where no display is."""
+    """Kahuna's window (its ``GameDescription.window``); offscreen for a screenshot where
+    no display is. Kahuna has no live view yet."""
     from haleakala.simulator.kahuna.cli import run as run_kahuna
 
+    if args.web:
+        raise UsageError("--web shows Haleakala and Kanaloa games; Kahuna has no live view yet")
+    return _small_window(args, run_kahuna)
+
+
+def kanaloa(args: argparse.Namespace) -> int:
+    """Kanaloa's window (its ``GameDescription.window``), with ``--web`` for watchers."""
+    from haleakala.simulator.kanaloa.cli import run as run_kanaloa
+
+    return _small_window(args, run_kanaloa)
+
+
+def _small_window(args: argparse.Namespace, run_game: Callable[..., int]) -> int:
+    """The checks every game window but Haleakala's kit shares: options of the kit refused
+    with a sentence, a player count the game allows, offscreen where no window can open."""
+    game = describe(args.game)
+    if args.players is not None:
+        try:
+            game.seats(args.players)
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
     names = ("kit", "variant", "start", "solo", "strength", "state_dir")
     given = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None)]
     if given or args.autoplay:
         extra = given + (["--autoplay"] if args.autoplay else [])
         raise UsageError(
-            f"{', '.join(extra)} belong to Haleakala's kit; with --game kahuna use --opponent, "
-            "--colour, --seed, --decisions, --screenshot"
+            f"{', '.join(extra)} belong to Haleakala's kit; with --game {game.name} use "
+            "--opponent, --colour, --seed, --decisions, --screenshot"
         )
     if args.headless and not args.screenshot:
-        raise UsageError("--game kahuna has no headless game: add --screenshot PNG, or drop it")
+        raise UsageError(
+            f"--game {game.name} has no headless game: add --screenshot PNG, or drop it"
+        )
     reason = window_unavailable()
     if reason is not None and not args.screenshot:
         raise UsageError(
-            f"the Kahuna window cannot open: {reason} (try haleakala play --game kahuna)"
+            f"the {game.title} window cannot open: {reason} (try haleakala play --game {game.name})"
         )
-    return run_kahuna(args, offscreen=bool(args.headless or reason is not None))
+    return int(run_game(args, offscreen=bool(args.headless or reason is not None)))
 
 
 def window_unavailable() -> str | None:
@@ -323,9 +350,7 @@ def window(args: argparse.Namespace, *, offscreen: bool) -> int:
     try:
         import pygame
     except ImportError as exc:
-        raise UsageError(
-            f"the window needs pygame ({exc}): {install_hint('sim')}"
-        ) from None
+        raise UsageError(f"the window needs pygame ({exc}): {install_hint('sim')}") from None
     from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 
     try:

@@ -15,8 +15,11 @@ steps (``turns``) are mixins on it, so a module stays one concern (and under 600
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
+
+from haleakala.core.refusal import Refusal
 
 from .cards import CardRules
 from .legal import LegalRules
@@ -47,6 +50,7 @@ from .turns import TurnRules
 # cycle, not even at call time). They hand their functions over with ``use_codec`` when
 # imported, which the package's ``__init__`` does before anyone can hold a game (as Kahuna).
 _CODEC: dict[str, Callable[..., Any]] = {}
+_RULING = re.compile(r"\((N\d+|L\d+)\)")
 
 
 def use_codec(**functions: Callable[..., Any]) -> None:
@@ -92,6 +96,16 @@ class Game(LegalRules, CardRules, TurnRules):
         from .refusals import reason
 
         return reason(self, d, text)
+
+    def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None:
+        """``why_illegal`` as a value (the game interface's ``refusal``): the ruling the
+        sentence names, for programs. Kanaloa's sentences are English text for now; the
+        terminal translates them (``terminal/kanaloa_refusals``)."""
+        text = self.why_illegal(decision, player)
+        if text is None:
+            return None
+        named = _RULING.search(text)
+        return Refusal("illegal", text, named.group(1) if named else None)
 
     # -- applying decisions -------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Writing a game log (NOTATION.md, KAHUNA-NOTATION.md): one compact JSON object per line.
 
-The records come from the game's log module (``haleakala.gameapi.LOGS``: Haleakala's
+The records come from the game's log module (``the game's description, ``log````: Haleakala's
 ``haleakala.rules.log``, Kahuna's ``haleakala.kahuna.log``); this module only fixes their
 text form so
 that the same seed and decisions give the same bytes: compact separators, keys in the

@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import errno
 import hmac
+import importlib
 import json
 import logging
 import secrets
@@ -48,6 +49,7 @@ from aiohttp import web
 
 from haleakala import palette
 from haleakala.core.text import Text
+from haleakala.gameapi import describe, game_of
 from haleakala.web.guard import (
     COMPLAINT_INTERVAL_S,
     MAX_HEADERS,
@@ -59,7 +61,7 @@ from haleakala.web.guard import (
     QuietProtocol,
     without_server_header,
 )
-from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
+from haleakala.web.snapshot import LOG_LINES, geometry
 
 log = logging.getLogger("haleakala.web")
 
@@ -83,6 +85,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/kanaloa.js": ("kanaloa.js", "text/javascript; charset=utf-8"),
     "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }
 
@@ -131,6 +134,17 @@ class _Viewer:
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _pictured(game: Any) -> Any:
+    """The module that pictures ``game`` for the page: its description's ``live_view``, or
+    Haleakala's snapshot (also for no game yet)."""
+    from haleakala.web import snapshot as haleakala_pictured
+
+    if game is None:
+        return haleakala_pictured
+    module = describe(game_of(game)).live_view
+    return importlib.import_module(module) if module else haleakala_pictured
 
 
 class LiveView:
@@ -217,13 +231,17 @@ class LiveView:
     def publish(self, game: Any, digest: str = "") -> Update:
         """Build and hand over one snapshot; the only cost to the caller is the snapshot
         itself and one ``call_soon_threadsafe`` (a byte written to the loop's pipe)."""
-        lines, fresh = log_lines(self._game, game)
+        # A game may picture itself (its description's ``live_view``); else Haleakala's.
+        pictured = _pictured(game)
+        same_game = pictured is _pictured(self._game)
+        before = self._game if same_game else None
+        lines, fresh = pictured.log_lines(before, game)
         if fresh:
             self._log.clear()
         self._log.extend(lines)
         self._game = game
         self._seq += 1
-        data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
+        data = pictured.snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
         body = json.dumps(data, separators=(",", ":")).encode()
         frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
         update = Update(self._seq, data["digest"], body, frame)

@@ -279,6 +279,8 @@ function drawResult(s) {
 function draw(s) {
   latest = s;
   speak(s);
+  document.body.classList.toggle("kanaloa", s.game === "kanaloa");
+  if (s.game === "kanaloa") { drawKanaloa(s); return; } // kanaloa.js
   document.body.dataset.digest = s.digest;
   document.body.dataset.seq = s.seq;
   document.body.dataset.decisions = s.decisions;
@@ -301,7 +303,7 @@ function draw(s) {
 
 PHONE.addEventListener("change", () => {
   document.getElementById("island").classList.toggle("phone", PHONE.matches);
-  if (latest) drawPieces(latest);
+  if (latest) (latest.game === "kanaloa" ? drawKanaloa : drawPieces)(latest);
 });
 
 function connect() {

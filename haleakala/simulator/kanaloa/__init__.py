@@ -1,0 +1,1 @@
+"""The Kanaloa table in the desktop simulator: a pygame window played with the mouse."""
