@@ -52,9 +52,8 @@ from haleakala.hal.events import (
     LinkHealth,
 )
 from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
+from haleakala.rules import events as game_events
 from haleakala.rules.decision import Boat, decode
-from haleakala.rules.events import Erupted, Scored
-from haleakala.rules.events import Event as GameEvent
 from haleakala.rules.game import OVER, TURN
 from haleakala.words import board as BW
 from haleakala.words import notes as N
@@ -526,16 +525,16 @@ class Companion:
             log.info("hint judged: %s", judge(hint, d))
             self.show(*N.hint_judged(judge(hint, d)), refusal=False)
 
-    def _after_decision(self, before: Game, events: list[GameEvent]) -> None:
+    def _after_decision(self, before: Game, events: list[game_events.Event]) -> None:
         now = self.clock()
         moves = instructions(
             physical_board(before), physical_board(self.game), discs=self.kit != "rfid"
         )
         self.panel = replace(self.panel.reset(), instructions=tuple(moves))
         for event in events:
-            if isinstance(event, Erupted):  # the craters' lava before, the spaces it burnt
+            if isinstance(event, game_events.Erupted):  # the lava before, the spaces it burnt
                 self.panel = replace(self.panel, eruption=eruption(before, event.destroyed, now))
-            elif isinstance(event, Scored):
+            elif isinstance(event, game_events.Scored):
                 record = event.record
                 if record.get("round") != 2:
                     self.menus.scores(record, menu.scoring_title(record.get("round", "")))

@@ -18,11 +18,16 @@ what it reads (``Position``), so this module does not import ``game``.
 
 from __future__ import annotations
 
-from haleakala.core.text import Param, Term, Text, join
+from haleakala.core.text import Param, Term, Text
 
 from .decision import N_, Refusal
 from .deck import BOARD_ITEMS
 from .legal import generate
+from .messages import discs_left_in_supply as discs_left_in_supply
+from .messages import either, shells_too_few
+from .messages import game_over as game_over
+from .messages import ngettext as ngettext
+from .messages import not_your_decision as not_your_decision
 from .notation import (
     BOAT,
     BUY,
@@ -51,71 +56,6 @@ from .state import (
 )
 
 BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
-
-
-def ngettext(singular: str, plural: str, count: int, /, **params: Param) -> Text:
-    """The sentence whose form ``n`` chooses (``gettext.ngettext``'s signature, so the
-    extractor marks both forms), as a ``Text`` rendered in the viewer's language."""
-    return Text.count(singular, plural, count, **params)
-
-
-def _or(texts: list[Param]) -> Param:
-    """``a``, ``a or b``, ``a, b or c``."""
-    return join(texts)
-
-
-# -- one function per message (the counts are parameters) ------------------------------
-
-
-def game_over() -> Text:
-    return Text(N_("R21: the game ended with the second scoring; start a new game to play on"))
-
-
-def not_your_decision(decider: str, player: str) -> Text:
-    return Text.of(
-        N_(
-            "R6: players take turns, and this decision is {decider}'s, not "
-            "{player}'s; wait until {decider} has decided"
-        ),
-        decider=Term(decider),
-        player=Term(player),
-    )
-
-
-def shells_too_few(item: str, cost: int, have: int, ruling: str, instead: Param) -> Text:
-    """'the Forest Statues card costs 1 shell and you have none'."""
-    price = ngettext("costs {n} shell", "costs {n} shells", cost, n=cost)
-    held: Param
-    if have == 0:
-        held = Text(N_("you have none"))
-    else:
-        held = ngettext("you have {n} shell", "you have {n} shells", have, n=have)
-    return Text.of(
-        N_("{ruling}: the {item} card {price} and {held}; {instead}"),
-        ruling=ruling,
-        item=Term(item),
-        price=price,
-        held=held,
-        instead=instead,
-    )
-
-
-def discs_left_in_supply(left: int, instead: Param) -> Text:
-    """The boat (action 3) before all number discs are out."""
-    still = ngettext(
-        "you still have {n} number disc in your supply",
-        "you still have {n} number discs in your supply",
-        left,
-        n=left,
-    )
-    return Text.of(
-        N_(
-            "R6: the boat moves only when all 5 of your number discs are on the "
-            "island, and {still}; {instead}"
-        ),
-        still=still,
-        instead=instead,
-    )
 
 
 # -- helpers that find a legal alternative ---------------------------------------------
@@ -161,7 +101,7 @@ def _turn_options(self: Position, legal: list[int], near: int | None, value: int
         options.append(Text.of(N_("take one back ({texts})"), texts=_texts(self, returns[:1])[0]))
     if BOAT in legal:
         options.append(Text(N_("move the boat (boat)")))
-    return _or(options[:3])
+    return either(options[:3])
 
 
 def _buy_instead(self: Position, legal: list[int], phase: int) -> Param:
@@ -171,7 +111,7 @@ def _buy_instead(self: Position, legal: list[int], phase: int) -> Param:
     none = Text(N_("keep the shell (keep)") if phase == SHELL else N_("buy nothing (pass)"))
     if items:
         return Text.of(
-            N_("buy what you can pay for ({choices}) or {none}"), choices=_or(items), none=none
+            N_("buy what you can pay for ({choices}) or {none}"), choices=either(items), none=none
         )
     return none
 
@@ -207,7 +147,7 @@ def _expecting(self: Position, p: int) -> Refusal:
     if phase == CHOOSE_CARD:
         offers = _card_offers(self, legal)
         text = Text.of(
-            N_("R11: a card offered must be taken first: {choices}"), choices=_or(offers)
+            N_("R11: a card offered must be taken first: {choices}"), choices=either(offers)
         )
         return Refusal("wrong_phase", text, "R11")
     if phase == PRIESTESS:
@@ -216,7 +156,7 @@ def _expecting(self: Position, p: int) -> Refusal:
         else:
             what = Text.of(
                 N_("move a lava disc to a neighbouring crater ({choices})"),
-                choices=_or(_texts(self, legal[:2])),
+                choices=either(_texts(self, legal[:2])),
             )
         return Refusal(
             "wrong_phase",
@@ -371,7 +311,9 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
                 ),
                 v=v,
                 where=where,
-                value=(_or([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)),
+                value=(
+                    either([t for t in (now, later) if t]) or _turn_options(self, legal, None, 0)
+                ),
             ),
             "R6",
         )
@@ -421,7 +363,7 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
                     ),
                     there=there,
                     value=(
-                        _or([t for t in (alt, without) if t])
+                        either([t for t in (alt, without) if t])
                         or _turn_options(self, legal, beach, v)
                     ),
                 ),
@@ -462,7 +404,7 @@ def _turn(self: Position, d: int, p: int) -> Refusal:
 def _shaman(self: Position, d: int, p: int) -> Refusal:
     legal = generate(self)
     moves = [c for c in legal if c != STAY]
-    options = _or([*_texts(self, moves[:4]), N_(">stay")])  # notation: the same everywhere
+    options = either([*_texts(self, moves[:4]), N_(">stay")])  # notation: the same everywhere
     dest = d - SHAMAN
     if dest == self.shaman[p]:
         return Refusal(
@@ -511,7 +453,7 @@ def _shaman(self: Position, d: int, p: int) -> Refusal:
 
 def _card(self: Position, d: int) -> Refusal:
     legal = generate(self)
-    offers = _or(_card_offers(self, legal))
+    offers = either(_card_offers(self, legal))
     slot = d - TAKE
     seg = self.context[0]
     if slot // self.board.slots_per_segment != seg:
@@ -545,7 +487,7 @@ def _lava(self: Position, d: int) -> Refusal:
                     "R16: there is lava on the island, so the Lava Priestess must move a "
                     "lava disc to a neighbouring crater: {choices}"
                 ),
-                choices=_or(_texts(self, legal[:4])),
+                choices=either(_texts(self, legal[:4])),
             ),
             "R16",
         )
@@ -558,7 +500,7 @@ def _lava(self: Position, d: int) -> Refusal:
             "lava is on crater {c}",
             "lava is on craters {c}",
             len(craters),
-            c=_or([str(c) for c in craters]),
+            c=either([str(c) for c in craters]),
         )
         example = format_decision(legal[0], self.board)
         instead = Text.of(N_("{decision}, like {example}"), decision=word, example=example)

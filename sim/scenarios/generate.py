@@ -22,6 +22,7 @@ from pathlib import Path
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot
 from haleakala.rules import PLAYERS, Game
+from haleakala.rules.events import Erupted
 from haleakala.simulator.story import cards_before_scoring, story_of
 from haleakala.words.labels import proposal_words
 
@@ -87,8 +88,8 @@ class Player:
             d = self.bots[colour].decide(game.clone())  # type: ignore[attr-defined]
         self.lava_before = list(game.lava)
         for event in game.apply(d):
-            if event[0] == "eruption":
-                self.destroyed = list(event[2])
+            if isinstance(event, Erupted):
+                self.destroyed = list(event.destroyed)
 
     def play(self, until: str, decisions: int = 0) -> Point:
         game = self.game
