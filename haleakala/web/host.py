@@ -10,8 +10,8 @@ limits, security headers and silence about itself) with the seats of a ``seats.T
     GET  /seat/COLOUR/state?since=N[&wait=1]
                                  the seat's view (``Table.view``); with ``wait`` the answer
                                  waits (at most ``POLL_S``) until a decision beyond ``N``
-    POST /seat/COLOUR/decide     ``{"v": 1, "seq": N, "decision": TEXT}``, at most
-                                 ``MAX_BODY`` bytes: the table's answer as JSON
+    POST /seat/COLOUR/decide     the core's ``decide`` message (docs/REMOTE-PROTOCOL.md),
+                                 at most ``MAX_BODY`` bytes: the table's answer as JSON
 
 A seat's token opens that seat's paths only: one phone cannot read or play another seat.
 Refusals on a seat's paths are a JSON sentence (``{"ok": false, "error": …}``) the page can
@@ -36,6 +36,8 @@ MAX_BODY = 512
 POLL_S = 20.0
 """How long a waiting ``state`` request is held before it answers unchanged (the page
 asks again at once): short enough that proxies and phones keep the connection."""
+SWEEP_S = 5.0
+"""How often the host looks for seats whose page went quiet (``Table.sweep``)."""
 SEAT_COOKIE = "haleakala_seat_{colour}"
 SEAT_FILES = {
     "": ("seat.html", "text/html; charset=utf-8"),
@@ -58,6 +60,7 @@ class HostView(LiveView):
             for name, (file, kind) in SEAT_FILES.items()
         }
         self._wake: asyncio.Event | None = None
+        self._sweeper: asyncio.Task | None = None
 
     # -- addresses ------------------------------------------------------------------------
 
@@ -87,12 +90,19 @@ class HostView(LiveView):
                     pass
 
         self.table.listeners.append(changed)
+        self._sweeper = loop.create_task(self._sweep())
         app.router.add_get("/", self._host_page)
         app.router.add_get("/seat/{colour}/", self._seat_file)
         app.router.add_get("/seat/{colour}/seat.js", self._seat_file)
         app.router.add_get("/seat/{colour}/seat.css", self._seat_file)
         app.router.add_get("/seat/{colour}/state", self._seat_state)
         app.router.add_post("/seat/{colour}/decide", self._seat_decide)
+
+    async def _sweep(self) -> None:
+        """Every few seconds: a seat whose page has gone quiet is away (the game pauses)."""
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            self.table.sweep()
 
     def _wake_seats(self) -> None:
         if self._wake is not None:
@@ -148,13 +158,15 @@ class HostView(LiveView):
                     path=f"/seat/{colour}/",
                 )
             return redirect
-        self.table.seen(colour)
+        self.table.arrived(colour)
         try:
             response = await handler(request)
         except web.HTTPRequestEntityTooLarge:
             return _said(413, N_("a decision is a few dozen bytes: this is far too much"))
         except web.HTTPException as exc:
             return _plain(exc.status)
+        finally:
+            self.table.left(colour)
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)
         return response
@@ -189,22 +201,7 @@ class HostView(LiveView):
         body = await request.read()
         if len(body) > MAX_BODY:
             return _said(413, N_("a decision is a few dozen bytes: this is far too much"))
-        try:
-            message = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            message = None
-        if not isinstance(message, dict):
-            return _said(400, N_('a decision is JSON: {{"v": 1, "seq": N, "decision": TEXT}}'))
-        version = message.get("v", PROTOCOL)
-        if version != PROTOCOL:
-            return _said(
-                400,
-                N_("this host speaks version {ours} of the seat messages, not {theirs}: "
-                   "reload the page"),
-                ours=PROTOCOL,
-                theirs=json.dumps(version)[:20],
-            )  # fmt: skip
-        answer = self.table.decide(colour, message.get("seq"), message.get("decision"))
+        answer = self.table.receive(colour, body)
         return _json(answer.status, answer.to_dict())
 
 

@@ -1,25 +1,24 @@
-"""Phones as seats: the host's table, where every decision is validated before it counts.
+"""Phones as seats: the host's table, on the remote-play core (``haleakala.remote``).
 
-One ``Table`` is the authority of a hosted game (issue 28): it alone holds the full state
-(``gameapi.GameState``), checks each decision against the rules and the seat that sends it,
-and answers each seat with a *view* filtered for that seat on the host, so that nothing a
-seat may not see (a Kahuna hand, a card drawn from the pile, a face-down discard) ever
-leaves the machine for it. The server (``web.host``) only moves these values over HTTP; the
-page only draws them.
+The core's ``Authority`` is the one place that holds the full game (``gameapi.GameState``),
+numbers each decision by ``seq`` (its place in the history, from 1), acknowledges a repeat
+without applying it twice, refuses a stale or early one, pauses the game while a seat is
+missing and journals before it acknowledges (docs/REMOTE-PROTOCOL.md). A phone speaks that
+protocol's ``decide`` message over HTTP; ``Table`` adds only what a phone needs: a token per
+seat, presence from the page's requests, and a view per seat filtered on the host.
 
-A decision travels as ``{"v": 1, "seq": N, "decision": TEXT}``: ``seq`` is the number of
-decisions made before it, the position it was chosen in. So a decision sent twice (a phone
-that lost the answer and sends again) is recognised and acknowledged again without being
-applied twice, and a decision chosen on a position that has since changed is refused
-instead of landing on another one. A view carries the position (``sections``, the legal
-decisions when the seat decides) and the decisions since the number the page already
-knows (``moves``): a page that reloads or reconnects asks with its number and receives
-the snapshot, then the decisions it missed.
+That view is the core's snapshot for the seat (its ``observation``, its legal decisions,
+who is away) *without* ``history`` and ``reveal``: a Kahuna face-down discard is a decision
+whose text names a card the opponent may not see (K19, K33), and the reveal is the whole
+state. In their place each decision comes as that seat saw it (``SeatHooks.seen_decision``,
+recorded when it was made), in words, with the position in words and the legal decisions
+as plain words and notation. A page that reloads or reconnects asks for "the view since N"
+(the number of decisions it knows) and receives the snapshot, then the decisions it missed.
 
-Game-neutral: the table talks to the game through ``GameState`` only. What a game shows a
-seat in words comes from its seat hooks (``SEAT_HOOKS``: Kahuna's in ``web.seat_kahuna``);
-a game without hooks shows its ``observation`` and every decision's notation, which is
-right only for a game whose decisions are public (Haleakala's are).
+Game-neutral: what a game shows a seat in words comes from its seat hooks (``SEAT_HOOKS``:
+Kahuna's in ``web.seat_kahuna``); a game without hooks shows its ``observation`` and every
+decision's notation, which is right only for a game whose decisions are public (Haleakala's
+are).
 """
 
 from __future__ import annotations
@@ -38,13 +37,15 @@ from haleakala.i18n import N_, _
 from haleakala.i18n.refusals import speak
 
 PROTOCOL = 1
-"""The version of the seat messages (``docs/PHONE-SEATS.md``); a message without ``v``
-is taken as version 1."""
+"""The version of the page's view (``docs/phone-seats.md``); decisions are the core's
+``decide`` messages, of the core's version (``remote.wire.VERSION``)."""
 TOKEN_BYTES = 12
 """As the live view's token: 96 random bits, short enough for a small QR code."""
 MOVES_SENT = 40
 """The most decisions one view carries: a page that missed more starts its log afresh."""
 PHONE = "phone"
+TABLE = "phones"
+"""The table's name in the core's messages (a host holds one table)."""
 
 SEAT_HOOKS: dict[str, str] = {
     "kahuna": "haleakala.web.seat_kahuna",
@@ -109,20 +110,21 @@ def hooks_for(game: Any) -> SeatHooks:
 @dataclass(frozen=True)
 class Answer:
     """The table's answer to a decision: ``status`` as HTTP would say it, ``text`` a
-    sentence for the player (empty when accepted), ``seq`` the decisions made now."""
+    sentence for the player (empty when accepted), ``seq`` the decisions made now,
+    ``final`` False when the decision may be sent again later (the game is paused)."""
 
     ok: bool
     status: int
     text: str
     seq: int
-    duplicate: bool = False
+    final: bool = True
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"v": PROTOCOL, "ok": self.ok, "seq": self.seq}
         if self.text:
             out["error"] = self.text
-        if self.duplicate:
-            out["duplicate"] = True
+        if not self.final:
+            out["final"] = False
         return out
 
 
@@ -130,20 +132,22 @@ class Answer:
 class Move:
     """One decision made, as each seat saw it (filtered when it was made)."""
 
-    n: int
+    n: int  # its seq: its place in the history, from 1
     player: str
-    code: int
     text: str  # the full notation: the host's own record, never sent to another seat as is
     seen: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """seat colour -> (what it saw of the decision, then each effect it saw)."""
 
 
 class Table:
-    """The authority of one hosted game: seats, tokens, the decisions, the views.
+    """Phone seats on the remote core's ``Authority`` (``haleakala.remote``), which alone
+    numbers, de-duplicates, validates, journals and pauses; this class adds what a phone
+    needs over HTTP: a token per seat, presence from its requests, the decisions in words
+    as each seat saw them, and a wake-up for whoever waits.
 
     ``seats`` maps every colour of ``game.players`` to ``"phone"`` or a bot's name (the
-    bots are driven from outside, ``BotDriver``). Thread-safe: the server's loop and the
-    bots' thread call it; a condition wakes whoever waits for the next decision."""
+    bots are the authority's local seats, driven by ``BotDriver``). Thread-safe: the
+    server's loop and the bots' thread call it; ``changed`` wakes whoever waits."""
 
     def __init__(
         self,
@@ -152,7 +156,11 @@ class Table:
         *,
         tokens: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        journal: Callable[[dict[str, Any]], None] | None = None,
+        name: str = TABLE,
     ) -> None:
+        from haleakala.remote.authority import Authority
+
         players = tuple(game.players)
         unknown = sorted(set(seats) - set(players))
         if unknown:
@@ -169,11 +177,23 @@ class Table:
         }
         self.hooks = hooks_for(game)
         self.clock = clock
+        self.name = name
+        self.game_id = secrets.token_hex(8)
+        self.authority = Authority(
+            game,
+            table=name,
+            game_id=self.game_id,
+            local=[c for c in players if c not in self.tokens],
+            journal=journal,
+            clock=clock,
+        )
         self.moves: list[Move] = []
-        self.seen_at: dict[str, float | None] = {colour: None for colour in self.tokens}
+        self.seen_at: dict[str, float] = {}
+        self.open: dict[str, int] = dict.fromkeys(self.tokens, 0)
         self.changed = threading.Condition()
         self.listeners: list[Callable[[], None]] = []
-        """Called (from whichever thread decided) after each decision: the server's wake-up."""
+        """Called (from whichever thread decided) after each decision or change of who is
+        here: the server's wake-up, a test's recorder."""
 
     # -- who is who ---------------------------------------------------------------------
 
@@ -187,102 +207,157 @@ class Table:
             return False
         return hmac.compare_digest(given.encode(), token.encode())
 
-    def seen(self, colour: str) -> None:
-        """The seat's page asked for something just now (for the "away for" line)."""
-        if colour in self.seen_at:
-            self.seen_at[colour] = self.clock()
-
     @property
     def seq(self) -> int:
-        return len(self.moves)
+        return int(self.authority.seq)
+
+    def paused(self) -> bool:
+        return bool(self.authority.paused())
+
+    # -- presence -----------------------------------------------------------------------
+
+    def arrived(self, colour: str) -> None:
+        """A request of the seat's page began: it is here (a ``hello`` if it was away, as a
+        kit's reconnection: the core then counts it present and its consent to hints)."""
+        from haleakala.remote.wire import Hello
+
+        if colour not in self.tokens:
+            return
+        with self.changed:
+            self.open[colour] += 1
+            self.seen_at[colour] = self.clock()
+            if colour in self.authority.away_since:
+                hello = Hello(self.name, self.game_id, colour, have=self.seq, hints=False,
+                              kit="phone")  # fmt: skip
+                self.authority.receive(hello, colour)
+                self._changed()
+
+    def left(self, colour: str) -> None:
+        """A request of the seat's page ended (answered, or the connection was lost)."""
+        if colour not in self.tokens:
+            return
+        with self.changed:
+            self.open[colour] = max(0, self.open[colour] - 1)
+            self.seen_at[colour] = self.clock()
+
+    def sweep(self) -> None:
+        """Seats whose page has asked nothing for ``AWAY_AFTER_S`` are away: the core pauses
+        the game (it is never forfeited) and every seat sees for how long."""
+        with self.changed:
+            now = self.clock()
+            for colour in self.tokens:
+                if colour in self.authority.away_since or self.open[colour]:
+                    continue
+                if now - self.seen_at.get(colour, now) >= AWAY_AFTER_S:
+                    self.authority.connected(colour, False)
+                    self._changed()
 
     # -- decisions ----------------------------------------------------------------------
 
-    def decide(self, colour: str, seq: Any, text: Any) -> Answer:
-        """A phone seat's decision: applied when it is that seat's legal decision in the
-        position numbered ``seq``; acknowledged again when it is that decision already
-        made; refused with a sentence otherwise (nothing changes)."""
+    def receive(self, colour: str, raw: bytes) -> Answer:
+        """A phone seat's message as it arrived (``wire``'s ``decide``): parsed strictly by
+        the core, judged by the authority, answered with a sentence when refused."""
+        from haleakala.remote.wire import Decide, ProtocolError, decode
+
+        try:
+            message = decode(raw)
+        except ProtocolError as exc:
+            return Answer(False, 400, str(exc), self.seq)
+        if not isinstance(message, Decide):
+            return self._refuse(400, N_("a seat's page sends only decide messages"))
+        if message.sender != colour or message.table != self.name:
+            return self._refuse(403, N_("this message is signed for another seat or table"))
+        return self.decide(colour, message.seq, message.decision, game_id=message.game)
+
+    def decide(self, colour: str, seq: int, text: str, *, game_id: str | None = None) -> Answer:
+        """A phone seat's decision numbered ``seq`` (its place in the history, from 1)."""
+        from haleakala.remote.wire import Ack, Decide
+
         if colour not in self.tokens:
             return self._refuse(403, N_("{seat} is not a phone seat of this game"), seat=colour)
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-            return self._refuse(400, N_("a decision needs its seq: a whole number from 0"))
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            return self._refuse(400, N_("a decision needs its text, in the game's notation"))
         with self.changed:
-            return self._decide(colour, seq, text)
-
-    def _decide(self, colour: str, seq: int, text: str) -> Answer:
-        game = self.game
-        made = len(self.moves)
-        if seq < made:
-            move = self.moves[seq]
-            if move.player == colour and _same(game, move.code, text):
-                return Answer(True, 200, "", made, duplicate=True)
-            return self._refuse(
-                409, N_("the game has moved on since decision {n}: choose again"), n=seq
-            )
-        if seq > made:
-            return self._refuse(
-                409, N_("decision {n} has not been made yet: choose again"), n=seq
-            )
-        reason = game.why_illegal(text.strip(), colour)
-        if reason is not None:
-            return Answer(False, 422, speak(reason), made)
-        self._apply(colour, game.parse(text.strip()))
-        return Answer(True, 200, "", len(self.moves))
+            made = self.seq
+            if 1 <= seq <= made and self.moves[seq - 1].player != colour:
+                # The core's sentence would name the decision taken, which may be hidden from
+                # this seat (a face-down discard): say only that the game moved on.
+                return self._refuse(
+                    409, N_("the game has moved on since decision {n}: choose again"), n=seq
+                )
+            before = self.game.clone()
+            message = Decide(self.name, game_id or self.game_id, colour, seq=seq, decision=text)
+            answers = self.authority.receive(message, colour)
+            ack = next((m for m in answers if isinstance(m, Ack)), None)
+            if ack is None:
+                return self._refuse(403, N_("this message is signed for another seat or table"))
+            if self.seq > made:
+                self._record(before, colour)
+            if ack.ok:
+                return Answer(True, 200, "", self.seq)
+            return Answer(False, 409 if ack.final else 503, speak(ack.reason), self.seq,
+                          final=ack.final)  # fmt: skip
 
     def bot_decides(self, colour: str, seq: int, code: int) -> bool:
-        """A bot's decision, validated like a phone's; False when the game moved on."""
+        """A bot's decision (a local seat of the core), validated like a phone's; False when
+        the game moved on or is paused (the bot asks again when it changes)."""
         with self.changed:
-            game = self.game
-            if seq != len(self.moves) or game.to_move != colour or self.seats[colour] == PHONE:
+            if seq != self.seq or self.seats[colour] == PHONE:
                 return False
-            if game.why_illegal(code, colour) is not None:
+            before = self.game.clone()
+            reason, _messages = self.authority.local_decide(colour, before.format(code))
+            if reason:
                 return False
-            self._apply(colour, code)
+            self._record(before, colour)
             return True
 
-    def _apply(self, colour: str, code: int) -> None:
-        """Apply a validated decision and record what each seat saw of it (lock held)."""
-        before = self.game.clone()
-        text = before.format(code)
-        events = self.game.apply(code, colour)
+    def _record(self, before: Any, colour: str) -> None:
+        """What each seat saw of the decision just accepted (lock held): the events come
+        from the same decision applied again to the position before it (microseconds)."""
+        text = self.authority.history[-1][1]
+        code = before.parse(text)
+        events = before.clone().apply(code, colour)
         seen = {}
         for p, seat in enumerate(self.players):
             if self.seats[seat] == PHONE:
                 said = self.hooks.seen_decision(before, code, p)
                 seen[seat] = (said, *self.hooks.seen_events(before, events, p))
-        self.moves.append(Move(len(self.moves), colour, code, text, seen))
+        self.moves.append(Move(self.seq, colour, text, seen))
+        self._changed()
+
+    def _changed(self) -> None:
         self.changed.notify_all()
         for listener in self.listeners:
             listener()
 
     def _refuse(self, status: int, template: str, **params: Any) -> Answer:
-        return Answer(False, status, _(template).format(**params), len(self.moves))
+        return Answer(False, status, _(template).format(**params), self.seq)
 
     # -- what a seat sees ---------------------------------------------------------------
 
     def view(self, colour: str, since: int = 0) -> dict:
-        """Everything the page of ``colour`` shows, filtered here: the position as the seat
-        sees it, its legal decisions when it decides, and the decisions from ``since`` on
-        (at most ``MOVES_SENT``; ``fresh`` when the page must start its log again)."""
+        """Everything the page of ``colour`` shows: the core's snapshot for the seat
+        (its ``observation``, legal decisions, who is away) without the two fields a
+        hidden-information game must not send a phone (``history``: every decision's
+        text; ``reveal``: the whole final state), and instead the decisions from ``since``
+        on as this seat saw them (at most ``MOVES_SENT``; ``fresh``: start the log again),
+        the position in words and the legal decisions in words."""
         with self.changed:
             game = self.game
+            snap = self.authority.snapshot(colour)
             p = self.players.index(colour)
-            made = len(self.moves)
+            made = self.seq
             since = min(max(since, 0), made)
             first = max(since, made - MOVES_SENT)
-            to_move = game.to_move
-            mine = to_move == colour and not game.is_terminal()
+            mine = snap.to_move == colour and not game.is_terminal()
             legal = [
-                {"text": game.format(code), "words": self.hooks.decision_words(game, code)}
-                for code in game.legal_actions()
+                {"text": text, "words": self.hooks.decision_words(game, game.parse(text))}
+                for text in snap.legal
             ] if mine else []  # fmt: skip
             last = self.moves[-1] if self.moves else None
-            now = self.clock()
             return {
                 "v": PROTOCOL,
-                "game": getattr(game, "game_name", "haleakala"),
+                "table": self.name,
+                "game_id": self.game_id,
+                "game": snap.name,
                 "lang": i18n.current(),
                 "labels": seat_labels(),
                 "seat": colour,
@@ -293,18 +368,22 @@ class Table:
                         "name": _(c),
                         "who": PHONE if self.seats[c] == PHONE else "bot",
                         "bot": self.seats[c] if self.seats[c] != PHONE else None,
-                        "away": _away(self.seen_at.get(c), now),
+                        "away": snap.away.get(c),
                     }
                     for c in self.players
                 ],
                 "seq": made,
-                "to_move": to_move,
-                "to_move_name": _(to_move) if to_move else None,
+                "paused": bool(snap.away),
+                "hints": snap.hints,
+                "to_move": snap.to_move or None,
+                "to_move_name": _(snap.to_move) if snap.to_move else None,
                 "your_turn": mine,
                 "over": game.is_terminal(),
                 "result": self._result() if game.is_terminal() else None,
+                "state": snap.view,
+                "digest": snap.digest,
                 "sections": self.hooks.sections(game, p),
-                "legal": sorted(legal, key=lambda d: d["text"]),
+                "legal": legal,
                 "last": _seen_move(last, colour) if last else None,
                 "since": first,
                 "fresh": first > since,
@@ -315,34 +394,20 @@ class Table:
         describe = getattr(self.hooks, "result_words", None)
         if describe is not None:
             return str(describe(self.game))
-        return " ".join(f"{_(c)} {v:g}" for c, v in zip(self.players, self.game.returns(), strict=True))
+        returns = self.game.returns()
+        return " ".join(f"{_(c)} {v:g}" for c, v in zip(self.players, returns, strict=True))
 
     def wait_for_change(self, seq: int, timeout: float) -> int:
-        """Block (a bot's thread, a test) until a decision beyond ``seq`` or ``timeout``."""
+        """Block (the host's command, a test) until a decision beyond ``seq`` or ``timeout``."""
         with self.changed:
-            self.changed.wait_for(lambda: len(self.moves) != seq, timeout)
-            return len(self.moves)
-
-
-def _same(game: Any, code: int, text: str) -> bool:
-    try:
-        return bool(game.parse(text.strip()) == code)
-    except ValueError:
-        return False
+            self.changed.wait_for(lambda: self.seq != seq, timeout)
+            return self.seq
 
 
 def _seen_move(move: Move, colour: str) -> dict:
     said, *effects = move.seen.get(colour, ("",))
     return {"n": move.n, "player": move.player, "name": _(move.player), "text": said,
             "effects": effects}  # fmt: skip
-
-
-def _away(seen_at: float | None, now: float) -> int | None:
-    """Whole seconds since the seat's page last asked, None: never came or here now."""
-    if seen_at is None:
-        return None
-    gone = int(now - seen_at)
-    return gone if gone >= AWAY_AFTER_S else 0
 
 
 AWAY_AFTER_S = 30
@@ -398,7 +463,7 @@ class BotDriver:
                     table.changed.wait_for(
                         lambda: self.stop.is_set()
                         or table.game.is_terminal()
-                        or table.game.to_move in self.bots
+                        or (table.game.to_move in self.bots and not table.paused())
                     )
                     if self.stop.is_set() or table.game.is_terminal():
                         return

@@ -53,8 +53,10 @@ def hosted_game() -> tuple[Table, Secrets]:
     table = Table(Game(seed=SEED, start="white"), {"white": "phone", "black": "random"})
     secrets = Secrets()
 
-    def record() -> None:  # called under the table's lock, after each decision
+    def record() -> None:  # called under the table's lock, after each decision (and arrival)
         game = table.game
+        if table.seq in secrets.white_hands:
+            return  # someone came or went: no decision
         secrets.black_hands.append(game.hand_cards(1))
         secrets.white_hands[table.seq] = " ".join(game.hand_cards(0))
         move = table.moves[-1]
@@ -225,10 +227,13 @@ def test_the_seat_page_at_phone_width_in_english_and_german(tmp_path, language):
         game = Game(seed=SEED, start="black")
         table = Table(game, {"white": "phone", "black": "greedy"})
         bot = make_bot("greedy", 1, game="kahuna")
+        table.arrived("white")  # present from the start: the core pauses for an absent seat
         while game.to_move != "white" or len(game.history) < 9:
-            table.bot_decides(game.to_move, table.seq, bot.decide(game.clone())) if (
-                game.to_move == "black"
-            ) else table.decide("white", table.seq, game.format(game.legal_actions()[-1]))
+            if game.to_move == "black":
+                assert table.bot_decides("black", table.seq, bot.decide(game.clone()))
+            else:
+                last = game.format(game.legal_actions()[-1])
+                assert table.decide("white", table.seq + 1, last).ok
         view = HostView(table, "127.0.0.1", 0).start()
 
         async def shoot() -> dict:

@@ -32,7 +32,7 @@ function merge(v) {
   }
   place.log = place.log.slice(-KEPT);
   place.known = v.seq;
-  if (place.pending && v.seq > place.pending.seq) place.pending = null; // made, or moved on
+  if (place.pending && v.seq >= place.pending.seq) place.pending = null; // made, or moved on
   save();
 }
 
@@ -54,7 +54,7 @@ function render(v) {
   const status = $("status");
   status.className = v.your_turn ? "mine" : "";
   text(status, v.over ? L.over : v.your_turn ? L.your_turn : fill(L.waiting, { colour: v.to_move_name }));
-  const away = v.players.filter((p) => p.away);
+  const away = v.players.filter((p) => p.away !== null && p.away !== undefined);
   $("away").hidden = away.length === 0;
   text($("away"), away.map((p) => fill(L.away, { colour: p.name, n: p.away })).join(" · "));
   const last = $("last");
@@ -96,8 +96,8 @@ function render(v) {
   const log = $("log");
   log.replaceChildren();
   for (const m of place.log.slice().reverse()) {
-    const item = el("li", m.n === place.known - 1 ? "newest" : "", `${m.name}: ${m.text}`);
-    item.value = m.n + 1;
+    const item = el("li", m.n === place.known ? "newest" : "", `${m.name}: ${m.text}`);
+    item.value = m.n;
     for (const effect of m.effects) item.append(el("span", "effect", effect));
     log.append(item);
   }
@@ -116,7 +116,9 @@ function showLost() {
 async function decide(decision) {
   if (!view || place.pending) return;
   $("refusal").hidden = true;
-  place.pending = { seq: view.seq, decision };
+  // The core's decide message (docs/REMOTE-PROTOCOL.md): seq is the decision's number.
+  place.pending = { v: 1, kind: "decide", table: view.table, game: view.game_id, sender: view.seat,
+                    seq: view.seq + 1, decision, mac: "" };
   save();
   for (const b of document.querySelectorAll("#decisions button")) b.disabled = true;
   text($("status"), view.labels.sending);
@@ -135,9 +137,14 @@ async function send() {
           credentials: "same-origin",
           cache: "no-store",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ v: 1, seq: p.seq, decision: p.decision }),
+          body: JSON.stringify(p),
         });
         const answer = await reply.json();
+        if (answer.final === false) { // the game is paused: the same decision, a bit later
+          if (view) text($("status"), answer.error);
+          await sleep(2000);
+          continue;
+        }
         if (place.pending === p) place.pending = null;
         save();
         if (!answer.ok) {
