@@ -348,10 +348,13 @@ class Table:
             since = min(max(since, 0), made)
             first = max(since, made - MOVES_SENT)
             mine = snap.to_move == colour and not game.is_terminal()
+            # In the game's own order of its codes (Kahuna: play, cut, discard, draw, end:
+            # the order of a turn), not the notation's alphabet.
+            codes = sorted(game.parse(text) for text in snap.legal) if mine else []
             legal = [
-                {"text": text, "words": self.hooks.decision_words(game, game.parse(text))}
-                for text in snap.legal
-            ] if mine else []  # fmt: skip
+                {"text": game.format(code), "words": self.hooks.decision_words(game, code)}
+                for code in codes
+            ]
             last = self.moves[-1] if self.moves else None
             return {
                 "v": PROTOCOL,

@@ -200,11 +200,17 @@ def test_a_phone_seat_plays_kahuna_to_the_end_against_a_bot_and_never_sees_the_h
     assert len(views) > 50
     for body_url, body in bodies:
         assert "Your hand (black)" not in body, body_url
-        for hand in secrets.black_hands:
+        for hand in secrets.black_hands:  # as a hand is written: names in a row, whole
             if len(hand) >= 2 and " ".join(hand) not in secrets.white_hands.values():
-                assert " ".join(hand) not in body, (body_url, hand)
+                whole = rf"(?<![A-Z])(?<![A-Z] ){re.escape(' '.join(hand))}(?! ?[A-Z])"
+                assert not re.search(whole, body), (body_url, hand)
+                as_json = json.dumps(hand, separators=(",", ":"))  # as a view would list it
+                assert as_json not in body, (body_url, hand)
     for seat_view in views:
         assert seat_view["seat"] == "white"
+        state = seat_view["state"]  # the core's observation for white
+        assert " ".join(state["hand"]) == secrets.white_hands[seat_view["seq"]]
+        assert set(state["opponent_hand"]) == {"size", "known"}
         hand_line = seat_view["sections"][0]["lines"][0]
         assert hand_line.startswith("Your hand (white): ")
         for move in [*seat_view["moves"], seat_view["last"] or {"player": "", "effects": []}]:

@@ -80,11 +80,14 @@ function render(v) {
   $("decide").hidden = v.legal.length === 0;
   const position = $("position");
   position.replaceChildren();
+  $("hand").replaceChildren();
   for (const s of v.sections) {
+    if (s.hand) { // what the seat holds goes first, above its decisions
+      $("hand").append(el("p", "hand", s.lines.join(" ")));
+      continue;
+    }
     if (s.title) position.append(el("h2", "", s.title));
-    if (s.hand) {
-      position.append(el("p", "hand", s.lines.join(" ")));
-    } else if (s.wide) {
+    if (s.wide) {
       position.append(el("pre", "wide", s.lines.join("\n")));
     } else {
       const box = el("div", "lines");
