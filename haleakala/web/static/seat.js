@@ -59,7 +59,10 @@ function render(v) {
   text($("away"), away.map((p) => fill(L.away, { colour: p.name, n: p.away })).join(" · "));
   const last = $("last");
   last.hidden = !v.last;
-  if (v.last) text(last, fill(L.last, { colour: v.last.name, text: v.last.text }));
+  if (v.last) {
+    text(last, fill(L.last, { colour: v.last.name, text: v.last.text }));
+    for (const effect of v.last.effects) last.append(el("span", "effect", effect));
+  }
   $("result").hidden = !v.result;
   text($("result"), v.result || "");
   text($("decisions-title"), L.decisions);
