@@ -13,6 +13,7 @@ this machine only; ``0.0.0.0:PORT`` is the LAN. Seats not named with ``--seat`` 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import threading
@@ -73,9 +74,7 @@ def parse_seats(specs: list[str], players: tuple[str, ...], bots: dict[str, str]
                 f"--seat {spec!r}: write COLOUR=WHO with COLOUR one of {', '.join(players)}"
             )
         if who != PHONE and who not in bots:
-            raise UsageError(
-                f"--seat {spec!r}: WHO is phone or a bot: {', '.join(sorted(bots))}"
-            )
+            raise UsageError(f"--seat {spec!r}: WHO is phone or a bot: {', '.join(sorted(bots))}")
         seats[colour] = who
     return seats
 
@@ -167,7 +166,6 @@ def print_qr(url: str) -> None:
     """The seat's QR code in the terminal (half-block characters), for a phone to scan."""
     import segno
 
-    try:
+    # A terminal without the block characters keeps the link printed above.
+    with contextlib.suppress(UnicodeEncodeError):
         segno.make_qr(url, error="l").terminal(out=sys.stdout, compact=True)
-    except UnicodeEncodeError:  # a terminal without the block characters: the link is there
-        pass

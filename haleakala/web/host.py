@@ -21,6 +21,7 @@ show; the rest of the server keeps the live view's empty answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -84,10 +85,8 @@ class HostView(LiveView):
 
         def changed() -> None:  # any thread: the table just took a decision
             if not loop.is_closed():
-                try:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
                     loop.call_soon_threadsafe(self._wake_seats)
-                except RuntimeError:  # the loop closed meanwhile (shutdown)
-                    pass
 
         self.table.listeners.append(changed)
         self._sweeper = loop.create_task(self._sweep())
@@ -100,8 +99,11 @@ class HostView(LiveView):
 
     async def _sweep(self) -> None:
         """Every few seconds: a seat whose page has gone quiet is away (the game pauses)."""
-        while True:
-            await asyncio.sleep(SWEEP_S)
+        stop = self._stop
+        while stop is not None and not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(SWEEP_S):
+                    await stop.wait()  # ends with the server, never left pending
             self.table.sweep()
 
     def _wake_seats(self) -> None:

@@ -101,9 +101,12 @@ def _flat(value: Any) -> str:
 
 
 def hooks_for(game: Any) -> SeatHooks:
+    """The seat hooks of ``game``'s kind: its module from ``SEAT_HOOKS``, else the public
+    ones (a module is accepted as the protocol: its functions are the hooks)."""
     name = getattr(game, "game_name", "haleakala")
     if name in SEAT_HOOKS:
-        return importlib.import_module(SEAT_HOOKS[name])  # type: ignore[return-value]
+        hooks: SeatHooks = importlib.import_module(SEAT_HOOKS[name])
+        return hooks
     return PublicHooks()
 
 
@@ -273,8 +276,15 @@ class Table:
         """A phone seat's decision numbered ``seq`` (its place in the history, from 1)."""
         from haleakala.remote.wire import Ack, Decide
 
+        from haleakala.remote.wire import MAX_SEQ
+
         if colour not in self.tokens:
             return self._refuse(403, N_("{seat} is not a phone seat of this game"), seat=colour)
+        if type(seq) is not int or not 1 <= seq <= MAX_SEQ or not isinstance(text, str):
+            # The wire's parser refuses these already; a caller in the same process (a
+            # test, a future transport) gets the same sentence instead of the core's
+            # negative indexing into its history.
+            return self._refuse(400, N_("a decision needs its number, from 1, and its text"))
         with self.changed:
             made = self.seq
             if 1 <= seq <= made and self.moves[seq - 1].player != colour:
@@ -464,9 +474,11 @@ class BotDriver:
             while not self.stop.is_set():
                 with table.changed:
                     table.changed.wait_for(
-                        lambda: self.stop.is_set()
-                        or table.game.is_terminal()
-                        or (table.game.to_move in self.bots and not table.paused())
+                        lambda: (
+                            self.stop.is_set()
+                            or table.game.is_terminal()
+                            or (table.game.to_move in self.bots and not table.paused())
+                        )
                     )
                     if self.stop.is_set() or table.game.is_terminal():
                         return

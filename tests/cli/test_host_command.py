@@ -11,8 +11,9 @@ import sys
 import pytest
 
 pytest.importorskip("aiohttp")
-from haleakala import cli
 from support.paths import REPO_ROOT
+
+from haleakala import cli
 
 
 def test_without_web_nothing_listens_and_the_command_says_what_to_write(capsys):
@@ -38,8 +39,20 @@ def test_a_wrong_number_of_players_is_refused(capsys):
 
 
 def test_a_table_of_bots_plays_to_the_end(capsys):
-    code = cli.main(["host", "--game", "kahuna", "--web", "127.0.0.1:0", "--seed", "4",
-                     "--seat", "white=random", "--seat", "black=greedy", "--exit-when-over"])  # fmt: skip
+    seats = ["--seat", "white=random", "--seat", "black=greedy"]
+    code = cli.main(
+        [
+            "host",
+            "--game",
+            "kahuna",
+            "--web",
+            "127.0.0.1:0",
+            "--seed",
+            "4",
+            *seats,
+            "--exit-when-over",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith("kahuna, seed 4: host page http://127.0.0.1:")

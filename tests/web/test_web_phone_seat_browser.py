@@ -35,6 +35,8 @@ RELOAD_AT = 30
 """The first of white's turns from this decision on is taken after a reload."""
 OFFLINE_AT = 60
 """The first of white's turns from this decision on is chosen while the phone is offline."""
+NETWORK = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+"""DevTools' network emulation without a limit: only ``offline`` changes."""
 GAME_GUARD_S = 300.0
 """A hang guard for the whole game (it takes a few seconds)."""
 
@@ -98,7 +100,8 @@ SEAT_DOM = """(() => ({
   last: document.querySelector('#last').hidden ? '' : document.querySelector('#last').textContent,
   newest: (document.querySelector('#log li.newest') || {}).textContent || '',
   hand: (document.querySelector('.hand') || {}).textContent || '',
-  result: document.querySelector('#result').hidden ? '' : document.querySelector('#result').textContent,
+  result: document.querySelector('#result').hidden ? ''
+    : document.querySelector('#result').textContent,
   status: document.querySelector('#status').textContent,
 }))()"""
 
@@ -148,8 +151,7 @@ def test_a_phone_seat_plays_kahuna_to_the_end_against_a_bot_and_never_sees_the_h
                 choice = choices.choice(dom["buttons"])
                 if not offline and dom["seq"] >= OFFLINE_AT:
                     offline = True
-                    await page.call("Network.emulateNetworkConditions", offline=True,
-                                    latency=0, downloadThroughput=-1, uploadThroughput=-1)  # fmt: skip
+                    await page.call("Network.emulateNetworkConditions", offline=True, **NETWORK)
                     made = table.seq
                     await page.evaluate(
                         f"document.querySelector('#decisions button[data-decision=\"{choice}\"]')"
@@ -158,8 +160,7 @@ def test_a_phone_seat_plays_kahuna_to_the_end_against_a_bot_and_never_sees_the_h
                     await page.wait_for("document.querySelector('#status').className === 'stale'",
                                         "the lost connection")  # fmt: skip
                     assert table.seq == made  # nothing arrived while offline
-                    await page.call("Network.emulateNetworkConditions", offline=False,
-                                    latency=0, downloadThroughput=-1, uploadThroughput=-1)  # fmt: skip
+                    await page.call("Network.emulateNetworkConditions", offline=False, **NETWORK)
                     await page.wait_for(
                         f"Number(document.body.dataset.seq) > {made}", "the decision sent again"
                     )

@@ -23,7 +23,8 @@ def post(port: int, path: str, body: bytes, token: str | None = None, extra: str
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
     head = (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}{extra}"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     )
     return parse(exchange(port, head.encode() + body))
 
@@ -227,10 +228,14 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(hosted):
                            table.tokens["white"])  # fmt: skip
     assert status == 413
     chunked = (
-        "POST /seat/white/decide HTTP/1.1\r\nHost: x\r\n"
-        f"Authorization: Bearer {table.tokens['white']}\r\n"
-        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-    ).encode() + b"".join(b"400\r\n" + b" " * 0x400 + b"\r\n" for _ in range(4)) + b"0\r\n\r\n"
+        (
+            "POST /seat/white/decide HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {table.tokens['white']}\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        ).encode()
+        + b"".join(b"400\r\n" + b" " * 0x400 + b"\r\n" for _ in range(4))
+        + b"0\r\n\r\n"
+    )
     status, _, body = parse(exchange(view.port, chunked))
     assert status == 413
     assert table.seq == 0
@@ -262,8 +267,11 @@ def test_a_flood_of_junk_replays_and_wrong_seats_leaves_one_decision_made(hosted
         for i in range(300):
             body, bearer, seat = kinds[i % len(kinds)]
             sock.sendall(
-                (f"POST /seat/{seat}/decide HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {bearer}"
-                 f"\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body  # fmt: skip
+                (
+                    f"POST /seat/{seat}/decide HTTP/1.1\r\nHost: x\r\n"
+                    f"Authorization: Bearer {bearer}\r\nContent-Length: {len(body)}\r\n\r\n"
+                ).encode()
+                + body
             )
             answers.append(parse(read_answer(sock))[0])
     assert set(answers) <= {200, 400, 403, 409}
