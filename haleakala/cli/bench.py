@@ -97,6 +97,10 @@ def _rfid(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _games(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=None, help="games played (default 3)")
+
+
 def _web(p: argparse.ArgumentParser) -> None:
     _seconds("idle CPU period, default 10 s")(p)
     p.add_argument("--viewers", type=int, default=None, help="event streams attached (50)")
@@ -133,6 +137,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         _seconds("default 5 s"),
     ),
     "rfid": ("haleakala.bench.rfid:run", "serial frame parsing and scan-to-event time", _rfid),
+    "seats": (
+        "haleakala.bench.seats:run",
+        "phone seats: decision to acknowledgement and new view over the host's HTTP",
+        _games,
+    ),
     "sim": (
         "haleakala.bench.sim:run",
         "simulator window frames per second",
