@@ -35,7 +35,7 @@ from .journal import JournalError, RemoteJournal
 from .mirror import Mirror
 from .mqtt import Link, RemoteURLError, TableURL, parse_url
 from .policy import pick
-from .wire import HOST, Hello, Message, ProtocolError, decode, table_key
+from .wire import HOST, Hello, Message, ProtocolError, Snapshot, decode, table_key
 
 EXIT_OK, EXIT_FAILURE, EXIT_CONFIG = 0, 1, 2
 FINAL = "remote-final.json"
@@ -106,6 +106,8 @@ class RemoteKit:
         self.autoplay_until: int | None = None  # (tests) hold the autoplayer after this
         self.holding = False
         self.autoplay_until = autoplay_until
+        # (bench) trace(what, seq): "decided", "shown", "snapshot", "connected"
+        self.trace: Callable[[str, int], None] = lambda what, seq: None
         if host:
             self.authority = self._open_authority(new_game, hints)
         else:
@@ -181,6 +183,7 @@ class RemoteKit:
             name, view = m.name, m.view
         for seq in range(self.shown + 1, len(pairs) + 1):
             seat, decision = pairs[seq - 1]
+            self.trace("shown", seq)
             if seat == self.seat:
                 self.say(f"{seq}: {seat} {decision} (taken)")
             elif seq == len(pairs) and self.before is not None and seq == self.shown + 1:
@@ -196,6 +199,7 @@ class RemoteKit:
     def handle(self, event: tuple) -> None:
         kind = event[0]
         if kind == "connected":
+            self.trace("connected", 0)
             self.say(f"connected to {self.url}")
             if self.authority is not None:
                 self.send([self.authority.status()])
@@ -273,6 +277,8 @@ class RemoteKit:
         assert m is not None
         had_reveal, was_paused, earlier = bool(m.reveal), m.paused, m.refused
         self.send(m.receive(message))
+        if isinstance(message, Snapshot) and m.synced:
+            self.trace("snapshot", m.seq)
         if m.refused is not None and m.refused is not earlier:
             self.say(f"the host refused {m.refused.decision}: {m.refused.reason}")
         if m.paused != was_paused:
@@ -297,6 +303,8 @@ class RemoteKit:
         return sorted(m.legal) if m.to_move == self.seat else []
 
     def decide(self, text: str) -> None:
+        seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
+        self.trace("decided", seq)
         if self.authority is not None:
             reason, out = self.authority.local_decide(self.seat, text)
             if reason:
