@@ -123,6 +123,11 @@ def _web(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _remote(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=None, help="whole games timed (2)")
+    p.add_argument("--restarts", type=int, default=None, help="broker kills and restarts timed (3)")
+
+
 # name → (module:function, help, options). Keep sorted by name.
 BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "ai": ("haleakala.bench.ai:run", "search bot win rates and think times", _ai),
@@ -135,6 +140,12 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.engine:run",
         "random games per second on one core",
         _seconds("default 5 s"),
+    ),
+    "remote": (
+        "haleakala.bench.remote:run",
+        "two kits over a local mosquitto: decision to the other board p50/p99, resync after a "
+        "broker restart, bytes per decision",
+        _remote,
     ),
     "rfid": ("haleakala.bench.rfid:run", "serial frame parsing and scan-to-event time", _rfid),
     "seats": (

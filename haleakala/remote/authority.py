@@ -15,11 +15,12 @@ each has a ``to`` seat, except ``Status`` which goes to everyone. No clock is re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .views import diff, view_digest
-from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status
+from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, canonical
 
 
 class Authority:
@@ -68,7 +69,10 @@ class Authority:
         return len(self.history)
 
     def _view(self, seat: str) -> dict[str, Any]:
-        return self.game.observation(self.players.index(seat))
+        """``observation(seat)`` as the seat will hold it: through JSON, so that it shares
+        no list with the live game (which would change it under the next diff) and its
+        keys and arrays are what the other side decodes."""
+        return json.loads(canonical(self.game.observation(self.players.index(seat))))
 
     def _legal(self, seat: str) -> list[str]:
         return list(self.game.legal_decisions()) if self.game.to_move == seat else []
@@ -208,6 +212,8 @@ class Authority:
             new = self._view(to)
             changes, removed = diff(self.views[to], new)
             self.views[to] = new
+            if to in self.local:
+                continue  # played at the host's own board: nothing to send
             out.append(
                 Decision(
                     self.table,
@@ -225,7 +231,7 @@ class Authority:
                 )
             )
         if self.game.is_terminal():
-            out.extend(self.snapshot(to) for to in self.players)  # the reveal
+            out.extend(self.snapshot(to) for to in self.players if to not in self.local)
         return out
 
     def local_decide(self, seat: str, text: str) -> tuple[str, list[Message]]:

@@ -207,3 +207,14 @@ def test_a_seat_played_at_the_host_decides_through_the_same_checks():
     (mirror,) = table.mirrors.values()
     assert mirror.state().digest() == game.digest()
     assert table.authority.local_decide(local, "1@0")[0] == "the game is over"
+
+
+@pytest.mark.parametrize("name", ["haleakala", "kahuna"])
+def test_a_mirror_follows_a_whole_game_from_decisions_alone_without_asking_again(name):
+    table = Table(new_game(name, seed=3))
+    table.join()
+    table.play(policy_seed=1)
+    for seat, sent in table.sent.items():
+        snapshots = [m for m in map(json.loads, sent) if m["kind"] == "snapshot"]
+        # the first one, and the reveal at the end: no digest ever missed in between
+        assert [s["seq"] for s in snapshots] == [0, table.authority.seq], seat

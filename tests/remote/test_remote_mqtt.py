@@ -1,0 +1,130 @@
+"""Kit to kit over a real Mosquitto (issue 28, part 2 and its acceptance): two simulated
+kits play a whole autoplayed game and end with the same history and digest — undisturbed,
+with the broker killed and restarted mid-game, and with a kit SIGKILLed and restarted."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from support.remote_kits import POLICY, SEED, Kit
+
+from haleakala.remote.policy import reference_game
+
+
+@pytest.fixture
+def reference():
+    return reference_game("haleakala", SEED, POLICY)
+
+
+def both_end_with(reference, *kits):
+    for kit in kits:
+        assert kit.wait() == 0, kit.text()[-3000:]
+        game = kit.final()
+        assert game.history == reference.history, kit.name
+        assert game.digest() == reference.digest(), kit.name
+        assert f"digest {reference.digest()}" in kit.text()
+
+
+def test_two_kits_play_a_whole_game_over_a_broker_and_end_with_the_same_digest(
+    tmp_path, broker, reference
+):
+    host = Kit(tmp_path, broker, "red", host=True).start()
+    seat = Kit(tmp_path, broker, "yellow").start()
+    try:
+        both_end_with(reference, host, seat)
+        assert "YELLOW PLACES" in host.text() and "RED PLACES" in seat.text()  # shown
+    finally:
+        host.stop()
+        seat.stop()
+
+
+@pytest.mark.remote
+def test_the_game_survives_the_broker_killed_and_restarted_mid_game(tmp_path, broker, reference):
+    host = Kit(tmp_path, broker, "red", host=True).start()
+    seat = Kit(tmp_path, broker, "yellow", "--autoplay-until", "150").start()
+    try:
+        seat.wait_for_line("holding before decision")
+        seat.signal(signal.SIGUSR1)  # play on, and the broker dies under the traffic
+        broker.kill()
+        host.wait_for_line("broker lost")
+        seat.wait_for_line("broker lost")
+        broker.start()
+        both_end_with(reference, host, seat)
+    finally:
+        host.stop()
+        seat.stop()
+
+
+@pytest.mark.remote
+@pytest.mark.parametrize("victim", ["seat", "host"])
+def test_the_game_survives_a_kit_killed_and_restarted_mid_game(tmp_path, broker, reference, victim):
+    hold = ("--autoplay-until", "200")
+    host = Kit(tmp_path, broker, "red", *(hold if victim == "host" else ()), host=True).start()
+    seat = Kit(tmp_path, broker, "yellow", *(hold if victim == "seat" else ())).start()
+    killed = host if victim == "host" else seat
+    other = seat if victim == "host" else host
+    try:
+        killed.wait_for_line("holding before decision")
+        killed.signal(signal.SIGUSR1)  # it decides, and dies with its decision on the way
+        killed.kill()
+        if victim == "seat":
+            host.wait_for_line("paused: yellow away")  # its Last Will
+        else:
+            seat.wait_for_line("the host is away")
+        killed.args = [a for a in killed.args if a not in hold]
+        killed.start()
+        both_end_with(reference, host, seat)
+        assert "everyone is here" in other.text() or victim == "host"
+    finally:
+        host.stop()
+        seat.stop()
+
+
+def test_a_second_host_for_a_table_is_refused_with_a_sentence(tmp_path, broker):
+    first = Kit(tmp_path, broker, "red", "--autoplay-until", "0", host=True).start()
+    try:
+        first.wait_for_line("connected")
+        second = Kit(tmp_path, broker, "yellow", host=True, name="second").start()
+        assert second.wait() == 2
+        assert "table t1 already has a host" in second.text()
+        assert "Traceback" not in second.text()
+    finally:
+        first.stop()
+
+
+@pytest.mark.parametrize(
+    ("address", "sentence"),
+    [
+        ("http://x/t", "the address must start with mqtt://"),
+        ("mqtt://host:1883/", "the table name after the host"),
+        ("mqtt://host:99999/t", "is not an address"),
+    ],
+)
+def test_a_bad_remote_address_is_refused_with_a_sentence(tmp_path, address, sentence):
+    import subprocess
+    import sys
+
+    from support.paths import REPO_ROOT
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "haleakala",
+            "run",
+            "--remote",
+            address,
+            "--seat",
+            "red",
+            "--state-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert sentence in done.stderr and "Traceback" not in done.stderr
