@@ -55,6 +55,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "repeat for each seat",
     )
     p.add_argument("--seed", type=int, default=None, help="the deal (default: random)")
+    p.add_argument(
+        "--journal",
+        metavar="PATH",
+        default=None,
+        help="keep every decision in PATH (fsynced before it is acknowledged) and resume the "
+        "game it holds after a restart (new seat links are printed); renamed *.done at the end",
+    )
     p.add_argument("--exit-when-over", action="store_true",
                    help="stop serving once the game is over (default: until Ctrl-C)")  # fmt: skip
     add_language_option(p)
@@ -106,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         from haleakala.web.host import HostView
-        from haleakala.web.seats import BotDriver, Table
+        from haleakala.web.seats import BotDriver
         from haleakala.web.server import AddressError, parse_address
     except ImportError as exc:
         from haleakala.web.start import INSTALL_HINT
@@ -126,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
         for i, (colour, who) in enumerate(seats.items())
         if who != "phone"
     }
-    table = Table(game, seats)
+    table, journal = open_table(args, game, seats)
+    resumed = table.seq
     view = HostView(table, host, port)
     try:
         view.start()
@@ -136,7 +144,10 @@ def run(args: argparse.Namespace) -> int:
             "or stop the program that holds it"
         ) from None
     driver = BotDriver(table, bots).start()
-    print(f"{args.game}, seed {seed}: host page {view.base()}/?token={view.token}")
+    if resumed:
+        print(f"resumed game {table.game_id} at decision {resumed} from {args.journal}")
+    else:
+        print(f"{args.game}, seed {seed}: host page {view.base()}/?token={view.token}")
     for colour in table.phone_seats():
         url = view.seat_url(colour)
         print(f"\n{colour}: {url}")
@@ -149,8 +160,10 @@ def run(args: argparse.Namespace) -> int:
             if driver.error is not None:
                 print(f"haleakala host: a bot failed: {driver.error}", file=sys.stderr)
                 return 1
-            if game.is_terminal():
+            if table.game.is_terminal():
                 print(f"game over: {table.view(table.players[0])['result']}")
+                if journal is not None and journal.path.exists():
+                    journal.path.replace(journal.path.with_suffix(".done"))
                 sys.stdout.flush()
                 if args.exit_when_over:
                     over.set()
@@ -160,6 +173,37 @@ def run(args: argparse.Namespace) -> int:
         driver.close()
         view.close()
     return 0
+
+
+def open_table(args: argparse.Namespace, game: Any, seats: dict) -> tuple[Any, Any]:
+    """The table, and its journal with ``--journal``: the game it holds resumed (same game
+    id, every decision replayed and checked), else ``game`` started in it."""
+    from haleakala.gameapi import game_class
+    from haleakala.remote.journal import JournalError, RemoteJournal
+    from haleakala.web.seats import TABLE, Table
+
+    if args.journal is None:
+        return Table(game, seats), None
+    from pathlib import Path
+
+    journal = RemoteJournal(Path(args.journal))
+    try:
+        saved = journal.read()
+        if saved is not None:
+            setup, records = saved
+            if setup.get("name") != args.game:
+                raise JournalError(f"{args.journal} holds a game of {setup.get('name')!r}")
+            start = game_class(setup["name"]).from_json(setup["start"])
+            history = [(r["seat"], r["decision"]) for r in records]
+            table = Table(start, seats, journal=journal.append, game_id=setup["game"],
+                          history=history)  # fmt: skip
+            return table, journal
+    except (JournalError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--journal {args.journal}: {exc}") from None
+    table = Table(game, seats, journal=journal.append)
+    journal.start({"table": TABLE, "game": table.game_id, "name": args.game,
+                   "start": game.to_json()})  # fmt: skip
+    return table, journal
 
 
 def print_qr(url: str) -> None:

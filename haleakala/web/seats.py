@@ -28,7 +28,7 @@ import importlib
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -161,6 +161,8 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         journal: Callable[[dict[str, Any]], None] | None = None,
         name: str = TABLE,
+        game_id: str | None = None,
+        history: Iterable[tuple[str, str]] = (),
     ) -> None:
         from haleakala.remote.authority import Authority
 
@@ -181,7 +183,21 @@ class Table:
         self.hooks = hooks_for(game)
         self.clock = clock
         self.name = name
-        self.game_id = secrets.token_hex(8)
+        self.game_id = game_id or secrets.token_hex(8)
+        self.moves: list[Move] = []
+        self.listeners: list[Callable[[], None]] = []
+        """Called (from whichever thread decided) after each decision or change of who is
+        here: the server's wake-up, a test's recorder."""
+        self.changed = threading.Condition()
+        history = list(history)
+        with self.changed:
+            for seat, text in history:  # a resumed game: ``game`` is its start, replayed here
+                why = game.why_illegal(text, seat)
+                if why is not None:
+                    raise ValueError(f"decision {len(self.moves) + 1} of the journal: {why}")
+                before = game.clone()
+                game.apply(text, seat)
+                self._record(before, seat, text)
         self.authority = Authority(
             game,
             table=name,
@@ -189,14 +205,10 @@ class Table:
             local=[c for c in players if c not in self.tokens],
             journal=journal,
             clock=clock,
+            history=history,
         )
-        self.moves: list[Move] = []
         self.seen_at: dict[str, float] = {}
         self.open: dict[str, int] = dict.fromkeys(self.tokens, 0)
-        self.changed = threading.Condition()
-        self.listeners: list[Callable[[], None]] = []
-        """Called (from whichever thread decided) after each decision or change of who is
-        here: the server's wake-up, a test's recorder."""
 
     # -- who is who ---------------------------------------------------------------------
 
@@ -274,9 +286,7 @@ class Table:
 
     def decide(self, colour: str, seq: int, text: str, *, game_id: str | None = None) -> Answer:
         """A phone seat's decision numbered ``seq`` (its place in the history, from 1)."""
-        from haleakala.remote.wire import Ack, Decide
-
-        from haleakala.remote.wire import MAX_SEQ
+        from haleakala.remote.wire import MAX_SEQ, Ack, Decide
 
         if colour not in self.tokens:
             return self._refuse(403, N_("{seat} is not a phone seat of this game"), seat=colour)
@@ -300,7 +310,7 @@ class Table:
             if ack is None:
                 return self._refuse(403, N_("this message is signed for another seat or table"))
             if self.seq > made:
-                self._record(before, colour)
+                self._record(before, colour, self.authority.history[-1][1])
             if ack.ok:
                 return Answer(True, 200, "", self.seq)
             return Answer(False, 409 if ack.final else 503, speak(ack.reason), self.seq,
@@ -316,13 +326,12 @@ class Table:
             reason, _messages = self.authority.local_decide(colour, before.format(code))
             if reason:
                 return False
-            self._record(before, colour)
+            self._record(before, colour, self.authority.history[-1][1])
             return True
 
-    def _record(self, before: Any, colour: str) -> None:
+    def _record(self, before: Any, colour: str, text: str) -> None:
         """What each seat saw of the decision just accepted (lock held): the events come
         from the same decision applied again to the position before it (microseconds)."""
-        text = self.authority.history[-1][1]
         code = before.parse(text)
         events = before.clone().apply(code, colour)
         seen = {}
@@ -330,7 +339,7 @@ class Table:
             if self.seats[seat] == PHONE:
                 said = self.hooks.seen_decision(before, code, p)
                 seen[seat] = (said, *self.hooks.seen_events(before, events, p))
-        self.moves.append(Move(self.seq, colour, text, seen))
+        self.moves.append(Move(len(self.moves) + 1, colour, text, seen))
         self._changed()
 
     def _changed(self) -> None:
@@ -487,6 +496,5 @@ class BotDriver:
                     position = table.game.clone()
                 code = self.bots[colour].decide(position)
                 table.bot_decides(colour, seq, code)
-        except BaseException as exc:  # the host says so; the phones see the game wait
+        except Exception as exc:  # the host's command says so; the phones see the game wait
             self.error = exc
-            raise

@@ -3,6 +3,7 @@ played to the end with ``--exit-when-over``, and each phone seat's link and QR c
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -77,3 +78,37 @@ def test_each_phone_seat_gets_its_link_and_qr_code():
     assert lines[1] == "\n"
     assert re.fullmatch(r"white: http://127\.0\.0\.1:\d+/seat/white/\?token=[\w-]{16}\n", lines[2])
     assert all(set(line.strip()) <= set("█▀▄ ") for line in qr)
+
+
+def test_a_journalled_game_is_resumed_after_a_restart_and_renamed_when_over(tmp_path, capsys):
+    """The first run is stopped by a failing bot half-way (as a power cut would stop it);
+    the second resumes the journal at the same decision and plays on to the end."""
+    from haleakala.ai import simple
+
+    journal = tmp_path / "host.jsonl"
+    argv = ["host", "--game", "kahuna", "--web", "127.0.0.1:0", "--seed", "6", "--seat",
+            "white=random", "--seat", "black=random", "--journal", str(journal),
+            "--exit-when-over"]  # fmt: skip
+    calls = {"n": 0}
+    decide = simple.RandomBot.decide
+
+    def stop_half_way(self, game, budget=None):
+        calls["n"] += 1
+        if calls["n"] > 20:
+            raise RuntimeError("the power went")
+        return decide(self, game, budget)
+
+    simple.RandomBot.decide = stop_half_way  # type: ignore[method-assign]
+    try:
+        assert cli.main(argv) == 1
+    finally:
+        simple.RandomBot.decide = decide  # type: ignore[method-assign]
+    capsys.readouterr()
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 21  # the setup and 20 decisions, each fsynced when made
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"resumed game {json.loads(lines[0])['setup']['game']} at decision 20")
+    assert "game over: " in out
+    done = journal.with_suffix(".done").read_text().splitlines()
+    assert done[:21] == lines and len(done) > 21 and not journal.exists()

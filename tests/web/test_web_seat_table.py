@@ -167,3 +167,24 @@ def test_whatever_the_phones_send_the_game_is_the_replay_of_what_was_acknowledge
         replay.apply(made[seq][1], made[seq][0])
     assert replay.digest() == game.digest()
     assert [m.n for m in table.moves] == list(range(1, table.seq + 1))
+
+
+def test_a_table_resumed_from_its_journal_is_the_same_game_with_the_same_words():
+    """The core journals every decision before acknowledging it; a table built from the
+    start and those records has the same position, game id, numbers and filtered log."""
+    records: list[dict] = []
+    first = present(Table(Game(seed=4, start="white"), {}, journal=records.append))
+    start = Game(seed=4, start="white").to_json()
+    game = first.game
+    for _ in range(25):
+        assert first.decide(game.to_move, first.seq + 1, game.format(game.legal_actions()[0])).ok
+    assert [r["seq"] for r in records] == list(range(1, 26))
+    history = [(r["seat"], r["decision"]) for r in records]
+    again = Table(Game.from_json(start), {}, game_id=first.game_id, history=history)
+    assert again.game.digest() == game.digest() and again.seq == 25
+    assert again.view("black", 0)["moves"] == first.view("black", 0)["moves"]
+    present(again)
+    seat, text = history[-1]
+    assert again.decide(seat, 25, text).ok and again.seq == 25  # a repeat, acknowledged again
+    mover = again.game.to_move
+    assert again.decide(mover, 26, again.game.format(again.game.legal_actions()[0])).ok
