@@ -285,3 +285,15 @@ def test_a_malformed_since_gets_a_sentence(hosted, since):
     table, view = hosted
     status, _, body = get(view.port, f"/seat/white/state?since={since}", table.tokens["white"])
     assert status == 400 and "since" in sentence(body)
+
+
+def test_the_host_page_lists_each_phone_seat_with_its_link_and_qr_code(hosted):
+    table, view = hosted
+    status, _, body = get(view.port, "/", view.token)
+    assert status == 200
+    page = body.decode()
+    for colour in table.players:
+        assert view.seat_url(colour).replace("&", "&amp;") in page
+    assert page.count("<svg") == 2 and "<script" not in page
+    assert get(view.port, "/", table.tokens["white"])[0] == 403  # a seat's token: its seat only
+    assert get(view.port, "/")[0] == 403
