@@ -230,10 +230,11 @@ class RemoteKit:
                     self.exit_code = EXIT_CONFIG
                 return
             if online:
+                if self.host_away_since is not None:
+                    self.say("the host is back")
                 self.host_away_since = None
                 assert self.mirror is not None
                 self.send([self.mirror.hello(), *self.mirror.outbox()])
-                self.say("the host is back")
             elif self.host_away_since is None:
                 self.host_away_since = self.clock()
                 self.say("the host is away: the game is paused")
@@ -258,6 +259,12 @@ class RemoteKit:
             self.say(f"refused a message from {sender}: {refused}")
             return
         if self.authority is not None:
+            if sender not in self.authority.players or sender == self.seat:
+                self.say(
+                    f"ignored a kit that claims seat {sender}: this game's remote seats are "
+                    + ", ".join(s for s in self.authority.players if s != self.seat)
+                )
+                return
             out = self.authority.receive(message, sender)
             self.send(out)
             for answer in out:

@@ -128,3 +128,33 @@ def test_a_bad_remote_address_is_refused_with_a_sentence(tmp_path, address, sent
     )
     assert done.returncode == 2
     assert sentence in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.remote
+def test_forged_and_malformed_messages_on_a_public_topic_are_refused_and_change_nothing(
+    tmp_path, broker, reference
+):
+    import paho.mqtt.client as mqtt
+
+    from haleakala.remote import wire
+
+    key = ("--table-key", "between us")
+    host = Kit(tmp_path, broker, "red", *key, host=True).start()
+    seat = Kit(tmp_path, broker, "yellow", *key, "--autoplay-until", "40").start()
+    stranger = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="stranger")
+    try:
+        seat.wait_for_line("holding before decision")
+        stranger.connect("127.0.0.1", broker.port)
+        stranger.loop_start()
+        forged = wire.Decide("t1", "", "yellow", seq=41, decision="1@0")
+        for raw in (wire.encode(forged, wire.table_key("a guess")), b"\x00junk", b"{}" * 40000):
+            stranger.publish("haleakala/t1/to-host/yellow", raw, 1).wait_for_publish(10)
+        host.wait_for_line("refused a message from yellow: a forged decide message")
+        host.wait_for_line("refused a message from yellow: a message longer than 65536 bytes")
+        seat.signal(signal.SIGUSR1)
+        both_end_with(reference, host, seat)
+        assert "Traceback" not in host.text()
+    finally:
+        stranger.loop_stop()
+        host.stop()
+        seat.stop()
