@@ -208,8 +208,9 @@ class RemoteKit:
                 self.send([self.mirror.hello(), *self.mirror.outbox()])
         elif kind == "disconnected":
             self.say(f"broker lost ({event[1]}): dialling again; the game waits")
-        elif kind == "refused":
-            self.say(f"the broker refused this kit: {event[1]}")
+        elif kind == "refused":  # a wrong password or a forbidden client: retrying is futile
+            self.say(f"the broker refused this kit: {event[1]} (check the user and password)")
+            self.exit_code = EXIT_CONFIG
         elif kind == "presence":
             self._presence(*event[1:])
         elif kind == "message":
