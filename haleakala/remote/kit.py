@@ -122,15 +122,18 @@ class RemoteKit:
         saved = journal.read()
         if saved is not None and saved[0].get("table") == self.url.table:
             setup, records = saved
-            game = game_class(setup["name"]).from_json(setup["start"])
+            try:
+                game = game_class(setup["name"]).from_json(setup["start"])
+                game_id = str(setup["game"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise JournalError(f"{journal.path}: its setup cannot be resumed ({exc})") from None
             history = []
             for r in records:
                 why = game.why_illegal(r["decision"], r["seat"])
                 if why:
-                    raise JournalError(f"decision {r['seq']} of the journal: {why}")
+                    raise JournalError(f"{journal.path}: decision {r['seq']}: {why}")
                 game.apply(r["decision"], r["seat"])
                 history.append((r["seat"], r["decision"]))
-            game_id = setup["game"]
             self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
         else:
             if new_game is None:
