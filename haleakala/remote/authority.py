@@ -138,8 +138,8 @@ class Authority:
 
     def receive(self, message: Message, seat: str) -> list[Message]:
         """Judge ``message`` that the transport authenticated as coming from ``seat``."""
-        if seat not in self.players:
-            return []  # not a seat of this game: nobody to answer
+        if seat not in self.players or seat in self.local:
+            return []  # not a remote seat of this game: nobody may speak for it
         if message.table != self.table or message.sender != seat:
             return []  # misrouted or claiming another seat: a sentence would go to whom?
         if isinstance(message, Hello):

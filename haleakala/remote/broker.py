@@ -11,6 +11,8 @@ docs/REMOTE-PROTOCOL.md does.
 from __future__ import annotations
 
 import contextlib
+import os
+import pwd
 import shutil
 import signal
 import socket
@@ -36,7 +38,16 @@ class LocalBroker:
     """``start()``, ``kill()`` (SIGKILL: no goodbye, as a power cut), ``start()`` again on
     the same port; ``stop()`` at the end."""
 
-    def __init__(self, directory: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        port: int | None = None,
+        *,
+        tls: tuple[Path, Path] | None = None,
+        password_file: Path | None = None,
+    ) -> None:
+        """``tls`` (certificate, key) serves MQTT over TLS only; ``password_file``
+        (``mosquitto_passwd``'s) refuses anonymous kits."""
         binary = mosquitto_path()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed: apt-get install mosquitto")
@@ -48,8 +59,16 @@ class LocalBroker:
         self.config = directory / "mosquitto.conf"
         self.config.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
-            "persistence true\n"
+            # started as root, mosquitto would become user "mosquitto", who cannot read a
+            # test's private directory: stay who we are
+            f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
+            + (f"certfile {tls[0]}\nkeyfile {tls[1]}\n" if tls else "")
+            + (
+                f"allow_anonymous false\npassword_file {password_file}\n"
+                if password_file
+                else "allow_anonymous true\n"
+            )
+            + "persistence true\n"
             f"persistence_location {directory}/\n"
             "autosave_interval 1\n"
             "set_tcp_nodelay true\n"
@@ -57,10 +76,11 @@ class LocalBroker:
             encoding="utf-8",
         )
         self.log = directory / "mosquitto.log"
+        self.tls = tls is not None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         with self.log.open("a") as log:

@@ -122,15 +122,18 @@ class RemoteKit:
         saved = journal.read()
         if saved is not None and saved[0].get("table") == self.url.table:
             setup, records = saved
-            game = game_class(setup["name"]).from_json(setup["start"])
+            try:
+                game = game_class(setup["name"]).from_json(setup["start"])
+                game_id = str(setup["game"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise JournalError(f"{journal.path}: its setup cannot be resumed ({exc})") from None
             history = []
             for r in records:
                 why = game.why_illegal(r["decision"], r["seat"])
                 if why:
-                    raise JournalError(f"decision {r['seq']} of the journal: {why}")
+                    raise JournalError(f"{journal.path}: decision {r['seq']}: {why}")
                 game.apply(r["decision"], r["seat"])
                 history.append((r["seat"], r["decision"]))
-            game_id = setup["game"]
             self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
         else:
             if new_game is None:
@@ -208,8 +211,9 @@ class RemoteKit:
                 self.send([self.mirror.hello(), *self.mirror.outbox()])
         elif kind == "disconnected":
             self.say(f"broker lost ({event[1]}): dialling again; the game waits")
-        elif kind == "refused":
-            self.say(f"the broker refused this kit: {event[1]}")
+        elif kind == "refused":  # a wrong password or a forbidden client: retrying is futile
+            self.say(f"the broker refused this kit: {event[1]} (check the user and password)")
+            self.exit_code = EXIT_CONFIG
         elif kind == "presence":
             self._presence(*event[1:])
         elif kind == "message":
@@ -230,10 +234,11 @@ class RemoteKit:
                     self.exit_code = EXIT_CONFIG
                 return
             if online:
+                if self.host_away_since is not None:
+                    self.say("the host is back")
                 self.host_away_since = None
                 assert self.mirror is not None
                 self.send([self.mirror.hello(), *self.mirror.outbox()])
-                self.say("the host is back")
             elif self.host_away_since is None:
                 self.host_away_since = self.clock()
                 self.say("the host is away: the game is paused")
@@ -258,6 +263,12 @@ class RemoteKit:
             self.say(f"refused a message from {sender}: {refused}")
             return
         if self.authority is not None:
+            if sender not in self.authority.players or sender == self.seat:
+                self.say(
+                    f"ignored a kit that claims seat {sender}: this game's remote seats are "
+                    + ", ".join(s for s in self.authority.players if s != self.seat)
+                )
+                return
             out = self.authority.receive(message, sender)
             self.send(out)
             for answer in out:

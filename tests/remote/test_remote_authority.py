@@ -218,3 +218,13 @@ def test_a_mirror_follows_a_whole_game_from_decisions_alone_without_asking_again
         snapshots = [m for m in map(json.loads, sent) if m["kind"] == "snapshot"]
         # the first one, and the reveal at the end: no digest ever missed in between
         assert [s["seq"] for s in snapshots] == [0, table.authority.seq], seat
+
+
+def test_no_remote_message_may_speak_for_a_seat_played_at_the_host():
+    game = new_game("haleakala", seed=1)
+    local = game.to_move
+    table = Table(game, local=(local,))
+    table.join()
+    impostor = wire.Decide("t1", "feed", local, seq=1, decision=game.legal_decisions()[0])
+    assert table.authority.receive(table.wire(impostor), local) == []
+    assert table.authority.seq == 0 and table.journal == []

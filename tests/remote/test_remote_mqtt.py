@@ -128,3 +128,88 @@ def test_a_bad_remote_address_is_refused_with_a_sentence(tmp_path, address, sent
     )
     assert done.returncode == 2
     assert sentence in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.remote
+def test_forged_and_malformed_messages_on_a_public_topic_are_refused_and_change_nothing(
+    tmp_path, broker, reference
+):
+    import paho.mqtt.client as mqtt
+
+    from haleakala.remote import wire
+
+    key = ("--table-key", "between us")
+    host = Kit(tmp_path, broker, "red", *key, host=True).start()
+    seat = Kit(tmp_path, broker, "yellow", *key, "--autoplay-until", "40").start()
+    stranger = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="stranger")
+    try:
+        seat.wait_for_line("holding before decision")
+        stranger.connect("127.0.0.1", broker.port)
+        stranger.loop_start()
+        forged = wire.Decide("t1", "", "yellow", seq=41, decision="1@0")
+        for raw in (wire.encode(forged, wire.table_key("a guess")), b"\x00junk", b"{}" * 40000):
+            stranger.publish("haleakala/t1/to-host/yellow", raw, 1).wait_for_publish(10)
+        host.wait_for_line("refused a message from yellow: a forged decide message")
+        host.wait_for_line("refused a message from yellow: a message longer than 65536 bytes")
+        seat.signal(signal.SIGUSR1)
+        both_end_with(reference, host, seat)
+        assert "Traceback" not in host.text()
+    finally:
+        stranger.loop_stop()
+        host.stop()
+        seat.stop()
+
+
+@pytest.fixture
+def secured_broker(tmp_path):
+    """A broker that speaks only TLS (a self-signed certificate for 127.0.0.1) and only to
+    kits with a password, as the LAN guide of docs/REMOTE-PROTOCOL.md sets one up."""
+    import shutil
+    import subprocess
+
+    from haleakala.remote.broker import LocalBroker, mosquitto_path
+
+    if mosquitto_path() is None or not shutil.which("openssl"):
+        pytest.skip("mosquitto or openssl is not installed")
+    passwd_tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    d = tmp_path / "secure"
+    d.mkdir()
+    cert, key, passwords = d / "cert.pem", d / "key.pem", d / "passwd"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    subprocess.run([passwd_tool, "-b", "-c", str(passwords), "hostkit", "h0st"], check=True)
+    subprocess.run([passwd_tool, "-b", str(passwords), "yellowkit", "ye11ow"], check=True)
+    b = LocalBroker(d / "broker", tls=(cert, key), password_file=passwords)
+    b.start()
+    yield b, cert
+    b.stop()
+
+
+@pytest.mark.remote
+def test_two_kits_play_over_tls_with_passwords_and_a_wrong_password_is_told(
+    tmp_path, secured_broker, reference
+):
+    from urllib.parse import urlsplit
+
+    broker, cert = secured_broker
+    where = urlsplit(broker.url).netloc
+
+    class Secured:  # the URL with each kit's user and password
+        def __init__(self, user: str) -> None:
+            self.url = f"mqtts://{user}@{where}"
+
+    ca = ("--ca-file", str(cert))
+    wrong = Kit(tmp_path, Secured("yellowkit:guess"), "yellow", *ca, name="wrong").start()
+    assert wrong.wait() == 2
+    assert "the broker refused this kit: Not authorized" in wrong.text()
+    host = Kit(tmp_path, Secured("hostkit:h0st"), "red", *ca, host=True).start()
+    seat = Kit(tmp_path, Secured("yellowkit:ye11ow"), "yellow", *ca).start()
+    try:
+        both_end_with(reference, host, seat)
+    finally:
+        host.stop()
+        seat.stop()

@@ -153,7 +153,7 @@ FIELDS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=12))
 def test_any_json_object_is_a_message_or_a_sentence_never_a_crash(data):
     raw = json.dumps(data).encode()
@@ -165,7 +165,7 @@ def test_any_json_object_is_a_message_or_a_sentence_never_a_crash(data):
         assert wire.decode(wire.encode(message)) == message
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=300))
 def test_any_bytes_are_a_message_or_a_sentence_never_a_crash(raw):
     try:
@@ -174,7 +174,7 @@ def test_any_bytes_are_a_message_or_a_sentence_never_a_crash(raw):
         assert str(refused)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, len(wire.encode(DECIDE, KEY)) - 1), st.integers(0, 255))
 def test_any_byte_changed_in_a_signed_message_gets_it_refused(position, value):
     raw = bytearray(wire.encode(DECIDE, KEY))
