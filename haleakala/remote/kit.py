@@ -411,8 +411,10 @@ def main(args: Any) -> int:
     try:
         import paho.mqtt  # noqa: F401
     except ImportError:
+        from haleakala.checkout import install_hint
+
         print(
-            "haleakala run: remote play needs paho-mqtt: pip install 'haleakala-companion[remote]'",
+            f"haleakala run: remote play needs paho-mqtt: {install_hint('remote')}",
             file=sys.stderr,
         )
         return EXIT_CONFIG
