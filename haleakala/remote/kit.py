@@ -105,6 +105,7 @@ class RemoteKit:
         self.before: dict | None = None  # this seat's view after the last one told
         self.autoplay_until: int | None = None  # (tests) hold the autoplayer after this
         self.holding = False
+        self.established = False  # (host) our claim on the table is confirmed
         self.autoplay_until = autoplay_until
         # (bench) trace(what, seq): "decided", "shown", "snapshot", "connected"
         self.trace: Callable[[str, int], None] = lambda what, seq: None
@@ -205,7 +206,8 @@ class RemoteKit:
             self.trace("connected", 0)
             self.say(f"connected to {self.url}")
             if self.authority is not None:
-                self.send([self.authority.status()])
+                if self.established:  # a newcomer waits until its claim is echoed
+                    self.send([self.authority.status()])
             else:
                 assert self.mirror is not None
                 self.send([self.mirror.hello(), *self.mirror.outbox()])
@@ -226,12 +228,7 @@ class RemoteKit:
     def _presence(self, role: str, online: bool, kit: str) -> None:
         if role == HOST:
             if self.authority is not None:
-                if online and kit != self.kit:
-                    self.say(
-                        f"table {self.url.table} already has a host (kit {kit}): join it with "
-                        "--seat and without --host, or choose another table"
-                    )
-                    self.exit_code = EXIT_CONFIG
+                self._host_presence(online, kit)
                 return
             if online:
                 if self.host_away_since is not None:
@@ -249,6 +246,27 @@ class RemoteKit:
                 self.send(out)
                 self._tell_pause(self.authority.away())
 
+    def _host_presence(self, online: bool, kit: str) -> None:
+        """Two hosts for one table: the retained presence says who hosts. A newcomer sees
+        the sitting host's claim (delivered on subscribing, before the echo of its own) and
+        leaves without a goodbye; the sitting host puts its claim back and plays on."""
+        if kit == self.kit:
+            if online and not self.established:
+                self.established = True
+                self.send([self.authority.status()])  # type: ignore[union-attr]
+            return
+        if not self.established:
+            if online:
+                self.say(
+                    f"table {self.url.table} already has a host (kit {kit}): join it with "
+                    "--seat and without --host, or choose another table"
+                )
+                self.exit_code = EXIT_CONFIG
+                self.link.goodbye = False  # the presence is the sitting host's, not ours
+            return
+        self.say(f"another kit ({kit}) tried to host table {self.url.table}: ignored")
+        self.link.claim()
+
     def _tell_pause(self, away: dict[str, int]) -> None:
         if away:
             gone = ", ".join(f"{s} away {t} s" for s, t in away.items())
@@ -263,6 +281,8 @@ class RemoteKit:
             self.say(f"refused a message from {sender}: {refused}")
             return
         if self.authority is not None:
+            if not self.established:
+                return  # not yet known to be the table's only host: judge nothing
             if sender not in self.authority.players or sender == self.seat:
                 self.say(
                     f"ignored a kit that claims seat {sender}: this game's remote seats are "
@@ -411,8 +431,10 @@ def main(args: Any) -> int:
     try:
         import paho.mqtt  # noqa: F401
     except ImportError:
+        from haleakala.checkout import install_hint
+
         print(
-            "haleakala run: remote play needs paho-mqtt: pip install 'haleakala-companion[remote]'",
+            f"haleakala run: remote play needs paho-mqtt: {install_hint('remote')}",
             file=sys.stderr,
         )
         return EXIT_CONFIG

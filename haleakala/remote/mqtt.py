@@ -139,6 +139,7 @@ class Link:
         self.client.on_message = self._on_message
         self.client.on_socket_open = self._on_socket_open
         self.keepalive = keepalive
+        self.goodbye = True
 
     # -- topics ---------------------------------------------------------------------------
 
@@ -155,14 +156,19 @@ class Link:
         self.client.connect_async(self.url.host, self.url.port, keepalive=self.keepalive)
         self.client.loop_start()
 
+    def claim(self) -> None:
+        """Publish this kit's presence (online) again, over whatever another kit left."""
+        self.client.publish(self._presence_topic(self.role), self._presence(True), 1, retain=True)
+
     def stop(self) -> None:
-        """Say goodbye (presence offline), then close."""
-        info = self.client.publish(
-            self._presence_topic(self.role), self._presence(False), 1, retain=True
-        )
-        if self.client.is_connected():
-            with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout=2)
+        """Say goodbye (presence offline, unless ``goodbye`` was turned off), then close."""
+        if self.goodbye:
+            info = self.client.publish(
+                self._presence_topic(self.role), self._presence(False), 1, retain=True
+            )
+            if self.client.is_connected():
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(timeout=2)
         self.client.disconnect()
         self.client.loop_stop()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support.remote_table import Table
 
 from haleakala.gameapi import new_game
@@ -228,3 +230,48 @@ def test_no_remote_message_may_speak_for_a_seat_played_at_the_host():
     impostor = wire.Decide("t1", "feed", local, seq=1, decision=game.legal_decisions()[0])
     assert table.authority.receive(table.wire(impostor), local) == []
     assert table.authority.seq == 0 and table.journal == []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_lost_repeated_and_reordered_messages_never_split_the_game(data):
+    """Whatever the network does (drop, repeat, reorder, a seat asking again), a mirror's
+    history is always a prefix of the host's, nothing acknowledged is lost, and once the
+    network behaves the mirrors catch up exactly."""
+    table = Table(new_game("kahuna", seed=data.draw(st.integers(0, 50))))
+    table.join()
+    game = table.authority.game
+    for _ in range(data.draw(st.integers(10, 120))):
+        if game.is_terminal():
+            break
+        seat = data.draw(st.sampled_from(sorted(table.mirrors)))
+        mirror, box = table.mirrors[seat], table.inbox[seat]
+        action = data.draw(st.sampled_from(["decide", "deliver", "drop", "repeat", "swap",
+                                            "resend", "hello"]))  # fmt: skip
+        if action == "decide" and mirror.legal and mirror.to_move == seat:
+            message = mirror.decide(mirror.legal[data.draw(st.integers(0, len(mirror.legal) - 1))])
+            if message is not None:
+                table.to_host(seat, [message])
+        elif action == "deliver" and box:
+            table.to_host(seat, mirror.receive(box.pop(0)))
+        elif action == "drop" and box:
+            box.pop(0)
+        elif action == "repeat" and box:
+            box.append(box[0])
+        elif action == "swap" and len(box) > 1:
+            box[0], box[1] = box[1], box[0]
+        elif action == "resend":
+            table.to_host(seat, mirror.outbox())
+        elif action == "hello":
+            table.to_host(seat, [mirror.hello()])
+        host = [d for _, d in table.authority.history]
+        for m in table.mirrors.values():
+            assert m.history == host[: len(m.history)]
+        assert len(table.journal) == table.authority.seq
+    table.deliver()
+    for seat, mirror in table.mirrors.items():
+        table.to_host(seat, [mirror.hello()])  # what a kit does on every reconnection
+    table.deliver()
+    for m in table.mirrors.values():
+        assert m.history == [d for _, d in table.authority.history]
+        assert m.view == game.observation(game.players.index(m.seat))

@@ -89,6 +89,8 @@ def test_a_second_host_for_a_table_is_refused_with_a_sentence(tmp_path, broker):
         assert second.wait() == 2
         assert "table t1 already has a host" in second.text()
         assert "Traceback" not in second.text()
+        first.wait_for_line("tried to host table t1: ignored")
+        assert not first.exited()  # the sitting host plays on
     finally:
         first.stop()
 
