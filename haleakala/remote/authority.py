@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .views import diff, view_digest
+from .views import diff, seen_decision, view_digest
 from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, canonical
 
 
@@ -60,6 +60,9 @@ class Authority:
         }
         self.kits: dict[str, str] = {}  # seat -> id of the kit that said hello for it
         self.views = {seat: self._view(seat) for seat in self.players}
+        self.seen: dict[str, list[str]] = {  # the history as each seat may see it
+            to: [self._seen(d, s, to) for s, d in self.history] for to in self.players
+        }
 
     # -- what each seat may see --------------------------------------------------------
 
@@ -73,6 +76,17 @@ class Authority:
         no list with the live game (which would change it under the next diff) and its
         keys and arrays are what the other side decodes."""
         return json.loads(canonical(self.game.observation(self.players.index(seat))))
+
+    def _seen(self, decision: str, decider: str, seat: str) -> str:
+        """``decision`` as ``seat`` may see it (``views.seen_decision``)."""
+        return seen_decision(
+            self.game, decision, self.players.index(decider), self.players.index(seat)
+        )
+
+    def final_digest(self) -> str:
+        """The digest of the whole final state, announced at the end instead of the state
+        itself (which would show the seat what it never saw, a Kahuna hand)."""
+        return str(self.game.digest()) if self.game.is_terminal() else ""
 
     def _legal(self, seat: str) -> list[str]:
         return list(self.game.legal_decisions()) if self.game.to_move == seat else []
@@ -91,7 +105,8 @@ class Authority:
         return bool(self.away_since)
 
     def snapshot(self, seat: str) -> Snapshot:
-        """Everything ``seat`` may know now; the whole state once the game is over."""
+        """Everything ``seat`` may know now: the history as it saw it; once the game is
+        over, ``reveal`` holds the host's digest of the whole final state (not the state)."""
         view = self.views[seat]
         over = self.game.is_terminal()
         return Snapshot(
@@ -102,7 +117,7 @@ class Authority:
             seq=self.seq,
             name=self.name,
             players=list(self.players),
-            history=[d for _, d in self.history],
+            history=list(self.seen[seat]),
             deciders=[s for s, _ in self.history],
             view=view,
             digest=view_digest(view),
@@ -110,7 +125,7 @@ class Authority:
             legal=self._legal(seat),
             hints=self.hints_allowed(),
             away=self.away(),
-            reveal=self.game.to_json() if over else "",
+            reveal=self.final_digest() if over else "",
         )
 
     def status(self) -> Status:
@@ -166,13 +181,13 @@ class Authority:
     def refusal(self, seat: str, seq: int, text: str) -> tuple[str, bool]:
         """Why ``seat``'s decision ``text`` numbered ``seq`` is not taken ("" if it is,
         or was already), and whether that is final (False: send it again later)."""
+        if seq < 1:
+            return "decision numbers start at 1", True
         if seq <= self.seq:
-            if seq >= 1 and self.history[seq - 1] == (seat, self._canonical(text)):
+            if self.history[seq - 1] == (seat, self._canonical(text)):
                 return "", True  # a repeat of an accepted decision: acknowledge again
-            if seq == 0:
-                return "decision numbers start at 1", True
-            taken_by, taken = self.history[seq - 1]
-            return f"decision {seq} was already taken: {taken_by} {taken}", True
+            # never its text: an old number must not read a hidden decision (a discard)
+            return f"decision {seq} was already taken by {self.history[seq - 1][0]}", True
         if seq > self.seq + 1:
             return f"decision {seq} is ahead of the game, which has {self.seq}", True
         if self.game.is_terminal():
@@ -202,11 +217,14 @@ class Authority:
 
     def _accept(self, seat: str, text: str) -> list[Message]:
         decision = self.game.format(self.game.parse(text))
+        seen = {to: self._seen(decision, seat, to) for to in self.players}
         record = {"seq": self.seq + 1, "seat": seat, "decision": decision}
         if self.journal is not None:
             self.journal(record)  # durable before anyone hears of it
         self.game.apply(decision, seat)
         self.history.append((seat, decision))
+        for to in self.players:
+            self.seen[to].append(seen[to])
         out: list[Message] = [self._ack(seat, self.seq)]
         for to in self.players:
             new = self._view(to)
@@ -222,7 +240,7 @@ class Authority:
                     to=to,
                     seq=self.seq,
                     seat=seat,
-                    decision=decision,
+                    decision=seen[to],
                     changes=changes,
                     removed=removed,
                     digest=view_digest(new),

@@ -18,6 +18,7 @@ printing its digest.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import queue
 import secrets
@@ -372,8 +373,8 @@ class RemoteKit:
     def final_game(self) -> Any:
         if self.authority is not None:
             return self.authority.game if self.authority.game.is_terminal() else None
-        m = self.mirror
-        return m.state() if m is not None and m.reveal else None
+        m = self.mirror  # a seat's end: the host's final digest has come
+        return m if m is not None and m.final_digest else None
 
     def done(self) -> bool:
         game = self.final_game()
@@ -386,11 +387,27 @@ class RemoteKit:
 
     def finish(self) -> None:
         game = self.final_game()
+        if self.authority is None:
+            self._finish_seat()
+            return
         (self.state_dir / FINAL).write_text(game.to_json(), encoding="utf-8")
         if self.authority is not None:  # the next --host run deals a new game
             journal = self.state_dir / "remote-journal.jsonl"
             journal.replace(journal.with_name(f"remote-journal-{self.authority.game_id}.done"))
         self.say(f"game over after {len(game.history)} decisions, digest {game.digest()}")
+
+    def _finish_seat(self) -> None:
+        """A seat ends with what it saw (its history and view) and the host's digest of
+        the whole final state: the state itself never comes (a Kahuna hand would), and
+        the view was checked against the host's view digest with every message."""
+        m = self.mirror
+        assert m is not None
+        record = {
+            "game": m.game_id, "name": m.name, "history": m.history, "deciders": m.deciders,
+            "view": m.view, "digest": m.final_digest,
+        }  # fmt: skip
+        (self.state_dir / FINAL).write_text(json.dumps(record, indent=1), encoding="utf-8")
+        self.say(f"game over after {m.seq} decisions, digest {m.final_digest}")
 
     def run(self, stop: threading.Event | None = None) -> int:
         stop = stop or threading.Event()

@@ -151,12 +151,16 @@ class Mirror:
             self.pending = None
         return []
 
+    @property
+    def final_digest(self) -> str:
+        """The host's digest of the whole final state, announced once the game is over
+        ("" before). The state itself never comes: it would show this seat what it never
+        saw (a Kahuna hand). Equal digests on every kit say the game ended the same; the
+        mirror's own view is checked against the host's view digest with every message."""
+        return self.reveal
+
     def state(self) -> Any:
         """A playable state as this seat sees it (``views.state_from_view``), or None."""
         if not self.synced:
             return None
-        if self.reveal:
-            from haleakala.gameapi import game_class
-
-            return game_class(self.name).from_json(self.reveal)
         return state_from_view(self.name, self.view)

@@ -21,6 +21,20 @@ def view_digest(view: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(view)).hexdigest()
 
 
+def seen_decision(game: Any, text: str, decider: int, viewer: int) -> str:
+    """The text seat ``viewer`` may see of decision ``text`` made by seat ``decider``.
+
+    Why a hook of the game: a decision's notation can name something hidden (a Kahuna
+    face-down discard names the card, K19/K33), and only the game knows which. A game
+    whose decisions are all public (Haleakala) defines no ``seen_decision`` and every seat
+    sees the text; one that hides some defines ``seen_decision(text, decider, viewer)``
+    on its state. It needs no position, so a resumed journal can be filtered too."""
+    hook = getattr(game, "seen_decision", None)
+    if hook is None or viewer == decider:
+        return text
+    return str(hook(text, decider, viewer))
+
+
 def diff(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The top-level keys of ``new`` that differ from ``old``, and the keys it dropped."""
     changes = {k: v for k, v in new.items() if k not in old or old[k] != v}

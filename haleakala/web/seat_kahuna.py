@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from haleakala.i18n import N_, _
 from haleakala.kahuna.notation import CUT, DISCARD, DRAW_PILE, DRAW_SLOT, END, PAIRS
+from haleakala.remote.views import seen_decision as hidden_decision
 from haleakala.terminal.kahuna import (
     board_lines,
     describe_decision,
@@ -65,6 +66,11 @@ def decision_words(game: Game, code: int) -> str:
 
 
 def seen_decision(before: Game, code: int, viewer: int) -> str:
+    """In words; what is hidden is the game's to say (``Game.seen_decision``, the same
+    hook the remote core filters its messages with): a text it hides is said as hidden."""
+    text = before.format(code)
+    if hidden_decision(before, text, before.decider, viewer) != text:
+        return _("discards a card face down")
     return describe_decision(before, code, viewer)
 
 

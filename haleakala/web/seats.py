@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from haleakala import i18n
 from haleakala.i18n import N_, _
 from haleakala.i18n.refusals import speak
+from haleakala.remote.views import seen_decision
 
 PROTOCOL = 1
 """The version of the page's view (``docs/phone-seats.md``); decisions are the core's
@@ -86,7 +87,8 @@ class PublicHooks:
         return str(game.format(code))
 
     def seen_decision(self, before: Any, code: int, viewer: int) -> str:
-        return str(before.format(code))
+        text = str(before.format(code))
+        return seen_decision(before, text, before.players.index(before.to_move), viewer)
 
     def seen_events(self, before: Any, events: list[tuple], viewer: int) -> list[str]:
         return []

@@ -105,6 +105,21 @@ class Kit:
                 self.kill()
 
     def final(self):
+        """The host's final save, or a seat's end (its history and the host's digest: a
+        seat never receives the whole final state)."""
+        import json
+        from types import SimpleNamespace
+
         from haleakala.rules import Game
 
-        return Game.from_json((self.state_dir / "remote" / "remote-final.json").read_text())
+        text = (self.state_dir / "remote" / "remote-final.json").read_text()
+        record = json.loads(text)
+        if "view" in record:  # the texts it saw, replayed on the deal, and the announced digest
+            from haleakala.gameapi import new_game
+
+            game = new_game("haleakala", seed=SEED)
+            for seat, text in zip(record["deciders"], record["history"], strict=True):
+                game.apply(text, seat)
+            digest = record["digest"]
+            return SimpleNamespace(history=game.history, digest=lambda: digest)
+        return Game.from_json(text)
