@@ -25,6 +25,16 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
     )
     if not _has(p, "--seat"):  # another game's seat option may define it first
         g.add_argument("--seat", default=None, metavar="COLOUR", help="the seat played here")
+    if not _has(p, "--game"):  # another command's game option may define it first
+        from haleakala.gameapi import GAMES
+
+        g.add_argument(
+            "--game",
+            choices=tuple(GAMES),
+            default=None,
+            help="(with --remote --host) which island game the table plays (default haleakala;"
+            " a seat learns it from the host)",
+        )
     g.add_argument(
         "--host",
         action="store_true",

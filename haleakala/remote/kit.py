@@ -470,9 +470,13 @@ def main(args: Any) -> int:
         return EXIT_FAILURE
 
     def new_game() -> Any:
+        from haleakala.gameapi import new_game as deal
         from haleakala.rules import Game
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        name = getattr(args, "game", None) or "haleakala"
+        if name != "haleakala":  # the core is game-neutral: any game of gameapi.GAMES
+            return deal(name, seed=seed)
         return Game(args.variant or config.variant, seed, args.start)
 
     secret = getattr(args, "table_key", None) or os.environ.get("HALEAKALA_TABLE_KEY", "")

@@ -215,3 +215,27 @@ def test_two_kits_play_over_tls_with_passwords_and_a_wrong_password_is_told(
     finally:
         host.stop()
         seat.stop()
+
+
+def test_two_kits_play_a_whole_kahuna_game_over_a_broker_and_end_with_the_same_digest(
+    tmp_path, broker
+):
+    """The core is game-neutral: ``--game kahuna`` at the host; the seat learns the game
+    from it, sees its own hand only, and ends with the host's announced digest."""
+    import json
+
+    from support.remote_kits import POLICY, SEED
+
+    reference = reference_game("kahuna", SEED, POLICY)
+    host = Kit(tmp_path, broker, "white", "--game", "kahuna", host=True).start()
+    seat = Kit(tmp_path, broker, "black").start()
+    try:
+        for kit in (host, seat):
+            assert kit.wait() == 0, kit.text()[-3000:]
+            assert f"digest {reference.digest()}" in kit.text(), kit.name
+        saw = json.loads((seat.state_dir / "remote" / "remote-final.json").read_text())
+        assert saw["digest"] == reference.digest() and saw["view"]["player"] == "black"
+        assert len(saw["history"]) == len(reference.history)
+    finally:
+        host.stop()
+        seat.stop()
