@@ -23,7 +23,7 @@ from haleakala.rules.serialize import load_json
 VERSION = 1
 """The protocol version every message carries; only this one is accepted."""
 MAX_BYTES = 65536
-"""Longest message accepted (a finished game's reveal is a few kilobytes)."""
+"""Longest message accepted (a snapshot of a long game's history is a few kilobytes)."""
 MAX_SEQ = 1_000_000
 """No game has a million decisions: larger numbers are refused, not stored."""
 HOST = "host"
@@ -109,9 +109,10 @@ class Decision(Message):
 @dataclass(frozen=True)
 class Snapshot(Message):
     """Everything one seat (``to``) may know at ``seq``: the game, the seats, every
-    decision so far, its view, whose decision it is (and, if its own, the legal ones),
-    whether hints are allowed, who is away (seconds gone) and, once the game is over,
-    ``reveal``: the whole final state (nothing is hidden after the end)."""
+    decision so far as this seat may see it, its view, whose decision it is (and, if its
+    own, the legal ones), whether hints are allowed, who is away (seconds gone) and, once
+    the game is over, ``reveal``: the host's digest of the whole final state (the state
+    itself would show what the seat never saw, a Kahuna hand)."""
 
     KIND: ClassVar[str] = "snapshot"
     to: str
