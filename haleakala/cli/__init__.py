@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "bom": "haleakala.kit.bom",
     "config": "haleakala.cli.config",
     "deck": "haleakala.terminal.deck",
+    "host": "haleakala.cli.host",
     "install": "haleakala.kit.install",
     "palette": "haleakala.cli.palette",
     "journal": "haleakala.cli.journal",

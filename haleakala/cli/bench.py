@@ -110,6 +110,10 @@ def _rfid(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _games(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=None, help="games played (default 3)")
+
+
 def _web(p: argparse.ArgumentParser) -> None:
     _seconds("idle CPU period, default 10 s")(p)
     p.add_argument("--viewers", type=int, default=None, help="event streams attached (50)")
@@ -132,6 +136,11 @@ def _web(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _remote(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=int, default=None, help="whole games timed (2)")
+    p.add_argument("--restarts", type=int, default=None, help="broker kills and restarts timed (3)")
+
+
 # name → (module:function, help, options). Keep sorted by name.
 BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "ai": ("haleakala.bench.ai:run", "search bot win rates and think times", _ai),
@@ -145,7 +154,18 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "random games per second on one core",
         _engine,
     ),
+    "remote": (
+        "haleakala.bench.remote:run",
+        "two kits over a local mosquitto: decision to the other board p50/p99, resync after a "
+        "broker restart, bytes per decision",
+        _remote,
+    ),
     "rfid": ("haleakala.bench.rfid:run", "serial frame parsing and scan-to-event time", _rfid),
+    "seats": (
+        "haleakala.bench.seats:run",
+        "phone seats: decision to acknowledgement and new view over the host's HTTP",
+        _games,
+    ),
     "sim": (
         "haleakala.bench.sim:run",
         "simulator window frames per second",

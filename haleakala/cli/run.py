@@ -85,10 +85,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "in the config, off",
     )
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    from haleakala.cli.remote import add_remote_options
+
+    add_remote_options(p)
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    if getattr(args, "remote", None):
+        from haleakala.remote.kit import main as remote_main
+
+        return remote_main(args)
     from haleakala.companion.daemon import main
 
     def start_live_view(address: str, companion: Any) -> Any:

@@ -579,6 +579,8 @@ class Companion:
 
     def _on_bot_decided(self, event: BotDecided) -> None:
         if not self.seat.answer(event, self.game):
+            if self.seat.trouble:  # a remote seat's decision does not fit this board's game
+                self.show("DIVERGED", self.seat.trouble)
             return
         message = self.panel.message
         if message is not None and message.title == N.THINKING:

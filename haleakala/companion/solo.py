@@ -221,6 +221,8 @@ class Seat:
         self._asked_at = 0.0
         self._proposal: tuple[int, int] | None = None  # (ply, decision) of the bot
         self.bot_at: float | None = None  # the companion's decision makes itself then
+        self.substitute = True  # a failed bot is replaced by the greedy one
+        self.trouble = ""  # why a seat that may not be substituted has no decision
 
     @staticmethod
     def check(solo: str | None, strength: str | None) -> tuple[str | None, str]:
@@ -347,8 +349,15 @@ class Seat:
         if event.tag != self._asked or not self.plays(game) or event.tag[1] != len(game.history):
             clog.info("solo: dropped a stale answer of the bot (asked %s)", event.tag)
             return False
-        self._asked = None
         d = event.decision
+        if not self.substitute and (event.error or d not in game.legal_actions()):
+            # a remote player's decision (``remote.board``): never made up here; the seat
+            # stays waiting and says why (the board and the agreed game diverged)
+            self.trouble = event.error or f"decision {d!r} is not legal here"
+            clog.error("solo: %s has no decision: %s", self.colour, self.trouble)
+            return False
+        self._asked = None
+        self.trouble = ""
         if event.error or d not in game.legal_actions():  # never trust a bot with the game
             d = self.fallback(game, f"bot answered {d!r} {event.error}".strip())
         assert d is not None

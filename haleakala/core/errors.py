@@ -6,11 +6,25 @@ subclasses them to add what it knows (Haleakala's refusal kinds, Kahuna's own wo
 
 from __future__ import annotations
 
+from .refusal import Refusal
 from .text import Text
 
 
 class IllegalDecision(ValueError):
-    """A well-formed decision the rules do not allow now; the message says why."""
+    """A well-formed decision the rules do not allow now; the message says why, ``refusal``
+    (``kind``, ``ruling``, its words as a value) says it for programs and other languages."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal or Refusal("not_allowed", message)
+
+    @property
+    def kind(self) -> str:
+        return self.refusal.kind
+
+    @property
+    def ruling(self) -> str | None:
+        return self.refusal.ruling
 
 
 class NotationError(ValueError):

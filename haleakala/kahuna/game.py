@@ -452,6 +452,17 @@ class Game:
         g.history = self.history[:]
         return g
 
+    HIDDEN_DISCARD: ClassVar[str] = "discard ?"
+    """What the opponent may see of a face-down discard (K19, K33): that one was made."""
+
+    def seen_decision(self, text: str, decider: int, viewer: int) -> str:
+        """The text ``viewer`` may see of ``decider``'s decision ``text`` (the remote
+        core's hook, ``remote.views.seen_decision``): a face-down discard names no card to
+        anyone but its player; every other Kahuna decision is public."""
+        if viewer != decider and text.split(" ", 1)[0] == "discard":
+            return self.HIDDEN_DISCARD
+        return text
+
     def digest(self) -> str:
         """A stable fingerprint of the full position (equal states, equal digests)."""
         return _CODEC["digest"](self)

@@ -13,7 +13,6 @@ from typing import Protocol
 
 from haleakala.core.errors import IllegalDecision as _BaseIllegal
 
-from .decision import Refusal
 from .deck import BOARD_ITEMS, Deck
 from .geometry import Board
 
@@ -30,20 +29,7 @@ PRIESTESS_ITEM = BOARD_ITEMS.index("priestess")
 
 
 class IllegalDecision(_BaseIllegal):
-    """A decision that the rules do not allow now; the message says why, ``refusal``
-    (``kind``, ``ruling``) says it for programs."""
-
-    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal or Refusal("not_allowed", message)
-
-    @property
-    def kind(self) -> str:
-        return self.refusal.kind
-
-    @property
-    def ruling(self) -> str | None:
-        return self.refusal.ruling
+    """A decision that the rules do not allow now (``core.errors``: message and refusal)."""
 
 
 class UnknownVariant(ValueError):

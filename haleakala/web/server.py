@@ -311,6 +311,7 @@ class LiveView:
         app.router.add_get("/snapshot.json", self._snapshot_json)
         for path in self._files:
             app.router.add_get(path, self._static)
+        self._add_routes(app)
         handler_args: dict[str, Any] = {
             "access_log": None,
             "keepalive_timeout": self.request_timeout,
@@ -366,6 +367,9 @@ class LiveView:
             await runner.cleanup()
 
     # -- the server's side ----------------------------------------------------------------
+
+    def _add_routes(self, app: web.Application) -> None:
+        """More routes of a subclass (the host's seats, ``web.host``), added on the loop."""
 
     def _broadcast(self, update: Update) -> None:
         self.latest = update

@@ -46,6 +46,8 @@ class Browser:
         self.ws: Any = None
         self.session: Any = None
         self.ids = itertools.count(1)
+        self.events: list[dict] = []
+        """DevTools events that arrived while ``call`` waited (``Network.*`` once enabled)."""
 
     async def __aenter__(self) -> Browser:
         import aiohttp
@@ -96,7 +98,7 @@ class Browser:
         self.profile.cleanup()
 
     async def call(self, method: str, **params: Any) -> dict:
-        """One DevTools command; its result (events arriving meanwhile are skipped)."""
+        """One DevTools command; its result (events arriving meanwhile go to ``events``)."""
         number = next(self.ids)
         await self.ws.send_str(json.dumps({"id": number, "method": method, "params": params}))
         while True:
@@ -106,6 +108,8 @@ class Browser:
                 if "error" in data:
                     raise AssertionError(f"{method}: {data['error']}")
                 return data.get("result", {})
+            if "method" in data:
+                self.events.append(data)
 
     async def viewport(self, width: int, height: int, *, mobile: bool = False) -> None:
         await self.call(

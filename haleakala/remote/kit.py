@@ -1,0 +1,499 @@
+"""``haleakala run --remote mqtt://HOST:PORT/TABLE --seat COLOUR [--host]``: a kit at one
+table of a remote game.
+
+Why a loop of its own (beside the companion daemon's): the remote kit's game belongs to the
+authority, which may be at the other table, so this kit must never decide alone what the
+game is; it turns the link's events and its own seat's decisions into protocol messages on
+one thread and says, line by line, what the board must show: the other table's decision
+("yellow plays 3 on beach 2: place it"), a refusal, a pause with how long a party has been
+gone. Its own seat is played by ``--autoplay SEED`` (the seeded ``policy.pick``) or by
+decisions typed on standard input, one per line, in the game's notation.
+
+The host kit keeps ``remote-journal.jsonl`` in its state directory and resumes it after a
+crash with the same game id, so the seats' mirrors stay valid; a seat kit keeps nothing: a
+snapshot brings it back. Both end by writing the final game (``remote-final.json``) and
+printing its digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import queue
+import secrets
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from .authority import Authority
+from .journal import JournalError, RemoteJournal
+from .mirror import Mirror
+from .mqtt import Link, RemoteURLError, TableURL, parse_url
+from .policy import pick
+from .wire import HOST, Hello, Message, ProtocolError, Snapshot, decode, table_key
+
+EXIT_OK, EXIT_FAILURE, EXIT_CONFIG = 0, 1, 2
+FINAL = "remote-final.json"
+
+
+def kit_id(table: str, role: str, state_dir: Path) -> str:
+    """Stable across restarts of this kit, different for another machine or directory:
+    how a restarted host tells its own earlier claim on the table from a second host."""
+    seed = f"{socket.gethostname()}\0{table}\0{role}\0{state_dir.resolve()}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:16]
+
+
+def board_line(name: str, view: dict, seat: str, decision: str) -> str:
+    """What the board shows for another seat's decision: the OLED's words for Haleakala
+    ("YELLOW PLACES 3 ON BEACH 2: put the disc there"), the notation otherwise."""
+    from .views import state_from_view
+
+    state = state_from_view(name, view)
+    if state is not None:
+        try:
+            from haleakala.words.labels import proposal_words
+
+            headline, todo = proposal_words(state, state.parse(decision), "rfid")
+            return f"{headline}: {todo}" if todo else headline
+        except (ValueError, KeyError, IndexError):
+            pass
+    return f"{seat.upper()} PLAYS {decision}"
+
+
+class RemoteKit:
+    """One kit's remote session (host or seat), driven by ``run``."""
+
+    def __init__(
+        self,
+        url: TableURL,
+        seat: str,
+        *,
+        host: bool,
+        state_dir: Path,
+        new_game: Callable[[], Any] | None = None,
+        autoplay: int | None = None,
+        autoplay_until: int | None = None,
+        hints: bool = False,
+        key: bytes = b"",
+        keepalive: int = 10,
+        ca_file: str | None = None,
+        out: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.url, self.seat, self.is_host = url, seat, host
+        self.state_dir = state_dir
+        self.autoplay = autoplay
+        self.key = key
+        self.out = out or sys.stdout
+        self.clock = clock
+        self.events: queue.Queue = queue.Queue()
+        role = HOST if host else seat
+        self.kit = kit_id(url.table, role, state_dir)
+        self.link = Link(url, role, self.kit, self.events, key=key, keepalive=keepalive,
+                         ca_file=ca_file)  # fmt: skip
+        self.authority: Authority | None = None
+        self.mirror: Mirror | None = None
+        self.finished: set[str] = set()  # seats that confirmed the final snapshot
+        self.host_away_since: float | None = None
+        self.exit_code: int | None = None
+        self.shown = 0  # decisions already told to the board
+        self.before: dict | None = None  # this seat's view after the last one told
+        self.autoplay_until: int | None = None  # (tests) hold the autoplayer after this
+        self.holding = False
+        self.established = False  # (host) our claim on the table is confirmed
+        self.autoplay_until = autoplay_until
+        # (bench) trace(what, seq): "decided", "shown", "snapshot", "connected"
+        self.trace: Callable[[str, int], None] = lambda what, seq: None
+        if host:
+            self.authority = self._open_authority(new_game, hints)
+        else:
+            self.mirror = Mirror(seat, table=url.table, kit=self.kit, hints=hints)
+
+    # -- the host's journal -------------------------------------------------------------
+
+    def _open_authority(self, new_game: Callable[[], Any] | None, hints: bool) -> Authority:
+        from haleakala.gameapi import game_class
+
+        journal = RemoteJournal(self.state_dir / "remote-journal.jsonl")
+        saved = journal.read()
+        if saved is not None and saved[0].get("table") == self.url.table:
+            setup, records = saved
+            try:
+                game = game_class(setup["name"]).from_json(setup["start"])
+                game_id = str(setup["game"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise JournalError(f"{journal.path}: its setup cannot be resumed ({exc})") from None
+            history = []
+            for r in records:
+                why = game.why_illegal(r["decision"], r["seat"])
+                if why:
+                    raise JournalError(f"{journal.path}: decision {r['seq']}: {why}")
+                game.apply(r["decision"], r["seat"])
+                history.append((r["seat"], r["decision"]))
+            self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
+        else:
+            if new_game is None:
+                raise JournalError("no game to resume and none to start")
+            game = new_game()
+            game_id, history = secrets.token_hex(8), []
+            journal.start(
+                {
+                    "table": self.url.table,
+                    "game": game_id,
+                    "name": getattr(game, "game_name", "haleakala"),
+                    "start": game.to_json(),
+                }
+            )
+        if self.seat not in game.players:
+            raise JournalError(
+                f"{self.seat} is not a seat of this game: choose {', '.join(game.players)}"
+            )
+        authority = Authority(
+            game, table=self.url.table, game_id=game_id, local={self.seat}, local_hints=hints,
+            journal=journal.append, clock=self.clock, history=history,
+        )  # fmt: skip
+        if game.is_terminal():
+            self.finished = set()
+        return authority
+
+    # -- telling the board ----------------------------------------------------------------
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+    def send(self, messages: list[Message]) -> None:
+        for m in messages:
+            self.link.send(m)
+
+    def _tell_new_decisions(self) -> None:
+        """One line per decision the board has not shown yet; another table's decision is
+        an instruction in the board's words (place it), this table's a confirmation. Only
+        the newest can be put in words (the view before it is known); a catch-up after a
+        snapshot is listed in notation."""
+        if self.authority is not None:
+            a = self.authority
+            pairs, name, view = a.history, a.name, a.views[self.seat]
+        else:
+            m = self.mirror
+            assert m is not None
+            if not m.synced:
+                return
+            pairs = list(zip(m.deciders, m.history, strict=True))
+            name, view = m.name, m.view
+        for seq in range(self.shown + 1, len(pairs) + 1):
+            seat, decision = pairs[seq - 1]
+            self.trace("shown", seq)
+            if seat == self.seat:
+                self.say(f"{seq}: {seat} {decision} (taken)")
+            elif seq == len(pairs) and self.before is not None and seq == self.shown + 1:
+                self.say(f"{seq}: {seat} {decision} | "
+                         f"{board_line(name, self.before, seat, decision)}")  # fmt: skip
+            else:
+                self.say(f"{seq}: {seat} {decision}")
+        self.shown = len(pairs)
+        self.before = view
+
+    # -- events -------------------------------------------------------------------------
+
+    def handle(self, event: tuple) -> None:
+        kind = event[0]
+        if kind == "connected":
+            self.trace("connected", 0)
+            self.say(f"connected to {self.url}")
+            if self.authority is not None:
+                if self.established:  # a newcomer waits until its claim is echoed
+                    self.send([self.authority.status()])
+            else:
+                assert self.mirror is not None
+                self.send([self.mirror.hello(), *self.mirror.outbox()])
+        elif kind == "disconnected":
+            self.say(f"broker lost ({event[1]}): dialling again; the game waits")
+        elif kind == "refused":  # a wrong password or a forbidden client: retrying is futile
+            self.say(f"the broker refused this kit: {event[1]} (check the user and password)")
+            self.exit_code = EXIT_CONFIG
+        elif kind == "presence":
+            self._presence(*event[1:])
+        elif kind == "message":
+            self._message(event[1], event[2])
+        elif kind == "local":
+            self.decide(event[1])
+        elif kind == "release":
+            self.autoplay_until, self.holding = None, False
+
+    def _presence(self, role: str, online: bool, kit: str) -> None:
+        if role == HOST:
+            if self.authority is not None:
+                self._host_presence(online, kit)
+                return
+            if online:
+                if self.host_away_since is not None:
+                    self.say("the host is back")
+                self.host_away_since = None
+                assert self.mirror is not None
+                self.send([self.mirror.hello(), *self.mirror.outbox()])
+            elif self.host_away_since is None:
+                self.host_away_since = self.clock()
+                self.say("the host is away: the game is paused")
+            return
+        if self.authority is not None and role != self.seat:
+            out = self.authority.connected(role, online)
+            if out:
+                self.send(out)
+                self._tell_pause(self.authority.away())
+
+    def _host_presence(self, online: bool, kit: str) -> None:
+        """Two hosts for one table: the retained presence says who hosts. A newcomer sees
+        the sitting host's claim (delivered on subscribing, before the echo of its own) and
+        leaves without a goodbye; the sitting host puts its claim back and plays on."""
+        if kit == self.kit:
+            if online and not self.established:
+                self.established = True
+                self.send([self.authority.status()])  # type: ignore[union-attr]
+            return
+        if not self.established:
+            if online:
+                self.say(
+                    f"table {self.url.table} already has a host (kit {kit}): join it with "
+                    "--seat and without --host, or choose another table"
+                )
+                self.exit_code = EXIT_CONFIG
+                self.link.goodbye = False  # the presence is the sitting host's, not ours
+            return
+        self.say(f"another kit ({kit}) tried to host table {self.url.table}: ignored")
+        self.link.claim()
+
+    def _tell_pause(self, away: dict[str, int]) -> None:
+        if away:
+            gone = ", ".join(f"{s} away {t} s" for s, t in away.items())
+            self.say(f"paused: {gone} (never forfeited; it goes on when they are back)")
+        else:
+            self.say("everyone is here: the game goes on")
+
+    def _message(self, sender: str, raw: bytes) -> None:
+        try:
+            message = decode(raw, self.key)
+        except ProtocolError as refused:
+            self.say(f"refused a message from {sender}: {refused}")
+            return
+        if self.authority is not None:
+            if not self.established:
+                return  # not yet known to be the table's only host: judge nothing
+            if sender not in self.authority.players or sender == self.seat:
+                self.say(
+                    f"ignored a kit that claims seat {sender}: this game's remote seats are "
+                    + ", ".join(s for s in self.authority.players if s != self.seat)
+                )
+                return
+            out = self.authority.receive(message, sender)
+            self.send(out)
+            for answer in out:
+                reason = getattr(answer, "reason", "")
+                if reason:
+                    seq = getattr(answer, "seq", "?")
+                    self.say(f"refused {sender}'s decision {seq}: {reason}")
+            if (
+                isinstance(message, Hello)
+                and self.authority.game.is_terminal()
+                and message.have == self.authority.seq
+            ):
+                self.finished.add(sender)
+            self._tell_new_decisions()
+            return
+        m = self.mirror
+        assert m is not None
+        had_reveal, was_paused, earlier = bool(m.reveal), m.paused, m.refused
+        self.send(m.receive(message))
+        if isinstance(message, Snapshot) and m.synced:
+            self.trace("snapshot", m.seq)
+        if m.refused is not None and m.refused is not earlier:
+            self.say(f"the host refused {m.refused.decision}: {m.refused.reason}")
+        if m.paused != was_paused:
+            self._tell_pause(m.away)
+            if not m.paused:
+                self.send(m.outbox())
+        self._tell_new_decisions()
+        if m.reveal and not had_reveal:
+            self.send([m.hello()])  # tells the host this seat has the end
+
+    # -- this seat's decisions ------------------------------------------------------------
+
+    def my_turn_legal(self) -> list[str]:
+        """The legal decisions of this kit's seat now, [] when it is not to decide."""
+        if self.authority is not None:
+            a = self.authority
+            return a._legal(self.seat) if not a.paused() else []
+        m = self.mirror
+        assert m is not None
+        if not m.synced or m.pending is not None or m.paused or self.host_away_since:
+            return []
+        return sorted(m.legal) if m.to_move == self.seat else []
+
+    def decide(self, text: str) -> None:
+        seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
+        self.trace("decided", seq)
+        if self.authority is not None:
+            reason, out = self.authority.local_decide(self.seat, text)
+            if reason:
+                self.say(f"not taken: {reason}")
+            self.send(out)
+            self._tell_new_decisions()
+            return
+        m = self.mirror
+        assert m is not None
+        message = m.decide(text)
+        if message is None:
+            self.say("not now: it is not this seat's decision, or one is still on its way")
+        else:
+            self.send([message])
+
+    def _autoplay(self) -> bool:
+        """Make this seat's scripted decision if it is due; True if one was made."""
+        if self.autoplay is None:
+            return False
+        legal = self.my_turn_legal()
+        if legal:
+            seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
+            if self.autoplay_until is not None and seq > self.autoplay_until:
+                if not self.holding:
+                    self.holding = True
+                    self.say(f"holding before decision {seq} (--autoplay-until)")
+                return False
+            self.decide(pick(legal, self.autoplay, seq))
+            return True
+        return False
+
+    # -- the end ------------------------------------------------------------------------
+
+    def final_game(self) -> Any:
+        if self.authority is not None:
+            return self.authority.game if self.authority.game.is_terminal() else None
+        m = self.mirror  # a seat's end: the host's final digest has come
+        return m if m is not None and m.final_digest else None
+
+    def done(self) -> bool:
+        game = self.final_game()
+        if game is None:
+            return False
+        if self.authority is not None:
+            remote = set(self.authority.players) - {self.seat}
+            return remote <= self.finished
+        return True
+
+    def finish(self) -> None:
+        game = self.final_game()
+        if self.authority is None:
+            self._finish_seat()
+            return
+        (self.state_dir / FINAL).write_text(game.to_json(), encoding="utf-8")
+        if self.authority is not None:  # the next --host run deals a new game
+            journal = self.state_dir / "remote-journal.jsonl"
+            journal.replace(journal.with_name(f"remote-journal-{self.authority.game_id}.done"))
+        self.say(f"game over after {len(game.history)} decisions, digest {game.digest()}")
+
+    def _finish_seat(self) -> None:
+        """A seat ends with what it saw (its history and view) and the host's digest of
+        the whole final state: the state itself never comes (a Kahuna hand would), and
+        the view was checked against the host's view digest with every message."""
+        m = self.mirror
+        assert m is not None
+        record = {
+            "game": m.game_id, "name": m.name, "history": m.history, "deciders": m.deciders,
+            "view": m.view, "digest": m.final_digest,
+        }  # fmt: skip
+        (self.state_dir / FINAL).write_text(json.dumps(record, indent=1), encoding="utf-8")
+        self.say(f"game over after {m.seq} decisions, digest {m.final_digest}")
+
+    def run(self, stop: threading.Event | None = None) -> int:
+        stop = stop or threading.Event()
+        self.link.start()
+        try:
+            while not stop.is_set() and self.exit_code is None:
+                while self._autoplay():  # several decisions in a row need no message
+                    pass
+                if self.done():
+                    self.finish()
+                    return EXIT_OK
+                try:
+                    event = self.events.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                self.handle(event)
+            return self.exit_code or EXIT_OK
+        finally:
+            self.link.stop()
+
+
+def _stdin_reader(events: queue.Queue) -> None:
+    for line in sys.stdin:
+        if line.strip():
+            events.put(("local", line.strip()))
+
+
+def main(args: Any) -> int:
+    """The ``--remote`` branch of ``haleakala run``."""
+    try:
+        url = parse_url(args.remote)
+    except RemoteURLError as exc:
+        print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if not getattr(args, "seat", None):
+        print("haleakala run: --remote needs --seat COLOUR (the seat played here)", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        import paho.mqtt  # noqa: F401
+    except ImportError:
+        from haleakala.checkout import install_hint
+
+        print(
+            f"haleakala run: remote play needs paho-mqtt: {install_hint('remote')}",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    from haleakala.config import ConfigError, load
+
+    try:
+        config = load(getattr(args, "config", None))
+    except (ConfigError, OSError) as exc:
+        print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    state_dir = Path(getattr(args, "state_dir", None) or config.state_dir) / "remote"
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"haleakala run: state directory {state_dir} is not usable: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+
+    def new_game() -> Any:
+        from haleakala.gameapi import new_game as deal
+        from haleakala.rules import Game
+
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        name = getattr(args, "game", None) or "haleakala"
+        if name != "haleakala":  # the core is game-neutral: any game of gameapi.GAMES
+            return deal(name, seed=seed)
+        return Game(args.variant or config.variant, seed, args.start)
+
+    secret = getattr(args, "table_key", None) or os.environ.get("HALEAKALA_TABLE_KEY", "")
+    try:
+        kit = RemoteKit(
+            url, args.seat, host=bool(args.host), state_dir=state_dir, new_game=new_game,
+            autoplay=args.autoplay, autoplay_until=getattr(args, "autoplay_until", None),
+            hints=bool(getattr(args, "allow_hints", False)),
+            key=table_key(secret), ca_file=getattr(args, "ca_file", None),
+        )  # fmt: skip
+    except JournalError as exc:
+        print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.autoplay is None:
+        threading.Thread(target=_stdin_reader, args=(kit.events,), daemon=True).start()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    signal.signal(signal.SIGUSR1, lambda *_: kit.events.put(("release",)))
+    return kit.run(stop)
