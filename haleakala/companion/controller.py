@@ -71,6 +71,7 @@ from .watch import BoardWatch
 if TYPE_CHECKING:
     from haleakala.config import Config
     from haleakala.hal.base import Hardware
+    from haleakala.learn.board import BoardLesson
     from haleakala.web.server import LiveView
 
     from .journal import Journal
@@ -154,12 +155,14 @@ class Companion:
         self.menus = menu.Menus(self)
         self.link_ok, self.link_detail = True, ""
         self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
+        self.lesson: BoardLesson | None = None  # a lesson taught on the board (haleakala.learn)
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None
         self._digest = ""
 
         resumed = self.keeper.resume(self.seat, solo, strength) if game is None else None
+        first_boot = resumed is None and game is None and journal is not None
         self.notes = self.keeper.notes  # what the journal's recovery repaired, if anything
         if resumed is not None:
             self.game, self.sources = resumed
@@ -173,7 +176,13 @@ class Companion:
             self.keeper.start(game, self.seat)
         self.watch = BoardWatch(self, self.menus)
         self.keys = Keys(self, self.menus, self.watch)
+        if resumed is not None:
+            from haleakala.learn.board import BoardLesson
+
+            self.lesson = BoardLesson.resume(self)  # a lesson left mid-way goes on
         self.refresh()
+        if first_boot:
+            self.menus.lessons(first=True)  # first boot: learn to play, or play
 
     # ------------------------------------------------------------------ public API
 
@@ -379,13 +388,16 @@ class Companion:
         self.refresh()
         return True
 
-    def new_game(self, variant: str | None = None, seed: int | None = None) -> None:
-        """Start a new game (the current one is kept as a game log if it had decisions)."""
+    def new_game(
+        self, variant: str | None = None, seed: int | None = None, start: str | None = None
+    ) -> None:
+        """Start a new game (the current one is kept as a game log if it had decisions);
+        ``start``: who starts (default: by the seed), as a lesson's deal needs."""
         variant = variant or self.variant
         self.keeper.keep_log(self.game)
         if seed is None:
             seed = self._seeds.randrange(2**31) if self._seeds is not None else _seed()
-        game = Game(variant, seed)
+        game = Game(variant, seed, start)
         self.keeper.start(game, self.seat)  # the journal first: if it fails, nothing changed
         self.keeper.forget()  # a decision held by a pause went with the game
         self.game = game
@@ -411,6 +423,13 @@ class Companion:
             self.watch.settle()  # the board as it was before this event happened
         if not isinstance(event, EncoderTurned) and self.panel.scroll:
             self.panel = replace(self.panel, scroll=0)
+        if (
+            self.lesson is not None
+            and isinstance(event, ButtonPressed | ButtonHeld | EncoderTurned)
+            and self.lesson.intercept(self, event)
+        ):  # the lesson's own buttons: go on, the step before, leave
+            self.panel = replace(self.panel, message=None)
+            return
         if self.panel.message is not None and (
             isinstance(event, ButtonPressed | ButtonHeld)
             or (isinstance(event, EncoderTurned) and self.shown is not None)
@@ -506,6 +525,8 @@ class Companion:
         if self.paused is not None:  # the last decision is not saved yet
             self._say_paused()
             return
+        if self.lesson is not None and not self.lesson.allows(self, d, by):
+            return  # not the lesson's decision: its hint shows, the game stays
         before = self.game
         trial = before.clone()
         try:
@@ -523,6 +544,8 @@ class Companion:
 
             log.info("hint judged: %s", judge(hint, d))
             self.show(*N.hint_judged(judge(hint, d)), refusal=False)
+        if self.lesson is not None:
+            self.lesson.decided(self, d, by)  # the lesson moves on, its other side replies
 
     def _after_decision(self, before: Game, events: list[tuple]) -> None:
         now = self.clock()

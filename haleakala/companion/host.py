@@ -18,6 +18,7 @@ from . import ui as U
 from .solo import Seat
 
 if TYPE_CHECKING:
+    from haleakala.learn.board import BoardLesson
     from haleakala.web.server import LiveView
 
     from .journal import Journal, JournalError
@@ -39,6 +40,7 @@ class Host(Protocol):
     notes: tuple[str, ...]
     errors: int
     live_view: LiveView | None  # set by web.start when the live view runs
+    lesson: BoardLesson | None  # a lesson being taught on the board (haleakala.learn)
 
     @property
     def paused(self) -> JournalError | None: ...
@@ -56,7 +58,9 @@ class Host(Protocol):
 
     def undo(self) -> bool: ...
 
-    def new_game(self, variant: str | None = None, seed: int | None = None) -> None: ...
+    def new_game(
+        self, variant: str | None = None, seed: int | None = None, start: str | None = None
+    ) -> None: ...
 
     def digest(self) -> str:
         """The game's digest, computed once per position."""

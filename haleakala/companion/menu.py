@@ -222,10 +222,32 @@ class Menus:
         chooser = main_menu(
             h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
         )
+        learn = (
+            U.Option(N_("leave the lesson"), "leave_lesson")
+            if h.lesson is not None
+            else U.Option(N_("learn to play"), "learn")
+        )
+        options = (*chooser.options, learn)
+        chooser = replace(chooser, options=options, cursor=cursor % len(options))
         values = [o.value for o in chooser.options]
         if on in values:
             chooser = replace(chooser, cursor=values.index(on))
         h.panel = replace(h.panel, overlay=chooser)
+
+    def lessons(self, *, first: bool = False) -> None:
+        """The lessons the board teaches, and a plain game: on first boot (``first``) the
+        companion offers them before anything else; later from the menu's "learn to play"."""
+        from haleakala.learn.board import board_lessons
+        from haleakala.learn.lesson import CONTEXT
+
+        options = [
+            U.Option(i18n.pgettext(CONTEXT, lesson.title).lower(), f"lesson:{lesson.name}")
+            for lesson in board_lessons()
+        ]
+        options.append(U.Option(N_("play a game") if first else N_("back"), "resume"))
+        title = N_("LEARN TO PLAY?") if first else N_("LESSONS")
+        h = self.host
+        h.panel = replace(h.panel, overlay=U.Chooser(U.MENU, title, tuple(options), 0))
 
     def scores(self, record: dict, title: str) -> None:
         h = self.host
@@ -316,6 +338,24 @@ class Menus:
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()
+        elif value == "learn":
+            self.lessons()
+        elif value == "leave_lesson" and h.lesson is not None:
+            h.panel = replace(h.panel, overlay=None)
+            h.lesson.leave(h)
+        elif isinstance(value, str) and value.startswith("lesson:"):
+            self.start_lesson(value.removeprefix("lesson:"))
+
+    def start_lesson(self, name: str) -> None:
+        """A new game dealt as lesson ``name``'s, taught on the board."""
+        from haleakala.learn.board import BoardLesson, board_lessons
+
+        h = self.host
+        h.panel = replace(h.panel, overlay=None)
+        for lesson in board_lessons():
+            if lesson.name == name:
+                BoardLesson.start(h, lesson)
+                return
 
     def next_language(self) -> None:
         """The next language of the companion (en, de, fr), kept in the journal so that a

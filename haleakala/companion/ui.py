@@ -112,6 +112,7 @@ class UiState:
     notes: tuple[str, ...] = field(default=())  # start-up notes (journal repairs)
     scroll: int = 0  # text screens longer than the panel scroll with the encoder
     bye: bool = False
+    lesson: Any = None  # haleakala.learn.board.LessonView: a lesson's words and pointers
 
 
 @dataclass(frozen=True)

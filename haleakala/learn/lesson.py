@@ -70,7 +70,7 @@ HANDOVER_BOTS = ("child", "random")
 """The gentlest bots: a first free game is to be enjoyed, not lost at once."""
 
 TITLE_POSITION = "88/88"
-"""The widest step counter beside a lesson title: titles must fit beside it."""
+"""The widest step counter after a lesson title on the OLED's title bar: titles fit with it."""
 BODY_ROOM = 4
 """OLED body lines a lesson text may use: the fifth says what the buttons do."""
 
@@ -396,8 +396,8 @@ def oled_problem(key: str, text: str) -> str | None:
     if key == "title":
         if text != text.upper():
             return f"{text!r}: an OLED title is written in capitals"
-        if not fits(text, title_room(TITLE_POSITION)):
-            return f"{text!r} does not fit the OLED's title bar beside {TITLE_POSITION!r}"
+        if not fits(f"{text} {TITLE_POSITION}", title_room()):
+            return f"{text!r} does not fit the OLED's title bar with {TITLE_POSITION!r}"
         return None
     if key == "summary":
         return None  # a list line: the terminal and the menu's list clip it
