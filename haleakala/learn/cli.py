@@ -154,7 +154,7 @@ class Terminal:
         self.say(f"== {head} ({s.number}/{s.steps}) ==")
         self.say(board(run.game, run.seat))
         if s.kind == REFUSED and s.reason:
-            self.say(_("Not allowed: {reason}").format(reason=s.reason))
+            self.say(_("Not allowed: {reason}").format(reason=self.refusal(s.reason)))
         self.say("» " + pgettext(CONTEXT, s.say))
         if s.point:
             self.say(_("Look at: {zones}").format(zones=", ".join(map(zone_words, s.point))))
@@ -164,6 +164,22 @@ class Terminal:
             self.say(_("Type the decision · back: the step before · quit: leave the lesson"))
         else:
             self.say(_("Enter: go on · back: the step before · quit: leave the lesson"))
+
+    def refusal(self, reason: str) -> str:
+        """Why the rules refused the last decision, in the language in use (the rules'
+        own template when they have one)."""
+        from haleakala.i18n.refusals import say, speak
+
+        wrong = self.run_.wrong
+        refusal = getattr(self.run_.game, "refusal", None)
+        if wrong is not None and refusal is not None:
+            try:
+                found = refusal(wrong.decision)
+            except ValueError:  # not notation at all: the parser's own sentence
+                found = None
+            if found is not None:
+                return say(found)
+        return speak(reason)
 
     def run(self) -> int:
         """Play the lesson to its end (then the free game, if it hands over), or until the

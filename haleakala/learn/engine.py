@@ -45,6 +45,7 @@ class Outcome:
     kind: str = ""
     replies: tuple[tuple[str, str], ...] = ()
     reason: str = ""
+    decision: int | str = ""  # what was offered (a front-end words a refusal from it)
 
 
 @dataclass
@@ -138,7 +139,7 @@ class Run:
         except ValueError as exc:
             why = str(exc)
         if why is not None:
-            self.wrong = Outcome(False, REFUSED, reason=why)
+            self.wrong = Outcome(False, REFUSED, reason=why, decision=decision)
             return self.wrong
         code = game.parse(decision) if isinstance(decision, str) else decision
         text = game.format(code)
