@@ -296,11 +296,16 @@ def _first_step_words() -> tuple[str, str]:
 
 
 def lesson_data(view: LessonView) -> dict[str, Any]:
-    """The lesson's part of the live view's snapshot (keys; the viewer translates)."""
+    """The lesson's part of the live view's snapshot, in the companion's language (as the
+    rest of the snapshot): what the learner is told and where the LEDs point."""
+    from haleakala.i18n import pgettext
+
+    from .lesson import CONTEXT
+
     return {
         "kind": view.kind,
-        "title": view.title,
-        "say": view.say,
+        "title": pgettext(CONTEXT, view.title),
+        "say": pgettext(CONTEXT, view.say),
         "step": view.number,
         "steps": view.steps,
         "point": list(view.point),

@@ -173,6 +173,7 @@ class LiveView:
         self.published = 0
         self._seq = 0
         self._game: Any = None
+        self._lesson: tuple | None = None  # the lesson step last published (step, kind)
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -194,13 +195,22 @@ class LiveView:
         """Publish the companion's game if it changed since the last call (identity: the
         controller replaces its game on every decision, undo or new game). True: published."""
         game = companion.game
-        if game is self._game:
+        board = getattr(companion, "lesson", None)
+        view = board.view() if board is not None else None
+        shown = None if view is None else (view.number, view.kind)
+        if game is self._game and shown == self._lesson:
             return False
+        self._lesson = shown
         digest = companion.digest() if hasattr(companion, "digest") else ""
-        self.publish(game, digest=digest)
+        lesson = None
+        if view is not None:
+            from haleakala.learn.board import lesson_data
+
+            lesson = lesson_data(view)
+        self.publish(game, digest=digest, lesson=lesson)
         return True
 
-    def publish(self, game: Any, digest: str = "") -> Update:
+    def publish(self, game: Any, digest: str = "", lesson: dict | None = None) -> Update:
         """Build and hand over one snapshot; the only cost to the caller is the snapshot
         itself and one ``call_soon_threadsafe`` (a byte written to the loop's pipe)."""
         lines, fresh = log_lines(self._game, game)
@@ -209,7 +219,7 @@ class LiveView:
         self._log.extend(lines)
         self._game = game
         self._seq += 1
-        data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
+        data = snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest, lesson=lesson)
         body = json.dumps(data, separators=(",", ":")).encode()
         frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
         update = Update(self._seq, data["digest"], body, frame)

@@ -176,3 +176,22 @@ def test_the_menu_offers_the_lessons_and_during_one_a_way_out():
     rig.press("back")  # the board's own screen: back opens the menu
     labels = [o.label for o in rig.c.shown.options]
     assert "leave the lesson" in labels
+
+
+def test_the_live_view_shows_watchers_the_lesson_step_even_when_the_game_stands_still():
+    import json
+
+    from haleakala.web.server import LiveView
+
+    rig = Rig("buttons")
+    live = LiveView("127.0.0.1", 0)  # not started: observe hands its update over as latest
+    BoardLesson.start(rig.c, LESSONS["first-game"])
+    assert live.observe(rig.c)
+    first = json.loads(live.latest.data)["lesson"]
+    assert first["step"] == 1 and first["say"] == LESSONS["first-game"].steps[0].say
+    assert not live.observe(rig.c)  # nothing changed: nothing published
+    rig.press("select")  # a step to read: the game is the same, the lesson moved on
+    assert live.observe(rig.c)
+    assert json.loads(live.latest.data)["lesson"]["step"] == 2
+    rig.send(ButtonHeld("back"))  # left: the page shows no lesson
+    assert live.observe(rig.c) and json.loads(live.latest.data)["lesson"] is None
