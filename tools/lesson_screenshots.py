@@ -19,17 +19,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from oled_screenshots import picture  # noqa: E402  (the same panel drawing as docs/oled-*)
+from oled_screenshots import picture
 
-from haleakala import i18n  # noqa: E402
-from haleakala.companion import oled  # noqa: E402
-from haleakala.companion.controller import Companion  # noqa: E402
-from haleakala.companion.hands import events_for  # noqa: E402
-from haleakala.config import Config  # noqa: E402
-from haleakala.hal.events import ButtonPressed  # noqa: E402
-from haleakala.hal.simulated import SimClock, SimHardware  # noqa: E402
-from haleakala.learn.board import BoardLesson, board_lessons  # noqa: E402
-from haleakala.learn.check import wrong_decision  # noqa: E402
+from haleakala import i18n
+from haleakala.companion import oled
+from haleakala.companion.controller import Companion
+from haleakala.companion.hands import events_for
+from haleakala.config import Config
+from haleakala.hal.events import ButtonPressed
+from haleakala.hal.simulated import SimClock, SimHardware
+from haleakala.learn.board import BoardLesson, board_lessons
+from haleakala.learn.check import wrong_decision
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "learn"
 SHOTS = {

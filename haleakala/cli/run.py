@@ -89,5 +89,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from haleakala.companion.daemon import main
+    from haleakala.learn.board import install
 
-    return main(args)
+    return main(args, teach=install)

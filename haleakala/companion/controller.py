@@ -71,7 +71,6 @@ from .watch import BoardWatch
 if TYPE_CHECKING:
     from haleakala.config import Config
     from haleakala.hal.base import Hardware
-    from haleakala.learn.board import BoardLesson
     from haleakala.web.server import LiveView
 
     from .journal import Journal
@@ -155,14 +154,13 @@ class Companion:
         self.menus = menu.Menus(self)
         self.link_ok, self.link_detail = True, ""
         self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
-        self.lesson: BoardLesson | None = None  # a lesson taught on the board (haleakala.learn)
+        self.lesson: U.LessonHooks | None = None  # a lesson on the board (haleakala.learn)
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None
         self._digest = ""
 
         resumed = self.keeper.resume(self.seat, solo, strength) if game is None else None
-        first_boot = resumed is None and game is None and journal is not None
         self.notes = self.keeper.notes  # what the journal's recovery repaired, if anything
         if resumed is not None:
             self.game, self.sources = resumed
@@ -176,13 +174,7 @@ class Companion:
             self.keeper.start(game, self.seat)
         self.watch = BoardWatch(self, self.menus)
         self.keys = Keys(self, self.menus, self.watch)
-        if resumed is not None:
-            from haleakala.learn.board import BoardLesson
-
-            self.lesson = BoardLesson.resume(self)  # a lesson left mid-way goes on
         self.refresh()
-        if first_boot:
-            self.menus.lessons(first=True)  # first boot: learn to play, or play
 
     # ------------------------------------------------------------------ public API
 
@@ -391,8 +383,7 @@ class Companion:
     def new_game(
         self, variant: str | None = None, seed: int | None = None, start: str | None = None
     ) -> None:
-        """Start a new game (the current one is kept as a game log if it had decisions);
-        ``start``: who starts (default: by the seed), as a lesson's deal needs."""
+        """Start a new game (the current one is kept as a game log if it had decisions)."""
         variant = variant or self.variant
         self.keeper.keep_log(self.game)
         if seed is None:
@@ -423,13 +414,6 @@ class Companion:
             self.watch.settle()  # the board as it was before this event happened
         if not isinstance(event, EncoderTurned) and self.panel.scroll:
             self.panel = replace(self.panel, scroll=0)
-        if (
-            self.lesson is not None
-            and isinstance(event, ButtonPressed | ButtonHeld | EncoderTurned)
-            and self.lesson.intercept(self, event)
-        ):  # the lesson's own buttons: go on, the step before, leave
-            self.panel = replace(self.panel, message=None)
-            return
         if self.panel.message is not None and (
             isinstance(event, ButtonPressed | ButtonHeld)
             or (isinstance(event, EncoderTurned) and self.shown is not None)
@@ -442,7 +426,7 @@ class Companion:
         elif isinstance(event, ButtonHeld):
             if event.button == "back":
                 self.panel = replace(self.panel, overlay=None)
-                self.undo()
+                self.keys.hold_back()
             else:  # a long press of any other button is still a press
                 self.keys.press(event.button)
         elif isinstance(event, EncoderTurned):
@@ -538,14 +522,7 @@ class Companion:
         self.game = trial
         self.sources.append(by)
         self._after_decision(before, events)
-        hint, self.menus.given = self.menus.given, None
-        if hint is not None and by == "player" and hint.ply == len(before.history):
-            from haleakala.ai.coach import judge
-
-            log.info("hint judged: %s", judge(hint, d))
-            self.show(*N.hint_judged(judge(hint, d)), refusal=False)
-        if self.lesson is not None:
-            self.lesson.decided(self, d, by)  # the lesson moves on, its other side replies
+        self.menus.after_decision(d, by, len(before.history))  # a hint judged, a lesson on
 
     def _after_decision(self, before: Game, events: list[tuple]) -> None:
         now = self.clock()

@@ -27,7 +27,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -254,8 +254,10 @@ class Daemon:
 # --------------------------------------------------------------------------- start-up
 
 
-def main(args: Any) -> int:
-    """``haleakala run``: load the config, open the hardware, resume the game, loop."""
+def main(args: Any, teach: Callable[[Any, bool], None] | None = None) -> int:
+    """``haleakala run``: load the config, open the hardware, resume the game, loop.
+    ``teach(companion, first_boot)`` lets a package above this one teach on the board
+    (``haleakala.learn.board.install``: the menu's lessons, the first boot's offer)."""
     setup_logging(getattr(args, "log_level", "INFO"))
     from haleakala.config import ConfigError, load
 
@@ -332,8 +334,9 @@ def main(args: Any) -> int:
         log.info("RFID link on %s", config.rfid.port)
 
     from .controller import Companion
-    from .journal import Journal, JournalError
+    from .journal import JOURNAL_NAME, Journal, JournalError
 
+    first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
     journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
     notifier = Notifier()
     companion = None
@@ -359,6 +362,8 @@ def main(args: Any) -> int:
         log.info("language from the journal: %s", speak(journal.language, warn=log.error))
     if getattr(args, "palette", None) is None and journal.palette:  # chosen at the board
         log.info("colours from the journal: %s", palette.use(journal.palette))
+    if teach is not None:
+        teach(companion, first_boot and not companion.game.history)
     autoplayer = None
     if autoplay is not None:
         from .autoplay import AutoPlayer

@@ -18,7 +18,6 @@ from . import ui as U
 from .solo import Seat
 
 if TYPE_CHECKING:
-    from haleakala.learn.board import BoardLesson
     from haleakala.web.server import LiveView
 
     from .journal import Journal, JournalError
@@ -40,7 +39,7 @@ class Host(Protocol):
     notes: tuple[str, ...]
     errors: int
     live_view: LiveView | None  # set by web.start when the live view runs
-    lesson: BoardLesson | None  # a lesson being taught on the board (haleakala.learn)
+    lesson: U.LessonHooks | None  # a lesson being taught on the board (haleakala.learn)
 
     @property
     def paused(self) -> JournalError | None: ...

@@ -210,6 +210,7 @@ class Menus:
     def __init__(self, host: Host) -> None:
         self.host = host
         self.given: Hint | None = None  # the coach's latest hint, judged at the next decision
+        self.teacher: U.Teacher | None = None  # the lessons on offer (haleakala.learn installs)
 
     def open(self, cursor: int = 0, on: object = None) -> None:
         """The menu, the cursor on line ``cursor`` (or on the line whose value is ``on``)."""
@@ -222,32 +223,18 @@ class Menus:
         chooser = main_menu(
             h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
         )
-        learn = (
-            U.Option(N_("leave the lesson"), "leave_lesson")
-            if h.lesson is not None
-            else U.Option(N_("learn to play"), "learn")
-        )
-        options = (*chooser.options, learn)
-        chooser = replace(chooser, options=options, cursor=cursor % len(options))
+        if self.teacher is not None:  # learn to play, or the way out of a lesson
+            learn = (
+                U.Option(N_("leave the lesson"), "leave_lesson")
+                if h.lesson is not None
+                else U.Option(N_("learn to play"), "learn")
+            )
+            options = (*chooser.options, learn)
+            chooser = replace(chooser, options=options, cursor=cursor % len(options))
         values = [o.value for o in chooser.options]
         if on in values:
             chooser = replace(chooser, cursor=values.index(on))
         h.panel = replace(h.panel, overlay=chooser)
-
-    def lessons(self, *, first: bool = False) -> None:
-        """The lessons the board teaches, and a plain game: on first boot (``first``) the
-        companion offers them before anything else; later from the menu's "learn to play"."""
-        from haleakala.learn.board import board_lessons
-        from haleakala.learn.lesson import CONTEXT
-
-        options = [
-            U.Option(i18n.pgettext(CONTEXT, lesson.title).lower(), f"lesson:{lesson.name}")
-            for lesson in board_lessons()
-        ]
-        options.append(U.Option(N_("play a game") if first else N_("back"), "resume"))
-        title = N_("LEARN TO PLAY?") if first else N_("LESSONS")
-        h = self.host
-        h.panel = replace(h.panel, overlay=U.Chooser(U.MENU, title, tuple(options), 0))
 
     def scores(self, record: dict, title: str) -> None:
         h = self.host
@@ -338,24 +325,27 @@ class Menus:
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()
-        elif value == "learn":
-            self.lessons()
+        elif value == "learn" and self.teacher is not None:
+            self.teacher.offer(h)
         elif value == "leave_lesson" and h.lesson is not None:
             h.panel = replace(h.panel, overlay=None)
             h.lesson.leave(h)
-        elif isinstance(value, str) and value.startswith("lesson:"):
-            self.start_lesson(value.removeprefix("lesson:"))
+        elif isinstance(value, str) and value.startswith("lesson:") and self.teacher is not None:
+            h.panel = replace(h.panel, overlay=None)
+            self.teacher.start(h, value.removeprefix("lesson:"))
 
-    def start_lesson(self, name: str) -> None:
-        """A new game dealt as lesson ``name``'s, taught on the board."""
-        from haleakala.learn.board import BoardLesson, board_lessons
-
+    def after_decision(self, d: int, by: str, ply: int) -> None:
+        """A decision was made at ``ply``: the coach's hint given for it is judged, and a
+        lesson on the board moves on (its other side replies)."""
         h = self.host
-        h.panel = replace(h.panel, overlay=None)
-        for lesson in board_lessons():
-            if lesson.name == name:
-                BoardLesson.start(h, lesson)
-                return
+        hint, self.given = self.given, None
+        if hint is not None and by == "player" and hint.ply == ply:
+            from haleakala.ai.coach import judge
+
+            log.info("hint judged: %s", judge(hint, d))
+            h.show(*N.hint_judged(judge(hint, d)), refusal=False)
+        if h.lesson is not None:
+            h.lesson.decided(h, d, by)
 
     def next_language(self) -> None:
         """The next language of the companion (en, de, fr), kept in the journal so that a

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
 from haleakala.i18n import N_
@@ -45,8 +45,6 @@ from .oled_font import (
 
 if TYPE_CHECKING:
     from PIL.Image import Image
-
-    from haleakala.learn.board import LessonView
 
 
 __all__ = [
@@ -354,13 +352,12 @@ LESSON_FOOTERS = {
 step with select; a long press on back leaves the lesson)."""
 
 
-def lesson_screen(view: LessonView) -> Screen:
-    """A lesson's words (catalog keys of the context "lesson", checked to fit 4 lines
-    when the lesson was loaded) and the footer, the step counter in the title."""
-    from haleakala.learn.lesson import CONTEXT
-
-    title = f"{i18n.pgettext(CONTEXT, view.title)} {view.number}/{view.steps}"
-    lines = wrap(i18n.pgettext(CONTEXT, view.say))
+def lesson_screen(view: Any) -> Screen:
+    """A lesson's words (``haleakala.learn.board.LessonView``: catalog keys of its gettext
+    context, checked to fit 4 lines when the lesson was loaded) and the footer, the step
+    counter in the title."""
+    title = f"{i18n.pgettext(view.context, view.title)} {view.number}/{view.steps}"
+    lines = wrap(i18n.pgettext(view.context, view.say))
     footer = i18n._(LESSON_FOOTERS.get(view.kind, LESSON_FOOTERS["read"]))
     return Screen(title, (*lines, footer), alert=view.kind in ("hint", "refused"))
 

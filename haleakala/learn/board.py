@@ -1,12 +1,14 @@
 """A lesson on the kit: the OLED says, the LEDs point, the buttons or discs answer.
 
-``BoardLesson`` sits beside the controller (``Companion.lesson``) and is asked at three
-places: an input event (``intercept``: select goes on, back goes to the step before, a
-long press on back leaves the lesson), a decision about to be applied (``allows``: a wrong
-one gets the step's hint and the game stays), and a decision applied (``decided``: the
-lesson moves on and the other side's scripted replies are carried out through the
-controller, so they are journaled and shown like any decision). What the OLED shows comes
-from ``view`` and what the LEDs add from ``leds``.
+``BoardLesson`` sits beside the controller (``Companion.lesson``, in the shape of the
+companion's ``ui.LessonHooks``: the companion never imports this package, ``install`` plugs
+it in) and is asked at three places: an input event (``intercept``: select goes on, back
+goes to the step before, a long press on back leaves the lesson), a decision about to be
+applied (``allows``: a wrong one gets the step's hint and the game stays), and a decision
+applied (``decided``: the lesson moves on and the other side's scripted replies are carried
+out through the controller, so they are journaled and shown like any decision). What the
+OLED shows comes from ``view``, what the LEDs add from ``leds``, what the live view shows
+from ``watch_data``.
 
 Durable like the rest of the daemon's state: the lesson's progress is written atomically
 beside the journal (``lesson.json``, fsynced) after every step, and a restart resumes it
@@ -14,7 +16,7 @@ when the journal's game is the lesson's game at that step (same digest); otherwi
 game simply goes on without the lesson.
 
 Only Haleakala lessons run on the kit (its board is Haleakala's); the others run in the
-terminal and the window.
+terminal.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 from haleakala.hal.events import ButtonHeld, ButtonPressed, EncoderTurned
 
 from .engine import DECIDE, DONE, HINT, READ, REFUSED, Run
-from .lesson import Lesson, LessonError, find, lesson_paths, load
+from .lesson import CONTEXT, Lesson, LessonError, find, lesson_paths, load
 
 if TYPE_CHECKING:
+    from haleakala.companion.controller import Companion as Controller
     from haleakala.companion.host import Host as Companion
 
 log = logging.getLogger("haleakala.companion")
@@ -52,6 +55,7 @@ class LessonView:
     point: tuple[str, ...]
     showing: bool  # the words are on the OLED (else the game's own screen, with the LEDs)
     reason: str = ""
+    context: str = CONTEXT  # the gettext context of title and say
 
 
 def board_lessons() -> list[Lesson]:
@@ -156,6 +160,11 @@ class BoardLesson:
             return None
         showing = s.kind in (READ, HINT, REFUSED) or not self.seen
         return LessonView(s.kind, s.title, s.say, s.number, s.steps, s.point, showing, s.reason)
+
+    def watch_data(self) -> dict[str, Any] | None:
+        """The step for the live view's watchers (None: the lesson is over)."""
+        view = self.view()
+        return None if view is None else lesson_data(view)
 
     def leds(self, frame: dict) -> dict:
         """The zones the step points at, lit in the palette's "legal target" colour."""
@@ -287,6 +296,40 @@ class BoardLesson:
                 self.run.game.digest(),
             )
             self.leave(c)
+
+
+class Desk:
+    """The lessons on offer in the board's menu (the companion's ``ui.Teacher``)."""
+
+    def offer(self, c: Companion, first: bool = False) -> None:
+        """The lessons the board teaches, and a plain game: on first boot (``first``) before
+        anything else, later from the menu's "learn to play"."""
+        from haleakala.companion import ui as U
+        from haleakala.i18n import N_, pgettext
+
+        options = [
+            U.Option(pgettext(CONTEXT, lesson.title).lower(), f"lesson:{lesson.name}")
+            for lesson in board_lessons()
+        ]
+        options.append(U.Option(N_("play a game") if first else N_("back"), "resume"))
+        title = N_("LEARN TO PLAY?") if first else N_("LESSONS")
+        c.panel = replace(c.panel, overlay=U.Chooser(U.MENU, title, tuple(options), 0))
+
+    def start(self, c: Companion, name: str) -> None:
+        for lesson in board_lessons():
+            if lesson.name == name:
+                BoardLesson.start(c, lesson)
+                return
+
+
+def install(c: Controller, first_boot: bool = False) -> None:
+    """Teach on this companion: the menu offers the lessons, a lesson kept beside the
+    journal goes on, and a first boot (nothing to resume) offers them at once."""
+    desk = Desk()
+    c.menus.teacher = desk
+    c.lesson = BoardLesson.resume(c)
+    if c.lesson is None and first_boot:
+        desk.offer(c, first=True)
 
 
 def _first_step_words() -> tuple[str, str]:

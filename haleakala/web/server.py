@@ -195,18 +195,13 @@ class LiveView:
         """Publish the companion's game if it changed since the last call (identity: the
         controller replaces its game on every decision, undo or new game). True: published."""
         game = companion.game
-        board = getattr(companion, "lesson", None)
-        view = board.view() if board is not None else None
-        shown = None if view is None else (view.number, view.kind)
+        board = getattr(companion, "lesson", None)  # a lesson taught on the board, if any
+        lesson = board.watch_data() if board is not None else None
+        shown = None if lesson is None else (lesson["step"], lesson["kind"])
         if game is self._game and shown == self._lesson:
             return False
         self._lesson = shown
         digest = companion.digest() if hasattr(companion, "digest") else ""
-        lesson = None
-        if view is not None:
-            from haleakala.learn.board import lesson_data
-
-            lesson = lesson_data(view)
         self.publish(game, digest=digest, lesson=lesson)
         return True
 

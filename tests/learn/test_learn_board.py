@@ -12,8 +12,8 @@ from haleakala import i18n, palette
 from haleakala.companion import oled
 from haleakala.companion.hands import events_for
 from haleakala.companion.journal import Journal
-from haleakala.hal.events import ButtonHeld
-from haleakala.learn.board import LESSON_FILE, BoardLesson, board_lessons
+from haleakala.hal.events import ButtonHeld, EncoderTurned
+from haleakala.learn.board import LESSON_FILE, BoardLesson, board_lessons, install
 from haleakala.learn.check import wrong_decision
 from haleakala.learn.engine import DECIDE, HINT, READ
 
@@ -139,8 +139,17 @@ def test_a_long_press_on_back_leaves_the_lesson_and_the_game_stays():
     assert rig.c.lesson is None and rig.c.game.history and rig.c.seat.colour is None
 
 
-def test_the_lesson_goes_on_after_a_restart_where_it_was(tmp_path):
+def booted(tmp_path) -> Rig:
+    """A companion on a state directory, taught by haleakala.learn as ``haleakala run``
+    does (``teach``: first boot when the journal did not exist)."""
+    first = not (tmp_path / "journal.bin").exists()
     rig = Rig("buttons", journal=Journal(tmp_path))
+    install(rig.c, first and not rig.c.game.history)
+    return rig
+
+
+def test_the_lesson_goes_on_after_a_restart_where_it_was(tmp_path):
+    rig = booted(tmp_path)
     rig.press("select")  # first boot: the lesson list
     board = rig.c.lesson
     assert board is not None and (tmp_path / LESSON_FILE).is_file()
@@ -150,14 +159,14 @@ def test_the_lesson_goes_on_after_a_restart_where_it_was(tmp_path):
     carry_out(rig, "4@3")
     index, digest = board.run.index, rig.c.game.digest()
     rig.c.say_bye()
-    again = Rig("buttons", journal=Journal(tmp_path))
+    again = booted(tmp_path)
     assert again.c.lesson is not None
     assert again.c.lesson.run.index == index and again.c.game.digest() == digest
     assert again.c.panel.overlay is None  # no first-boot offer over a resumed game
 
 
 def test_the_first_boot_offers_the_lessons_and_a_plain_game(tmp_path):
-    rig = Rig("buttons", journal=Journal(tmp_path))
+    rig = booted(tmp_path)
     shown = screen_now(rig)
     assert shown.title == "LEARN TO PLAY?"
     assert shown.lines[0] == "first game" and shown.lines[-1] == "play a game"
@@ -168,6 +177,7 @@ def test_the_first_boot_offers_the_lessons_and_a_plain_game(tmp_path):
 
 def test_the_menu_offers_the_lessons_and_during_one_a_way_out():
     rig = Rig("buttons")
+    install(rig.c)
     rig.press("back")
     labels = [o.label for o in rig.c.shown.options]
     assert "learn to play" in labels
@@ -195,3 +205,22 @@ def test_the_live_view_shows_watchers_the_lesson_step_even_when_the_game_stands_
     assert json.loads(live.latest.data)["lesson"]["step"] == 2
     rig.send(ButtonHeld("back"))  # left: the page shows no lesson
     assert live.observe(rig.c) and json.loads(live.latest.data)["lesson"] is None
+
+
+def test_the_daemon_teaches_only_when_told_and_the_menu_stays_as_it_was_without():
+    rig = Rig("buttons")
+    rig.press("back")
+    labels = [o.label for o in rig.c.shown.options]
+    assert "learn to play" not in labels  # a companion nobody taught: the menu of before
+
+
+def test_starting_a_lesson_from_the_menu(tmp_path):
+    rig = booted(tmp_path)
+    rig.press("back")  # close the first boot's offer: a plain game
+    rig.press("back")  # the menu
+    labels = [o.label for o in rig.c.shown.options]
+    rig.send(*[EncoderTurned(1)] * labels.index("learn to play"))
+    rig.press("select")
+    assert rig.c.shown.title == "LESSONS"
+    rig.press("select")
+    assert rig.c.lesson is not None and rig.c.lesson.run.lesson.name == "first-game"
