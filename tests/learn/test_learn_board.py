@@ -224,3 +224,42 @@ def test_starting_a_lesson_from_the_menu(tmp_path):
     assert rig.c.shown.title == "LESSONS"
     rig.press("select")
     assert rig.c.lesson is not None and rig.c.lesson.run.lesson.name == "first-game"
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_lesson_screenshots_in_docs_are_what_the_companion_draws_today(language):
+    """docs/learn/oled-*.png come from tools/lesson_screenshots.py (the real companion, the
+    real lesson); a change of a lesson's words or of the screen must redraw them."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from PIL import Image, ImageChops
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "lesson_shots", root / "tools" / "lesson_screenshots.py"
+        )
+        assert spec is not None and spec.loader is not None
+        tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tool)
+    finally:
+        sys.path.remove(str(root / "tools"))
+    i18n.use(language)
+    try:
+        shots = tool.screens("first-game", tool.SHOTS["first-game"])
+        stale = []
+        for shot, s in shots.items():
+            path = root / "docs" / "learn" / f"oled-{language}-first-game-{shot}.png"
+            drawn = tool.picture(s, 1)
+            if (
+                not path.exists()
+                or ImageChops.difference(Image.open(path).convert("L"), drawn).getbbox()
+            ):
+                stale.append(path.name)
+        assert not stale, f"redraw with: tools/lesson_screenshots.py ({stale})"
+        assert {"welcome", "first-disc", "hint", "eruption"} <= set(shots)
+    finally:
+        i18n.use("en")
