@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "install": "haleakala.kit.install",
     "palette": "haleakala.cli.palette",
     "journal": "haleakala.cli.journal",
+    "learn": "haleakala.learn.cli",
     "kit": "haleakala.kit.kitcheck",
     "play": "haleakala.terminal.play",
     "power": "haleakala.kit.power",

@@ -97,6 +97,7 @@ def _run(args: argparse.Namespace) -> int:
 
         return remote_main(args)
     from haleakala.companion.daemon import main
+    from haleakala.learn.board import install
 
     def start_live_view(address: str, companion: Any) -> Any:
         """The web live view, imported only when one is asked for (the web extra)."""
@@ -104,4 +105,4 @@ def _run(args: argparse.Namespace) -> int:
 
         return start(address, companion)
 
-    return main(args, start_live_view)
+    return main(args, start_live_view, teach=install)

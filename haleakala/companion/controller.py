@@ -155,6 +155,7 @@ class Companion:
         self.menus = menu.Menus(self)
         self.link_ok, self.link_detail = True, ""
         self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
+        self.lesson: U.LessonHooks | None = None  # a lesson on the board (haleakala.learn)
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None
@@ -380,13 +381,15 @@ class Companion:
         self.refresh()
         return True
 
-    def new_game(self, variant: str | None = None, seed: int | None = None) -> None:
+    def new_game(
+        self, variant: str | None = None, seed: int | None = None, start: str | None = None
+    ) -> None:
         """Start a new game (the current one is kept as a game log if it had decisions)."""
         variant = variant or self.variant
         self.keeper.keep_log(self.game)
         if seed is None:
             seed = self._seeds.randrange(2**31) if self._seeds is not None else _seed()
-        game = Game(variant, seed)
+        game = Game(variant, seed, start)
         self.keeper.start(game, self.seat)  # the journal first: if it fails, nothing changed
         self.keeper.forget()  # a decision held by a pause went with the game
         self.game = game
@@ -424,7 +427,7 @@ class Companion:
         elif isinstance(event, ButtonHeld):
             if event.button == "back":
                 self.panel = replace(self.panel, overlay=None)
-                self.undo()
+                self.keys.hold_back()
             else:  # a long press of any other button is still a press
                 self.keys.press(event.button)
         elif isinstance(event, EncoderTurned):
@@ -507,6 +510,8 @@ class Companion:
         if self.paused is not None:  # the last decision is not saved yet
             self._say_paused()
             return
+        if self.lesson is not None and not self.lesson.allows(self, d, by):
+            return  # not the lesson's decision: its hint shows, the game stays
         before = self.game
         trial = before.clone()
         try:
@@ -518,12 +523,7 @@ class Companion:
         self.game = trial
         self.sources.append(by)
         self._after_decision(before, events)
-        hint, self.menus.given = self.menus.given, None
-        if hint is not None and by == "player" and hint.ply == len(before.history):
-            from haleakala.ai.coach import judge
-
-            log.info("hint judged: %s", judge(hint, d))
-            self.show(*N.hint_judged(judge(hint, d)), refusal=False)
+        self.menus.after_decision(d, by, len(before.history))  # a hint judged, a lesson on
 
     def _after_decision(self, before: Game, events: list[game_events.Event]) -> None:
         now = self.clock()

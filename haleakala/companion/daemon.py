@@ -27,13 +27,11 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from .host import LiveView
 
     LiveViewStarter = Callable[[str, Any], LiveView | None]
@@ -261,13 +259,19 @@ class Daemon:
 # --------------------------------------------------------------------------- start-up
 
 
-def main(args: Any, start_live_view: LiveViewStarter | None = None) -> int:
+def main(
+    args: Any,
+    start_live_view: LiveViewStarter | None = None,
+    teach: Callable[[Any, bool], None] | None = None,
+) -> int:
     """``haleakala run``: load the config, open the hardware, resume the game, loop.
 
     ``start_live_view(address, companion)`` starts the web live view (None when it cannot:
     it has logged why); the command line hands in ``haleakala.web.start``'s, so that the
     companion imports nothing of the web. Without it a live view asked for is a config
-    error with a sentence."""
+    error with a sentence. ``teach(companion, first_boot)`` lets a package above this one
+    teach on the board (``haleakala.learn.board.install``: the menu's lessons, the first
+    boot's offer)."""
     setup_logging(getattr(args, "log_level", "INFO"))
     from haleakala.config import ConfigError, load
 
@@ -344,8 +348,9 @@ def main(args: Any, start_live_view: LiveViewStarter | None = None) -> int:
         log.info("RFID link on %s", config.rfid.port)
 
     from .controller import Companion
-    from .journal import Journal, JournalError
+    from .journal import JOURNAL_NAME, Journal, JournalError
 
+    first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
     journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
     notifier = Notifier()
     companion = None
@@ -371,6 +376,8 @@ def main(args: Any, start_live_view: LiveViewStarter | None = None) -> int:
         log.info("language from the journal: %s", speak(journal.language, warn=log.error))
     if getattr(args, "palette", None) is None and journal.palette:  # chosen at the board
         log.info("colours from the journal: %s", palette.use(journal.palette))
+    if teach is not None:
+        teach(companion, first_boot and not companion.game.history)
     autoplayer = None
     if autoplay is not None:
         from .autoplay import AutoPlayer

@@ -57,6 +57,7 @@ class Host(Protocol):
     notes: tuple[str, ...]
     errors: int
     live_view: LiveView | None  # set by web.start when the live view runs
+    lesson: U.LessonHooks | None  # a lesson being taught on the board (haleakala.learn)
 
     @property
     def paused(self) -> JournalError | None: ...
@@ -74,7 +75,9 @@ class Host(Protocol):
 
     def undo(self) -> bool: ...
 
-    def new_game(self, variant: str | None = None, seed: int | None = None) -> None: ...
+    def new_game(
+        self, variant: str | None = None, seed: int | None = None, start: str | None = None
+    ) -> None: ...
 
     def digest(self) -> str:
         """The game's digest, computed once per position."""

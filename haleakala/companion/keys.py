@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from haleakala.hal.events import BEACHES
+from haleakala.hal.events import BEACHES, ButtonHeld, ButtonPressed, EncoderTurned
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, encode
 from haleakala.rules.game import OVER, TURN
@@ -39,6 +39,9 @@ class Keys:
         self.watch = watch
 
     def press(self, button: str) -> None:
+        lesson = self.host.lesson
+        if lesson is not None and lesson.intercept(self.host, ButtonPressed(button)):
+            return  # a lesson's own buttons: go on, the step before
         if button == "back":
             self.back()
         elif button == "select":
@@ -131,11 +134,19 @@ class Keys:
         if offered is None:
             h.show(*N.not_on_beach(beach, menu.why_not_beach(game, beach)), beaches=(beach,))
 
+    def hold_back(self) -> None:
+        """A long press on back: undo; in a lesson, leave it (the game stays)."""
+        lesson = self.host.lesson
+        if lesson is None or not lesson.intercept(self.host, ButtonHeld("back")):
+            self.host.undo()
+
     def turn(self, steps: object) -> None:
         if not isinstance(steps, int) or isinstance(steps, bool):
             log.warning("encoder event with steps %r ignored", steps)
             return
         h = self.host
+        if h.lesson is not None and h.lesson.intercept(h, EncoderTurned(steps)):
+            return
         p = h.panel
         if p.overlay is not None:
             h.panel = replace(p, overlay=p.overlay.moved(steps))

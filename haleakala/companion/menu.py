@@ -208,6 +208,7 @@ class Menus:
     def __init__(self, host: Host) -> None:
         self.host = host
         self.given: Hint | None = None  # the coach's latest hint, judged at the next decision
+        self.teacher: U.Teacher | None = None  # the lessons on offer (haleakala.learn installs)
 
     def open(self, cursor: int = 0, on: object = None) -> None:
         """The menu, the cursor on line ``cursor`` (or on the line whose value is ``on``)."""
@@ -218,6 +219,14 @@ class Menus:
         chooser = main_menu(
             h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
         )
+        if self.teacher is not None:  # learn to play, or the way out of a lesson
+            learn = (
+                U.Option(N_("leave the lesson"), "leave_lesson")
+                if h.lesson is not None
+                else U.Option(N_("learn to play"), "learn")
+            )
+            options = (*chooser.options, learn)
+            chooser = replace(chooser, options=options, cursor=cursor % len(options))
         values = [o.value for o in chooser.options]
         if on in values:
             chooser = replace(chooser, cursor=values.index(on))
@@ -312,6 +321,27 @@ class Menus:
         elif value == "hint" and not h.game.is_terminal():
             h.panel = replace(h.panel, overlay=None)
             self.hint()
+        elif value == "learn" and self.teacher is not None:
+            self.teacher.offer(h)
+        elif value == "leave_lesson" and h.lesson is not None:
+            h.panel = replace(h.panel, overlay=None)
+            h.lesson.leave(h)
+        elif isinstance(value, str) and value.startswith("lesson:") and self.teacher is not None:
+            h.panel = replace(h.panel, overlay=None)
+            self.teacher.start(h, value.removeprefix("lesson:"))
+
+    def after_decision(self, d: int, by: str, ply: int) -> None:
+        """A decision was made at ``ply``: the coach's hint given for it is judged, and a
+        lesson on the board moves on (its other side replies)."""
+        h = self.host
+        hint, self.given = self.given, None
+        if hint is not None and by == "player" and hint.ply == ply:
+            from haleakala.ai.coach import judge
+
+            log.info("hint judged: %s", judge(hint, d))
+            h.show(*N.hint_judged(judge(hint, d)), refusal=False)
+        if h.lesson is not None:
+            h.lesson.decided(h, d, by)
 
     def next_language(self) -> None:
         """The next language of the companion (en, de, fr), kept in the journal so that a

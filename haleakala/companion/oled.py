@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
 from haleakala.i18n import N_
@@ -298,6 +298,8 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         msg = ui.message
         title = ("! " if msg.refusal else "") + msg.title
         return Screen(title, _fit([msg.text]), alert=msg.refusal)
+    if ui.lesson is not None and ui.lesson.showing and not scores:
+        return lesson_screen(ui.lesson)
     if scores:
         assert chooser is not None
         return _scores_screen(game, chooser)
@@ -338,6 +340,26 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         lines += _turn_lines(game, ui)
     lines += list(ui.notes)
     return Screen(title, _fit(lines))
+
+
+LESSON_FOOTERS = {
+    "read": N_("select: go on"),
+    "decide": N_("select: go on"),
+    "hint": N_("back: step before"),
+    "refused": N_("back: step before"),
+}
+"""The last line of a lesson's screen: what the buttons do (a hint also goes back to its
+step with select; a long press on back leaves the lesson)."""
+
+
+def lesson_screen(view: Any) -> Screen:
+    """A lesson's words (``haleakala.learn.board.LessonView``: catalog keys of its gettext
+    context, checked to fit 4 lines when the lesson was loaded) and the footer, the step
+    counter in the title."""
+    title = f"{i18n.pgettext(view.context, view.title)} {view.number}/{view.steps}"
+    lines = wrap(i18n.pgettext(view.context, view.say))
+    footer = i18n._(LESSON_FOOTERS.get(view.kind, LESSON_FOOTERS["read"]))
+    return Screen(title, (*lines, footer), alert=view.kind in ("hint", "refused"))
 
 
 def bye_screen() -> Screen:

@@ -70,6 +70,7 @@ class Screen:
             link_detail=h.link_detail,
             notes=h.notes,
             scroll=p.scroll,
+            lesson=h.lesson.view() if h.lesson is not None else None,
         )
 
     def _pending_beach(self) -> int | None:
@@ -96,6 +97,8 @@ class Screen:
         now = self.host.clock()
         state = self.state(now)
         frame = scenes.led_frame(game, state, now)
+        if self.host.lesson is not None:  # what the lesson points at
+            frame = self.host.lesson.leds(frame)
         if frame != self.last_frame:
             self.hardware.show_zones(frame)
             self.last_frame = frame

@@ -8,7 +8,7 @@ situation without hardware, and the renderer can tell "nothing changed" by compa
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 # Chooser kinds.
 DECISION = "decision"  # shaman destination, card, Lava Priestess, shell, pre-scoring purchase
@@ -112,6 +112,7 @@ class UiState:
     notes: tuple[str, ...] = field(default=())  # start-up notes (journal repairs)
     scroll: int = 0  # text screens longer than the panel scroll with the encoder
     bye: bool = False
+    lesson: Any = None  # a lesson's view (LessonHooks.view): its words and pointers
 
 
 @dataclass(frozen=True)
@@ -182,3 +183,45 @@ class Panel:
             pending=None,
             auto_at=None,
         )
+
+
+class LessonHooks(Protocol):
+    """A lesson taught on the board (``haleakala.learn.board.BoardLesson``): the controller
+    and its parts ask it at the few places a lesson changes what happens. The companion
+    knows only this shape; the lesson package, above it, installs itself (``Teacher``)."""
+
+    def intercept(self, host: Any, event: object) -> bool:
+        """An input the lesson handles itself (go on, the step before, leave): True."""
+        ...
+
+    def allows(self, host: Any, d: int, by: str) -> bool:
+        """May decision ``d`` be applied (else the lesson shows its hint)?"""
+        ...
+
+    def decided(self, host: Any, d: int, by: str) -> None:
+        """After a decision: the lesson moves on, its other side replies."""
+        ...
+
+    def leave(self, host: Any, handover: str | None = None) -> None: ...
+
+    def view(self) -> Any:
+        """What the OLED shows of the lesson now (None: nothing)."""
+        ...
+
+    def leds(self, frame: dict) -> dict:
+        """The LED frame with what the lesson points at."""
+        ...
+
+    def watch_data(self) -> dict | None:
+        """The lesson's step for the live view (None: nothing to show)."""
+        ...
+
+
+class Teacher(Protocol):
+    """What the menu offers of the lessons (``haleakala.learn.board.Desk``)."""
+
+    def offer(self, host: Any, first: bool = False) -> None:
+        """The lessons as a menu over the game (``first``: the first boot's offer)."""
+        ...
+
+    def start(self, host: Any, name: str) -> None: ...

@@ -173,6 +173,8 @@ def _index(language: str) -> _Index:
             continue
         strings = message.string
         said.update([strings] if isinstance(strings, str) else list(strings or ()))
+        if message.context:  # asked for by pgettext with its context, never by its words:
+            continue  # a lesson's "SCORING" must not turn "SCORING 1 1/2" into English
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         plural = ids[1] if len(ids) > 1 else None
         for form in ids:

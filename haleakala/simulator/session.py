@@ -148,6 +148,9 @@ class SimSession:
             strength=strength,
             **options,
         )
+        from haleakala.learn.board import install
+
+        install(self.companion)  # the menu's lessons; a lesson goes on after a power cut
         self.companion.start()
         if self.kit == "rfid":
             self.link = open_link(self.companion.post, self.rfid_transport)

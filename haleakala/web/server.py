@@ -201,6 +201,7 @@ class LiveView:
         self.published = 0
         self._seq = 0
         self._game: Any = None
+        self._lesson: tuple | None = None  # the lesson step last published (step, kind)
         self._log: deque[Text | str] = deque(maxlen=LOG_LINES)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -222,13 +223,17 @@ class LiveView:
         """Publish the companion's game if it changed since the last call (identity: the
         controller replaces its game on every decision, undo or new game). True: published."""
         game = companion.game
-        if game is self._game:
+        board = getattr(companion, "lesson", None)  # a lesson taught on the board, if any
+        lesson = board.watch_data() if board is not None else None
+        shown = None if lesson is None else (lesson["step"], lesson["kind"])
+        if game is self._game and shown == self._lesson:
             return False
+        self._lesson = shown
         digest = companion.digest() if hasattr(companion, "digest") else ""
-        self.publish(game, digest=digest)
+        self.publish(game, digest=digest, lesson=lesson)
         return True
 
-    def publish(self, game: Any, digest: str = "") -> Update:
+    def publish(self, game: Any, digest: str = "", lesson: dict | None = None) -> Update:
         """Build and hand over one snapshot; the only cost to the caller is the snapshot
         itself and one ``call_soon_threadsafe`` (a byte written to the loop's pipe)."""
         # A game may picture itself (its description's ``live_view``); else Haleakala's.
@@ -241,7 +246,10 @@ class LiveView:
         self._log.extend(lines)
         self._game = game
         self._seq += 1
-        data = pictured.snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest)
+        extra = {} if lesson is None else {"lesson": lesson}  # only Haleakala's teaches
+        data = pictured.snapshot(
+            game, log=tuple(self._log), seq=self._seq, digest=digest, **extra
+        )
         body = json.dumps(data, separators=(",", ":")).encode()
         frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
         update = Update(self._seq, data["digest"], body, frame)

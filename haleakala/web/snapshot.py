@@ -48,11 +48,20 @@ NOTATION = re.compile(r"\s*\((-?\d@\d\*?|>\w+|boat|keep|pass|buy \w+|lava \d>\d)
 same in every language, since notation is. The page's header shows the words without them."""
 
 
-def snapshot(game: Game, *, log: Sequence[Text | str] = (), seq: int = 0, digest: str = "") -> dict:
+def snapshot(
+    game: Game,
+    *,
+    log: Sequence[Text | str] = (),
+    seq: int = 0,
+    digest: str = "",
+    lesson: dict | None = None,
+) -> dict:
     """Everything the page shows about ``game``: a fresh dict of plain values.
 
     ``digest`` is the game's digest when the caller has it cached (the companion does);
-    otherwise it is computed here. ``seq`` numbers the updates of one server run."""
+    otherwise it is computed here. ``seq`` numbers the updates of one server run.
+    ``lesson``: the step a lesson on the board is at (``learn.board.lesson_data``), for
+    whoever watches it being taught."""
     b = game.board
     over = game.is_terminal()
     return {
@@ -100,6 +109,7 @@ def snapshot(game: Game, *, log: Sequence[Text | str] = (), seq: int = 0, digest
         "result": _result(game) if over else None,
         "log": [i18n.render(line) for line in log[-LOG_LINES:]],
         "segments": b.segments,
+        "lesson": lesson,
     }
 
 

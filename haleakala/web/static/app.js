@@ -291,6 +291,10 @@ function draw(s) {
   // Plain words first (the header is for everyone at the table and on their phones), the
   // notation after them, smaller, for those who type it.
   document.getElementById("awaited").textContent = s.over ? "" : s.awaited_words || s.awaited;
+  // A lesson on the board: what the learner is told, for whoever watches.
+  const lesson = document.getElementById("lesson");
+  lesson.hidden = !s.lesson;
+  lesson.textContent = s.lesson ? `${s.lesson.title} ${s.lesson.step}/${s.lesson.steps} · ${s.lesson.say}` : "";
   const codes = s.over || !s.notation ? [] : s.notation;
   document.getElementById("notation").textContent = codes.length ? say("notation", { codes: codes.join(" · ") }) : "";
   drawPieces(s);
