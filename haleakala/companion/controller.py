@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -89,10 +89,6 @@ SETTLE_S = 0.8
 """RFID: a disc placed next to the boat waits this long for the invocation disc, and a disc
 taken off a beach this long in case it is on its way to another beach (a move, refused)."""
 MAX_CONSECUTIVE_ERRORS = 20
-
-
-def _seed() -> int:
-    return int.from_bytes(os.urandom(4), "big") >> 1
 
 
 class Companion:
@@ -167,7 +163,7 @@ class Companion:
             self.game, self.sources = resumed
         else:
             if game is None:
-                game = Game(self.variant, seed if seed is not None else _seed(), start)
+                game = Game(self.variant, seed if seed is not None else secrets.randbits(31), start)
                 if self._seeds is not None:
                     self._seeds.random()  # the first seed was used by this game
             self.game = game
@@ -388,7 +384,7 @@ class Companion:
         variant = variant or self.variant
         self.keeper.keep_log(self.game)
         if seed is None:
-            seed = self._seeds.randrange(2**31) if self._seeds is not None else _seed()
+            seed = self._seeds.randrange(2**31) if self._seeds is not None else secrets.randbits(31)
         game = Game(variant, seed, start)
         self.keeper.start(game, self.seat)  # the journal first: if it fails, nothing changed
         self.keeper.forget()  # a decision held by a pause went with the game
