@@ -473,6 +473,11 @@ def refresh(plan: dict) -> dict:
                 target.unlink()
             target.symlink_to("/dev/null")
     found["masked"] = plan.get("mask", [])
+    # The unit as installed: no listener, no live-view drop-in (a run stopped in the live-view
+    # step leaves both, and the next boot's daemon would then fail before READY).
+    set_web(False)
+    with contextlib.suppress(FileNotFoundError):
+        (DROPINS / "live-view.conf").unlink()
     found["version"] = run([f"{VENV}/bin/python", "-c", "import haleakala, pathlib; "
                             "print(pathlib.Path(haleakala.__file__).parent)"]).stdout.strip()
     as_user = ["runuser", "-u", "haleakala", "--", f"{VENV}/bin/python"]
