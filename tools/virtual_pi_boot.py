@@ -348,6 +348,24 @@ RESUMED = re.compile(r"resumed game (\S+) \((\w+), seed (\d+)\) at decision (\d+
 OVER = re.compile(r"autoplay: game over, .* decision (\d+), digest ([0-9a-f]+)")
 
 
+STAMP = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)$", re.M)
+
+
+def guest_times(console: str) -> dict:
+    """Guest seconds since power-on (the kernel's clock on each console line) at which the
+    daemon's unit started, logged its first line, resumed or dealt, and was READY."""
+    marks = {"unit_starting_s": "Starting haleakala.service", "first_line_s": "haleakala[",
+             "resumed_s": ("resumed game ", "new game "), "ready_s": ": ready: "}  # fmt: skip
+    found: dict = {}
+    for m in STAMP.finditer(console):
+        for key, needle in marks.items():
+            needles = needle if isinstance(needle, tuple) else (needle,)
+            daemon = key != "resumed_s" or "haleakala[" in m[2]
+            if key not in found and daemon and any(n in m[2] for n in needles):
+                found[key] = float(m[1])
+    return found
+
+
 class Reference:
     """The digests of the game the scripted player plays when nothing interrupts it."""
 
@@ -571,6 +589,7 @@ class ModelRun:
         """``count`` power cuts, then ``readonly`` emergency read-only cases, each followed
         by the boot that must resume the game."""
         records: list[dict] = []
+        boot_times: list[dict] = []
         phases = ["decision", "start-up", "snapshot", "game over", "decision"]
         pending: dict | None = None
         for i in range(count + readonly + 1):
@@ -601,10 +620,12 @@ class ModelRun:
                     pending["fs_state_after"] = disk.get("fs_state")
                 records.append(pending)
                 pending = None
+            times = guest_times(m.console())
+            boot_times.append(times)
             if not last:
                 pending = {"boot": self.boots, "phase": self.phase_seen(seen, phase),
                            "cut_after_s": round(killed_at or 0, 1),
-                           "last_ack_seen": self.ledger.last_ack}  # fmt: skip
+                           "last_ack_seen": self.ledger.last_ack, **times}  # fmt: skip
             say(f"  [{self.model}] boot {self.boots}: resumed at {seen['resumed']}, "
                 f"{seen['acks']} acks, cut in '{pending['phase'] if pending else '-'}' "
                 f"(problems so far: {len(self.ledger.problems)})")  # fmt: skip
@@ -619,6 +640,7 @@ class ModelRun:
             "by_phase": {p: sum(r["phase"] == p for r in records)
                          for p in sorted({r["phase"] for r in records})},
             "records": records,
+            "boot_times": boot_times,
         }  # fmt: skip
 
     @staticmethod
