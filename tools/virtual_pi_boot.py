@@ -355,6 +355,9 @@ RESUMED = re.compile(r"resumed game (\S+) \((\w+), seed (\d+)\) at decision (\d+
 OVER = re.compile(r"autoplay: game over, .* decision (\d+), digest ([0-9a-f]+)")
 
 
+# The daemon's journal lines on the console: "haleakala[212]: INFO haleakala.daemon: ready: ..."
+# (its level and logger stay in MESSAGE; the first booted run's host never saw its READY).
+DAEMON = r"haleakala\[\d+\]: (?:[A-Z]+ [\w.]+: )?"
 STAMP = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)$", re.M)
 
 
@@ -573,7 +576,7 @@ class ModelRun:
         say(f"  [{self.model}] booting for the checks (TCG, {CPUS[self.model]})...")
         m = self.machine({"mode": "checks", "game_seed": self.args.seed + 100,
                           "cut_seed": self.args.seed + 200})  # fmt: skip
-        ready = m.wait_for(r"haleakala\[\d+\]: ready: ", BOOT_TIMEOUT_S, "the daemon's READY")
+        ready = m.wait_for(DAEMON + "ready: ", BOOT_TIMEOUT_S, "the daemon's READY")
         ready_wall = time.monotonic() - m.started
         del ready
         if not m.wait_off(3600):
@@ -608,7 +611,7 @@ class ModelRun:
                 killed_at = None if last else self.kill_when(m, phase, records)
                 if last:
                     m.wait_for(r"(resumed|new) game ", BOOT_TIMEOUT_S, "the daemon's resume")
-                    m.wait_for(r"haleakala\[\d+\]: ready: ", BOOT_TIMEOUT_S, "READY")
+                    m.wait_for(DAEMON + "ready: ", BOOT_TIMEOUT_S, "READY")
                     m.cut()
             except BootError:
                 m.cut()
@@ -664,7 +667,7 @@ class ModelRun:
         """Wait for the phase's moment, then cut the power; the seconds since power-on."""
         rng = self.rng
         if phase == "start-up":
-            m.wait_for(r"haleakala\[\d+\]: language: ", BOOT_TIMEOUT_S, "the daemon's start")
+            m.wait_for(DAEMON + "language: ", BOOT_TIMEOUT_S, "the daemon's start")
             time.sleep(rng.uniform(0.0, 3.0))
             return m.cut()
         if phase == "read-only":
@@ -672,7 +675,7 @@ class ModelRun:
                        "the daemon's pause on the read-only card")  # fmt: skip
             time.sleep(rng.uniform(1.0, 3.0))
             return m.cut()
-        m.wait_for(r"haleakala\[\d+\]: ready: ", BOOT_TIMEOUT_S, "the daemon's READY")
+        m.wait_for(DAEMON + "ready: ", BOOT_TIMEOUT_S, "the daemon's READY")
         if phase == "game over":  # the finished game's exit, the agent's "new game" (its
             # journal and snapshot removed, the next seed written) and the new game's start
             end = time.monotonic() + GAME_OVER_WAIT_S
