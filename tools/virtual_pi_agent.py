@@ -570,7 +570,7 @@ def next_games(plan: dict, until: float) -> None:
 def readonly(plan: dict) -> None:
     """ext4 fails under the running daemon once it has acknowledged a few decisions."""
     wait("decisions acknowledged", lambda: sum(m.startswith("ack decision ")
-         for m in messages()) >= plan.get("ro_after", 12), 600, 0.2)  # fmt: skip
+         for m in messages()) >= plan.get("ro_after", 12), 600, 1.0)  # fmt: skip
     trigger = Path("/sys/fs/ext4/vda/trigger_fs_error")
     with open(trigger, "w") as f:
         f.write("virtual-pi: the card fails\n")
