@@ -352,7 +352,7 @@ ACK = re.compile(r"ack decision (\d+) \S+ .+? by \S+ digest ([0-9a-f]+)")
 NEW = re.compile(r"new game (\S+) \((\w+), seed (\d+), (\w+) starts\), digest ([0-9a-f]+)")
 RESUMED = re.compile(r"resumed game (\S+) \((\w+), seed (\d+)\) at decision (\d+), digest "
                      r"([0-9a-f]+)")  # fmt: skip
-OVER = re.compile(r"autoplay: game over, .* decision (\d+), digest ([0-9a-f]+)")
+OVER = re.compile(r"autoplay: game over[:,] .* decision (\d+), digest ([0-9a-f]+)")
 
 
 # The daemon's journal lines on the console: "haleakala[212]: INFO haleakala.daemon: ready: ..."

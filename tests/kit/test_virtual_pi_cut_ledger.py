@@ -87,6 +87,19 @@ def test_a_new_game_over_an_unfinished_one_is_a_lost_game(boot_tool):
     assert judge.problems and "which was not over" in judge.problems[0]
 
 
+def test_a_new_game_after_the_daemons_game_over_line_is_no_loss(boot_tool):
+    # the line as the daemon writes it ("autoplay: " + the status "game over: red wins ..."):
+    # the first booted cuts judged it with a comma and called the next game a lost one
+    history = digests()
+    last = len(history) - 1
+    over = (f"[  2.0] haleakala[9]: INFO haleakala.daemon: autoplay: game over: red wins 28-19, "
+            f"decision {last}, digest {history[last]}\n")  # fmt: skip
+    judge = ledger(boot_tool)
+    judge.boot(1, new_game() + acks(1, last) + over)
+    judge.boot(2, new_game().replace(f"seed {SEED}", f"seed {SEED + 1}"))
+    assert judge.problems == []
+
+
 # The daemon's lines as journald forwards them to the serial console (level and logger kept).
 CONSOLE = """\
 [   56.975118] systemd[1]: Starting haleakala.service - Haleakala Companion (augmented board game referee)...
