@@ -183,7 +183,7 @@ class Checks:
     # -- 1. started by systemd at boot, READY after the first frame ----------------------
 
     def ready(self) -> dict:
-        props = wait("the unit active after READY=1", active, 300)
+        props = wait("the unit active after READY=1", active, 300, step=2.0)
         shown = show("Type", "NotifyAccess", "WatchdogUSec", "ActiveEnterTimestampMonotonic",
                      "StatusText", "UnitFileState", "ExecMainStartTimestampMonotonic")  # fmt: skip
         assert shown["Type"] == "notify" and shown["UnitFileState"] == "enabled", shown
@@ -442,6 +442,67 @@ class Checks:
         say("checks done")
 
 
+# --------------------------------------------------------------------------- refresh
+
+
+def refresh(plan: dict) -> dict:
+    """``--refresh-code``: this checkout's wheel into the venv (no dependency changes: pip is
+    told --no-deps --no-index), the checkout under /home/pi/haleakala, the plan's units masked;
+    then what the daemon's start costs: Python's import times as the service user (who cannot
+    write /opt, as under ProtectSystem=strict) and whether every module came from a .pyc."""
+    found: dict = {}
+    run(["systemctl", "stop", UNIT], check=True)
+    wheel = sorted((HOST / "refresh").glob("*.whl"))[-1]
+    started = time.monotonic()
+    run([f"{VENV}/bin/pip", "install", "-q", "--no-deps", "--no-index", "--force-reinstall",
+         str(wheel)], check=True)  # fmt: skip
+    found["pip_install_s"] = round(time.monotonic() - started, 1)
+    import tarfile
+
+    shutil.rmtree(CHECKOUT)
+    CHECKOUT.mkdir(parents=True)
+    with tarfile.open(HOST / "refresh" / "checkout.tar") as tar:
+        tar.extractall(CHECKOUT)
+    pi = pwd.getpwnam("pi") if "pi" in {p.pw_name for p in pwd.getpwall()} else None
+    if pi:
+        run(["chown", "-R", f"{pi.pw_uid}:{pi.pw_gid}", str(CHECKOUT)])
+    for unit in plan.get("mask", []):
+        target = UNIT_DIR / unit
+        if not target.is_symlink():
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+            target.symlink_to("/dev/null")
+    found["masked"] = plan.get("mask", [])
+    # The unit as installed: no listener, no live-view drop-in (a run stopped in the live-view
+    # step leaves both, and the next boot's daemon would then fail before READY).
+    set_web(False)
+    with contextlib.suppress(FileNotFoundError):
+        (DROPINS / "live-view.conf").unlink()
+    write_env("--seed 7")  # the image's own (no autoplay: the checks drive the daemon)
+    found["version"] = run([f"{VENV}/bin/python", "-c", "import haleakala, pathlib; "
+                            "print(pathlib.Path(haleakala.__file__).parent)"]).stdout.strip()
+    as_user = ["runuser", "-u", "haleakala", "--", f"{VENV}/bin/python"]
+    modules = "import haleakala.cli, haleakala.cli.run, haleakala.companion.daemon"
+    for n in (1, 2):  # the first from a cold page cache, the second warm
+        started = time.monotonic()
+        done = run([*as_user, "-X", "importtime", "-c", modules])
+        found[f"import_s_{n}"] = round(time.monotonic() - started, 2)
+    rows = []
+    for line in done.stderr.splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)", line)
+        if m:
+            rows.append((int(m[2]), len(m[3]) // 2, m[4]))
+    found["import_top_cumulative_us"] = [f"{us} {name}" for us, depth, name in
+                                         sorted(rows, reverse=True) if depth <= 2][:25]
+    verbose = run([*as_user, "-v", "-c", modules]).stderr
+    found["from_pyc"] = len(re.findall(r"^# code object from ", verbose, re.M))
+    found["compiled_now"] = [line for line in verbose.splitlines()
+                             if "could not" in line or "bytecode is stale" in line][:20]
+    found["blame"] = run(["systemd-analyze", "blame", "--no-pager"]).stdout.splitlines()[:25]
+    run("sync")
+    return found
+
+
 # --------------------------------------------------------------------------- cuts
 
 
@@ -465,13 +526,29 @@ def report_state(boot: int) -> None:
     })  # fmt: skip
 
 
+def unit_has_processes() -> bool:
+    """Whether the unit's cgroup holds a process: a file read, where ``systemctl show`` is a
+    process and a D-Bus call that, every half second under TCG, slowed the daemon's own start
+    (the agent runs beside it on the one virtual CPU)."""
+    procs = Path(f"/sys/fs/cgroup/system.slice/{UNIT}.service/cgroup.procs")
+    try:
+        return bool(procs.read_text().strip())
+    except OSError:
+        return False
+
+
 def next_games(plan: dict, until: float) -> None:
     """Whenever a game is over (the daemon exits 0), the next one starts with the next seed:
     the finished game's log is kept in games/, its journal goes (a player's "new game")."""
     while time.monotonic() < until:
-        props = show("ActiveState", "Result", "ExecMainStatus")
+        if unit_has_processes():
+            time.sleep(0.5)
+            continue
+        props = show("ActiveState", "Result", "ExecMainStatus",
+                     "ExecMainExitTimestampMonotonic", "ExecMainStartTimestampMonotonic")
+        exited = props.get("ExecMainExitTimestampMonotonic", "0") != "0"  # not before its start
         if props["ActiveState"] in ("inactive", "failed") and props["Result"] == "success" \
-                and props["ExecMainStatus"] == "0":  # fmt: skip
+                and props["ExecMainStatus"] == "0" and exited:  # fmt: skip
             env = ENV_FILE.read_text()
             seed = int(re.search(r"--seed (\d+)", env).group(1)) + 1
             for name in ("journal.bin", "snapshot.json"):
@@ -483,13 +560,17 @@ def next_games(plan: dict, until: float) -> None:
             write_env(f"--seed {seed} --autoplay {plan['policy']}")
             say(f"new game seed {seed}")
             run(["systemctl", "start", "--no-block", UNIT])
+            with contextlib.suppress(TimeoutError):  # the same finished game, seen twice
+                wait("the next game's daemon", lambda before=props[
+                    "ExecMainStartTimestampMonotonic"]: show("ExecMainStartTimestampMonotonic")[
+                    "ExecMainStartTimestampMonotonic"] != before, 120, step=2.0)  # fmt: skip
         time.sleep(0.5)
 
 
 def readonly(plan: dict) -> None:
     """ext4 fails under the running daemon once it has acknowledged a few decisions."""
     wait("decisions acknowledged", lambda: sum(m.startswith("ack decision ")
-         for m in messages()) >= plan.get("ro_after", 12), 600, 0.2)  # fmt: skip
+         for m in messages()) >= plan.get("ro_after", 12), 600, 1.0)  # fmt: skip
     trigger = Path("/sys/fs/ext4/vda/trigger_fs_error")
     with open(trigger, "w") as f:
         f.write("virtual-pi: the card fails\n")
@@ -507,6 +588,15 @@ def main() -> int:
         f"{Path('/proc/uptime').read_text().split()[0]} s")  # fmt: skip
     if plan["mode"] == "checks":
         Checks(plan).all()
+        run(["systemctl", "poweroff", "--no-block"])
+        return 0
+    if plan["mode"] == "refresh":
+        try:
+            put("refresh.json", {"ok": True, **refresh(plan)})
+            say("refresh done")
+        except Exception as exc:  # reported to the host, which stops there
+            put("refresh.json", {"ok": False, "problem": f"{type(exc).__name__}: {exc}"})
+            say(f"refresh FAILED: {exc}")
         run(["systemctl", "poweroff", "--no-block"])
         return 0
     report_state(boot)

@@ -95,13 +95,17 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` the one command about to run: importing the
+    other sixteen modules (the kit's tables, the terminal games) is most of the daemon's
+    Python start-up, paid at every boot and every restart after a power cut."""
     parser = OneLineParser(
         prog="haleakala",
         description="Haleakala Companion: rules engine, daemon, simulator and maker tools.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    for name, module in COMMANDS.items():
+    chosen = {only: COMMANDS[only]} if only in COMMANDS else COMMANDS
+    for name, module in chosen.items():
         try:
             importlib.import_module(module).register(sub)
         except ImportError as exc:  # a command whose optional extra is missing
@@ -128,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         argv = default_command()
-    parser = build_parser()
+    parser = build_parser(argv[0])  # a command's name: only its module is imported
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -85,3 +85,42 @@ def test_a_new_game_over_an_unfinished_one_is_a_lost_game(boot_tool):
     judge.boot(1, new_game() + acks(1, 30))
     judge.boot(2, new_game())
     assert judge.problems and "which was not over" in judge.problems[0]
+
+
+def test_a_new_game_after_the_daemons_game_over_line_is_no_loss(boot_tool):
+    # the line as the daemon writes it ("autoplay: " + the status "game over: red wins ..."):
+    # the first booted cuts judged it with a comma and called the next game a lost one
+    history = digests()
+    last = len(history) - 1
+    over = (f"[  2.0] haleakala[9]: INFO haleakala.daemon: autoplay: game over: red wins 28-19, "
+            f"decision {last}, digest {history[last]}\n")  # fmt: skip
+    judge = ledger(boot_tool)
+    judge.boot(1, new_game() + acks(1, last) + over)
+    judge.boot(2, new_game().replace(f"seed {SEED}", f"seed {SEED + 1}"))
+    assert judge.problems == []
+
+
+# The daemon's lines as journald forwards them to the serial console (level and logger kept).
+CONSOLE = """\
+[   56.975118] systemd[1]: Starting haleakala.service - Haleakala Companion (augmented board game referee)...
+[   71.351494] haleakala[208]: INFO haleakala.daemon: language: en
+[   72.745159] haleakala[208]: INFO haleakala.companion: resumed game g1 (base, seed 201) at decision 142, digest b53ab50792f9a21c
+[   73.603502] haleakala[208]: INFO haleakala.daemon: ready: round 1, yellow to turn, decision 142, digest b53ab50792f9a21c
+"""  # noqa: E501
+
+
+def test_the_host_sees_the_daemons_start_and_ready_lines_as_the_console_carries_them(boot_tool):
+    import re
+
+    assert re.search(boot_tool.DAEMON + "ready: ", CONSOLE)
+    assert re.search(boot_tool.DAEMON + "language: ", CONSOLE)
+    assert not re.search(boot_tool.DAEMON + "ready: ", CONSOLE.replace("ready:", "steady"))
+
+
+def test_each_boot_reports_the_guest_clock_at_unit_start_first_line_resume_and_ready(boot_tool):
+    assert boot_tool.guest_times(CONSOLE) == {
+        "unit_starting_s": 56.975118,
+        "first_line_s": 71.351494,
+        "resumed_s": 72.745159,
+        "ready_s": 73.603502,
+    }
