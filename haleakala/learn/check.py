@@ -29,8 +29,9 @@ DECIDE_S = 4.0
 """Seconds to carry out a decision at the table: pick the disc, put it on the beach, or turn
 the encoder to the choice and press."""
 
-PLACEMENT = {"haleakala": r"^\d@\d\*?$", "kahuna": r"^play "}
-"""A game's first placement in notation: a disc on a beach, a bridge on a line."""
+PLACEMENT = {"haleakala": r"^\d@\d\*?$", "kahuna": r"^play ", "kanaloa": r"^start "}
+"""A game's first placement in notation: a disc on a beach, a bridge on a line, a piece on
+an island."""
 
 
 def reading_seconds(text: str) -> float:
