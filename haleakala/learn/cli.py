@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import inspect
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import TextIO
 
 from haleakala.i18n import _, pgettext
@@ -221,27 +224,33 @@ class Terminal:
     def hand_over(self) -> int:
         """The free game from the lesson's position, the learner against the gentlest bot."""
         from haleakala.ai import make_bot
+        from haleakala.gameapi import describe, hook
 
         game = self.run_.game
         seat = self.run_.seat
         assert self.lesson.handover is not None
         bot = make_bot(self.lesson.handover, seed=self.lesson.seed, game=self.lesson.game)
         seats = [None if p == seat else bot for p in range(len(game.players))]
-        if self.lesson.game == "kahuna":
-            from haleakala.terminal.kahuna import KahunaTerminalGame
-
-            return KahunaTerminalGame(game, seats, read=self.read, out=self.out, clear=False).run()
-        from haleakala.terminal.session import TerminalGame
-
-        return TerminalGame(game, seats, read=self.read, out=self.out).run()
+        # The game's own terminal session (its description's hook), reading the lesson's
+        # input: every game plays on as `haleakala play` would, for any number of seats.
+        session = hook(describe(self.lesson.game).terminal)(
+            game, seats, out=self.out, tty=False, delay=None
+        )
+        session.read = self.read
+        return session.run()
 
 
 def board(game, seat: int) -> str:
-    """The game's table as its terminal game draws it."""
-    if getattr(game, "game_name", "") == "kahuna":
-        from haleakala.terminal.kahuna import render
+    """The game's table as its terminal game draws it: the ``render`` of the module of its
+    terminal hook (a function of the game, and the viewer's seat when it takes one, or the
+    drawing module of that name)."""
+    from haleakala.gameapi import DEFAULT_GAME, describe
 
-        return render(game, seat)
-    from haleakala.terminal.render import render as draw
-
+    name = getattr(game, "game_name", DEFAULT_GAME)
+    module = importlib.import_module(describe(name).terminal.partition(":")[0])
+    draw = module.render
+    if isinstance(draw, ModuleType):
+        draw = draw.render
+    if len(inspect.signature(draw).parameters) > 1:
+        return draw(game, seat)
     return draw(game)

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala import i18n
+from haleakala.gameapi import GAMES, new_game
 from haleakala.learn import lesson_paths, load
 from haleakala.learn.check import play, wrong_decision
-from haleakala.learn.cli import Terminal
+from haleakala.learn.cli import Terminal, board
 from haleakala.learn.engine import DECIDE, DONE, HINT, READ, REFUSED, Run
 from haleakala.learn.lesson import find
 
@@ -146,6 +147,34 @@ def test_a_scripted_player_completes_every_lesson_at_the_terminal(name, any_lang
     assert i18n.pgettext("lesson", lesson.steps[-1].say) in text
     first_decision = next(s for s in lesson.steps if s.decides)
     assert i18n.pgettext("lesson", first_decision.hint) in text  # the hint was shown
+
+
+def test_a_lesson_hands_over_to_its_games_own_terminal_session_for_every_seat():
+    """Kanaloa's lesson (its learner is yellow, the second seat) plays on in Kanaloa's own
+    terminal game, the gentlest bot in the other seat, reading the lesson's input."""
+    lesson = LESSONS["kanaloa"]
+    answers = iter([*scripted_answers(lesson), "map", "quit"])
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    assert Terminal(lesson, read=read, out=out).run() == 0
+    after = out.getvalue().split("Lesson complete.")[1]
+    assert "red is the child bot; yellow is a person" in after
+    assert "Volcano tiles:" in after  # Kanaloa's map, drawn by Kanaloa's session
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_lesson_terminal_draws_every_games_table(name):
+    """The board beside a lesson's words is the game's own terminal drawing, found through
+    its description, for every registered game (no game named in the lesson front-end)."""
+    game = new_game(name, seed=1)
+    for seat in range(len(game.players)):
+        assert board(game, seat).strip()
 
 
 def test_quit_leaves_the_lesson_with_how_to_come_back():
