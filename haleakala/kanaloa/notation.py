@@ -16,11 +16,15 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from haleakala.core.errors import NotationError as _BaseNotationError
+from haleakala.core.text import N_
+
 from .material import GODS, Material, default_material
 
 
-class NotationError(ValueError):
-    """Text that is not a Kanaloa decision; the message says what is wrong."""
+class NotationError(_BaseNotationError):
+    """Text that is not a Kanaloa decision; the message says what is wrong, and its
+    ``words`` (a template and its parameters) say it in the player's language."""
 
 
 KINDS = (
@@ -43,7 +47,7 @@ class Codes:
     def kind(self, code: int) -> tuple[str, int]:
         """The kind of ``code`` and its offset inside the kind's range."""
         if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < self.total:
-            raise NotationError(f"{code!r} is not a decision code")
+            raise NotationError.of(N_("{code} is not a decision code"), code=repr(code))
         k = bisect_right(self.starts, code) - 1
         return KINDS[k], code - self.starts[k]
 
@@ -132,36 +136,41 @@ def _island(m: Material, word: str) -> int:
         found = [i for i, n in enumerate(m.islands) if n[0] == up]
         if len(found) == 1:
             return found[0]
-    raise NotationError(f"unknown island {word!r}: the islands are {' '.join(m.islands)} (N1)")
+    raise NotationError.of(N_("unknown island {word}: the islands are {islands} (N1)"), "N1",
+                          word=repr(word), islands=" ".join(m.islands))  # fmt: skip
 
 
 def _tile(m: Material, word: str) -> int:
     for i, t in enumerate(m.tiles):
         if t == word or t.lower() == word.lower():
             return i
-    raise NotationError(f"unknown tile {word!r}: a tile is a god and a value, like Kane3 or "
-                        f"Pele/Lono2 (N5)")  # fmt: skip
+    raise NotationError.of(N_("unknown tile {word}: a tile is a god and a value, like Kane3 or "
+                             "Pele/Lono2 (N5)"), "N5", word=repr(word))  # fmt: skip
 
 
 def _current(m: Material, word: str) -> int:
     a, sep, b = word.partition("-")
     if not sep:
-        raise NotationError(f"{word!r} is not a current: write two islands joined by -")
+        raise NotationError.of(N_("{word} is not a current: write two islands joined by -"),
+                              word=repr(word))  # fmt: skip
     ia, ib = _island(m, a), _island(m, b)
     cur = m.current_between(ia, ib)
     if cur is None:
-        raise NotationError(f"no current joins {m.islands[ia]} and {m.islands[ib]} (N1)")
+        raise NotationError.of(N_("no current joins {a} and {b} (N1)"), "N1", a=m.islands[ia],
+                              b=m.islands[ib])  # fmt: skip
     return cur
 
 
 def _fish(m: Material, word: str) -> tuple[int, int]:
     a, sep, b = word.partition(">")
     if not sep:
-        raise NotationError(f"{word!r} is not a fish heading: write tail>head, like HONU>KAI")
+        raise NotationError.of(N_("{word} is not a fish heading: write tail>head, like HONU>KAI"),
+                              word=repr(word))  # fmt: skip
     ia, ib = _island(m, a), _island(m, b)
     cur = m.current_between(ia, ib)
     if cur is None:
-        raise NotationError(f"no current joins {m.islands[ia]} and {m.islands[ib]} (N1)")
+        raise NotationError.of(N_("no current joins {a} and {b} (N1)"), "N1", a=m.islands[ia],
+                              b=m.islands[ib])  # fmt: skip
     return cur, 0 if m.currents[cur][0] == ia else 1
 
 
@@ -172,12 +181,13 @@ def parse_decision(text: str, m: Material | None = None) -> int:
     s = c.start
     words = str(text).split()
     if not words:
-        raise NotationError("an empty decision: type a move such as 'move HONU>KAI'")
+        raise NotationError.of(N_("an empty decision: type a move such as 'move HONU>KAI'"))
     verb, args = words[0].lower(), words[1:]
 
     def need(n: int, shape: str) -> None:
         if len(args) != n:
-            raise NotationError(f"{verb} takes {shape}, as in '{verb} {shape}'")
+            raise NotationError.of(N_("{verb} takes {shape}, as in '{verb} {shape}'"), verb=verb,
+                                  shape=shape)  # fmt: skip
 
     if verb in ("done", "allow", "forbid", "end"):
         need(0, "")
@@ -191,8 +201,8 @@ def parse_decision(text: str, m: Material | None = None) -> int:
         elif side_word in m.colours:
             side = m.colours.index(side_word) + 1
         else:
-            raise NotationError(f"a fish shows white or a colour ({', '.join(m.colours)}), "
-                                f"not {args[1]!r}")  # fmt: skip
+            raise NotationError.of(N_("a fish shows white or a colour ({colours}), not {word}"),
+                                   colours=", ".join(m.colours), word=repr(args[1]))  # fmt: skip
         return s["fish"] + cur * 10 + heading * 5 + side
     if verb in ("start", "land", "dolphin", "place"):
         need(1, "HONU")
@@ -203,7 +213,8 @@ def parse_decision(text: str, m: Material | None = None) -> int:
             parts = sorted(m.islands[_island(m, p)] for p in args[0].split("+"))
             name = "+".join(parts)
             if name not in m.sea_names:
-                raise NotationError(f"unknown sea space {args[0]!r} (N3)")
+                raise NotationError.of(N_("unknown sea space {word} (N3)"), "N3",
+                                       word=repr(args[0]))  # fmt: skip
             return s["sea"] + m.sea_names.index(name)
         return s["volcano"] + _island(m, args[0])
     if verb == "remove":
@@ -220,14 +231,16 @@ def parse_decision(text: str, m: Material | None = None) -> int:
         for word in args:
             isl, sep, tile = word.partition(":")
             if not sep:
-                raise NotationError(f"{word!r}: write island:tile, like HONU:Kane3")
+                raise NotationError.of(N_("{word}: write island:tile, like HONU:Kane3"),
+                                       word=repr(word))  # fmt: skip
             ends.append((_island(m, isl), _tile(m, tile)))
         (ia, ta), (ib, tb) = sorted(ends)
         if ia == ib:
-            raise NotationError("a swap needs two different islands (N44)")
+            raise NotationError.of(N_("a swap needs two different islands (N44)"), "N44")
         joined = m.current_between(ia, ib)
         if joined is None:
-            raise NotationError(f"no current joins {m.islands[ia]} and {m.islands[ib]} (N44)")
+            raise NotationError.of(N_("no current joins {a} and {b} (N44)"), "N44", a=m.islands[ia],
+                                  b=m.islands[ib])  # fmt: skip
         nt = len(m.tiles)
         return s["swap"] + joined * nt * nt + ta * nt + tb
     if verb in ("move", "whiten"):
@@ -236,24 +249,29 @@ def parse_decision(text: str, m: Material | None = None) -> int:
         return s[verb] + cur * 2 + heading
     if verb == "sacrifice":
         if len(args) != 3 or args[1].lower() != "to":
-            raise NotationError("sacrifice takes a tile and a god, as in 'sacrifice Pele5 to Pele'")
+            raise NotationError.of(
+                N_("sacrifice takes a tile and a god, as in 'sacrifice Pele5 to Pele'")
+            )
         god = next((g for g, name in enumerate(GODS) if name.lower() == args[2].lower()), None)
         if god is None:
-            raise NotationError(f"unknown god {args[2]!r}: the gods are {', '.join(GODS)}")
+            raise NotationError.of(N_("unknown god {word}: the gods are {gods}"),
+                                   word=repr(args[2]), gods=", ".join(GODS))  # fmt: skip
         return s["sacrifice"] + _tile(m, args[0]) * 5 + god
     if verb == "rob":
         need(2, "yellow Pele5")
         colour = args[0].lower()
         if colour not in m.colours:
-            raise NotationError(f"unknown player {args[0]!r}: the players are "
-                                f"{', '.join(m.colours)} (N7)")  # fmt: skip
+            raise NotationError.of(N_("unknown player {word}: the players are {colours} (N7)"),
+                                   "N7", word=repr(args[0]),
+                                   colours=", ".join(m.colours))  # fmt: skip
         return s["rob"] + m.colours.index(colour) * len(m.tiles) + _tile(m, args[1])
     if verb in ("reverse", "flip"):
         need(1, "HONU-KAI")
         word = args[0].replace(">", "-")
         return s[verb] + _current(m, word)
-    raise NotationError(
-        f"unknown decision {words[0]!r}: the decisions are fish, start, volcano, remove, land, "
-        f"give, swap, move, whiten, dolphin, sacrifice, add, done, rob, take, reverse, flip, "
-        f"allow, forbid, place and end"
-    )
+    raise NotationError.of(
+        N_("unknown decision {word}: the decisions are fish, start, volcano, remove, land, "
+           "give, swap, move, whiten, dolphin, sacrifice, add, done, rob, take, reverse, flip, "
+           "allow, forbid, place and end"),
+        word=repr(words[0]),
+    )  # fmt: skip

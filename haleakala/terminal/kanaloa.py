@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from haleakala.core.jsonread import printable
 from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n import render as say_words
 from haleakala.kanaloa.game import Game
+from haleakala.kanaloa.notation import NotationError, parse_decision
 from haleakala.kanaloa.serialize import SaveError
 from haleakala.words.kanaloa import colour
 
@@ -115,6 +117,16 @@ def name_ruling(reason: str) -> str:
     that name none (a word that is no colour, a missing argument) get N52, the ruling that
     makes the notation the unit of play."""
     return reason if RULING.search(reason) else f"{reason} (N52)"
+
+
+def notation_words(game: Game, line: str) -> str | None:
+    """A line that is no decision at all, said in the language in use from the notation's
+    own words (a template and its parameters), with its ruling; None when it is notation."""
+    try:
+        parse_decision(line, game.m)
+    except NotationError as exc:
+        return say_words(exc.words) + ("" if RULING.search(str(exc)) else " (N52)")
+    return None
 
 
 # -- the conversation -------------------------------------------------------------------
@@ -264,7 +276,7 @@ class KanaloaTerminalGame:
         game = self.game
         reason = game.why_illegal(line)
         if reason is not None:
-            said = speak_refusal(name_ruling(reason))
+            said = notation_words(game, line) or speak_refusal(name_ruling(reason))
             self.say(_("refused: {reason}").format(reason=said))
             return
         before = game.clone()

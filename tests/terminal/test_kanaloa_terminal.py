@@ -234,3 +234,33 @@ def test_a_refusal_of_the_rules_is_said_in_german_and_french_with_its_ruling(lan
 
     leaked = {t: words for t in said if (words := english(t))}
     assert leaked == {}
+
+
+BAD_LINES = ["XYZ", "", "fish HONU>KAI pink", "move Q>KAI", "move HONUKAI", "rob purple Kane3",
+             "swap HONU:Kane3 HONU:Ku4", "swap HONU KAI", "start", "take Kane9",
+             "sacrifice Pele5", "sacrifice Pele5 to Zeus", "volcano AKAU+EWA+QQQ",
+             "reverse HONUKAI"]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_line_that_is_no_decision_is_said_in_german_and_french_with_its_ruling(language):
+    """N52: text that is not notation is refused, in the player's language (the notation's
+    own words carry a template and its parameters, never parsed back from English)."""
+    from support.leaks import english_words
+
+    from haleakala.terminal.kanaloa import notation_words
+
+    game = Game(seed=3, players=3)
+    i18n.use(language)
+    try:
+        said = {line: notation_words(game, line) for line in BAD_LINES}
+    finally:
+        i18n.use("en")
+    assert all(text is not None and RULING.search(f"({text}") for text in said.values()), said
+    def english(text: str) -> list[str]:
+        return [w for w in english_words(re.sub(r"'[^']*'", "", text), language)
+                if w not in KANALOA_NOTATION]  # fmt: skip
+
+    leaked = {line: words for line, text in said.items() if (words := english(text or ""))}
+    assert leaked == {}
+    assert notation_words(game, "fish HONU>KAI white") is None
