@@ -107,3 +107,52 @@ def test_a_phone_deciding_out_of_turn_is_refused_a_decision_of_the_turns_player(
     assert not answer.ok and answer.text and table.seq == seq
     assert table.view(turn)["legal"] == [] and table.view(game.to_move)["legal"]
     assert table.decide(game.to_move, seq + 1, game.legal_decisions()[0]).ok
+
+
+def test_a_three_seat_kanaloa_game_over_the_hosts_http_as_a_phone_plays_it():
+    """The phone's own path: its token, ``state?since=N&wait=1`` (held until the bots have
+    decided), ``POST decide``; its token opens no other seat's view."""
+    pytest.importorskip("aiohttp")
+    from support.live import exchange, parse
+
+    from haleakala.web.host import HostView
+
+    def request(method: str, path: str, body: bytes = b"") -> tuple[int, dict]:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            "Connection: close\r\n\r\n"
+        )
+        status, _headers, answer = parse(exchange(view.port, head.encode() + body))
+        return status, json.loads(answer)
+
+    table, driver, phone = hosted(3, 7)
+    token = table.tokens[phone]
+    assert list(table.tokens) == [phone]  # the bots' seats have no link at all
+    view = HostView(table, "127.0.0.1", 0, request_timeout=30.0).start()
+    log: list[tuple[int, str, str]] = []
+    known = 0
+    try:
+        for other in table.players[1:]:
+            status, said = request("GET", f"/seat/{other}/state")
+            assert status == 403 and "token" in said["error"]
+        while True:
+            status, seen = request("GET", f"/seat/{phone}/state?since={known}&wait=1")
+            assert status == 200 and not seen["fresh"]
+            assert "history" not in seen and "seed" not in seen["state"]
+            log += [(m["n"], m["player"], m["text"]) for m in seen["moves"]]
+            known = seen["seq"]
+            if seen["over"]:
+                break
+            if not seen["your_turn"]:
+                continue
+            text = pick(sorted(d["text"] for d in seen["legal"]), 7, known + 1)
+            message = {"v": 1, "kind": "decide", "table": table.name, "game": table.game_id,
+                       "sender": phone, "seq": known + 1, "decision": text, "mac": ""}  # fmt: skip
+            status, answer = request("POST", f"/seat/{phone}/decide", json.dumps(message).encode())
+            assert status == 200 and answer == {"v": 1, "ok": True, "seq": known + 1}
+    finally:
+        driver.close()
+        view.close()
+    assert driver.error is None and table.game.is_terminal()
+    assert log == [(n, seat, text) for n, (seat, text) in enumerate(table.authority.history, 1)]
