@@ -88,7 +88,9 @@ def test_a_whole_kanaloa_game_plays_to_its_end_with_one_phone_and_bots(players, 
         start.apply(text, seat)
     assert start.digest() == game.digest()
     final = table.view(phone)
-    assert final["over"] and final["result"] and final["legal"] == []
+    assert final["over"] and final["legal"] == []
+    assert final["result"].startswith("Game over (N48): ")  # in words, as at the terminal
+    assert any(m["effects"] for m in final["moves"])  # draws, turns, temples in words
     assert json.dumps(final)  # the page's JSON, as the host sends it
 
 
@@ -106,6 +108,9 @@ def test_a_phone_deciding_out_of_turn_is_refused_a_decision_of_the_turns_player(
     answer = table.decide(turn, seq + 1, game.legal_decisions()[0])
     assert not answer.ok and answer.text and table.seq == seq
     assert table.view(turn)["legal"] == [] and table.view(game.to_move)["legal"]
+    prompt = "rob a tile (rob COLOUR TILE)"  # only the seat that decides is told what to do
+    assert prompt in table.view(game.to_move)["sections"][0]["lines"]
+    assert prompt not in table.view(turn)["sections"][0]["lines"]
     assert table.decide(game.to_move, seq + 1, game.legal_decisions()[0]).ok
 
 
