@@ -1,4 +1,4 @@
-"""Kanaloa for three and four on the remote-play core (issue 28): one authority, a mirror per
+"""Kanaloa for two, three and four on the remote-play core (issue 28): one authority, a mirror per
 seat, every message encoded and parsed as on the wire. The decider is any seat, in turn or
 out of it (the fish placement, Ku's robbery N43, the Kanaloa holder's veto N42 at four): each
 mirror holds legal decisions only while it decides, and all end with the host's history."""
@@ -14,7 +14,7 @@ from haleakala.gameapi import new_game
 from haleakala.remote.policy import pick, reference_game
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 4), (4, 14)])
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 4), (4, 14)])
 def test_every_seat_of_a_kanaloa_game_mirrors_it_to_the_end_deciding_in_and_out_of_turn(
     players, seed
 ):
