@@ -94,7 +94,9 @@ def new_hosted_game(name: str, seed: int, count: int | None) -> Any:
         return game
     try:
         return new_game(name, seed=seed, players=count)
-    except (TypeError, ValueError):
+    except ValueError as exc:  # the game's sentence names every count its rules support
+        raise UsageError(f"--players {count}: {exc}") from None
+    except TypeError:
         raise UsageError(
             f"--players {count}: {name} is played here by {len(game.players)} players"
         ) from None

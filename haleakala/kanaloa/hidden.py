@@ -1,6 +1,7 @@
 """Hidden information (N12): Kanaloa hides only the order of the bag and of the reserve.
 
-``observation`` is the public position with the bag and the reserve as sorted contents;
+``observation`` is the public position with the bag and the reserve as sorted contents (and
+without the seed, which deals them);
 ``determinize`` re-deals exactly the unseen tiles (while the reserve is aside it gets one
 volcano tile and 6 offerings from the unseen ones, the bag the rest, in a new order);
 ``evaluate`` is a cheap public estimate for the search bot. Bound on ``Game`` as methods.
@@ -26,6 +27,8 @@ def observation(game: Game, player: int) -> dict:
     view["bag"] = len(game.bag)
     view["reserve"] = None if game.reserve is None else len(game.reserve)
     view["player"] = game.players[player]
+    # The seed deals the bag and the reserve: a seat that knew it could compute their order.
+    del view["seed"]
     return view
 
 

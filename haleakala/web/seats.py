@@ -16,9 +16,9 @@ as plain words and notation. A page that reloads or reconnects asks for "the vie
 (the number of decisions it knows) and receives the snapshot, then the decisions it missed.
 
 Game-neutral: what a game shows a seat in words comes from its seat hooks (``SEAT_HOOKS``:
-Kahuna's in ``web.seat_kahuna``); a game without hooks shows its ``observation`` and every
-decision's notation, which is right only for a game whose decisions are public (Haleakala's
-are).
+Kahuna's in ``web.seat_kahuna``, Kanaloa's in ``web.seat_kanaloa``); a game without hooks
+shows its ``observation`` and every decision's notation, which is right only for a game
+whose decisions are public (Haleakala's are).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ TABLE = "phones"
 
 SEAT_HOOKS: dict[str, str] = {
     "kahuna": "haleakala.web.seat_kahuna",
+    "kanaloa": "haleakala.web.seat_kanaloa",
 }
 """Game name -> module with the seat hooks (``SeatHooks``); imported when a game is hosted."""
 

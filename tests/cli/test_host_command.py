@@ -34,9 +34,37 @@ def test_a_wrong_seat_is_one_line_that_names_the_choices(capsys, seat, said):
     assert err.count("\n") == 1 and said in err
 
 
-def test_a_wrong_number_of_players_is_refused(capsys):
-    assert cli.main(["host", "--game", "kahuna", "--players", "3", "--web", "0"]) == 2
-    assert "played here by 2 players" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("game", "count", "said"),
+    [("kahuna", "3", "kahuna is played by 2 players, not 3"),
+     ("kanaloa", "5", "kanaloa is played by 2, 3 or 4 players, not 5")],
+)  # fmt: skip
+def test_a_wrong_number_of_players_is_refused_naming_the_counts_the_rules_allow(
+    capsys, game, count, said
+):
+    assert cli.main(["host", "--game", game, "--players", count, "--web", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err
+
+
+@pytest.mark.parametrize(
+    ("seat", "said"),
+    [("blue=random", "COLOUR one of red, yellow, green"), ("green=wizard", "WHO is phone")],
+)
+def test_a_three_seat_kanaloa_host_refuses_a_seat_it_does_not_have(capsys, seat, said):
+    args = ["host", "--game", "kanaloa", "--players", "3", "--web", "0", "--seat", seat]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err
+
+
+def test_a_three_seat_kanaloa_table_of_bots_plays_to_the_end(capsys):
+    seats = ["--seat", "red=random", "--seat", "yellow=random", "--seat", "green=random"]
+    args = ["host", "--game", "kanaloa", "--players", "3", "--web", "127.0.0.1:0", "--seed", "7"]
+    assert cli.main([*args, *seats, "--exit-when-over"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("kanaloa, seed 7: host page http://127.0.0.1:")
+    assert "game over: " in out and "/seat/" not in out
 
 
 def test_a_table_of_bots_plays_to_the_end(capsys):
@@ -112,3 +140,21 @@ def test_a_journalled_game_is_resumed_after_a_restart_and_renamed_when_over(tmp_
     assert "game over: " in out
     done = journal.with_suffix(".done").read_text().splitlines()
     assert done[:21] == lines and len(done) > 21 and not journal.exists()
+
+
+def test_a_three_seat_kanaloa_host_starts_with_one_phone_link_beside_two_bots():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "haleakala", "host", "--game", "kanaloa", "--players", "3",
+         "--web", "127.0.0.1:0", "--seat", "yellow=random", "--seat", "green=random"],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(3)]
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert re.fullmatch(r"kanaloa, seed \d+: host page http://127\.0\.0\.1:\d+/\?token=\S+\n",
+                        lines[0])  # fmt: skip
+    assert re.fullmatch(r"red: http://127\.0\.0\.1:\d+/seat/red/\?token=[\w-]{16}\n", lines[2])
