@@ -1,7 +1,24 @@
 """Shared pytest setup. Test helpers live in tests/support and are importable as ``support``
 through pytest's ``pythonpath`` setting in pyproject.toml (no sys.path patching here)."""
 
+import logging
+
 import pytest
+
+# Loggers whose level code under test may set for a run (the benchmarks quieten
+# ``haleakala`` and ``aiohttp``; ``setup_logging`` sets the root's).
+_LOGGERS = ("", "haleakala", "aiohttp")
+
+
+@pytest.fixture(autouse=True)
+def _log_levels_after_each_test():
+    """Every test starts with the logging levels a fresh process has: a benchmark run
+    in-process leaves ``haleakala`` at ERROR, and a later test that waits for a warning
+    in the same worker would then see none (which test ran before depends on xdist)."""
+    levels = {name: logging.getLogger(name).level for name in _LOGGERS}
+    yield
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
 
 
 @pytest.fixture(autouse=True)
