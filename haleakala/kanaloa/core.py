@@ -8,6 +8,8 @@ of them imports another, and a module stays one concern.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .material import Material, default_material
 from .notation import codes_for
 from .state import (
@@ -158,16 +160,15 @@ class Core:
     def scores(self) -> tuple[int, ...]:
         return tuple(score(t) for t in self.temples)
 
-    # -- rules of the mixins that others call (defined in ``legal`` and ``turns``) -------
+    # -- rules of the mixins that others call: declared for the type checker only; the
+    # one class that is ever built, ``game.Game``, takes them from ``legal``, ``turns`` and
+    # itself (a ``Core`` alone is never made).
+    if TYPE_CHECKING:
 
-    def _endstep_options(self, p: int) -> list[int]:
-        raise NotImplementedError
+        def _endstep_options(self, p: int) -> list[int]: ...
 
-    def _endstep(self, ev: list[tuple]) -> None:
-        raise NotImplementedError
+        def _endstep(self, ev: list[tuple]) -> None: ...
 
-    def _end_turn(self, ev: list[tuple]) -> None:
-        raise NotImplementedError
+        def _end_turn(self, ev: list[tuple]) -> None: ...
 
-    def clone(self) -> Core:
-        raise NotImplementedError
+        def clone(self) -> Core: ...
