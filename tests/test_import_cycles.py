@@ -21,20 +21,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import haleakala
-
-PACKAGE_ROOT = Path(haleakala.__file__).parent
-
-
-def module_files() -> dict[str, Path]:
-    """Every module of the package by dotted name (a package by its ``__init__``)."""
-    modules = {}
-    for path in PACKAGE_ROOT.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
+from support.imports import cycles, module_files
 
 
 def module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
@@ -81,41 +68,6 @@ def import_graph(modules: dict[str, Path], *, deferred: bool = False) -> dict[st
                     targets.append(known(f"{source}.{alias.name}") or known(source))
             graph[name].update(t for t in targets if t and t != name)
     return graph
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
 
 
 def test_no_module_level_import_cycle_in_the_package():

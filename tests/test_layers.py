@@ -24,10 +24,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.imports import cycles
+from support.imports import module_files as modules
 
-import haleakala
-
-ROOT = Path(haleakala.__file__).parent
 GAMES = ("rules", "kahuna")
 FRONT_ENDS = ("terminal", "companion", "web", "simulator", "cli")
 
@@ -43,16 +42,6 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "ai": FRONT_ENDS,
     "companion": ("web", "simulator"),
 }
-
-
-def modules() -> dict[str, Path]:
-    found = {}
-    for path in ROOT.rglob("*.py"):
-        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        found[".".join(parts)] = path
-    return found
 
 
 def _type_checking(node: ast.If) -> bool:
@@ -117,41 +106,6 @@ def violations(edges: dict[str, set[str]]) -> list[str]:
                 found.append(f"{source} imports {target}: {mine} may import only {allowed}")
             if theirs in FORBIDDEN.get(mine, ()):
                 found.append(f"{source} imports {target}: {mine} must not import {theirs}")
-    return found
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(edges.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
     return found
 
 
