@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
 
 from haleakala.core.jsonread import load_json
+from haleakala.core.logcheck import check_action, show
 
 from .game import NONE, PLAYERS, Game
 from .invariants import violations
 from .log import event_records, setup_record
-from .notation import NotationError
 
 EFFECTS = ("stone", "bridge")
 CHECKED = ("draw", "reveal", "scoring", "shuffle", "result")
@@ -27,26 +26,21 @@ class Inconsistent(Exception):
     """The log disagrees with the rules; the message says where and how."""
 
 
-def _show(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def game_from_setup(setup: dict, seeded: bool = False) -> Game:
     """The game a setup record deals (its own cards), checked for the right material."""
     seed, start = setup.get("seed", 0), setup.get("start")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise Inconsistent(f"seed {_show(seed)} is not a whole number")
+        raise Inconsistent(f"seed {show(seed)} is not a whole number")
     if start not in PLAYERS:
-        raise Inconsistent(f"start {_show(start)} is not white or black")
+        raise Inconsistent(f"start {show(start)} is not white or black")
     game = Game(seed, start)
     if seeded:
         engine = setup_record(game)
         for key in ("hands", "display", "pile"):
             if setup.get(key) != engine[key]:
                 raise Inconsistent(
-                    f"{key} is not K4's deal for seed {seed}: {_show(setup.get(key))}, "
-                    f"K4 gives {_show(engine[key])}"
+                    f"{key} is not K4's deal for seed {seed}: {show(setup.get(key))}, "
+                    f"K4 gives {show(engine[key])}"
                 )
         return game
     names = game.board.islands
@@ -69,33 +63,11 @@ def game_from_setup(setup: dict, seeded: bool = False) -> Game:
     return game
 
 
+NOT_THEIRS = "{where}: the log says {logged} decides, but it is {decider}'s turn"
+
+
 def _check_action(game: Game, record: dict, where: str) -> int:
-    text, player = record.get("action"), record.get("player")
-    if game.is_terminal():
-        raise Inconsistent(f"{where}: an action after the end of the game")
-    if player != game.to_move:
-        raise Inconsistent(
-            f"{where}: the log says {_show(player)} decides, but it is {game.to_move}'s turn"
-        )
-    if "legal" in record and record["legal"] != game.legal_decisions():
-        logged = set(map(str, record["legal"])) if isinstance(record["legal"], list) else set()
-        engine = set(game.legal_decisions())
-        raise Inconsistent(
-            f"{where}: the legal list differs: missing {sorted(engine - logged)[:5]}, "
-            f"extra {sorted(logged - engine)[:5]}"
-        )
-    if not isinstance(text, str):
-        raise Inconsistent(f"{where}: an action record needs an action text")
-    try:
-        decision = game.parse(text)
-    except NotationError as exc:
-        raise Inconsistent(f"{where}: {text!r} is not a decision: {exc}") from None
-    if game.format(decision) != text:
-        raise Inconsistent(f"{where}: {text!r} is not canonical (it is {game.format(decision)!r})")
-    reason = game.why_illegal(decision)
-    if reason is not None:
-        raise Inconsistent(f"{where}: {player}'s {text!r} is not legal here: {reason}")
-    return decision
+    return check_action(game, record, where, refused=Inconsistent, not_theirs=NOT_THEIRS)
 
 
 def replay_game(records: list[dict], seeded: bool = False) -> Game:
@@ -123,18 +95,18 @@ def replay_game(records: list[dict], seeded: bool = False) -> Game:
                 raise Inconsistent(f"{where}: a {kind} record although the setup has no effects")
             match = next((r for r in pending if r == record), None)
             if match is None:
-                raise Inconsistent(f"{where}: {_show(record)} that the engine did not produce")
+                raise Inconsistent(f"{where}: {show(record)} that the engine did not produce")
             pending.remove(match)
         elif kind in CHECKED:
             ahead = [r for r in pending if r["type"] in CHECKED]
             if not ahead:
-                raise Inconsistent(f"{where}: {_show(record)} that the engine did not produce")
+                raise Inconsistent(f"{where}: {show(record)} that the engine did not produce")
             expected = ahead[0]
             if kind == "shuffle" and not seeded:
                 _take_shuffle(game, record, expected, where)
             elif record != expected:
-                raise Inconsistent(f"{where}: {kind} differs: log {_show(record)}, "
-                                   f"engine {_show(expected)}")  # fmt: skip
+                raise Inconsistent(f"{where}: {kind} differs: log {show(record)}, "
+                                   f"engine {show(expected)}")  # fmt: skip
             pending.remove(expected)
         elif kind == "setup":
             raise Inconsistent(f"{where}: a second setup record without a blank line")
@@ -148,7 +120,7 @@ def replay_game(records: list[dict], seeded: bool = False) -> Game:
 def _pending_done(pending: list[dict], effects: bool, where: str) -> None:
     left = [r for r in pending if effects or r["type"] not in EFFECTS]
     if left:
-        raise Inconsistent(f"{where}: the log is missing {_show(left[0])}")
+        raise Inconsistent(f"{where}: the log is missing {show(left[0])}")
 
 
 def _take_shuffle(game: Game, record: dict, expected: dict, where: str) -> None:

@@ -13,22 +13,17 @@ from collections import Counter
 from typing import Any
 
 from haleakala.core.jsonread import load_json
+from haleakala.core.logcheck import check_action, show
 
 from .game import Game
 from .invariants import violations
 from .log import event_records, setup_record
 from .material import GODS, Material, default_material
-from .notation import NotationError
 from .state import Deal
 
 
 class Inconsistent(Exception):
     """The log disagrees with the rules; the message says where and how."""
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def game_from_setup(setup: Any, seeded: bool = False, material: Material | None = None) -> Game:
@@ -37,10 +32,10 @@ def game_from_setup(setup: Any, seeded: bool = False, material: Material | None 
     if not isinstance(setup, dict) or setup.get("type") != "setup":
         raise Inconsistent("a game starts with its setup record")
     if setup.get("game") != "kanaloa":
-        raise Inconsistent(f"game {_show(setup.get('game'))} is not kanaloa")
+        raise Inconsistent(f"game {show(setup.get('game'))} is not kanaloa")
     seed = setup.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise Inconsistent(f"seed {_show(seed)} is not a whole number")
+        raise Inconsistent(f"seed {show(seed)} is not a whole number")
     players = setup.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise Inconsistent("players must list 2 to 4 colours (N7)")
@@ -50,14 +45,14 @@ def game_from_setup(setup: Any, seeded: bool = False, material: Material | None 
     engine = setup_record(Game(seed, n, m))
     for key in ("neutral", "islands", "currents"):
         if setup.get(key) != engine[key]:
-            raise Inconsistent(f"{key} {_show(setup.get(key))} differ from this map's "
-                               f"{_show(engine[key])} (N1, N9)")  # fmt: skip
+            raise Inconsistent(f"{key} {show(setup.get(key))} differ from this map's "
+                               f"{show(engine[key])} (N1, N9)")  # fmt: skip
     if seeded:
         for key in ("gods", "tiles", "reserve", "bag"):
             if setup.get(key) != engine[key]:
                 raise Inconsistent(
                     f"{key} is not N8's deal for seed {seed}: "
-                    f"{_show(setup.get(key))}, N8 gives {_show(engine[key])}"
+                    f"{show(setup.get(key))}, N8 gives {show(engine[key])}"
                 )
         return Game(seed, n, m)
     volcano = len(m.tiles)
@@ -66,7 +61,7 @@ def game_from_setup(setup: Any, seeded: bool = False, material: Material | None 
         if t == "volcano":
             return volcano
         if not isinstance(t, str) or t not in m.tiles:
-            raise Inconsistent(f"unknown tile {_show(t)} (N5)")
+            raise Inconsistent(f"unknown tile {show(t)} (N5)")
         return m.tile_code(t)
 
     tiles_rec, gods_rec = setup.get("tiles"), setup.get("gods")
@@ -111,33 +106,11 @@ def game_from_setup(setup: Any, seeded: bool = False, material: Material | None 
     return Game(seed, n, m, dealt=Deal(tiles, res, bg, gods))
 
 
+NOT_THEIRS = "{where}: the log says {logged} decides, but {decider} decides (N52)"
+
+
 def _check_action(game: Game, record: dict, where: str) -> int:
-    text, player = record.get("action"), record.get("player")
-    if game.is_terminal():
-        raise Inconsistent(f"{where}: an action after the end of the game")
-    if player != game.to_move:
-        raise Inconsistent(
-            f"{where}: the log says {_show(player)} decides, but {game.to_move} decides (N52)"
-        )
-    if "legal" in record and record["legal"] != game.legal_decisions():
-        logged = set(map(str, record["legal"])) if isinstance(record["legal"], list) else set()
-        engine = set(game.legal_decisions())
-        raise Inconsistent(
-            f"{where}: the legal list differs: missing {sorted(engine - logged)[:5]}, "
-            f"extra {sorted(logged - engine)[:5]}"
-        )
-    if not isinstance(text, str):
-        raise Inconsistent(f"{where}: an action record needs an action text")
-    try:
-        decision = game.parse(text)
-    except NotationError as exc:
-        raise Inconsistent(f"{where}: {text!r} is not a decision: {exc}") from None
-    if game.format(decision) != text:
-        raise Inconsistent(f"{where}: {text!r} is not canonical (it is {game.format(decision)!r})")
-    reason = game.why_illegal(decision)
-    if reason is not None:
-        raise Inconsistent(f"{where}: {player}'s {text!r} is not legal here: {reason}")
-    return decision
+    return check_action(game, record, where, refused=Inconsistent, not_theirs=NOT_THEIRS)
 
 
 def replay_game(records: list[dict], seeded: bool = False, number: int = 0) -> Game:
@@ -166,18 +139,18 @@ def replay_game(records: list[dict], seeded: bool = False, number: int = 0) -> G
             expected = pending.pop(0)
             for key, value in record.items():
                 if key in expected and expected[key] != value:
-                    raise Inconsistent(f"{where}: state {key} differs: log {_show(value)}, "
-                                       f"engine {_show(expected[key])}")  # fmt: skip
+                    raise Inconsistent(f"{where}: state {key} differs: log {show(value)}, "
+                                       f"engine {show(expected[key])}")  # fmt: skip
         elif kind in ("turn", "draw", "reserve", "eruption", "stun", "lost", "volcano",
                       "temple", "card", "result"):  # fmt: skip
             while pending and pending[0].get("type") == "state":
                 pending.pop(0)  # the state record is optional
             if not pending:
-                raise Inconsistent(f"{where}: {_show(record)} that the engine did not produce")
+                raise Inconsistent(f"{where}: {show(record)} that the engine did not produce")
             expected = pending.pop(0)
             if record != expected:
-                raise Inconsistent(f"{where}: {kind} differs: log {_show(record)}, "
-                                   f"engine {_show(expected)}")  # fmt: skip
+                raise Inconsistent(f"{where}: {kind} differs: log {show(record)}, "
+                                   f"engine {show(expected)}")  # fmt: skip
         elif kind == "setup":
             raise Inconsistent(f"{where}: a second setup record without a blank line")
         # Any other type is informational (KANALOA-NOTATION) and ignored.
@@ -191,7 +164,7 @@ def replay_game(records: list[dict], seeded: bool = False, number: int = 0) -> G
 def _pending_done(pending: list[dict], where: str) -> None:
     left = [r for r in pending if r.get("type") != "state"]
     if left:
-        raise Inconsistent(f"{where}: the log is missing {_show(left[0])}")
+        raise Inconsistent(f"{where}: the log is missing {show(left[0])}")
 
 
 def split_games(lines: list[str]) -> list[list[dict]]:
