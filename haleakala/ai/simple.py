@@ -54,10 +54,8 @@ class EvaluationGreedyBot:
 def estimate(game: Game, player: int) -> float:
     """How good the position looks for ``player``: points banked plus what a scoring now
     would give, minus statues that the lava on the craters threatens."""
-    record = score_round(game, game.round)
-    colours = ("red", "yellow")
-    mine = record["players"][colours[player]]["total"]
-    theirs = record["players"][colours[1 - player]]["total"]
+    totals = score_round(game, game.round).totals
+    mine, theirs = totals[player], totals[1 - player]
     value = float(mine - theirs)
     for seg, count in enumerate(game.lava):
         for band in range(min(count, 3)):
