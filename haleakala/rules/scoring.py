@@ -35,6 +35,11 @@ class Position(Protocol):
     scorings: list[Scoring]
 
 
+SEATS = ("red", "yellow")
+"""The players' colours in seat order: ``state.PLAYERS`` (``state`` imports this module, so
+it cannot be imported here; a test holds the two equal)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Points:
     """One player's points of one scoring, by kind (R18–R23). The fields are in the order
@@ -125,9 +130,10 @@ PLAYER_FACTS = tuple(f.name for f in fields(PlayerScoring) if f.name != "colour"
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """One scoring (R18–R23): its ``round`` and each player's part, in seat order. A game
-    keeps them (``Game.scorings``), the ``Scored`` event and the ``Result`` carry them;
-    ``to_record`` is the scoring record of NOTATION.md, as logs, saves and journals hold it
+    """One scoring (R18–R23): its ``round`` and each player's part in seat order (``SEATS``,
+    whatever order a record lists them in). A game keeps them (``Game.scorings``), the
+    ``Scored`` event and the ``Result`` carry them; ``to_record`` is the scoring record of
+    NOTATION.md as logs, saves and journals hold it
     (``{"round": 1, "players": {"red": {...}, "yellow": {...}}}``)."""
 
     round: int
@@ -160,11 +166,10 @@ class Scoring:
             raise ValueError("a scoring record is an object with round and players")
         _exact_keys(record, ("round", "players"), "scoring")
         players = record["players"]
-        if not isinstance(players, Mapping) or not players:
-            raise ValueError("players: expected an object with each colour's part")
+        _exact_keys(players, SEATS, "players")
         return cls(
             round=_whole(record["round"], "round"),
-            players=tuple(PlayerScoring.from_record(c, part) for c, part in players.items()),
+            players=tuple(PlayerScoring.from_record(c, players[c]) for c in SEATS),
         )
 
 
@@ -217,7 +222,7 @@ def score_round(game: Position, rnd: int) -> Scoring:
             per_band[who][space % 3] += 1
     baskets = [sum(deck.cards[c].baskets for c in game.beach_cards[p]) for p in (0, 1)]
     players = []
-    for p, colour in enumerate(("red", "yellow")):
+    for p, colour in enumerate(SEATS):
         cards = [deck.cards[c] for c in game.beach_cards[p]]
         shells = [deck.cards[c] for c in game.shells[p]]
         mine = {BOARD_ITEMS[i] for i, o in enumerate(game.board_owner) if o == p}

@@ -302,8 +302,7 @@ def _scoring(g: Game, record: Any, i: int) -> Scoring:
         _names(facts["cards"], codes, "card codes", f"{where}.cards")
         _int_in(facts["shells"], 0, len(deck.cards), f"{where}.shells")
         _names(facts["scoring_cards"], BOARD_ITEMS, "scoring-board items", f"{where}.scoring_cards")
-    # In seat order whatever order the file wrote the colours in.
-    return Scoring.from_record({**record, "players": {c: players[c] for c in PLAYERS}})
+    return Scoring.from_record(record)
 
 
 def from_dict(data: Any) -> Game:

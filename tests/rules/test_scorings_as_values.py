@@ -25,9 +25,9 @@ from haleakala.companion.journal import Journal
 from haleakala.companion.journal.games import game_log_lines
 from haleakala.kahuna.events import Scored as KahunaScored
 from haleakala.kahuna.events import Scoring as KahunaScoring
-from haleakala.rules import Game
+from haleakala.rules import PLAYERS, Game
 from haleakala.rules.events import Scored
-from haleakala.rules.scoring import POINT_KEYS, Points, Scoring
+from haleakala.rules.scoring import POINT_KEYS, SEATS, Points, Scoring
 from haleakala.rules.serialize import from_json
 from haleakala.terminal import render
 
@@ -131,7 +131,14 @@ def test_a_scoring_is_frozen_and_its_kinds_are_the_records_in_order():
     assert tuple(f.name for f in fields(Points)) == POINT_KEYS
     assert [k for k, _ in scoring.players[0].points.items()] == list(POINT_KEYS)
     assert scoring.of("yellow") is scoring.players[1]
+    assert SEATS == PLAYERS
+    backwards = {**scoring.to_record(), "players": dict(reversed(record_players(scoring)))}
+    assert Scoring.from_record(backwards) == scoring  # seat order, whatever the file's order
     assert hash(scoring) == hash(Scoring.from_record(scoring.to_record()))
+
+
+def record_players(scoring: Scoring) -> list[tuple[str, dict]]:
+    return list(scoring.to_record()["players"].items())
 
 
 JSON = st.recursive(
