@@ -140,7 +140,7 @@ def round_totals(game: Game) -> tuple[int, int]:
         if game.round == 2:
             total += pts["shell_round2"] * len(shells)
         if game.scorings:
-            total += game.scorings[-1]["players"][("red", "yellow")[p]]["total"]
+            total += game.scorings[-1].players[p].total
         totals.append(total)
     return totals[0], totals[1]
 

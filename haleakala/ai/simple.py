@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from ..rules import Game
-from ..rules.scoring import score_round
+from ..rules.heuristic import round_totals
 
 
 class RandomBot:
@@ -54,10 +54,8 @@ class EvaluationGreedyBot:
 def estimate(game: Game, player: int) -> float:
     """How good the position looks for ``player``: points banked plus what a scoring now
     would give, minus statues that the lava on the craters threatens."""
-    record = score_round(game, game.round)
-    colours = ("red", "yellow")
-    mine = record["players"][colours[player]]["total"]
-    theirs = record["players"][colours[1 - player]]["total"]
+    totals = round_totals(game)  # score_round's totals, without building the Scoring
+    mine, theirs = totals[player], totals[1 - player]
     value = float(mine - theirs)
     for seg, count in enumerate(game.lava):
         for band in range(min(count, 3)):

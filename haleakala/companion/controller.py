@@ -530,10 +530,8 @@ class Companion:
         for event in events:
             if isinstance(event, game_events.Erupted):  # the lava before, the spaces it burnt
                 self.panel = replace(self.panel, eruption=eruption(before, event.destroyed, now))
-            elif isinstance(event, game_events.Scored):
-                record = event.record
-                if record.get("round") != 2:
-                    self.menus.scores(record, menu.scoring_title(record.get("round", "")))
+            elif isinstance(event, game_events.Scored) and event.scoring.round != 2:
+                self.menus.scores(event.scoring, menu.scoring_title(event.scoring.round))
         if self.game.phase == OVER and self.game.scorings:
             self.menus.scores(self.game.scorings[-1], menu.FINAL_SCORES)
         self.watch.changed_by_game(BW.TAKE_DISCS_BACK)

@@ -93,9 +93,8 @@ class Keys:
                 h.decide(value, "player")
             return
         if game.phase == OVER:
-            records = game.scorings
-            if records:
-                self.menus.scores(records[-1], menu.FINAL_SCORES)
+            if game.scorings:
+                self.menus.scores(game.scorings[-1], menu.FINAL_SCORES)
             return
         if game.phase == TURN:
             boat = encode(Boat())

@@ -24,6 +24,7 @@ from . import ui as U
 
 if TYPE_CHECKING:
     from haleakala.ai.coach import Hint
+    from haleakala.rules.scoring import Scoring
 
     from .host import Host, LiveView
 
@@ -96,9 +97,9 @@ def confirm_new(variant: str) -> U.Chooser:
     )
 
 
-def score_pages(record: dict, title: str) -> U.Chooser:
-    """A scoring's breakdown (``record`` is the game's scoring record), page by page."""
-    return U.Chooser(U.SCORES, title, (U.Option(N_("page"), "page"),) * SCORE_PAGES, 0, record)
+def score_pages(scoring: Scoring, title: str) -> U.Chooser:
+    """A scoring's breakdown (one of the game's ``scorings``), page by page."""
+    return U.Chooser(U.SCORES, title, (U.Option(N_("page"), "page"),) * SCORE_PAGES, 0, scoring)
 
 
 FINAL_SCORES = N_("FINAL SCORES")
@@ -232,10 +233,10 @@ class Menus:
             chooser = replace(chooser, cursor=values.index(on))
         h.panel = replace(h.panel, overlay=chooser)
 
-    def scores(self, record: dict, title: str) -> None:
+    def scores(self, scoring: Scoring, title: str) -> None:
         h = self.host
         h.panel = replace(
-            h.panel, overlay=score_pages(record, title), overlay_until=h.clock() + SCORES_S
+            h.panel, overlay=score_pages(scoring, title), overlay_until=h.clock() + SCORES_S
         )
 
     def expires(self) -> float | None:

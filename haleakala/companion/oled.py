@@ -22,6 +22,7 @@ from haleakala.i18n.terms import card_face
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Take, decode, encode
 from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
+from haleakala.rules.scoring import Scoring
 
 from . import ui as U
 from .oled_draw import CardFace, Screen, draw, problems
@@ -225,20 +226,19 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     """A scoring's breakdown, a few rows a page; on every page the header, what this
     scoring added (the sum of its rows) and the game's total after it, each named: the rows
     are one scoring's, the total is the whole game's, and the page says which is which."""
-    record = chooser.subject
-    red, yellow = record["players"]["red"], record["players"]["yellow"]
+    scoring: Scoring = chooser.subject
+    red, yellow = scoring.of("red"), scoring.of("yellow")
     rows = []
     for key, label in SCORE_ROWS:
-        a, b = red["points"].get(key, 0), yellow["points"].get(key, 0)
+        a, b = getattr(red.points, key), getattr(yellow.points, key)
         if a or b:
             rows.append(f"{_row_label(label)}\t{a}\t{b}")
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
-    added = [sum(p["points"].values()) for p in (red, yellow)]
-    scoring = N_("scoring") + f"\t+{added[0]}\t+{added[1]}"
-    total = N_("total") + f"\t{red['total']}\t{yellow['total']}"
-    body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), scoring, total)
+    added = N_("scoring") + f"\t+{red.points.gained}\t+{yellow.points.gained}"
+    total = N_("total") + f"\t{red.total}\t{yellow.total}"
+    body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), added, total)
     title = chooser.title + (f" {page + 1}/{pages}" if pages > 1 else "")
     return Screen(title, tuple(_spoken(row) for row in body))
 

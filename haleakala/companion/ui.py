@@ -38,7 +38,7 @@ class Chooser:
     title: str
     options: tuple[Option, ...]
     cursor: int = 0
-    subject: Any = None  # the beach (BEACH), the scoring record index (SCORES), ...
+    subject: Any = None  # the beach (BEACH), the ``Scoring`` shown (SCORES), ...
     cancellable: bool = True
 
     @property

@@ -9,8 +9,9 @@ indices, named in the record as the notation names them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from .state import PLAYERS, Result
 
@@ -77,14 +78,62 @@ class Revealed:
 
 
 @dataclass(frozen=True, slots=True)
-class Scored:
-    """K27: a scoring; ``record`` is the scoring record of KAHUNA-NOTATION."""
+class Scoring:
+    """K27: scoring ``round`` and, per player in seat order (white, black), the islands
+    their stones mark (by name, sorted), how many, the points this scoring gave, the totals
+    after it and the bridges on the board (K28's last tie-break). ``to_record`` is the
+    scoring record of KAHUNA-NOTATION (each fact keyed by colour); ``from_record`` reads it.
+    """
 
-    record: dict
+    round: int
+    stones: tuple[tuple[str, ...], ...]
+    islands: tuple[int, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    bridges: tuple[int, ...]
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "stones": {c: list(s) for c, s in zip(PLAYERS, self.stones, strict=True)},
+            "islands": dict(zip(PLAYERS, self.islands, strict=True)),
+            "points": dict(zip(PLAYERS, self.points, strict=True)),
+            "totals": dict(zip(PLAYERS, self.totals, strict=True)),
+            "bridges": dict(zip(PLAYERS, self.bridges, strict=True)),
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Scoring:
+        """The scoring a record describes (``to_record``'s dict or its JSON read back); a
+        record of the wrong shape is a ``ValueError`` naming the field."""
+        if not isinstance(record, Mapping) or not isinstance(record.get("round"), int):
+            raise ValueError("a scoring record is an object with round, stones, islands, ...")
+
+        def per_player(key: str) -> tuple[Any, ...]:
+            facts = record.get(key)
+            if not isinstance(facts, Mapping) or set(facts) != set(PLAYERS):
+                raise ValueError(f"{key}: expected an object with {' and '.join(PLAYERS)}")
+            return tuple(facts[c] for c in PLAYERS)
+
+        stones = per_player("stones")
+        if not all(isinstance(s, list) and all(isinstance(n, str) for n in s) for s in stones):
+            raise ValueError("stones: expected each colour's list of island names")
+        counts = {k: per_player(k) for k in ("islands", "points", "totals", "bridges")}
+        for key, values in counts.items():
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+                raise ValueError(f"{key}: expected a whole number for each colour")
+        return cls(record["round"], tuple(tuple(s) for s in stones), **counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """K27: a scoring took place; ``scoring`` is what it gave and why."""
+
+    scoring: Scoring
     kind: ClassVar[str] = "scoring"
 
     def to_record(self, game: Position) -> dict:
-        return {"type": "scoring", **self.record}
+        return {"type": "scoring", **self.scoring.to_record()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,4 +168,6 @@ class Ended:
 
 Event: TypeAlias = Stone | Bridge | Drew | Revealed | Scored | Shuffled | Ended
 
-__all__ = ["Bridge", "Drew", "Ended", "Event", "Revealed", "Scored", "Shuffled", "Stone"]
+__all__ = [
+    "Bridge", "Drew", "Ended", "Event", "Revealed", "Scored", "Scoring", "Shuffled", "Stone",
+]  # fmt: skip

@@ -21,7 +21,7 @@ from haleakala.core.refusal import Refusal
 from haleakala.core.text import N_, Term
 
 from .board import Board, default_board
-from .events import Bridge, Drew, Ended, Event, Revealed, Scored, Shuffled, Stone
+from .events import Bridge, Drew, Ended, Event, Revealed, Scored, Scoring, Shuffled, Stone
 from .hidden import determinize, evaluate, observation
 from .notation import (
     CUT,
@@ -386,19 +386,17 @@ class Game:
             pts = (value, 0) if win == 0 else (0, value)
         self.points.append(pts)
         names = self.board.islands
-        totals = self.totals()
-        record = {
-            "round": rnd,
-            "stones": {
-                c: sorted(names[i] for i, o in enumerate(self.stone) if o == p)
-                for p, c in enumerate(PLAYERS)
-            },
-            "islands": dict(zip(PLAYERS, counts, strict=True)),
-            "points": dict(zip(PLAYERS, pts, strict=True)),
-            "totals": dict(zip(PLAYERS, totals, strict=True)),
-            "bridges": {c: self.bridges_on_board(p) for p, c in enumerate(PLAYERS)},
-        }
-        events.append(Scored(record))
+        scoring = Scoring(
+            round=rnd,
+            stones=tuple(
+                tuple(sorted(names[i] for i, o in enumerate(self.stone) if o == p)) for p in (0, 1)
+            ),
+            islands=counts,
+            points=pts,
+            totals=self.totals(),
+            bridges=(self.bridges_on_board(0), self.bridges_on_board(1)),
+        )
+        events.append(Scored(scoring))
 
     def _reshuffle(self, events: list[Event]) -> None:
         """K4 step 5 / K25: the whole discard pile, sorted then shuffled by the game's

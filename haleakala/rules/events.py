@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
+from .scoring import Scoring
 from .state import PLAYERS, Result
 
 if TYPE_CHECKING:
@@ -136,14 +137,14 @@ class Erupted:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """R18–R23: a scoring; ``record`` is the scoring record of NOTATION.md (round, cards,
-    players' points), as ``Game.scorings`` keeps it."""
+    """R18–R23: a scoring (round, each player's points and the facts they rest on), the
+    value ``Game.scorings`` keeps; its record is the scoring record of NOTATION.md."""
 
-    record: dict
+    scoring: Scoring
     kind: ClassVar[str] = "scoring"
 
     def to_record(self, game: Position) -> dict:
-        return {"type": "scoring", **self.record}
+        return {"type": "scoring", **self.scoring.to_record()}
 
 
 @dataclass(frozen=True, slots=True)

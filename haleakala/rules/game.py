@@ -52,7 +52,7 @@ from .notation import (
     parse_decision,
 )
 from .refusals import reason
-from .scoring import erupt, score_round
+from .scoring import Scoring, erupt, score_round
 from .state import (
     CHOOSE_CARD,
     FACE_DOWN,
@@ -160,7 +160,7 @@ class Game:
         self.board_owner = [NO_OWNER] * len(BOARD_ITEMS)
         self.queue: list[tuple] = []
         self.context: tuple = ()
-        self.scorings: list[dict] = []
+        self.scorings: list[Scoring] = []
         self.history: list[int] = []
         self._legal: list[int] | None = None
         # Setup step 2: twelve 1-tree cards face up in the slots.
@@ -483,9 +483,9 @@ class Game:
         # The owners (colours, parallel to ``destroyed``) so a log can say whose statue burnt.
         owners = tuple(PLAYERS[owner[n]] for n in destroyed)
         events.append(Erupted(rnd, tuple(destroyed), owners))
-        record = score_round(self, rnd)
-        self.scorings.append(record)
-        events.append(Scored(record))
+        scoring = score_round(self, rnd)
+        self.scorings.append(scoring)
+        events.append(Scored(scoring))
         if rnd == 1:  # R23
             self.board_owner = [NO_OWNER] * len(BOARD_ITEMS)
             self.round = 2
@@ -494,8 +494,8 @@ class Game:
         """Scores, winner and tie-break (R24) once the game is over, else None."""
         if self.phase != OVER:
             return None
-        last = self.scorings[-1]["players"]
-        totals = (int(last["red"]["total"]), int(last["yellow"]["total"]))
+        last = self.scorings[-1]
+        totals = (last.of("red").total, last.of("yellow").total)
         tiebreak = None
         if totals[0] != totals[1]:
             winner = 0 if totals[0] > totals[1] else 1

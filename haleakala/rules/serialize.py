@@ -26,7 +26,7 @@ from haleakala.core.jsonread import (  # noqa: F401  (importable from here befor
 from .deck import BOARD_ITEMS
 from .game import FACE_DOWN, NO_OWNER, PHASE_NAMES, PLAYERS, VARIANTS, Game, use_codec
 from .notation import NotationError, code_table, parse_decision, text_table
-from .scoring import POINT_KEYS
+from .scoring import PLAYER_FACTS, POINT_KEYS, Scoring
 
 FORMAT = "haleakala-game"
 VERSION = 1
@@ -84,7 +84,7 @@ def to_dict(game: Game, history: bool = True) -> dict[str, Any]:
             for i, code in enumerate(BOARD_ITEMS)
         },
         "queue": [list(step) for step in game.queue],
-        "scorings": game.scorings,
+        "scorings": [scoring.to_record() for scoring in game.scorings],
     }
     if history:
         text = text_table(b)
@@ -249,7 +249,7 @@ def line_of(text: str, path: str) -> int:
 
 
 SCORING_KEYS = ("round", "players")
-SCORING_FACTS = ("points", "total", "statues", "baskets", "cards", "shells", "scoring_cards")
+SCORING_FACTS = PLAYER_FACTS
 MAX_POINTS = 999  # far above any real scoring; keeps hand-edited numbers printable
 
 
@@ -275,9 +275,9 @@ def _names(value: Any, allowed: set[str] | tuple[str, ...], what: str, path: str
     return value
 
 
-def _scoring(g: Game, record: Any, i: int) -> dict:
-    """One scoring record, checked as deeply as rendering and ``result`` read it; each
-    total is the previous one plus this scoring's points."""
+def _scoring(g: Game, record: Any, i: int) -> Scoring:
+    """One scoring record, checked as deeply as rendering and ``result`` read it (each
+    total is the previous one plus this scoring's points), as the value the game keeps."""
     path = f"$.scorings[{i}]"
     _fields(record, SCORING_KEYS, path)
     if _int_in(record["round"], 1, 2, f"{path}.round") != i + 1:
@@ -291,7 +291,7 @@ def _scoring(g: Game, record: Any, i: int) -> dict:
         facts = _fields(players[colour], SCORING_FACTS, where)
         points = _fields(facts["points"], POINT_KEYS, f"{where}.points")
         gained = sum(_int_in(points[k], 0, MAX_POINTS, f"{where}.points.{k}") for k in POINT_KEYS)
-        before = g.scorings[-1]["players"][colour]["total"] if g.scorings else 0
+        before = g.scorings[-1].of(colour).total if g.scorings else 0
         total = _int_in(facts["total"], 0, 2 * MAX_POINTS, f"{where}.total")
         if total != before + gained:
             raise _fail(
@@ -302,7 +302,7 @@ def _scoring(g: Game, record: Any, i: int) -> dict:
         _names(facts["cards"], codes, "card codes", f"{where}.cards")
         _int_in(facts["shells"], 0, len(deck.cards), f"{where}.shells")
         _names(facts["scoring_cards"], BOARD_ITEMS, "scoring-board items", f"{where}.scoring_cards")
-    return record
+    return Scoring.from_record(record)
 
 
 def from_dict(data: Any) -> Game:

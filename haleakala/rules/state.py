@@ -15,6 +15,7 @@ from haleakala.core.errors import IllegalDecision as _BaseIllegal
 
 from .deck import BOARD_ITEMS, Deck
 from .geometry import Board
+from .scoring import Scoring
 
 PLAYERS = ("red", "yellow")
 VARIANTS = ("base", "tactical")
@@ -43,7 +44,7 @@ class Result:
     scores: tuple[int, int]
     winner: str
     tiebreak: str | None
-    scorings: tuple[dict, ...]
+    scorings: tuple[Scoring, ...]
 
     def to_dict(self) -> dict:
         return {

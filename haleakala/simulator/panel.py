@@ -22,6 +22,7 @@ from haleakala.i18n import english_ngettext as ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.scoring import POINT_KEYS
 from haleakala.rules.state import FACE_DOWN
 from haleakala.words.moves import POINT_NAMES
 
@@ -178,7 +179,7 @@ class PanelDrawing:
         scene.blit(self.fonts.render(N_("Scoring board"), 17, DIM, True), (bx + 8, by + 5))
         totals = [0, 0]
         if game.scorings:
-            totals = [int(game.scorings[-1]["players"][c]["total"]) for c in PLAYERS]
+            totals = list(game.scorings[-1].totals)
         top = max(40, (max(totals) // 10 + 2) * 10)
         tx, ty, tw, th = L.TRACK_RECT
         pygame.draw.rect(scene, (46, 50, 60), (tx, ty, tw, th), border_radius=4)
@@ -378,12 +379,7 @@ class PanelDrawing:
         result = game.result()
         if result is None:
             return
-        kinds: list[str] = []
-        for record in result.scorings:
-            for colour in PLAYERS:
-                for kind in record["players"][colour]["points"]:
-                    if kind not in kinds:
-                        kinds.append(kind)
+        kinds = list(POINT_KEYS)
         x, y, w, _h = L.END_RECT
         h = 62 + 44 + 24 * (len(kinds) + 2) + 30
         y = L.HEIGHT // 2 - h // 2
@@ -402,14 +398,14 @@ class PanelDrawing:
             size -= 2
         blit_centred(scene, self.fonts.render(title, size, PLAYER[result.winner], True),
                      (x + w / 2, y + 28))  # fmt: skip
-        columns = [(record["round"], colour) for record in result.scorings for colour in PLAYERS]
+        columns = [(scoring.round, part) for scoring in result.scorings for part in scoring.players]
         left, col_w, row_h = x + 24, (w - 240) // max(1, len(columns)), 24
         top = y + 62
-        for c, (rnd, colour) in enumerate(columns):
+        for c, (rnd, part) in enumerate(columns):
             cx = left + 200 + c * col_w + col_w // 2
             label = N_("scoring {n}").format(n=rnd)
             blit_centred(scene, self.fonts.render(label, 16, DIM), (cx, top))
-            blit_centred(scene, self.fonts.render(colour, 19, PLAYER[colour], True),
+            blit_centred(scene, self.fonts.render(part.colour, 19, PLAYER[part.colour], True),
                          (cx, top + 18))  # fmt: skip
         row_y = top + 44
         for kind in [*kinds, N_("this scoring"), N_("total")]:
@@ -418,15 +414,13 @@ class PanelDrawing:
                 pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
             name = POINT_NAMES.get(kind, kind)
             scene.blit(self.fonts.render(name, 19, TEXT, strong), (left, row_y))
-            for c, (rnd, colour) in enumerate(columns):
-                record = result.scorings[rnd - 1]["players"][colour]
-                points = record["points"]
+            for c, (_rnd, part) in enumerate(columns):
                 if kind == "total":
-                    value = int(record["total"])
+                    value = part.total
                 elif kind == "this scoring":
-                    value = sum(points.values())
+                    value = part.points.gained
                 else:
-                    value = points.get(kind, 0)
+                    value = getattr(part.points, kind)
                 cx = left + 200 + c * col_w + col_w // 2
                 ink = TEXT if value else (90, 94, 104)
                 blit_centred(scene, self.fonts.render(str(value), 19, ink, strong),

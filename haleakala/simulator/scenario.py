@@ -299,11 +299,7 @@ def check(session: SimSession, expect: dict[str, Any]) -> list[str]:
         last = game.format(game.history[-1]) if game.history else "none"
         compare("last decision", expect["last"], last)
     if "score" in expect:
-        score = (
-            tuple(game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
-            if game.scorings
-            else (0, 0)
-        )
+        score = game.scorings[-1].totals if game.scorings else (0, 0)
         compare("score (red, yellow)", tuple(expect["score"]), score)
     if "winner" in expect:
         result = game.result()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from haleakala.i18n import N_, english_ngettext
-from haleakala.rules import PLAYERS
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -27,7 +26,7 @@ def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
         lines.append((f"round {game.round} · {who} to move", colours[who]))
         lines.append((f"phase: {game.phase_name}", white))
         if game.scorings:
-            red, yellow = (game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
+            red, yellow = game.scorings[-1].totals
             lines.append((f"score: red {red} · yellow {yellow}", white))
     lines.append(
         (

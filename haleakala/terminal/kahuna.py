@@ -202,22 +202,21 @@ def describe_events(game: Game, events: list[Event], viewer: int | None) -> list
                 _("display slot {slot}: {card}").format(slot=event.slot + 1, card=names[event.card])
             )
         elif isinstance(event, Scored):
-            r = event.record
-            isl, pts, tot = r["islands"], r["points"], r["totals"]
+            s = event.scoring
             out.append(
                 _(
                     "scoring {round}: islands {white} {iw}, {black} {ib}; points {white} {pw}, "
                     "{black} {pb}; totals {white} {tw}, {black} {tb}"
                 ).format(
-                    round=r["round"],
+                    round=s.round,
                     white=colour("white"),
                     black=colour("black"),
-                    iw=isl["white"],
-                    ib=isl["black"],
-                    pw=pts["white"],
-                    pb=pts["black"],
-                    tw=tot["white"],
-                    tb=tot["black"],
+                    iw=s.islands[0],
+                    ib=s.islands[1],
+                    pw=s.points[0],
+                    pb=s.points[1],
+                    tw=s.totals[0],
+                    tb=s.totals[1],
                 )
             )
         elif isinstance(event, Shuffled):

@@ -23,6 +23,7 @@ from haleakala.words import moves
 if TYPE_CHECKING:
     from haleakala.rules import Game, Result
     from haleakala.rules.events import Event
+    from haleakala.rules.scoring import Scoring
 
 STYLES = {
     "red": "31",
@@ -208,8 +209,8 @@ def banked(game: Game) -> tuple[int, int]:
     """Points banked at the scorings so far (the running score)."""
     if not game.scorings:
         return (0, 0)
-    last = game.scorings[-1]["players"]
-    return (last["red"]["total"], last["yellow"]["total"])
+    red, yellow = game.scorings[-1].totals
+    return (red, yellow)
 
 
 def player_lines(game: Game, player: int, color: bool = False) -> list[str]:
@@ -394,8 +395,8 @@ def describe_events(game: Game, events: list[Event], *, told: int | None = None)
     return [in_language(line) for line in moves.event_lines(game, events, told=told)]
 
 
-def describe_scoring(record: dict) -> list[str]:
-    return [in_language(line) for line in moves.scoring_lines(record)]
+def describe_scoring(scoring: Scoring) -> list[str]:
+    return [in_language(line) for line in moves.scoring_lines(scoring)]
 
 
 def describe_result(result: Result) -> str:

@@ -27,6 +27,7 @@ from haleakala.i18n.terms import SETTINGS
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.rules.scoring import POINT_KEYS
 from haleakala.simulator import layout
 from haleakala.terminal.render import banked, describe_scoring, prompt
 from haleakala.web.words import labels, point_name
@@ -34,6 +35,7 @@ from haleakala.words.moves import describe_move, result_sentence
 
 if TYPE_CHECKING:
     from haleakala.rules import Game
+    from haleakala.rules.scoring import Scoring
 
 VERSION = 2
 EVENT_INDENT = "  "
@@ -105,7 +107,7 @@ def snapshot(
             for i, code in enumerate(BOARD_ITEMS)
         ],
         "players": {colour: _player(game, p) for p, colour in enumerate(PLAYERS)},
-        "scorings": [_scoring(record) for record in game.scorings],
+        "scorings": [_scoring(scoring) for scoring in game.scorings],
         "result": _result(game) if over else None,
         "log": [i18n.render(line) for line in log[-LOG_LINES:]],
         "segments": b.segments,
@@ -195,18 +197,15 @@ def _player(game: Game, p: int) -> dict:
     }
 
 
-def _scoring(record: dict) -> dict:
+def _scoring(scoring: Scoring) -> dict:
     return {
-        "round": record.get("round"),
+        "round": scoring.round,
         "players": {
-            colour: {
-                "points": dict(record["players"][colour]["points"]),
-                "total": record["players"][colour]["total"],
-            }
-            for colour in PLAYERS
+            part.colour: {"points": part.points.to_record(), "total": part.total}
+            for part in scoring.players
         },
-        "names": {key: point_name(key) for key in record["players"][PLAYERS[0]]["points"]},
-        "words": describe_scoring(record),
+        "names": {key: point_name(key) for key in POINT_KEYS},
+        "words": describe_scoring(scoring),
     }
 
 

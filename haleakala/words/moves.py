@@ -50,6 +50,7 @@ from haleakala.rules.events import (
 
 if TYPE_CHECKING:
     from haleakala.rules import Game, Result
+    from haleakala.rules.scoring import Scoring
 
 BANDS = (N_("grassland"), N_("forest"), N_("mountain"))
 
@@ -197,8 +198,8 @@ def event_lines(game: Game, events: list[Event], *, told: int | None = None) -> 
                 out.append(Text.of(N_("{who} buys the {item} card"), who=_who(player), item=item))
             case Erupted():
                 out += eruption_lines(game, event)
-            case Scored(record):
-                out += scoring_lines(record)
+            case Scored(scoring):
+                out += scoring_lines(scoring)
             case Ended(result):
                 out.append(result_sentence(result))
     return out
@@ -222,12 +223,12 @@ def eruption_lines(game: Game, event: Erupted) -> list[Text]:
     return lines
 
 
-def scoring_sentence(record: dict) -> Text:
+def scoring_sentence(scoring: Scoring) -> Text:
     """``Scoring 1: yellow 12, red 9`` (the running totals, leader first)."""
-    totals = sorted(((record["players"][c]["total"], c) for c in PLAYERS), reverse=True)
+    totals = sorted(((part.total, part.colour) for part in scoring.players), reverse=True)
     return Text.of(
         N_("Scoring {n}: {totals}"),
-        n=record["round"],
+        n=scoring.round,
         totals=_listed([Text.of("{colour} {total}", colour=Term(c), total=t) for t, c in totals]),
     )
 
@@ -244,7 +245,7 @@ POINT_NAMES = {
     "mountain": N_("Mountain Statues card"),
     "shells": N_("shells kept"),
 }
-"""Each kind of points in a scoring's record (``rules.scoring``) as players name it: the
+"""Each kind of points of a scoring (``rules.scoring.Points``) as players name it: the
 rows of the end-of-game tables in the simulator window and the live view."""
 
 
@@ -258,20 +259,18 @@ def _listed(parts: list[Text]) -> Param:
     return head
 
 
-def scoring_lines(record: dict) -> list[Text]:
+def scoring_lines(scoring: Scoring) -> list[Text]:
     """The scoring sentence, then each player's points of this scoring by kind."""
-    lines: list[Text] = [scoring_sentence(record)]
-    for colour in PLAYERS:
-        facts = record["players"][colour]
-        points = facts["points"]
-        gained = sum(points.values())
-        parts = _listed([Text.of("{kind} {n}", kind=Term(k), n=v) for k, v in points.items() if v])
+    lines: list[Text] = [scoring_sentence(scoring)]
+    for part in scoring.players:
+        points = part.points.items()
+        parts = _listed([Text.of("{kind} {n}", kind=Term(k), n=v) for k, v in points if v])
         said = Text.of(
             N_("{colour} +{gained} ({points}) = {total}"),
-            colour=Term(colour),
-            gained=gained,
+            colour=Term(part.colour),
+            gained=part.points.gained,
             points=parts or Text(N_("nothing")),
-            total=facts["total"],
+            total=part.total,
         )
         lines.append(Text.of("  {line}", line=said))
     return lines

@@ -104,11 +104,7 @@ class Player:
 
     def point(self) -> Point:
         game = self.game
-        score = (
-            tuple(game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
-            if game.scorings
-            else (0, 0)
-        )
+        score = game.scorings[-1].totals if game.scorings else (0, 0)
         result = game.result()
         b = game.board
         return Point(

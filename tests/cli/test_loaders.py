@@ -172,8 +172,9 @@ def test_scoring_records_must_match_the_round():
     game = played(decisions=None)
     with pytest.raises(SaveError, match=r"^\$\.scorings \(line \d+\): expected 1 scoring"):
         from_json(save_text(lambda d: d.__setitem__("scorings", []), game))
+    records = [scoring.to_record() for scoring in game.scorings]
     with pytest.raises(SaveError, match=r"^\$\.scorings \(line \d+\): expected 0 scoring"):
-        from_json(save_text(lambda d: d.__setitem__("scorings", game.scorings), played()))
+        from_json(save_text(lambda d: d.__setitem__("scorings", records), played()))
 
 
 # -- the history leads to the position ----------------------------------------------------

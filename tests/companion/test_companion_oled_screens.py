@@ -37,6 +37,7 @@ from haleakala.hal.events import (
 )
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.game import CHOOSE_CARD, TURN
+from haleakala.rules.scoring import PlayerScoring, Points, Scoring
 from haleakala.words.board import HEADLINES, UNKNOWN_TAG
 from haleakala.words.labels import PHASE_TITLES
 
@@ -129,13 +130,14 @@ def test_the_cursor_row_is_inverted_and_the_title_shows_the_position_in_the_list
 def test_every_score_page_has_the_header_the_scorings_sum_and_the_games_total():
     """The rows are one scoring's points, the total the whole game's (issue 23: the final
     page mixed them): the sum of the rows is named "scoring" apart from the total."""
-    points = {key: i + 1 for i, (key, _) in enumerate(oled.SCORE_ROWS)}
-    record = {
-        "players": {
-            "red": {"points": points, "total": 70},
-            "yellow": {"points": points, "total": 60},
-        }
-    }
+    points = Points(**{key: i + 1 for i, (key, _) in enumerate(oled.SCORE_ROWS)})
+    record = Scoring(
+        1,
+        tuple(
+            PlayerScoring(colour, points, total, (), 0, (), 0, ())
+            for colour, total in (("red", 70), ("yellow", 60))
+        ),
+    )
     game = Game("base", 1)
     pages = set()
     for page in range(SCORE_PAGES):

@@ -5,11 +5,11 @@ from support.positions import RED, YELLOW, give, new, place_disc, put_slot, sham
 
 from haleakala.rules import Game
 from haleakala.rules.events import LavaPlaced, Revealed, Scored
-from haleakala.rules.scoring import erupt, score_round
+from haleakala.rules.scoring import PlayerScoring, Points, Scoring, erupt, score_round
 
 
 def points(g, player, rnd=1):
-    return score_round(g, rnd)["players"][("red", "yellow")[player]]["points"]
+    return score_round(g, rnd).players[player].points
 
 
 def own(g, player, item):
@@ -26,7 +26,7 @@ def test_r19_rulebook_example_yellow_scores_9_after_losing_a_mountain_and_a_gras
     destroyed = erupt(g)
     assert destroyed == ["0M", "1G"]
     assert g.statues_left[YELLOW] == 8 - 4
-    assert points(g, YELLOW)["statues"] == 3 + 3 + 2 + 1 == 9
+    assert points(g, YELLOW).statues == 3 + 3 + 2 + 1 == 9
     assert g.lava == [0] * 6
 
 
@@ -78,10 +78,10 @@ def test_r19_r20_first_scoring_buy_in_turn_order_then_erupt_and_score():
     assert g.to_move == "yellow" and g.phase_name == "prescore"
     assert "buy forest" not in g.legal_decisions()
     events = g.apply("buy majority")
-    scoring = next(e.record for e in events if isinstance(e, Scored))
-    assert scoring["round"] == 1
-    assert scoring["players"]["red"]["scoring_cards"] == ["forest"]
-    assert scoring["players"]["yellow"]["scoring_cards"] == ["majority"]
+    scoring = next(e.scoring for e in events if isinstance(e, Scored))
+    assert scoring.round == 1
+    assert scoring.of("red").scoring_cards == ("forest",)
+    assert scoring.of("yellow").scoring_cards == ("majority",)
     assert g.round == 2
 
 
@@ -131,22 +131,22 @@ def test_r22_fish_goes_to_strictly_more_baskets():
     g = new()
     give(g, RED, "fish2")
     give(g, YELLOW, "fish1b")
-    assert points(g, RED)["fish"] == 3 and points(g, YELLOW)["fish"] == 0
+    assert points(g, RED).fish == 3 and points(g, YELLOW).fish == 0
     give(g, YELLOW, "fish1b")
-    assert points(g, RED)["fish"] == 0 and points(g, YELLOW)["fish"] == 0
+    assert points(g, RED).fish == 0 and points(g, YELLOW).fish == 0
 
 
 def test_r22_pearls_white_1_black_2_both_4():
     g = new()
     give(g, RED, "whitepearl")
-    assert points(g, RED)["pearls"] == 1
+    assert points(g, RED).pearls == 1
     give(g, YELLOW, "blackpearl")
-    assert points(g, YELLOW)["pearls"] == 2
+    assert points(g, YELLOW).pearls == 2
     give(g, RED, "blackpearl") if False else None
     g2 = new()
     give(g2, RED, "whitepearl")
     give(g2, RED, "blackpearl")
-    assert points(g2, RED)["pearls"] == 4
+    assert points(g2, RED).pearls == 4
 
 
 def test_r22_nautilus_3_and_shells_1_each_in_the_second_scoring_only():
@@ -154,9 +154,9 @@ def test_r22_nautilus_3_and_shells_1_each_in_the_second_scoring_only():
     give(g, RED, "nautilus")
     give(g, RED, "shell")
     give(g, RED, "shell")
-    assert points(g, RED, rnd=2)["nautilus"] == 3
-    assert points(g, RED, rnd=2)["shells"] == 2
-    assert points(g, RED, rnd=1)["shells"] == 0
+    assert points(g, RED, rnd=2).nautilus == 3
+    assert points(g, RED, rnd=2).shells == 2
+    assert points(g, RED, rnd=1).shells == 0
 
 
 def test_r22_scoring_cards():
@@ -170,13 +170,13 @@ def test_r22_scoring_cards():
     for item in ("butterflies", "majority", "segment", "forest", "mountain"):
         own(g, RED, item)
     p = points(g, RED)
-    assert p["butterflies"] == 3
-    assert p["majority"] == 2 * 2  # forest and mountain; grassland 1 vs 2 is yellow's
-    assert p["segment"] == 4  # segment 0 complete
-    assert p["forest"] == 2 * 3
-    assert p["mountain"] == 3 * 2
-    assert p["statues"] == 1 + 2 * 3 + 3 * 2
-    assert points(g, YELLOW)["majority"] == 0  # yellow owns no scoring card
+    assert p.butterflies == 3
+    assert p.majority == 2 * 2  # forest and mountain; grassland 1 vs 2 is yellow's
+    assert p.segment == 4  # segment 0 complete
+    assert p.forest == 2 * 3
+    assert p.mountain == 3 * 2
+    assert p.statues == 1 + 2 * 3 + 3 * 2
+    assert points(g, YELLOW).majority == 0  # yellow owns no scoring card
 
 
 def test_r22_without_the_card_no_card_points():
@@ -184,7 +184,7 @@ def test_r22_without_the_card_no_card_points():
     statue(g, RED, "0F")
     give(g, RED, "fish1b")
     p = points(g, RED)
-    assert p["forest"] == p["butterflies"] == p["majority"] == 0
+    assert p.forest == p.butterflies == p.majority == 0
 
 
 def test_r23_between_rounds_cards_return_priestess_turns_up_lava_goes_statues_stay():
@@ -203,9 +203,11 @@ def test_r23_between_rounds_cards_return_priestess_turns_up_lava_goes_statues_st
 
 
 def finish(g, red_total, yellow_total):
-    g.scorings = [
-        {"round": 2, "players": {"red": {"total": red_total}, "yellow": {"total": yellow_total}}}
-    ]
+    parts = (
+        PlayerScoring("red", Points(), red_total, (), 0, (), 0, ()),
+        PlayerScoring("yellow", Points(), yellow_total, (), 0, (), 0, ()),
+    )
+    g.scorings = [Scoring(2, parts)]
     g.phase = 6
     return g.result()
 
@@ -299,10 +301,7 @@ def test_scoring_breakdown_adds_up_to_the_total(variant):
         g.apply(legal[rng.randrange(len(legal))])
     first, second = g.scorings
     for colour in ("red", "yellow"):
-        a, b = first["players"][colour], second["players"][colour]
-        assert a["total"] == sum(a["points"].values())
-        assert b["total"] == a["total"] + sum(b["points"].values())
-    assert g.result().scores == (
-        second["players"]["red"]["total"],
-        second["players"]["yellow"]["total"],
-    )
+        a, b = first.of(colour), second.of(colour)
+        assert a.total == sum(a.points.to_record().values())
+        assert b.total == a.total + sum(b.points.to_record().values())
+    assert g.result().scores == second.totals

@@ -61,7 +61,7 @@ def test_the_eruption_and_the_scoring_are_told_in_words_R19_R22():
     assert len(erupts) == 1 and erupts[0].who is None
     header = next(i for i, e in enumerate(entries) if e.text.startswith("Scoring 1: "))
     red, yellow = entries[header + 1], entries[header + 2]
-    totals = [game.scorings[0]["players"][c]["total"] for c in ("red", "yellow")]
+    totals = game.scorings[0].totals
     assert red.who == "red" and red.text.endswith(f"= {totals[0]}")
     assert yellow.who == "yellow" and yellow.text.endswith(f"= {totals[1]}")
     # Statues built are told, in their builder's colour.

@@ -128,7 +128,7 @@ def test_each_player_line_shows_score_supply_statues_shells_and_cards():
     text = render.render(game)
     for p, colour in enumerate(PLAYERS):
         line = next(line for line in text.splitlines() if line.startswith(colour + " "))
-        total = game.scorings[-1]["players"][colour]["total"]
+        total = game.scorings[-1].of(colour).total
         assert f"score {total}" in line
         assert f"statues left: {game.statues_left[p]}" in line
         assert f"shells: {len(game.shells[p])}" in line
@@ -141,7 +141,7 @@ def test_each_player_line_shows_score_supply_statues_shells_and_cards():
 def test_status_line_names_variant_seed_round_decider_and_running_score():
     game = play_until(Game("base", 11), lambda g: g.round == 2)
     first = " ".join(render.render(game).splitlines()[:2])  # the score wraps at 80 columns
-    red, yellow = (game.scorings[-1]["players"][c]["total"] for c in PLAYERS)
+    red, yellow = game.scorings[-1].totals
     assert "base" in first and f"seed {game.seed}" in first and "round 2 of 2" in first
     assert f"{game.to_move} to decide ({game.phase_name})" in first
     assert f"red {red}  yellow {yellow}" in first

@@ -74,7 +74,7 @@ def test_pushed_snapshots_follow_the_daemons_game_digest_by_digest(kit, variant,
         assert last["result"]["scores"] == dict(
             zip(("red", "yellow"), final.result().scores, strict=True)
         )
-        assert [s["round"] for s in last["scorings"]] == [r["round"] for r in final.scorings]
+        assert [s["round"] for s in last["scorings"]] == [s.round for s in final.scorings]
         daemon.shutdown()
     finally:
         reader.close()

@@ -9,6 +9,7 @@ from support.positions import RED, YELLOW, new, place_disc, put_slot, statue
 
 from haleakala.rules import Game
 from haleakala.rules.events import Erupted
+from haleakala.rules.scoring import PlayerScoring, Points, Scoring
 from haleakala.words import moves
 
 
@@ -66,8 +67,11 @@ def test_eruption_events_of_a_real_game_carry_the_owners_of_burnt_statues():
 
 
 def test_scoring_sentence_puts_the_leader_first():
-    record = {"round": 1, "players": {"red": {"total": 9}, "yellow": {"total": 12}}}
-    assert str(moves.scoring_sentence(record)) == "Scoring 1: yellow 12, red 9"
+    parts = tuple(
+        PlayerScoring(colour, Points(), total, (), 0, (), 0, ())
+        for colour, total in (("red", 9), ("yellow", 12))
+    )
+    assert str(moves.scoring_sentence(Scoring(1, parts))) == "Scoring 1: yellow 12, red 9"
 
 
 def test_every_decision_of_random_games_has_a_sentence_starting_with_its_player():
