@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from .errors import NotationError
+from .jsonread import load_json
 
 
 def show(value: Any) -> str:
@@ -46,3 +47,25 @@ def check_action(
     if reason is not None:
         raise refused(f"{where}: {player}'s {text!r} is not legal here: {reason}")
     return int(decision)
+
+
+def split_games(lines: list[str], *, refused: type[Exception]) -> list[list[dict]]:
+    """The records of each game in a log file (a game starts with its setup record; blank
+    lines are skipped); else ``refused`` with a sentence naming the line."""
+    games: list[list[dict]] = []
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            record = load_json(raw)
+        except json.JSONDecodeError as exc:
+            raise refused(f"line {n}: not a JSON record ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise refused(f"line {n}: not a JSON object")
+        if record.get("type") == "setup":
+            games.append([record])
+        elif not games:
+            raise refused(f"line {n}: a game log starts with a setup record")
+        else:
+            games[-1].append(record)
+    return games

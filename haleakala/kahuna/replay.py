@@ -8,11 +8,10 @@ and K4's reshuffles for the seed. The invariants are checked after every decisio
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
-from haleakala.core.jsonread import load_json
 from haleakala.core.logcheck import check_action, show
+from haleakala.core.logcheck import split_games as _split_games
 
 from .game import NONE, PLAYERS, Game
 from .invariants import violations
@@ -139,24 +138,8 @@ def _take_shuffle(game: Game, record: dict, expected: dict, where: str) -> None:
 
 
 def split_games(lines: list[str]) -> list[list[dict]]:
-    """The records of each game in a log file (games start with a setup record)."""
-    games: list[list[dict]] = []
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            record = load_json(raw)
-        except json.JSONDecodeError as exc:
-            raise Inconsistent(f"line {n}: not a JSON record ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise Inconsistent(f"line {n}: not a JSON object")
-        if record.get("type") == "setup":
-            games.append([record])
-        elif not games:
-            raise Inconsistent(f"line {n}: a game log starts with a setup record")
-        else:
-            games[-1].append(record)
-    return games
+    """The records of each game in a log file (``core.logcheck``, shared by the games)."""
+    return _split_games(lines, refused=Inconsistent)
 
 
 def replay_log(lines: list[str], seeded: bool = False) -> list[Game]:

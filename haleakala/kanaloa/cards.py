@@ -6,7 +6,10 @@ Functions of the game, bound on ``Game`` as methods (``self`` is the game).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .core import Core
+from .events import CardPassed, Event, TempleRaised
 from .material import KANE
 from .state import NOBODY
 
@@ -14,28 +17,28 @@ from .state import NOBODY
 class CardRules(Core):
     """Sacrifices and cards of ``Game``."""
 
-    def _do_done(self, i: int, ev: list[tuple]) -> None:
+    def _do_done(self, i: int, ev: list[Event]) -> None:
         p, g = self.current, self.sac_god
         values = self.m.tile_value
         self.temples[p][g] += sum(values[t] for t in self.sac_tiles)
         for t in self.sac_tiles:
             self.spent[t] += 1
         self.sac_tiles, self.sac_god = [], -1
-        ev.append(("temple", p, g, self.temples[p][g]))
+        ev.append(TempleRaised(p, g, self.temples[p][g]))
         if g == KANE:
             self._too_much_kane(p, ev)
         else:
             self._settle(p, g, ev)
         self._endstep(ev)
 
-    def _card(self, kind: str, g: int, to: int, ev: list[tuple]) -> None:
+    def _card(self, kind: Literal["gods", "protection"], g: int, to: int, ev: list[Event]) -> None:
         table = self.gods if kind == "gods" else self.prot
         old = table[g]
         if old != to:
             table[g] = to
-            ev.append(("card", kind, g, old, to))
+            ev.append(CardPassed(kind, g, old, to))
 
-    def _settle(self, p: int, g: int, ev: list[tuple]) -> None:
+    def _settle(self, p: int, g: int, ev: list[Event]) -> None:
         """N36, N37: cards after a sacrifice to g."""
         t = [temple[g] for temple in self.temples]
         others = [q for q in range(self.n) if q != p]
@@ -72,7 +75,7 @@ class CardRules(Core):
                 who = NOBODY
         return who
 
-    def _too_much_kane(self, p: int, ev: list[tuple]) -> None:
+    def _too_much_kane(self, p: int, ev: list[Event]) -> None:
         """N38: a holder whose Kane temple passed the god's gives his card on."""
         for g in range(4):
             if self.temples[p][KANE] <= self.temples[p][g]:

@@ -15,15 +15,17 @@ steps (``turns``) are mixins on it, so a module stays one concern (and under 600
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from haleakala.core.refusal import Refusal
+from haleakala.core.text import N_
 
 from .cards import CardRules
+from .events import Event, Stunned
 from .legal import LegalRules
 from .notation import NotationError, format_decision, parse_decision
+from .refusals import refusal
 from .state import (
     DOLPHIN,
     GIVE,
@@ -50,7 +52,6 @@ from .turns import TurnRules
 # cycle, not even at call time). They hand their functions over with ``use_codec`` when
 # imported, which the package's ``__init__`` does before anyone can hold a game (as Kahuna).
 _CODEC: dict[str, Callable[..., Any]] = {}
-_RULING = re.compile(r"\((N\d+|L\d+)\)")
 
 
 def use_codec(**functions: Callable[..., Any]) -> None:
@@ -79,60 +80,46 @@ class Game(LegalRules, CardRules, TurnRules):
 
     # -- explaining refusals ----------------------------------------------------------
 
-    def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
-        """None when the decision is legal now; else a sentence naming the ruling."""
-        try:
-            d = decision if isinstance(decision, int) else parse_decision(decision, self.m)
-            text = format_decision(d, self.m)
-        except NotationError as exc:
-            return str(exc)
-        if self.phase == OVER:
-            return "the game is over (N47)"
-        me = self.players[self.decider]
-        if player is not None and player != me:
-            return f"{me} decides now, not {player} (N52)"
-        if d in self.legal_actions():
-            return None
-        from .refusals import reason
-
-        return reason(self, d, text)
-
     def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None:
-        """``why_illegal`` as a value (the game interface's ``refusal``): the ruling the
-        sentence names, for programs. Kanaloa's sentences are English text for now; the
-        terminal translates them (``terminal/kanaloa_refusals``)."""
-        text = self.why_illegal(decision, player)
-        if text is None:
-            return None
-        named = _RULING.search(text)
-        return Refusal("illegal", text, named.group(1) if named else None)
+        """None when the decision is legal now (for ``player``, if given); else why not, as
+        a value (``refusals``): a kind and the ruling for programs, words that name the
+        ruling for people, rendered in each viewer's language."""
+        return refusal(self, decision, player)
+
+    def why_illegal(self, decision: int | str, player: str | None = None) -> str | None:
+        """None when the decision is legal now; else the English sentence naming the ruling
+        (``refusal``'s text: logs, the replayer, tests)."""
+        refused = refusal(self, decision, player)
+        return None if refused is None else refused.text
 
     # -- applying decisions -------------------------------------------------------------
 
-    def apply(self, decision: int | str, player: str | None = None) -> list[tuple]:
-        """Apply one decision and its automatic effects; return the events, in the order of
-        KANALOA-NOTATION: ``("turn", number, p, eruption)``, ``("draw", tile, island)``,
-        ``("volcano tile", count)``, ``("reserve", tiles)``, ``("eruption", count, p)``,
-        ``("stun", p, island)``, ``("lost", p)``, ``("removed", where)``, ``("temple", p,
-        god, value)``, ``("card", kind, god, from, to)``, ``("result", Result)``. Raises
-        ``IllegalDecision`` (state unchanged) with the reason when not allowed."""
+    def apply(self, decision: int | str, player: str | None = None) -> list[Event]:
+        """Apply one decision and its automatic effects; return the events (``events``:
+        frozen values, each with its log record), in the order of KANALOA-NOTATION: turns,
+        draws, volcano tiles, the reserve, eruptions, stuns, lost turns, the volcano's
+        removal, temples, cards, the result. Raises ``IllegalDecision`` (state unchanged)
+        carrying the ``Refusal`` when the decision is not allowed."""
         if isinstance(decision, int):
             d = decision
         else:
             try:
                 d = parse_decision(decision, self.m)
             except NotationError as exc:
-                raise IllegalDecision(str(exc)) from None
+                refused = Refusal("notation", exc.words, exc.ruling or "N52")
+                raise IllegalDecision(refused.text, refused) from None
         if (player is not None and player != self.to_move) or d not in self.legal_actions():
-            raise IllegalDecision(self.why_illegal(d, player) or "not legal now (N52)")
+            refused = refusal(self, d, player) or Refusal.of(
+                "not_allowed", N_("not legal now (N52)"), "N52")  # fmt: skip
+            raise IllegalDecision(refused.text, refused)
         self._legal = None
         self.history.append(d)
-        ev: list[tuple] = []
+        ev: list[Event] = []
         kind, i = self.c.kind(d)
         getattr(self, "_do_" + kind)(i, ev)
         return ev
 
-    def _do_fish(self, i: int, ev: list[tuple]) -> None:
+    def _do_fish(self, i: int, ev: list[Event]) -> None:
         c, rest = divmod(i, 10)
         heading, side = divmod(rest, 5)
         a, b = self.m.currents[c]
@@ -148,7 +135,7 @@ class Game(LegalRules, CardRules, TurnRules):
             self.placed = 0
             self.decider = self.gods[KU]
 
-    def _do_start(self, i: int, ev: list[tuple]) -> None:
+    def _do_start(self, i: int, ev: list[Event]) -> None:
         self.loc[self.decider][0] = i
         self.placed += 1
         if self.placed < self.n:
@@ -156,13 +143,13 @@ class Game(LegalRules, CardRules, TurnRules):
         else:
             self._begin_turn(self.gods[KU], False, ev)  # N17: the Ku player begins
 
-    def _do_volcano(self, i: int, ev: list[tuple]) -> None:
+    def _do_volcano(self, i: int, ev: list[Event]) -> None:
         self._place_volcano(i, [x for _, x in self.lay.adjacent[i]], ev)
 
-    def _do_sea(self, i: int, ev: list[tuple]) -> None:
+    def _do_sea(self, i: int, ev: list[Event]) -> None:
         self._place_volcano(SEA + i, list(self.lay.affected[i]), ev)
 
-    def _place_volcano(self, where: int, hit: list[int], ev: list[tuple]) -> None:
+    def _place_volcano(self, where: int, hit: list[int], ev: list[Event]) -> None:
         """N30, N32: place it, stun the pieces next to it (or on the affected islands)."""
         p = self.current
         self.volcano, self.placer, self.volcano_turns = where, p, 0
@@ -177,10 +164,10 @@ class Game(LegalRules, CardRules, TurnRules):
                 x = self.loc[q][k]
                 if x >= 0 and x in hit_set and not self.stun[q][k]:
                     self.stun[q][k] = True
-                    ev.append(("stun", q, x))
+                    ev.append(Stunned(q, x))
         self._after_volcano(ev)
 
-    def _do_remove(self, i: int, ev: list[tuple]) -> None:
+    def _do_remove(self, i: int, ev: list[Event]) -> None:
         p = self.current
         x = DOLPHIN if i == len(self.m.islands) else i
         locs = self.loc[p]
@@ -189,7 +176,7 @@ class Game(LegalRules, CardRules, TurnRules):
         locs[k], self.stun[p][k] = SUPPLY, False
         self._after_upkeep(ev)
 
-    def _do_land(self, i: int, ev: list[tuple]) -> None:
+    def _do_land(self, i: int, ev: list[Event]) -> None:
         p = self.current
         k = self.loc[p].index(DOLPHIN)
         self.loc[p][k] = i
@@ -209,7 +196,7 @@ class Game(LegalRules, CardRules, TurnRules):
         else:
             self.phase = then
 
-    def _do_give(self, i: int, ev: list[tuple]) -> None:
+    def _do_give(self, i: int, ev: list[Event]) -> None:
         x = self.arrive
         self.tiles[x].remove(i)
         self.spent[i] += 1
@@ -217,7 +204,7 @@ class Game(LegalRules, CardRules, TurnRules):
         if self.phase != OVER:
             self._end_turn(ev)  # N25: the landing is the whole turn
 
-    def _do_swap(self, i: int, ev: list[tuple]) -> None:
+    def _do_swap(self, i: int, ev: list[Event]) -> None:
         nt = len(self.m.tiles)
         c, rest = divmod(i, nt * nt)
         ta, tb = divmod(rest, nt)
@@ -233,7 +220,7 @@ class Game(LegalRules, CardRules, TurnRules):
         locs, st = self.loc[p], self.stun[p]
         return 0 if locs[0] == x and not st[0] else 1
 
-    def _do_move(self, i: int, ev: list[tuple]) -> None:
+    def _do_move(self, i: int, ev: list[Event]) -> None:
         c, heading = divmod(i, 2)
         a, b = self.m.currents[c]
         tail, head = (a, b) if heading == 0 else (b, a)
@@ -242,7 +229,7 @@ class Game(LegalRules, CardRules, TurnRules):
         self.fish_col[c] = not self.fish_col[c]  # N21: turned over, same heading
         self._arrive(head, TAKE)
 
-    def _do_rob(self, i: int, ev: list[tuple]) -> None:
+    def _do_rob(self, i: int, ev: list[Event]) -> None:
         q, t = divmod(i, len(self.m.tiles))
         ku = self.gods[KU]
         self.hands[q][t] -= 1
@@ -251,7 +238,7 @@ class Game(LegalRules, CardRules, TurnRules):
             self.action_used = True  # N19: his own robbery is his gods card action
         self.phase, self.decider = self.after_rob if self.phase == ROB else TAKE, self.current
 
-    def _do_take(self, i: int, ev: list[tuple]) -> None:
+    def _do_take(self, i: int, ev: list[Event]) -> None:
         x, p = self.arrive, self.current
         self.tiles[x].remove(i)
         self.hands[p][i] += 1
@@ -263,32 +250,32 @@ class Game(LegalRules, CardRules, TurnRules):
         else:
             self._endstep(ev)
 
-    def _do_whiten(self, i: int, ev: list[tuple]) -> None:
+    def _do_whiten(self, i: int, ev: list[Event]) -> None:
         self.fish_col[i // 2] = False  # N23
         self._endstep(ev)
 
-    def _do_dolphin(self, i: int, ev: list[tuple]) -> None:
+    def _do_dolphin(self, i: int, ev: list[Event]) -> None:
         p = self.current
         self.loc[p][self._piece_at(p, i)] = DOLPHIN  # N24
         self._endstep(ev)
 
-    def _do_sacrifice(self, i: int, ev: list[tuple]) -> None:
+    def _do_sacrifice(self, i: int, ev: list[Event]) -> None:
         t, g = divmod(i, 5)
         self.hands[self.current][t] -= 1
         self.sac_god, self.sac_tiles = g, [t]
         self.phase = SACRIFICE
 
-    def _do_add(self, i: int, ev: list[tuple]) -> None:
+    def _do_add(self, i: int, ev: list[Event]) -> None:
         self.hands[self.current][i] -= 1
         self.sac_tiles.append(i)
 
-    def _do_reverse(self, i: int, ev: list[tuple]) -> None:
+    def _do_reverse(self, i: int, ev: list[Event]) -> None:
         self._propose(self.c.start["reverse"] + i, i, ev)
 
-    def _do_flip(self, i: int, ev: list[tuple]) -> None:
+    def _do_flip(self, i: int, ev: list[Event]) -> None:
         self._propose(self.c.start["flip"] + i, i, ev)
 
-    def _propose(self, code: int, cur: int, ev: list[tuple]) -> None:
+    def _propose(self, code: int, cur: int, ev: list[Event]) -> None:
         """N42: a fish of the Kanaloa protection holder's colour waits for his word."""
         r = self.prot[KANALOA]
         if self.n == 4 and r != NOBODY and self.fish_owner[cur] == r:
@@ -296,7 +283,7 @@ class Game(LegalRules, CardRules, TurnRules):
         else:
             self._change(code, ev)
 
-    def _change(self, code: int, ev: list[tuple]) -> None:
+    def _change(self, code: int, ev: list[Event]) -> None:
         kind, cur = self.c.kind(code)
         if kind == "reverse":
             self.fish_tail[cur] = self.head(cur)
@@ -305,26 +292,26 @@ class Game(LegalRules, CardRules, TurnRules):
         self.action_used = True  # N19, N40
         self._endstep(ev)
 
-    def _do_allow(self, i: int, ev: list[tuple]) -> None:
+    def _do_allow(self, i: int, ev: list[Event]) -> None:
         code, self.pending = self.pending, -1
         self.decider = self.current
         self._change(code, ev)
 
-    def _do_forbid(self, i: int, ev: list[tuple]) -> None:
+    def _do_forbid(self, i: int, ev: list[Event]) -> None:
         _, cur = self.c.kind(self.pending)
         self.forbidden.append(cur)  # N42: not again this turn, in either way
         self.pending = -1
         self.decider = self.current
         self._endstep(ev)
 
-    def _do_place(self, i: int, ev: list[tuple]) -> None:
+    def _do_place(self, i: int, ev: list[Event]) -> None:
         p = self.current
         self.loc[p][self.loc[p].index(SUPPLY)] = i
         if self.prot[LONO] != p:
             self.action_used = True  # N19: the gods card placement
         self._endstep(ev)
 
-    def _do_end(self, i: int, ev: list[tuple]) -> None:
+    def _do_end(self, i: int, ev: list[Event]) -> None:
         self._end_turn(ev)
 
     def result(self) -> Result | None:

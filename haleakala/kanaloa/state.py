@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from haleakala.core.errors import IllegalDecision as _BaseIllegal
+
 from .material import GODS, Material
 
 SUPPLY = -1  # a piece in its owner's supply
@@ -24,8 +26,9 @@ PHASE_NAMES = (
 KANALOA, KU, PELE, LONO, KANE = range(5)
 
 
-class IllegalDecision(ValueError):
-    """A decision that is not legal now; the message names the rule."""
+class IllegalDecision(_BaseIllegal):
+    """A decision that is not legal now: the message names the rule, ``refusal`` (its kind,
+    ruling and words as a value) says it for programs and other languages."""
 
 
 @dataclass(frozen=True)

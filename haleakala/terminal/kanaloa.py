@@ -26,6 +26,7 @@ from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n import render as say_words
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.notation import NotationError, parse_decision
+from haleakala.kanaloa.refusals import shown
 from haleakala.kanaloa.serialize import SaveError
 from haleakala.words.kanaloa import colour
 
@@ -38,7 +39,6 @@ from .kanaloa_map import (  # noqa: F401  (the hooks' drawing, re-exported for c
     map_lines,
     render,
 )
-from .kanaloa_refusals import speak_refusal
 from .session import fit
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
@@ -274,10 +274,9 @@ class KanaloaTerminalGame:
         """A typed decision: refused with the rules' sentence, which names its ruling, or
         applied with its automatic effects."""
         game = self.game
-        reason = game.why_illegal(line)
-        if reason is not None:
-            said = notation_words(game, line) or speak_refusal(name_ruling(reason))
-            self.say(_("refused: {reason}").format(reason=said))
+        refused = game.refusal(line)
+        if refused is not None:
+            self.say(_("refused: {reason}").format(reason=say_words(shown(refused))))
             return
         before = game.clone()
         decision = parse(game, line)

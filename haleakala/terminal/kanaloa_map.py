@@ -9,13 +9,33 @@ to fit and never wrapped; sentences go through ``session.fit``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from haleakala.i18n import N_, _, ngettext
+from haleakala.kanaloa.events import (
+    CardPassed,
+    Drew,
+    Ended,
+    Erupted,
+    LostTurn,
+    ReserveUsed,
+    Stunned,
+    TempleRaised,
+    TurnBegan,
+    VolcanoDrawn,
+    VolcanoRemoved,
+)
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, NOBODY, SEA, SUPPLY
 from haleakala.words.kanaloa import MARKS, colour
 
 from .session import fit
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from haleakala.kanaloa.events import Event
 
 WIDTH = 80
 MAP_COLUMNS = 78
@@ -256,62 +276,59 @@ def render(game: Game) -> str:
     return "\n".join(out)
 
 
-def describe_events(game: Game, events: list[tuple]) -> list[str]:
+def describe_events(game: Game, events: Sequence[Event]) -> list[str]:
     """The automatic effects of a decision (draws, eruptions, stuns, temples, cards...)."""
     m = game.m
     out = []
-    for ev in events:
-        kind = ev[0]
-        if kind == "turn":
-            _k, number, p, eruption = ev
-            text = (
-                _("turn {number}: {colour} (eruption turn)")
-                if eruption
-                else _("turn {number}: {colour}")
-            )
-            out.append(text.format(number=number, colour=colour(game.players[p])))
-        elif kind == "draw":
-            out.append(_("{tile} drawn for {island}").format(tile=m.tiles[ev[1]],
-                                                             island=m.islands[ev[2]]))  # fmt: skip
-        elif kind == "volcano tile":
-            out.append(_("volcano tile number {count} drawn").format(count=ev[1]))
-        elif kind == "reserve":
-            out.append(_("the bag is empty: the reserve goes in"))
-        elif kind == "eruption":
-            out.append(
-                _("eruption! {colour} places the volcano and plays the next turn (N29)").format(
-                    colour=colour(game.players[ev[2]])
+    for event in events:
+        match event:
+            case TurnBegan(number=number, player=p, eruption=eruption):
+                text = (
+                    _("turn {number}: {colour} (eruption turn)")
+                    if eruption
+                    else _("turn {number}: {colour}")
                 )
-            )
-        elif kind == "stun":
-            out.append(
-                _("{colour}'s piece on {island} is stunned (N32)").format(
-                    colour=colour(game.players[ev[1]]), island=m.islands[ev[2]]
+                out.append(text.format(number=number, colour=colour(game.players[p])))
+            case Drew(tile=tile, island=island):
+                said = _("{tile} drawn for {island}")
+                out.append(said.format(tile=m.tiles[tile], island=m.islands[island]))
+            case VolcanoDrawn(count=count):
+                out.append(_("volcano tile number {count} drawn").format(count=count))
+            case ReserveUsed():
+                out.append(_("the bag is empty: the reserve goes in"))
+            case Erupted(pele=pele):
+                out.append(
+                    _("eruption! {colour} places the volcano and plays the next turn (N29)").format(
+                        colour=colour(game.players[pele])
+                    )
                 )
-            )
-        elif kind == "lost":
-            who = colour(game.players[ev[1]])
-            out.append(_("{colour} loses the turn (N32)").format(colour=who))
-        elif kind == "removed":
-            out.append(_("the volcano leaves the map (N33)"))
-        elif kind == "temple":
-            _k, p, g, value = ev
-            out.append(
-                _("{colour}'s {god} temple: {value}").format(
-                    colour=colour(game.players[p]), god=GODS[g], value=value
+            case Stunned(player=p, island=island):
+                out.append(
+                    _("{colour}'s piece on {island} is stunned (N32)").format(
+                        colour=colour(game.players[p]), island=m.islands[island]
+                    )
                 )
-            )
-        elif kind == "card":
-            _k, card_kind, g, giver, to = ev
-            text = (
-                _("{god} gods card: {giver} to {to}")
-                if card_kind == "gods"
-                else _("{god} protection card: {giver} to {to}")
-            )
-            out.append(text.format(god=GODS[g], giver=_seat_name(game, giver),
-                                   to=_seat_name(game, to)))  # fmt: skip
-        elif kind == "result":
-            out.append(describe_result(game))
+            case LostTurn(player=p):
+                who = colour(game.players[p])
+                out.append(_("{colour} loses the turn (N32)").format(colour=who))
+            case VolcanoRemoved():
+                out.append(_("the volcano leaves the map (N33)"))
+            case TempleRaised(player=p, god=g, value=value):
+                out.append(
+                    _("{colour}'s {god} temple: {value}").format(
+                        colour=colour(game.players[p]), god=GODS[g], value=value
+                    )
+                )
+            case CardPassed(card=card, god=g, giver=giver, taker=taker):
+                text = (
+                    _("{god} gods card: {giver} to {to}")
+                    if card == "gods"
+                    else _("{god} protection card: {giver} to {to}")
+                )
+                out.append(text.format(god=GODS[g], giver=_seat_name(game, giver),
+                                       to=_seat_name(game, taker)))  # fmt: skip
+            case Ended():
+                out.append(describe_result(game))
     return out
 
 

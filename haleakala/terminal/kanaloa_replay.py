@@ -1,19 +1,18 @@
 """``haleakala replay`` for Kanaloa: a game log (every game in the file) or a saved game.
 
 The checks are ``haleakala.kanaloa.replay``'s (KANALOA-NOTATION "What a replayer checks");
-this module only reads, prints and sets the exit status: 0 when everything agrees, 1 at the
-first disagreement (printed with the game, its seed and the record number), 2 for input that
-is not a Kanaloa log or save.
+reading, printing and the exit status are the shared replayer's (``logreplay``): 0 when
+everything agrees, 1 at the first disagreement (printed with the game, its seed and the
+record number), 2 for input that is not a Kanaloa log or save.
 """
 
 from __future__ import annotations
 
-from haleakala.cli import UsageError
-from haleakala.i18n import english_ngettext
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.replay import Inconsistent, replay_log
 from haleakala.kanaloa.serialize import SaveError, from_json
-from haleakala.rules.serialize import load_json
+
+from .logreplay import Replayer
 
 
 def describe_result(game: Game) -> str:
@@ -28,31 +27,18 @@ def describe_result(game: Game) -> str:
     return f"result: {scores}; {'winners' if len(r.winners) > 1 else 'winner'} {winners}"
 
 
+KANALOA = Replayer(
+    title="Kanaloa",
+    save_format="kanaloa-game",
+    replay_save=from_json,  # loading a save replays its whole history through the rules
+    save_verdict="position reached",
+    replay_log=replay_log,
+    describe_result=describe_result,
+    inconsistent=Inconsistent,
+    save_error=SaveError,
+)
+
+
 def run_kanaloa(text: str, label: str, seeded: bool) -> int:
-    try:
-        data = load_json(text)
-    except ValueError:
-        data = None
-    try:
-        if isinstance(data, dict) and data.get("format") == "kanaloa-game":
-            game = from_json(text)  # replays the whole history through the rules
-            n = len(game.history)
-            decisions = f"{n} {english_ngettext('decision', 'decisions', n)}"
-            print(f"replay OK: saved Kanaloa game {label}, {decisions}, position reached")
-            games = [game]
-        else:
-            games = replay_log(text.splitlines(), seeded=seeded)
-            total = sum(len(g.history) for g in games)
-            counted = (
-                f"{len(games)} {english_ngettext('game', 'games', len(games))}, "
-                f"{total} {english_ngettext('decision', 'decisions', total)}"
-            )
-            print(f"replay OK: Kanaloa game log {label}, {counted}")
-    except SaveError as exc:
-        raise UsageError(f"{label} is not a valid saved Kanaloa game: {exc}") from None
-    except Inconsistent as exc:
-        print(f"{label}: {exc}")
-        return 1
-    for game in games:
-        print(describe_result(game))
-    return 0
+    """Kanaloa's replayer (its ``GameDescription.replay``)."""
+    return KANALOA.run(text, label, seeded)

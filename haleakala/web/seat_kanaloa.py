@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from haleakala.i18n import _
+from haleakala.kanaloa.events import Ended
 from haleakala.remote.views import seen_decision as public_decision
 from haleakala.terminal.kanaloa_map import (
     PHASE_PROMPTS,
@@ -56,7 +57,7 @@ def seen_decision(before: Game, code: int, viewer: int) -> str:
 def seen_events(before: Game, events: list[Any], viewer: int) -> list[str]:
     """The effects in words; the final result is left to ``result_words`` (it needs the
     position after the decision, and the page shows it once)."""
-    return describe_events(before, [e for e in events if e[0] != "result"])
+    return describe_events(before, [e for e in events if not isinstance(e, Ended)])
 
 
 def result_words(game: Game) -> str:

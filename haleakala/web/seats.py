@@ -103,6 +103,22 @@ def _flat(value: Any) -> str:
     return str(value)
 
 
+def _rules_words(before: Any, colour: str, text: str, reason: str) -> str | None:
+    """The rules' own refusal of ``colour``'s ``text`` in the host's language, when the
+    authority's ``reason`` is that refusal (the game makes its words as a value: Kanaloa
+    does); None for a reason of the table's (paused, numbering) or a game without values."""
+    refusal = getattr(before, "refusal", None)
+    if refusal is None:
+        return None
+    try:
+        found = refusal(text, colour)
+    except ValueError:  # a game that raises for text that is no decision
+        return None
+    if found is None or found.text != reason:
+        return None
+    return i18n.render(found.words)
+
+
 def hooks_for(game: Any) -> SeatHooks:
     """The seat hooks of ``game``'s kind: its module from ``SEAT_HOOKS``, else the public
     ones (a module is accepted as the protocol: its functions are the hooks)."""
@@ -316,7 +332,8 @@ class Table:
                 self._record(before, colour, self.authority.history[-1][1])
             if ack.ok:
                 return Answer(True, 200, "", self.seq)
-            return Answer(False, 409 if ack.final else 503, speak(ack.reason), self.seq,
+            reason = _rules_words(before, colour, text, ack.reason) or speak(ack.reason)
+            return Answer(False, 409 if ack.final else 503, reason, self.seq,
                           final=ack.final)  # fmt: skip
 
     def bot_decides(self, colour: str, seq: int, code: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support.kanaloa_positions import arrange, fish, fish_owner, island, legal, ready, turn_of
 
+from haleakala.kanaloa.events import CardPassed, Ended, TempleRaised
 from haleakala.kanaloa.state import ENDSTEP, OVER, ROB, SACRIFICE, TAKE, VETO, result_of, score
 
 
@@ -32,7 +33,7 @@ def test_n34_a_sacrifice_opens_with_the_god_and_adds_the_god_or_kane():
     assert game.phase == SACRIFICE and legal(game) == ["add Kane3", "add Pele/Lono2", "done"]
     game.apply("add Kane3")
     events = game.apply("done")
-    assert ("temple", 0, 2, 8) in events
+    assert TempleRaised(0, 2, 8) in events
 
 
 def test_n34_a_kane_sacrifice_takes_only_kane_tiles():
@@ -47,7 +48,7 @@ def test_n35_nobody_receives_a_card_of_a_god_below_his_kane_temple():
     game = ready()
     arrange(game, temples={"yellow": {"Kane": 10}})
     events = sacrifice(game, "yellow", "Pele", ["Pele5"])
-    assert not [e for e in events if e[0] == "card"]
+    assert not [e for e in events if isinstance(e, CardPassed)]
 
 
 def test_n36_the_highest_sacrifice_wins_the_gods_card_and_the_old_holder_gets_protection():
@@ -55,14 +56,14 @@ def test_n36_the_highest_sacrifice_wins_the_gods_card_and_the_old_holder_gets_pr
     red, green = game.players[0], game.players[2]
     arrange(game, gods={"Pele": green})
     events = sacrifice(game, red, "Pele", ["Pele5"])
-    assert ("card", "gods", 2, 2, 0) in events and ("card", "protection", 2, -1, 2) in events
+    assert CardPassed("gods", 2, 2, 0) in events and CardPassed("protection", 2, -1, 2) in events
 
 
 def test_n36_ties_never_move_a_card():
     game = ready()
     arrange(game, temples={"red": {"Pele": 5}})
     events = sacrifice(game, "yellow", "Pele", ["Pele5"])
-    assert not [e for e in events if e[0] == "card"] and game.gods[2] == 0
+    assert not [e for e in events if isinstance(e, CardPassed)] and game.gods[2] == 0
 
 
 def test_n36_n39_winning_an_unowned_gods_card_frees_ones_own_protection_card():
@@ -70,7 +71,7 @@ def test_n36_n39_winning_an_unowned_gods_card_frees_ones_own_protection_card():
     red = game.players[0]
     arrange(game, gods={"Pele": None}, protection={"Pele": red})
     events = sacrifice(game, red, "Pele", ["Pele5"])
-    assert ("card", "protection", 2, 0, -1) in events and game.gods[2] == 0
+    assert CardPassed("protection", 2, 0, -1) in events and game.gods[2] == 0
 
 
 def test_n37_more_than_the_protection_holder_but_not_the_gods_holder_wins_protection():
@@ -78,7 +79,7 @@ def test_n37_more_than_the_protection_holder_but_not_the_gods_holder_wins_protec
     red, green = game.players[0], game.players[2]
     arrange(game, gods={"Pele": green}, temples={green: {"Pele": 9}})
     events = sacrifice(game, red, "Pele", ["Pele4"])
-    assert ("card", "protection", 2, -1, 0) in events and game.gods[2] == 2
+    assert CardPassed("protection", 2, -1, 0) in events and game.gods[2] == 2
 
 
 def test_n38_kane_excess_passes_the_gods_card():
@@ -87,22 +88,22 @@ def test_n38_kane_excess_passes_the_gods_card():
     arrange(game, gods={"Pele": red}, protection={"Pele": yellow},
             temples={red: {"Pele": 4}, yellow: {"Pele": 3}, green: {"Pele": 2}})  # fmt: skip
     events = sacrifice(game, red, "Kane", ["Kane5"])
-    assert ("card", "gods", 2, 0, 1) in events
-    assert ("card", "protection", 2, 1, 2) in events  # next in line without red and yellow
+    assert CardPassed("gods", 2, 0, 1) in events
+    assert CardPassed("protection", 2, 1, 2) in events  # next in line without red and yellow
 
 
 def test_n38_without_protection_the_second_highest_takes_the_gods_card():
     game = ready()
     arrange(game, temples={"red": {"Pele": 4}, "green": {"Pele": 2}, "yellow": {"Pele": 1}})
     events = sacrifice(game, "red", "Kane", ["Kane5"])
-    assert ("card", "gods", 2, 0, 2) in events
+    assert CardPassed("gods", 2, 0, 2) in events
 
 
 def test_n38_a_tie_for_next_in_line_leaves_the_card_unowned():
     game = ready()
     arrange(game, temples={"red": {"Pele": 4}, "green": {"Pele": 2}, "yellow": {"Pele": 2}})
     events = sacrifice(game, "red", "Kane", ["Kane5"])
-    assert ("card", "gods", 2, 0, -1) in events and game.gods[2] == -1
+    assert CardPassed("gods", 2, 0, -1) in events and game.gods[2] == -1
 
 
 def test_n40_kanaloa_reversals_keep_the_islands_strongly_connected():
@@ -264,7 +265,7 @@ def test_n47_the_game_ends_at_once_at_the_eleventh_volcano_tile():
     game.bag.insert(0, game.bag.pop(game.bag.index(game.volcano_tile)))
     game.apply("move HONU>KAI")
     events = game.apply("take Ku4")
-    assert events[-1][0] == "result" and game.phase == OVER and game.to_move is None
+    assert isinstance(events[-1], Ended) and game.phase == OVER and game.to_move is None
     assert len(game.tiles[island(game, "KAI")]) == 1 and game.legal_actions() == []
 
 
@@ -290,7 +291,7 @@ def test_n48_ties_go_to_the_higher_unscored_points_then_are_shared():
 def test_n49_three_players_hand_out_no_protection_card():
     game = ready()
     events = sacrifice(game, "yellow", "Pele", ["Pele5"])
-    assert ("card", "gods", 2, 0, 1) in events and game.prot == [-1, -1, -1, -1]
+    assert CardPassed("gods", 2, 0, 1) in events and game.prot == [-1, -1, -1, -1]
 
 
 def test_n50_two_player_neutral_fish_are_green_and_usable_by_nobody_while_coloured():

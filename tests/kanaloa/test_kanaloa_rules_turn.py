@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.kanaloa_positions import arrange, fish, island, legal, ready, turn_of
 
+from haleakala.kanaloa.events import ReserveUsed
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.state import (
     DOLPHIN,
@@ -225,7 +226,7 @@ def test_n27_the_reserve_goes_into_the_empty_bag_in_its_order():
     game.bag = []
     game.apply("move HONU>KAI")
     events = game.apply("take Ku4")
-    assert ("reserve", reserve) in events and game.reserve is None
+    assert ReserveUsed(tuple(reserve)) in events and game.reserve is None
 
 
 def test_n52_a_decision_from_the_wrong_player_is_refused_with_a_sentence():

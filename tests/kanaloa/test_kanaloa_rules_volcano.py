@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support.kanaloa_positions import arrange, island, legal, ready, turn_of
 
+from haleakala.kanaloa.events import Drew, Erupted, LostTurn, Stunned, VolcanoDrawn, VolcanoRemoved
 from haleakala.kanaloa.state import SEA, VOLCANO
 
 
@@ -21,8 +22,8 @@ def test_n28_the_second_volcano_tile_erupts_after_the_refill():
     drawing(game, ["volcano", "volcano", "Kane2"])
     game.apply("move HONU>KAI")
     events = game.apply("take Ku4")
-    kinds = [e[0] for e in events]
-    assert kinds[:4] == ["volcano tile", "volcano tile", "draw", "eruption"]
+    kinds = [type(e) for e in events]
+    assert kinds[:4] == [VolcanoDrawn, VolcanoDrawn, Drew, Erupted]
 
 
 def test_n28_no_eruption_while_the_volcano_is_on_the_map():
@@ -31,7 +32,7 @@ def test_n28_no_eruption_while_the_volcano_is_on_the_map():
     drawing(game, ["volcano", "volcano", "Kane2"])
     game.apply("move HONU>KAI")
     events = game.apply("take Ku4")
-    assert "eruption" not in [e[0] for e in events] and game.volcanoes == 2
+    assert not [e for e in events if isinstance(e, Erupted)] and game.volcanoes == 2
 
 
 def test_n28_an_odd_tile_causes_nothing_and_a_lost_chance_is_not_made_up():
@@ -39,7 +40,7 @@ def test_n28_an_odd_tile_causes_nothing_and_a_lost_chance_is_not_made_up():
     game.volcanoes = 2
     drawing(game, ["volcano", "Kane2"])
     game.apply("move HONU>KAI")
-    assert "eruption" not in [e[0] for e in game.apply("take Ku4")]
+    assert not [e for e in game.apply("take Ku4") if isinstance(e, Erupted)]
 
 
 def test_n29_turn_passes_to_the_pele_player_and_players_between_are_passed_over():
@@ -101,7 +102,7 @@ def test_n32_pieces_next_to_the_volcano_are_stunned_and_lose_their_turn():
     arrange(game, pieces={"red": ["AKAU"]})
     turn_of(game, "red", eruption=True)
     events = game.apply("volcano PALI")
-    assert ("stun", 1, island(game, "LAU")) in events
+    assert Stunned(1, island(game, "LAU")) in events
     game.apply("move AKAU>ILIO")
     game.apply(legal(game, "take")[0])
     if game.current == 1:
@@ -121,7 +122,7 @@ def test_n32_four_players_exempt_the_pele_protection_and_a_pele_holder_with_a_te
     )
     turn_of(game, names[0], eruption=True)
     events = game.apply("volcano KAI")  # next to HONU, LAU and NALU
-    stunned = {e[1] for e in events if e[0] == "stun"}
+    stunned = {e.player for e in events if isinstance(e, Stunned)}
     assert stunned == {2}
 
 
@@ -139,13 +140,13 @@ def test_n33_the_volcano_leaves_at_the_end_of_the_placers_second_turn():
     assert game.volcano == island(game, "PALI")
     while game.current == 0:
         events = game.apply(legal(game)[0])
-    assert ("removed", island(game, "PALI")) in events and game.volcano == -1
+    assert VolcanoRemoved(island(game, "PALI")) in events and game.volcano == -1
 
 
 def test_l1_the_placer_stunned_by_his_own_volcano_loses_the_eruption_turn():
     game = ready()  # red stands on EWA, next to PALI
     turn_of(game, "red", eruption=True)
     events = game.apply("volcano PALI")
-    assert ("stun", 0, island(game, "EWA")) in events and ("lost", 0) in events
+    assert Stunned(0, island(game, "EWA")) in events and LostTurn(0) in events
     assert game.stun[0] == [False, False]
-    assert ("lost", 1) in events and game.to_move == "green"  # yellow on LAU was stunned too
+    assert LostTurn(1) in events and game.to_move == "green"  # yellow on LAU was stunned too

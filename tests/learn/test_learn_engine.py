@@ -227,3 +227,28 @@ def test_a_saved_run_of_another_lesson_or_a_damaged_one_is_refused_in_one_senten
         Run.from_dict(LESSONS["first-game"], saved)
     with pytest.raises(ValueError, match="does not replay"):
         Run.from_dict(LESSONS["kahuna"], {**saved, "played": ["nonsense"], "marks": [0]})
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_kanaloas_lesson_says_a_refusal_of_the_rules_in_the_learners_language(language):
+    """The rules make Kanaloa's refusal as a value, so the lesson shows it in German or
+    French, its ruling named, with none of the English sentence the log keeps."""
+    from support.leaks import english_words
+
+    lesson = LESSONS["kanaloa"]
+    run = Run(lesson)
+    while not run.step.decides:
+        run.go_on()
+    game = run.game
+    illegal = next(d for d in range(game.c.total) if game.refusal(d) is not None)
+    text = game.format(illegal)
+    outcome = run.offer(text)
+    assert outcome.kind == REFUSED and outcome.reason == game.why_illegal(text)
+    i18n.use(language)
+    try:
+        said = Terminal(lesson, run=run).refusal(outcome.reason)
+    finally:
+        i18n.use("en")
+    assert said != outcome.reason and "(N" in said
+    unquoted = said.replace(repr(text), "")
+    assert [w for w in english_words(unquoted, language) if w not in text] == []

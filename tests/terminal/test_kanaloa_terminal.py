@@ -210,19 +210,19 @@ def test_the_terminal_speaks_german_and_french(language):
 def test_a_refusal_of_the_rules_is_said_in_german_and_french_with_its_ruling(language):
     from support.leaks import english_words
 
-    from haleakala.terminal.kanaloa_refusals import speak_refusal
+    from haleakala.kanaloa.refusals import shown
 
-    reasons = set()
+    refusals = []
     for seed in range(6):
         game = advanced(seed, 2 + seed % 3, 40 + 30 * seed)
         rng = random.Random(seed)
         for code in rng.sample(all_codes(game.m), 60):
-            reason = game.why_illegal(code)
-            if reason is not None and not reason.startswith(("unknown", "no current")):
-                reasons.add(reason)  # not a notation error (those are said in English, N52)
+            refused = game.refusal(code)
+            if refused is not None:
+                refusals.append(refused)
     i18n.use(language)
     try:
-        said = {speak_refusal(reason) for reason in reasons}
+        said = {i18n.render(shown(refused)) for refused in refusals}
     finally:
         i18n.use("en")
     assert all(RULING.search(f"({text}") for text in said), said

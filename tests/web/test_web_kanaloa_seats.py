@@ -161,3 +161,24 @@ def test_a_three_seat_kanaloa_game_over_the_hosts_http_as_a_phone_plays_it():
         view.close()
     assert driver.error is None and table.game.is_terminal()
     assert log == [(n, seat, text) for n, (seat, text) in enumerate(table.authority.history, 1)]
+
+
+def test_a_phone_refused_by_the_kanaloa_rules_reads_why_in_the_hosts_language():
+    """The rules' refusal is a value (its words made in the rules), so the phone reads it in
+    the host's language with its ruling, not the English sentence of the log."""
+    from haleakala import i18n
+
+    game = new_game("kanaloa", seed=7, players=3)
+    table = Table(game, {})
+    for colour in table.players:
+        table.arrived(colour)
+    refused = game.refusal("start HONU", game.to_move)  # the fish phase: no piece yet (N13)
+    assert refused is not None and refused.ruling == "N13"
+    i18n.use("de")
+    try:
+        answer = table.decide(game.to_move, 1, "start HONU")
+        german = i18n.render(refused.words)
+    finally:
+        i18n.use("en")
+    assert not answer.ok and answer.text == german != refused.text
+    assert "N13" in answer.text and table.seq == 0

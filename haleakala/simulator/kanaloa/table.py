@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from haleakala.i18n import _
+from haleakala.i18n import _, render
 from haleakala.kanaloa.game import Game
+from haleakala.kanaloa.refusals import shown
 from haleakala.terminal.kanaloa_map import describe_events
-from haleakala.terminal.kanaloa_refusals import speak_refusal
 from haleakala.words.kanaloa import colour
 
 AT_ISLAND = ("start", "volcano", "remove", "land", "place", "dolphin")
@@ -147,9 +147,9 @@ class KanaloaTable:
 
     def decide(self, text: str) -> None:
         """A person's decision: refused with the rules' sentence (naming its ruling), or made."""
-        reason = self.game.why_illegal(text)
-        if reason is not None:
-            self._say(_("refused: {reason}").format(reason=speak_refusal(reason)))
+        refused = self.game.refusal(text)
+        if refused is not None:
+            self._say(_("refused: {reason}").format(reason=render(shown(refused))))
             return
         self._apply(self.game.parse(text))
 

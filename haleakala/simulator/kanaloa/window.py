@@ -306,8 +306,12 @@ class KanaloaWindow:
         x, y, _w, _h = L.MESSAGE_RECT
         pygame.draw.rect(screen, (18, 19, 24), L.MESSAGE_RECT, border_radius=8)
         lines = _wrap(table.message, 60) if table.message else table.log[-2:]
-        for k, part in enumerate(lines[-2:]):
-            screen.blit(f.render(part, 18, HINT if table.message else DIM), (x + 8, y + 7 + k * 20))
+        size, step = 18, 20
+        if len(lines) > 2:  # a long refusal: three smaller lines, so its ruling stays in view
+            lines, size, step = _wrap(table.message, 70)[:3], 15, 15
+        for k, part in enumerate(lines[-3:]):
+            screen.blit(f.render(part, size, HINT if table.message else DIM),
+                        (x + 8, y + 5 + k * step + (2 if size == 18 else 0)))  # fmt: skip
 
     def _player_box(self, p: int) -> None:
         game, f, screen = self.table.game, self.fonts, self.screen
