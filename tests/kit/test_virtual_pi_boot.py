@@ -9,7 +9,8 @@ cuts (qemu killed at random moments) and the emergency read-only card, each foll
 boot that must resume at or after the last acknowledged decision, on the same history.
 
 Long (tens of minutes per model under emulation): ``VIRTUAL_PI_CUTS`` sets the cuts per model
-(default 25, so Pi 4 + Pi 5 make 50) and ``VIRTUAL_PI_READONLY`` the read-only cases (1).
+(default 25, so Pi 4 + Pi 5 make 50), ``VIRTUAL_PI_READONLY`` the read-only cases (1) and
+``VIRTUAL_PI_EVIDENCE`` a directory that keeps the console logs and reports.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from support.paths import REPO_ROOT
 TOOL = REPO_ROOT / "tools" / "virtual-pi"
 CUTS = int(os.environ.get("VIRTUAL_PI_CUTS", "25"))
 READONLY = int(os.environ.get("VIRTUAL_PI_READONLY", "1"))
+EVIDENCE = os.environ.get("VIRTUAL_PI_EVIDENCE", "")
+"""A directory that keeps each model's console logs and JSON report after the run (the
+evidence a closing note cites); by default they go with pytest's temporary directory."""
 STEPS = [
     "started at boot, active after READY=1",
     "the sandbox on the daemon's process",
@@ -49,9 +53,10 @@ pytestmark = [
 @pytest.mark.parametrize("model", ["pi4", "pi5"])
 def test_the_booted_pi_runs_the_hardened_unit_and_power_cuts_lose_nothing(model, tmp_path):
     report = tmp_path / "boot.json"
+    evidence = ["--evidence", f"{EVIDENCE}/{model}"] if EVIDENCE else []
     done = subprocess.run(
         [str(TOOL), "boot", "--model", model, "--cuts", str(CUTS), "--readonly", str(READONLY),
-         "--json", str(report)],
+         "--json", str(report), *evidence],
         capture_output=True, text=True,
     )  # fmt: skip
     assert report.exists(), done.stdout[-3000:] + done.stderr[-3000:]
