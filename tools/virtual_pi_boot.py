@@ -55,6 +55,8 @@ CMDLINE = ("root=/dev/vda rootfstype=ext4 ro rootwait fsck.repair=yes console=tt
            "loglevel=3 systemd.show_status=0 init=/lib/systemd/systemd")  # fmt: skip
 BOOT_TIMEOUT_S = 600.0  # emulated boot on a loaded 2-core machine: minutes, not seconds
 GAME_OVER_WAIT_S = 300.0  # a whole autoplayed game under TCG is about a minute
+GUEST_REBOOT = "reboot: Restarting system"
+MAX_GUEST_REBOOTS = 2  # fsck's one reboot, and one more; a guest rebooting in a loop is a fault
 GUEST_FILES_VERSION = "3"  # bump when the files written into the kernel root change
 
 FSTAB = "/dev/vda / ext4 defaults,noatime,errors=remount-ro 0 1\n"
@@ -282,14 +284,18 @@ class Machine:
             "-device", "virtio-blk-pci,drive=card",
             "-device", "virtio-rng-pci",
             "-virtfs", f"local,path={share},mount_tag=host,security_model=none,id=host",
-            "-chardev", f"file,id=console,path={log}", "-serial", "chardev:console",
+            "-chardev", f"file,id=console,path={log},append=on", "-serial", "chardev:console",
         ]  # fmt: skip
         self.proc: subprocess.Popen | None = None
         self.started = 0.0
+        self.reboots = 0
 
     def start(self) -> None:
         self.log.write_text("")
         self.started = time.monotonic()
+        self._power_on()
+
+    def _power_on(self) -> None:
         # A session of its own: with the kernel's autogroups (sched_autogroup_enabled=1) a
         # process's nice only counts inside its session's group, and every group shares the
         # CPU equally; qemu at nice -10 in the shell's group got 40% of a core at load 12.
@@ -305,6 +311,22 @@ class Machine:
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def rebooted(self) -> bool:
+        """The guest asked for a reboot and qemu (``-no-reboot``) exited: a Pi would restart.
+        systemd-fsck does this after e2fsck repaired the mounted root ("REBOOT SYSTEM", exit
+        status 2), as after the emergency read-only case."""
+        return (not self.running() and self.reboots < MAX_GUEST_REBOOTS
+                and self.console().rstrip().endswith(GUEST_REBOOT))  # fmt: skip
+
+    def reboot(self) -> None:
+        """Power on again after the guest's own reboot, as a Pi's firmware does: the same
+        disk, the console going on in the same log, ``started`` still the first power-on."""
+        assert self.proc is not None
+        self.proc.wait()
+        self.reboots += 1
+        say(f"  the guest rebooted itself ({self.reboots}); powering it on again")
+        self._power_on()
+
     def wait_for(self, pattern: str, timeout: float, what: str) -> re.Match:
         """The first console match of ``pattern``; a sentence naming the cause if the guest
         stops or does not get there in ``timeout`` seconds."""
@@ -314,6 +336,9 @@ class Machine:
             found = regex.search(self.console())
             if found:
                 return found
+            if self.rebooted():
+                self.reboot()
+                continue
             if not self.running():
                 raise BootError(f"the guest stopped before {what} (qemu said: "
                                 f"{self.output()[-300:]!r}; console tail: "
@@ -624,6 +649,7 @@ class ModelRun:
             if pending is not None:  # this boot shows how the previous cut was recovered
                 pending["resumed_at"] = seen["resumed"]
                 pending["new_game_seed"] = seen["new"]
+                pending["guest_reboots"] = m.reboots  # fsck's "REBOOT SYSTEM" after repairs
                 if state.exists():
                     disk = json.loads(state.read_text())
                     pending["fsck_log"] = disk.get("fsck_log")
