@@ -125,6 +125,34 @@ class WindowShell:
         return path
 
 
+class TableWindow(WindowShell):
+    """A window over a game's table (Kahuna's, Kanaloa's): the table moves its bots in
+    ``update``, drops the selection in ``clear`` and shows a message with ``changes``
+    counted, so the next frame draws it."""
+
+    def __init__(
+        self,
+        table: Any,
+        screen: pygame.Surface | None,
+        *,
+        caption: str,
+        size: tuple[int, int],
+        shots: str,
+    ) -> None:
+        self.table = table
+        super().__init__(screen, caption=caption, size=size, shots=shots)
+
+    def update(self) -> None:
+        self.table.update()
+
+    def clear(self) -> None:
+        self.table.clear()
+
+    def note(self, text: str) -> None:
+        self.table.message = text
+        self.table.changes += 1
+
+
 def wrap(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` characters, broken at spaces (a longer word
     stands alone on its line)."""

@@ -24,7 +24,14 @@ from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
 from haleakala.words.kahuna import colour
 
-from .loop import CLEAR_SCREEN, WIDTH, TerminalSession
+from .loop import (
+    CLEAR_SCREEN,
+    WIDTH,
+    TerminalSession,
+    counted_legal,
+    legal_in_lines,
+    obvious_hint,
+)
 from .textfile import MAX_SAVE_BYTES, read_text
 
 if TYPE_CHECKING:
@@ -266,39 +273,17 @@ def describe_result(game: Game) -> str:
 def legal_lines(game: Game, width: int = WIDTH) -> list[str]:
     """Every legal decision, grouped by kind (draws and end, discards, plays, cuts), in
     lines of at most ``width`` columns."""
-    legal = game.legal_decisions()
     groups: list[list[str]] = [[], [], [], []]
-    for text in legal:
+    for text in game.legal_decisions():
         kind = text.split(" ")[0]
         groups[{"draw": 0, "end": 0, "discard": 1, "play": 2, "cut": 3}.get(kind, 0)].append(text)
     head = _("legal:")
-    hang = " " * (len(head) + 3)
-    out: list[str] = []
-    for group in groups:
-        line = ""
-        for text in group:
-            if line and len(line) + len(text) + 3 > width:
-                out.append(line)
-                line = ""
-            line = f"{line} | {text}" if line else (("  " + head) if not out else hang) + " " + text
-        if line:
-            out.append(line)
-    return out
+    return legal_in_lines(groups, head="  " + head, hang=" " * (len(head) + 3), width=width)
 
 
 def compact_legal(game: Game) -> str:
     """The legal decisions counted by kind on one line, with ``legal`` to see them all."""
-    legal = game.legal_decisions()
-    counts: dict[str, int] = {}
-    for text in legal:
-        kind = text.split(" ")[0]
-        counts[kind] = counts.get(kind, 0) + 1
-    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in sorted(counts.items()))
-    return "  " + ngettext(
-        "{n} legal decision ({kinds}): legal shows it",
-        "{n} legal decisions ({kinds}): legal lists them",
-        len(legal),
-    ).format(n=len(legal), kinds=kinds)
+    return counted_legal(game.legal_decisions(), by_name=True)
 
 
 # -- the conversation -----------------------------------------------------------------
@@ -439,13 +424,9 @@ def hint_line(game: Game, iterations: int = HINT_ITERATIONS) -> str:
     """The search bot's choice for the player to move, as a sentence (``hint``)."""
     from haleakala.ai import make_bot
 
-    if game.is_terminal():
-        return _("the game is over: no hint")
-    legal = game.legal_actions()
-    if len(legal) == 1:
-        return _("hint for {colour}: {decision} (the only legal decision)").format(
-            colour=colour(game.to_move or ""), decision=game.format(legal[0])
-        )
+    obvious = obvious_hint(game, colour)
+    if obvious is not None:
+        return obvious
     bot = make_bot("ai", seed=len(game.history), game="kahuna", iterations=iterations)
     stats = bot.search(game)  # type: ignore[attr-defined]
     best = max(stats, key=lambda a: (stats[a][0], stats[a][1]))

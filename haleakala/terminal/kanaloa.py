@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any, TextIO
 
 from haleakala.core.jsonread import printable
-from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n import N_, _
 from haleakala.i18n import render as say_words
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.notation import NotationError, parse_decision
@@ -35,7 +35,7 @@ from .kanaloa_map import (  # noqa: F401  (the hooks' drawing, re-exported for c
     render,
 )
 from .kanaloa_refusals import speak_refusal
-from .loop import TerminalSession
+from .loop import TerminalSession, counted_legal, legal_in_lines, obvious_hint
 from .textfile import MAX_SAVE_BYTES, read_text
 
 if TYPE_CHECKING:
@@ -76,33 +76,13 @@ def legal_lines(game: Game, width: int = WIDTH) -> list[str]:
     groups: dict[str, list[str]] = {}
     for text in game.legal_decisions():
         groups.setdefault(text.split(" ")[0], []).append(text)
-    out: list[str] = []
     head = "  " + _("legal:")
-    hang = " " * len(head)
-    for texts in groups.values():
-        line = ""
-        for text in texts:
-            if line and len(line) + len(text) + 3 > width:
-                out.append(line)
-                line = ""
-            line = f"{line} | {text}" if line else (head if not out else hang) + " " + text
-        if line:
-            out.append(line)
-    return out
+    return legal_in_lines(groups.values(), head=head, hang=" " * len(head), width=width)
 
 
 def compact_legal(game: Game) -> str:
-    legal = game.legal_decisions()
-    counts: dict[str, int] = {}
-    for text in legal:
-        kind = text.split(" ")[0]
-        counts[kind] = counts.get(kind, 0) + 1
-    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in counts.items())
-    return "  " + ngettext(
-        "{n} legal decision ({kinds}): legal shows it",
-        "{n} legal decisions ({kinds}): legal lists them",
-        len(legal),
-    ).format(n=len(legal), kinds=kinds)
+    """The legal decisions counted by their first word, in the order met."""
+    return counted_legal(game.legal_decisions())
 
 
 RULING = re.compile(r"\b[NL]\d+\b")
@@ -233,19 +213,14 @@ def hint_line(game: Game) -> str:
     always gets the same hint."""
     from haleakala.ai import bots_of, make_bot
 
-    if game.is_terminal():
-        return _("the game is over: no hint")
-    legal = game.legal_actions()
-    who = colour(game.to_move or "")
-    if len(legal) == 1:
-        return _("hint for {colour}: {decision} (the only legal decision)").format(
-            colour=who, decision=game.format(legal[0])
-        )
+    obvious = obvious_hint(game, colour)
+    if obvious is not None:
+        return obvious
     name = "ai" if "ai" in bots_of("kanaloa") else "greedy"
     bot = make_bot(name, seed=len(game.history), game="kanaloa")
     choice = bot.decide(game.clone(), 1.0)
     return _("hint for {colour}: {decision} (the {bot} bot's choice)").format(
-        colour=who, decision=game.format(choice), bot=bot.name
+        colour=colour(game.to_move or ""), decision=game.format(choice), bot=bot.name
     )
 
 

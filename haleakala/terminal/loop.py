@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TextIO, TypeVar
 
 from haleakala.core.errors import SaveError
 from haleakala.core.jsonread import printable
-from haleakala.i18n import N_, _
+from haleakala.i18n import N_, _, ngettext
 
 from .textfile import UnreadableFile
 
@@ -50,6 +50,54 @@ def fit(line: str, width: int = WIDTH) -> list[str]:
     return textwrap.wrap(line, width + extra, subsequent_indent=indent, break_on_hyphens=False) or [
         line
     ]
+
+
+def legal_in_lines(
+    groups: Iterable[list[str]], *, head: str, hang: str, width: int = WIDTH
+) -> list[str]:
+    """Legal decisions as ``legal`` lists them: each group on lines of its own, joined with
+    `` | `` in lines of at most ``width`` columns; the first line opens with ``head``, the
+    others with ``hang``."""
+    out: list[str] = []
+    for group in groups:
+        line = ""
+        for text in group:
+            if line and len(line) + len(text) + 3 > width:
+                out.append(line)
+                line = ""
+            line = f"{line} | {text}" if line else (head if not out else hang) + " " + text
+        if line:
+            out.append(line)
+    return out
+
+
+def counted_legal(legal: list[str], *, by_name: bool = False) -> str:
+    """The legal decisions counted by their first word on one line, with ``legal`` to see
+    them all; the words in the order met, or alphabetical (``by_name``)."""
+    counts: dict[str, int] = {}
+    for text in legal:
+        kind = text.split(" ")[0]
+        counts[kind] = counts.get(kind, 0) + 1
+    items = sorted(counts.items()) if by_name else counts.items()
+    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in items)
+    return "  " + ngettext(
+        "{n} legal decision ({kinds}): legal shows it",
+        "{n} legal decisions ({kinds}): legal lists them",
+        len(legal),
+    ).format(n=len(legal), kinds=kinds)
+
+
+def obvious_hint(game: Playable, name_of: Callable[[str], str]) -> str | None:
+    """The hint that needs no bot: none once the game is over, and the only legal decision
+    when there is one; None when a bot has to think."""
+    if game.is_terminal():
+        return _("the game is over: no hint")
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return _("hint for {colour}: {decision} (the only legal decision)").format(
+            colour=name_of(game.to_move or ""), decision=game.format(legal[0])
+        )
+    return None
 
 
 class Playable(Protocol):

@@ -21,7 +21,7 @@ from haleakala.i18n.lookup import tr
 from haleakala.words.kahuna import colour
 
 from ..palette import blit_centred
-from ..shell import WindowShell
+from ..shell import TableWindow
 from ..shell import wrap as _wrap
 from . import layout as L
 from .table import KahunaTable
@@ -48,12 +48,14 @@ BUTTON = (52, 56, 66)
 BUTTON_HOT = (70, 110, 70)
 
 
-class KahunaWindow(WindowShell):
+class KahunaWindow(TableWindow):
     """One pygame window over one ``KahunaTable`` (its loop and keys: ``WindowShell``)."""
 
+    table: KahunaTable
+
     def __init__(self, table: KahunaTable, *, screen: pygame.Surface | None = None) -> None:
-        self.table = table
         super().__init__(
+            table,
             screen,
             caption=_("Haleakala Companion — Kahuna"),
             size=(L.WIDTH, L.HEIGHT),
@@ -61,16 +63,6 @@ class KahunaWindow(WindowShell):
         )
 
     # ------------------------------------------------------------------ input
-
-    def update(self) -> None:
-        self.table.update()
-
-    def clear(self) -> None:
-        self.table.clear()
-
-    def note(self, text: str) -> None:
-        self.table.message = text
-        self.table.changes += 1
 
     def key(self, event: Any) -> None:
         """e ends the turn, d discards the selection, 1-5 pick a card of the hand."""

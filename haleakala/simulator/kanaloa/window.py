@@ -26,7 +26,7 @@ from haleakala.terminal.kanaloa_map import PHASE_PROMPTS, describe_result
 from haleakala.words.kanaloa import MARKS, colour
 
 from ..palette import blit_centred
-from ..shell import WindowShell
+from ..shell import TableWindow
 from ..shell import wrap as _wrap
 from . import layout as L
 from .table import KanaloaTable
@@ -59,12 +59,14 @@ GOD = {
 DARK = (20, 20, 24)
 
 
-class KanaloaWindow(WindowShell):
+class KanaloaWindow(TableWindow):
     """One pygame window over one ``KanaloaTable`` (its loop and keys: ``WindowShell``)."""
 
+    table: KanaloaTable
+
     def __init__(self, table: KanaloaTable, *, screen: pygame.Surface | None = None) -> None:
-        self.table = table
         super().__init__(
+            table,
             screen,
             caption=_("Haleakala Companion — Kanaloa"),
             size=(L.WIDTH, L.HEIGHT),
@@ -72,16 +74,6 @@ class KanaloaWindow(WindowShell):
         )
 
     # ------------------------------------------------------------------ input
-
-    def update(self) -> None:
-        self.table.update()
-
-    def clear(self) -> None:
-        self.table.clear()
-
-    def note(self, text: str) -> None:
-        self.table.message = text
-        self.table.changes += 1
 
     def click(self, pos: tuple[int, int]) -> str | None:
         """A left click at ``pos``: whatever lies there; the decision made, if one was."""
