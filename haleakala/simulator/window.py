@@ -19,7 +19,6 @@ with its proportions kept (letterboxed) and mouse positions are mapped back onto
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -29,10 +28,10 @@ from haleakala import palette as colour_modes
 from . import layout as L
 from .palette import (
     HOLD_HINT_S,
-    Fonts,
     recolour,
 )
 from .panel import PanelDrawing
+from .shell import WindowShell
 from .story import Mark, Story
 
 if TYPE_CHECKING:
@@ -51,24 +50,31 @@ ISLAND_RECT = pygame.Rect(0, 0, L.PANEL_X, L.HEIGHT)
 PANEL_RECT = pygame.Rect(L.PANEL_X, 0, L.WIDTH - L.PANEL_X, L.HEIGHT)
 
 
-class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawing, PanelDrawing):
-    """One pygame window over one ``SimSession``: the shell that owns the state, composes the
-    layers drawn by its halves (``island``, ``leds``, ``outlines``, ``panel``, ``logbook``),
-    takes input through ``controls`` and scales the canvas into the window."""
+class SimWindow(
+    WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawing, PanelDrawing, WindowShell
+):
+    """One pygame window over one ``SimSession``: the window that owns the state, composes
+    the layers drawn by its halves (``island``, ``leds``, ``outlines``, ``panel``,
+    ``logbook``), takes input through ``controls`` and scales the canvas into the window.
+    The frame loop, screenshots and the display are the shared ``WindowShell``'s."""
+
+    FPS = 60
 
     def __init__(self, session: SimSession, *, screen: pygame.Surface | None = None) -> None:
         self.session = session
-        if screen is None:
-            pygame.display.init()
-            pygame.display.set_caption("Haleakala Companion — simulator")
-            screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
+        super().__init__(
+            screen,
+            caption="Haleakala Companion — simulator",
+            size=(L.WIDTH, L.HEIGHT),
+            shots="haleakala-sim-%Y%m%d-%H%M%S.png",
+            flags=WINDOW_FLAGS,
+        )
+        screen = self.screen  # the canvas everything is drawn on (the display at 1280×800)
         self.display = screen
-        self.screen = screen  # the canvas everything is drawn on (the display at 1280×800)
         self.view = pygame.Rect(0, 0, L.WIDTH, L.HEIGHT)  # where the canvas shows on it
         self.fullscreen = False
         if screen.get_size() != (L.WIDTH, L.HEIGHT):
             self.resized()
-        self.fonts = Fonts()
         self._colours = recolour()  # the colour mode drawn (the menu or key v may change it)
         self.background = self._draw_background()
         self.scene = pygame.Surface((L.WIDTH, L.HEIGHT)).convert()
@@ -80,18 +86,15 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         self._dots: dict[tuple[int, int, int], tuple[pygame.Surface, tuple[int, int, int]]] = {}
         self._oled_surface: pygame.Surface | None = None
         self._oled_count: tuple = ()
-        self._signature: tuple | None = None
         self._drawn_leds: Any = None
         self._overlaid = False
         self.show_help = False
         self._help: pygame.Surface | None = None
-        self.running = True
         self.pressed: dict[str, str] = {}  # input source ("mouse", key name) → button held
         self.pressed_at: dict[str, float] = {}
         self.encoder_position = 0
         self.drag: tuple[str, tuple[int, int]] | None = None  # disc name, mouse position
         self.hand: str | None = None  # RFID keyboard: the disc in hand
-        self.frames = 0
         self.story = Story()
         self.log_lines: list[tuple[str, tuple[int, int, int]]] = []
         self._notes: list[tuple[int, str]] = []  # (story entries before it, text)
@@ -103,9 +106,6 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         self._panel_key: tuple = ()
         self._shapes: dict[Mark, tuple[list[tuple[float, float]] | None, pygame.Rect]] = {}
         self.show_end = True
-        self.screenshot_path: Callable[[], str] = lambda: time.strftime(
-            "haleakala-sim-%Y%m%d-%H%M%S.png"
-        )
 
     # ------------------------------------------------------------------ dynamic layers
 
@@ -232,15 +232,8 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         self._overlaid = overlay
         return changed
 
-    def step(self, events: list[Any] | None = None) -> None:
-        """Handle input, let the session run, draw and show: one frame."""
-        for event in pygame.event.get() if events is None else events:
-            self.handle(event)
+    def update(self) -> None:
         self.session.update()
-        changed = self.draw()
-        if changed is None or changed:
-            self.present(changed)
-        self.frames += 1
 
     # ------------------------------------------------------------------ window size
 
@@ -296,18 +289,3 @@ class SimWindow(WindowControls, Logbook, LegalOutlines, IslandDrawing, LedDrawin
         else:
             pygame.display.set_mode((L.WIDTH, L.HEIGHT), WINDOW_FLAGS)
         self.resized()
-
-    def run(self, *, fps: int = 60, seconds: float | None = None) -> int:
-        clock = pygame.time.Clock()
-        end = None if seconds is None else time.monotonic() + seconds
-        while self.running and (end is None or time.monotonic() < end):
-            self.step()
-            clock.tick(fps)
-        return 0
-
-    def save(self, path: str) -> str:
-        """Save what the window shows now as a PNG (drawn fresh, help overlay included)."""
-        self._signature = None
-        self.draw()
-        pygame.image.save(self.screen, path)
-        return path

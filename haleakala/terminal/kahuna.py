@@ -13,22 +13,26 @@ stream) so tests drive a whole game with a script.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from haleakala.core.jsonread import printable
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.refusals import say
-from haleakala.kahuna import PLAYERS, Game, SaveError
+from haleakala.kahuna import PLAYERS, Game
 from haleakala.kahuna.events import Bridge, Drew, Event, Revealed, Scored, Shuffled, Stone
 from haleakala.kahuna.game import NONE
 from haleakala.kahuna.notation import DISCARD, DRAW_PILE
-from haleakala.rules.serialize import printable
 from haleakala.words.kahuna import colour
 
-from .render import WIDTH
-from .session import fit
-from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
+from .loop import (
+    CLEAR_SCREEN,
+    WIDTH,
+    TerminalSession,
+    counted_legal,
+    legal_in_lines,
+    obvious_hint,
+)
+from .textfile import MAX_SAVE_BYTES, read_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -50,7 +54,6 @@ Commands:
   save FILE  save the game              load FILE  continue a saved game
   help       this text                  quit    leave the game""")
 
-CLEAR_SCREEN = "\x1b[H\x1b[2J"
 PHASE_PROMPTS = {
     "open": N_("play cards (play X>Y, cut X-Y with X+Y), or discard, then draw or end"),
     "played": N_("play more cards, then draw (draw pile, draw 1..3) or end"),
@@ -269,232 +272,127 @@ def describe_result(game: Game) -> str:
 def legal_lines(game: Game, width: int = WIDTH) -> list[str]:
     """Every legal decision, grouped by kind (draws and end, discards, plays, cuts), in
     lines of at most ``width`` columns."""
-    legal = game.legal_decisions()
     groups: list[list[str]] = [[], [], [], []]
-    for text in legal:
+    for text in game.legal_decisions():
         kind = text.split(" ")[0]
         groups[{"draw": 0, "end": 0, "discard": 1, "play": 2, "cut": 3}.get(kind, 0)].append(text)
     head = _("legal:")
-    hang = " " * (len(head) + 3)
-    out: list[str] = []
-    for group in groups:
-        line = ""
-        for text in group:
-            if line and len(line) + len(text) + 3 > width:
-                out.append(line)
-                line = ""
-            line = f"{line} | {text}" if line else (("  " + head) if not out else hang) + " " + text
-        if line:
-            out.append(line)
-    return out
+    return legal_in_lines(groups, head="  " + head, hang=" " * (len(head) + 3), width=width)
 
 
 def compact_legal(game: Game) -> str:
     """The legal decisions counted by kind on one line, with ``legal`` to see them all."""
-    legal = game.legal_decisions()
-    counts: dict[str, int] = {}
-    for text in legal:
-        kind = text.split(" ")[0]
-        counts[kind] = counts.get(kind, 0) + 1
-    kinds = " · ".join(f"{kind} {n}" if n > 1 else kind for kind, n in sorted(counts.items()))
-    return "  " + ngettext(
-        "{n} legal decision ({kinds}): legal shows it",
-        "{n} legal decisions ({kinds}): legal lists them",
-        len(legal),
-    ).format(n=len(legal), kinds=kinds)
+    return counted_legal(game.legal_decisions(), by_name=True)
 
 
 # -- the conversation -----------------------------------------------------------------
 
 
-class KahunaTerminalGame:
-    """One Kahuna game at one terminal; ``seats[p]`` is None for a person, else a bot."""
+class KahunaTerminalGame(TerminalSession[Game]):
+    """One Kahuna game at one terminal; ``seats[p]`` is None for a person, else a bot.
+    The loop and the shared commands are ``TerminalSession``'s; here, what hidden hands
+    change: every line is written for ``viewer``, and the hand-over screen clears."""
+
+    HELP = HELP
+    TYPE_A_DECISION = N_("Type a decision (like play HUNA>ELAI) or help.")
+    UNDO_ALONE = N_("undo works when one person plays against bots (a hand would show)")
 
     def __init__(
         self,
         game: Game,
         seats: Sequence[Bot | None],
         *,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] | None = None,
         out: TextIO | None = None,
         clear: bool = True,
     ) -> None:
-        self.game = game
-        self.seats = list(seats)
-        self.read = read
-        self.out = out if out is not None else sys.stdout
+        super().__init__(game, seats, read=read, out=out)
         self.clear = clear
-        self.people = [p for p, seat in enumerate(self.seats) if seat is None]
-        self.shown_to: int | None = None  # the person whose hand is on screen
-        self.undo_stack: list[Game] = []
-        self._drawn = False  # is the board on screen up to date?
-        self._listed: tuple[int, int] | None = None  # (decisions made, player) listed for
-
-    def say(self, text: str = "", *, wrap: bool = True) -> None:
-        """Print, each line at most 80 columns (wrapped at spaces, continuations indented);
-        a message about a file stays one line (``wrap=False``), its path as long as it is."""
-        for line in text.split("\n"):
-            for part in fit(line) if wrap else [line]:
-                print(part, file=self.out)
-
-    def draw(self) -> None:
-        self.say(render(self.game, self.viewer))
-        self._drawn = True
 
     @property
-    def viewer(self) -> int | None:
-        """Whose eyes are on the screen: the only person, or the person at the keyboard."""
-        if len(self.people) == 1:
-            return self.people[0]
-        return self.shown_to
+    def shown_to(self) -> int | None:
+        """The person whose hand is on screen (the loop's ``at_keyboard``)."""
+        return self.at_keyboard
 
-    def _seat(self, p: int) -> str:
-        seat = self.seats[p]
-        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
+    def render(self) -> str:
+        return render(self.game, self.viewer)
 
-    def run(self) -> int:
+    def name_of(self, colour_: str) -> str:
+        return colour(colour_)
+
+    def introduction(self) -> str:
         g = self.game
+        return _(
+            "Kahuna, seed {seed}: {white} is {white_seat}, {black} is {black_seat}; "
+            "{colour} starts."
+        ).format(
+            seed=g.seed,
+            white=colour("white"),
+            white_seat=self.seat_name(0),
+            black=colour("black"),
+            black_seat=self.seat_name(1),
+            colour=colour(PLAYERS[g.start]),
+        )
+
+    def result_text(self) -> str:
+        return describe_result(self.game)
+
+    def pass_screen(self, p: int) -> str:
+        """With two people at one keyboard, clear the screen and wait for the new player,
+        so the other never sees this hand."""
+        if self.clear:
+            self.out.write(CLEAR_SCREEN)
         self.say(
-            _(
-                "Kahuna, seed {seed}: {white} is {white_seat}, {black} is {black_seat}; "
-                "{colour} starts."
-            ).format(
-                seed=g.seed,
-                white=colour("white"),
-                white_seat=self._seat(0),
-                black=colour("black"),
-                black_seat=self._seat(1),
-                colour=colour(PLAYERS[g.start]),
+            "\n" * 3
+            + _("{colour}: look away now, and hand over the keyboard.").format(
+                colour=colour(PLAYERS[1 - p])
             )
         )
-        if self.people:
-            self.say(_("Type a decision (like play HUNA>ELAI) or help."))
-        while not self.game.is_terminal():
-            p = self.game.decider
-            seat = self.seats[p]
-            if seat is not None:
-                self.bot_decision(seat)
-            else:
-                if self.shown_to != p and not self.hand_over(p):
-                    return 0
-                if not self.person_decision():
-                    return 0
-        if not self._drawn:
-            self.draw()
-        self.say(describe_result(self.game))
-        return 0
+        return _("{colour}, press Enter to see your hand ").format(colour=colour(PLAYERS[p]))
 
-    def hand_over(self, p: int) -> bool:
-        """Before a person's turn: with two people at one keyboard, clear the screen and
-        wait for the new player, so the other never sees this hand. False: input ended."""
-        if len(self.people) > 1:
-            if self.clear:
-                self.out.write(CLEAR_SCREEN)
-            self.say(
-                "\n" * 3
-                + _("{colour}: look away now, and hand over the keyboard.").format(
-                    colour=colour(PLAYERS[1 - p])
-                )
-            )
-            try:
-                self.read(
-                    _("{colour}, press Enter to see your hand ").format(colour=colour(PLAYERS[p]))
-                )
-            except EOFError:
-                self.say("\n" + _("end of input: the game is left unfinished"))
-                return False
-            if self.clear:
-                self.out.write(CLEAR_SCREEN)
-            self._drawn = False
-        self.shown_to = p
-        if not self._drawn:
-            self.draw()
-        return True
+    def passed(self, p: int) -> None:
+        if self.clear:
+            self.out.write(CLEAR_SCREEN)
 
-    def bot_decision(self, bot: Bot) -> None:
-        game = self.game
-        who = game.to_move or ""
-        decision = bot.decide(game)
-        text = describe_decision(game, decision, self.viewer)
-        events = game.apply(decision)
-        self._drawn = False
-        self.say(_("{colour} ({bot}): {decision}").format(colour=colour(who), bot=bot.name,
-                                                           decision=text))  # fmt: skip
-        for line in describe_events(game, events, self.viewer):
-            self.say("  " + line)
-        if decision >= DRAW_PILE and not game.is_terminal():  # the turn is over
+    def decision_text(self, decision: int) -> str:
+        return describe_decision(self.game, decision, self.viewer)
+
+    def describe(self, events: Any, viewer: int | None) -> list[str]:
+        return describe_events(self.game, events, viewer)
+
+    def bot_decided(self, decision: int) -> None:
+        if decision >= DRAW_PILE and not self.game.is_terminal():  # the turn is over
             self.draw()
 
-    def person_decision(self) -> bool:
+    def show_turn(self) -> bool:
         game = self.game
         phase = _(PHASE_PROMPTS[game.phase_name]) if game.phase_name in PHASE_PROMPTS else ""
         line = _("{colour}: {phase}.").format(colour=colour(game.to_move or ""), phase=phase)
         if game.must_draw:
             line += " " + _("You must draw (the opponent declined, K23).")
         self.say(line)
-        now = (len(game.history), game.decider)
-        if self._listed is None or self._listed[1] != now[1] or self._listed[0] < now[0] - 1:
-            for text in legal_lines(game):  # the whole list once, at the start of a turn
-                self.say(text)
-        else:
-            self.say(compact_legal(game))
-        self._listed = now
-        try:
-            typed = self.read(f"{colour(game.to_move or '')}> ")
-        except EOFError:
-            self.say("\n" + _("end of input: the game is left unfinished (save FILE keeps a game)"))
-            return False
-        return self.command(typed.strip())
-
-    def command(self, line: str) -> bool:
-        word, _sep, rest = line.partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if not line:
-            return True
-        if word in ("quit", "exit"):
-            self.say(_("goodbye: the game is left unfinished"))
-            return False
-        if word in ("help", "?"):
-            self.say(_(HELP))
-        elif word == "board":
-            self.draw()
-        elif word == "hand":
-            self.say(table_lines(self.game, self.viewer)[-1])
-        elif word == "legal":
-            for text in legal_lines(self.game):
-                self.say(text)
-        elif word == "hint":
-            self.hint()
-        elif word == "undo":
-            self.undo()
-        elif word == "save":
-            self.save(rest)
-        elif word == "load":
-            self.load(rest)
-        else:
-            self.decide(line)
+        self.list_legal()
         return True
 
-    def decide(self, line: str) -> None:
-        game = self.game
-        refusal = game.refusal(line)
-        if refusal is not None:
-            self.say(_("refused: {reason}").format(reason=say(refusal)))
-            return
-        before = game.clone()
-        decision = game.parse(line)
-        me = game.decider
-        events = game.apply(decision)
-        self.undo_stack.append(before)
-        self._drawn = False
-        self._listed = (len(game.history), me)
-        for text in describe_events(game, events, me):
-            self.say("  " + text)
+    def legal_lines(self) -> list[str]:
+        return legal_lines(self.game)
+
+    def compact_legal(self) -> str:
+        return compact_legal(self.game)
+
+    def extra_commands(self) -> dict[str, Callable[[str], None]]:
+        return {"hand": lambda _rest: self.say(table_lines(self.game, self.viewer)[-1])}
+
+    def refuse(self, line: str) -> str | None:
+        refusal = self.game.refusal(line)
+        return None if refusal is None else say(refusal)
+
+    def decided(self, decision: int, before: Any, mover: int) -> None:
         if decision >= DRAW_PILE:  # a draw or end closed the turn
             if len(self.people) > 1:
-                self.shown_to = None  # the next person gets the hand-over screen
+                self.at_keyboard = None  # the next person gets the hand-over screen
         else:
-            self.say(table_lines(game, me)[-1])
+            self.say(table_lines(self.game, mover)[-1])
 
     def hint(self) -> None:
         """What the search bot would decide for the person to move, and how often that
@@ -502,56 +400,13 @@ class KahunaTerminalGame:
         iteration budget, seeded by the number of decisions made)."""
         self.say(hint_line(self.game))
 
-    def undo(self) -> None:
-        if len(self.people) != 1:
-            self.say(_("undo works when one person plays against bots (a hand would show)"))
-            return
-        if not self.undo_stack:
-            self.say(_("nothing to undo"))
-            return
-        self.game = self.undo_stack.pop()
-        self._listed = None
-        self.say(_("undone: your last decision and the bot decisions after it"))
-        self.draw()
+    def read_save(self, name: str) -> Game:
+        return Game.from_json(read_text(name, MAX_SAVE_BYTES))
 
-    def save(self, name: str) -> None:
-        if not name:
-            self.say(_("save needs a file name: save FILE"))
-            return
-        path = Path(name).expanduser()
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
-            tmp.replace(path)
-        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(printable(_("cannot save to {name}: {reason}").format(name=name,
-                     reason=reason)), wrap=False)  # fmt: skip
-            return
-        self.say(printable(_("saved to {name} (continue it with: load {name})").format(name=name)),
-                 wrap=False)  # fmt: skip
-
-    def load(self, name: str) -> None:
-        if not name:
-            self.say(_("load needs a file name: load FILE"))
-            return
-        # Read as Haleakala's saves are: in bytes up to a cap, so /dev/zero or a video is one
-        # sentence, not a process that fills its memory; anything else that fails is one too.
-        try:
-            game = Game.from_json(read_text(name, MAX_SAVE_BYTES))
-        except UnreadableFile as exc:
-            self.say(printable(_("cannot load {name}: {reason}; the game goes on").format(
-                name=name, reason=exc.reason)), wrap=False)  # fmt: skip
-            return
-        except SaveError as exc:
-            self.say(printable(_("cannot load {name}: {reason}; the game goes on").format(
-                name=name, reason=exc)), wrap=False)  # fmt: skip
-            return
-        self.game = game
-        self.undo_stack.clear()
-        self._listed = None
+    def loaded(self, name: str) -> None:
+        game = self.game
         self._drawn = False
-        self.shown_to = None if len(self.people) > 1 else self.shown_to
+        self.at_keyboard = None if len(self.people) > 1 else self.at_keyboard
         self.say(
             printable(
                 _("loaded {name}: seed {seed}, round {round}").format(
@@ -568,13 +423,9 @@ def hint_line(game: Game, iterations: int = HINT_ITERATIONS) -> str:
     """The search bot's choice for the player to move, as a sentence (``hint``)."""
     from haleakala.ai import make_bot
 
-    if game.is_terminal():
-        return _("the game is over: no hint")
-    legal = game.legal_actions()
-    if len(legal) == 1:
-        return _("hint for {colour}: {decision} (the only legal decision)").format(
-            colour=colour(game.to_move or ""), decision=game.format(legal[0])
-        )
+    obvious = obvious_hint(game, colour)
+    if obvious is not None:
+        return obvious
     bot = make_bot("ai", seed=len(game.history), game="kahuna", iterations=iterations)
     stats = bot.search(game)  # type: ignore[attr-defined]
     best = max(stats, key=lambda a: (stats[a][0], stats[a][1]))

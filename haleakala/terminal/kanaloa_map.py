@@ -4,7 +4,7 @@ events told in words. Pure (no input, no output), shared by the terminal game
 (``terminal.kanaloa``), the window and the live view, which tell events the same way.
 
 Every line is at most 80 columns in every language: the map and the island table are drawn
-to fit and never wrapped; sentences go through ``session.fit``.
+to fit and never wrapped; sentences go through ``loop.fit``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, NOBODY, SEA, SUPPLY
 from haleakala.words.kanaloa import MARKS, colour
 
-from .session import fit
+from .loop import fit
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -12,21 +12,21 @@ from __future__ import annotations
 import os
 import re
 import sys
-import textwrap
 import time
 from contextlib import suppress
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from haleakala.core.errors import SaveError
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n.lookup import tr
 from haleakala.i18n.refusals import say
 from haleakala.i18n.terms import player as colour_name
-from haleakala.rules import PLAYERS, Game, SaveError
-from haleakala.rules.serialize import from_json, printable
+from haleakala.rules import PLAYERS, Game
+from haleakala.rules.serialize import from_json
 
 from . import render
+from .loop import CLEAR_SCREEN, TerminalSession, fit
 from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
@@ -55,20 +55,7 @@ Commands:
   save FILE    save the game                  load FILE   continue a saved game
   help         this text                      quit    leave the game""")
 
-CLEAR_SCREEN = "\x1b[H\x1b[2J"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def fit(line: str, width: int = render.WIDTH) -> list[str]:
-    """One printed line as lines of at most ``width`` visible columns, broken at spaces;
-    continuations indented two more than the line. ANSI colour codes take no columns."""
-    extra = len(line) - len(_ANSI.sub("", line))
-    if len(line) - extra <= width:
-        return [line]
-    indent = " " * (len(line) - len(line.lstrip()) + 2)
-    return textwrap.wrap(line, width + extra, subsequent_indent=indent, break_on_hyphens=False) or [
-        line
-    ]
+__all__ = ["CLEAR_SCREEN", "HELP", "TerminalGame", "fit", "open_session", "use_color"]
 
 
 _BY_PLAYER = re.compile(r"^(red|yellow)\s*:?\s+(\S.*)$", re.IGNORECASE)
@@ -82,15 +69,23 @@ class _Undo:
     decision: str
 
 
-class TerminalGame:
-    """One game at one terminal; ``seats[p]`` is None for a person, else a bot."""
+class TerminalGame(TerminalSession[Game]):
+    """One game at one terminal; ``seats[p]`` is None for a person, else a bot.
+
+    The loop and the shared commands are ``TerminalSession``'s; Haleakala adds the watched
+    bot game (the island after every turn), the forced decision made for a person, the
+    coach's hints and an undo that says how many bot decisions it took back."""
+
+    HELP = HELP
+    TYPE_A_DECISION = N_("Type a decision (like 3@2) or help.")
+    PASS_DEVICE = False  # nothing is hidden: two people share one screen as it is
 
     def __init__(
         self,
         game: Game,
         seats: Sequence[Bot | None],
         *,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] | None = None,
         out: TextIO | None = None,
         color: bool = False,
         watch: bool = False,
@@ -98,10 +93,7 @@ class TerminalGame:
         sleep: Callable[[float], None] = time.sleep,
         clear: bool = False,
     ) -> None:
-        self.game = game
-        self.seats = list(seats)
-        self.read = read
-        self.out = out if out is not None else sys.stdout
+        super().__init__(game, seats, read=read, out=out)
         self.color = color
         self.watch = watch
         self.delay = delay
@@ -109,7 +101,6 @@ class TerminalGame:
         self.clear = clear  # clear the screen before each board when watching on a terminal
         self._turn_lines: list[str] = []
         self.undo_stack: list[_Undo] = []
-        self._drawn = False  # is the board on screen up to date?
         self._redraw = True  # draw before the next prompt even in mid-turn (start, undo, load)
         # Coach: hints given, as game-log records (NOTATION.md ``hint``), and the latest
         # one, judged against the decision the person makes next.
@@ -117,59 +108,78 @@ class TerminalGame:
         self._hint: Hint | None = None
         self._forced: set[int] = set()  # plies made for a person: their only legal decision
 
-    # -- output ---------------------------------------------------------------------------
+    # -- the hooks of the shared loop -------------------------------------------------------
 
-    def say(self, text: str = "", *, wrap: bool = True) -> None:
-        """Print, wrapping any line wider than the terminal at spaces (continuations
-        indented two more than the line), so nothing runs past 80 columns. A message about
-        a file stays one line (``wrap=False``): its path is as long as it is, and a
-        failed save or load is one line to read or grep."""
-        for line in text.split("\n"):
-            for part in fit(line) if wrap else [line]:
-                print(part, file=self.out)
+    def render(self) -> str:
+        return render.render(self.game, self.color)
 
-    def draw(self) -> None:
-        self.say(render.render(self.game, self.color))
-        self._drawn = True
+    def name_of(self, colour: str) -> str:
+        return colour_name(colour)
 
-    def _seat_name(self, p: int) -> str:
-        seat = self.seats[p]
-        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
-
-    # -- the loop -------------------------------------------------------------------------
-
-    def run(self) -> int:
-        """Play until the game ends, a person quits, or the input ends; exit status 0."""
+    def introduction(self) -> str:
         g = self.game
+        return _(
+            "Haleakala, {variant} variant, seed {seed}: red is {red}, yellow is {yellow}; "
+            "{colour} starts."
+        ).format(
+            variant=render.variant_name(g.variant),
+            seed=g.seed,
+            red=self.seat_name(0),
+            yellow=self.seat_name(1),
+            colour=colour_name(PLAYERS[g.start]),
+        )
+
+    def result_text(self) -> str | None:
+        result = self.game.result()
+        return None if result is None else render.describe_result(result)
+
+    def show_turn(self) -> bool:
+        """The island when the turn changed, the prompt and the legal decisions counted;
+        a person's only legal decision is made for them (False: nothing to type)."""
+        game = self.game
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            self.forced(legal[0])
+            return False
+        if not self._drawn and (self._redraw or game.phase_name == "turn"):
+            self.draw()
+        self._redraw = False
+        self.say(render.prompt(game, self.color))
+        for text in render.compact_legal(game):
+            self.say(text)
+        return True
+
+    def legal_lines(self) -> list[str]:
+        return render.legal_lines(self.game)
+
+    def read_save(self, name: str) -> Game:
+        # Only a save whose history leads to its position replaces the running game.
+        return from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
+
+    def load_reason(self, exc: UnreadableFile | SaveError) -> object:
+        if isinstance(exc, UnreadableFile):
+            return tr(exc.reason)
+        return tr(str(exc))
+
+    def loaded(self, name: str) -> None:
+        game = self.game
+        self._forced.clear()
+        self._drawn = False
+        self._redraw = True
         self.say(
             _(
-                "Haleakala, {variant} variant, seed {seed}: red is {red}, yellow is {yellow}; "
-                "{colour} starts."
+                "loaded {name}: {variant} variant, seed {seed}, round {round}, {n} decisions so far"
             ).format(
-                variant=render.variant_name(g.variant),
-                seed=g.seed,
-                red=self._seat_name(0),
-                yellow=self._seat_name(1),
-                colour=colour_name(PLAYERS[g.start]),
-            )
+                name=name,
+                variant=render.variant_name(game.variant),
+                seed=game.seed,
+                round=game.round,
+                n=len(game.history),
+            ),
+            wrap=False,
         )
-        if any(seat is None for seat in self.seats):
-            self.say(_("Type a decision (like 3@2) or help."))
-        while not self.game.is_terminal():
-            seat = self.seats[self.game.decider]
-            if seat is not None:
-                self.bot_turn(seat)
-            elif not self.person_turn():
-                return 0
-        self.finish()
-        return 0
 
-    def finish(self) -> None:
-        if not self._drawn:
-            self.draw()
-        result = self.game.result()
-        if result is not None:
-            self.say(render.describe_result(result))
+    # -- what Haleakala does its own way ----------------------------------------------------
 
     def bot_turn(self, bot: Bot) -> None:
         """Let a bot decide and say what it did; when watching, redraw after each turn."""
@@ -204,27 +214,6 @@ class TerminalGame:
             if self.delay > 0:
                 self.sleep(self.delay)
 
-    def person_turn(self) -> bool:
-        """Read and carry out one line; False when the person quits or the input ends."""
-        game = self.game
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            self.forced(legal[0])
-            return True
-        if not self._drawn and (self._redraw or game.phase_name == "turn"):
-            self.draw()
-        self._redraw = False
-        self.say(render.prompt(game, self.color))
-        for text in render.compact_legal(game):
-            self.say(text)
-        try:
-            line = self.read(f"{colour_name(game.to_move or '')}> ")
-        except EOFError:
-            self.say()
-            self.say(_("end of input: the game is left unfinished (save FILE keeps a game)"))
-            return False
-        return self.command(line.strip())
-
     def forced(self, decision: int) -> None:
         """The person's only legal decision (a ``pass`` with nothing to buy, the boat that
         must move) is made for them, as the board's OLED goes on by itself: nobody types
@@ -240,36 +229,6 @@ class TerminalGame:
         self.say(f"{colour} {text}: {only}")
         for line in render.describe_move(game, mover, decision, events):
             self.say("  " + line)
-
-    def command(self, line: str) -> bool:
-        """One line typed by a person: a command or a decision. False means quit."""
-        word, _sep, rest = line.partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if not line:
-            return True
-        if word in ("quit", "exit"):
-            self.say(_("goodbye: the game is left unfinished"))
-            return False
-        if word in ("help", "?"):
-            self.say(_(HELP))
-        elif word == "board":
-            self.draw()
-        elif word == "legal":
-            for text in render.legal_lines(self.game):
-                self.say(text)
-        elif word == "undo":
-            self.undo()
-        elif word == "hint":
-            self.hint()
-        elif word == "save":
-            self.save(rest)
-        elif word == "load":
-            self.load(rest)
-        else:
-            self.decide(line)
-        return True
-
-    # -- decisions, undo, save, load ------------------------------------------------------
 
     def decide(self, line: str) -> None:
         game = self.game
@@ -328,66 +287,6 @@ class TerminalGame:
             )
         else:
             self.say(_("undone: {decision}").format(decision=step.decision))
-
-    def save(self, name: str) -> None:
-        if not name:
-            self.say(_("save needs a file name: save FILE"))
-            return
-        path = Path(name).expanduser()
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
-            tmp.replace(path)
-        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self.say(
-                printable(_("cannot save to {name}: {reason}").format(name=name, reason=reason)),
-                wrap=False,
-            )
-            return
-        self.say(_("saved to {name} (continue it with: load {name})").format(name=name), wrap=False)
-
-    def load(self, name: str) -> None:
-        if not name:
-            self.say(_("load needs a file name: load FILE"))
-            return
-        # The running game is replaced only by a save that loads completely and whose
-        # history leads to its position; anything else is one line and play goes on.
-        try:
-            game = from_json(read_text(name, MAX_SAVE_BYTES), check_history=True)
-        except UnreadableFile as exc:
-            self.say(
-                _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=tr(exc.reason)
-                ),
-                wrap=False,
-            )
-            return
-        except SaveError as exc:
-            self.say(
-                _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=tr(str(exc))
-                ),
-                wrap=False,
-            )
-            return
-        self.game = game
-        self.undo_stack.clear()
-        self._forced.clear()
-        self._drawn = False
-        self._redraw = True
-        self.say(
-            _(
-                "loaded {name}: {variant} variant, seed {seed}, round {round}, {n} decisions so far"
-            ).format(
-                name=name,
-                variant=render.variant_name(game.variant),
-                seed=game.seed,
-                round=game.round,
-                n=len(game.history),
-            ),
-            wrap=False,
-        )
 
 
 WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal

@@ -248,12 +248,13 @@ def test_a_line_that_is_no_decision_is_said_in_german_and_french_with_its_ruling
     own words carry a template and its parameters, never parsed back from English)."""
     from support.leaks import english_words
 
-    from haleakala.terminal.kanaloa import notation_words
+    from haleakala.i18n import render
+    from haleakala.kanaloa.refusals import shown
 
     game = Game(seed=3, players=3)
     i18n.use(language)
     try:
-        said = {line: notation_words(game, line) for line in BAD_LINES}
+        said = {line: render(shown(game.refusal(line))) for line in BAD_LINES}
     finally:
         i18n.use("en")
     assert all(text is not None and RULING.search(f"({text}") for text in said.values()), said
@@ -263,4 +264,3 @@ def test_a_line_that_is_no_decision_is_said_in_german_and_french_with_its_ruling
 
     leaked = {line: words for line, text in said.items() if (words := english(text or ""))}
     assert leaked == {}
-    assert notation_words(game, "fish HONU>KAI white") is None

@@ -12,7 +12,6 @@ The lines the selection can use are highlighted, so a player sees what a card ca
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pygame
@@ -21,7 +20,9 @@ from haleakala.i18n import N_, _
 from haleakala.i18n.lookup import tr
 from haleakala.words.kahuna import colour
 
-from ..palette import Fonts, blit_centred
+from ..palette import blit_centred
+from ..shell import TableWindow
+from ..shell import wrap as _wrap
 from . import layout as L
 from .table import KahunaTable
 from .view import View
@@ -47,44 +48,31 @@ BUTTON = (52, 56, 66)
 BUTTON_HOT = (70, 110, 70)
 
 
-class KahunaWindow:
-    """One pygame window over one ``KahunaTable``."""
+class KahunaWindow(TableWindow):
+    """One pygame window over one ``KahunaTable`` (its loop and keys: ``WindowShell``)."""
+
+    table: KahunaTable
 
     def __init__(self, table: KahunaTable, *, screen: pygame.Surface | None = None) -> None:
-        self.table = table
-        if screen is None:
-            pygame.display.init()
-            pygame.display.set_caption(_("Haleakala Companion — Kahuna"))
-            screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
-        self.screen = screen
-        self.fonts = Fonts()
-        self.running = True
-        self._signature: tuple | None = None
-        self.frames = 0
-        self.screenshot_path = lambda: time.strftime("kahuna-%Y%m%d-%H%M%S.png")
+        super().__init__(
+            table,
+            screen,
+            caption=_("Haleakala Companion — Kahuna"),
+            size=(L.WIDTH, L.HEIGHT),
+            shots="kahuna-%Y%m%d-%H%M%S.png",
+        )
 
     # ------------------------------------------------------------------ input
 
-    def handle(self, event: Any) -> None:
+    def key(self, event: Any) -> None:
+        """e ends the turn, d discards the selection, 1-5 pick a card of the hand."""
         table = self.table
-        if event.type == pygame.QUIT:
-            self.running = False
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.click(event.pos)
-        elif event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_q,):
-                self.running = False
-            elif event.key == pygame.K_e:
-                table.click_end()
-            elif event.key == pygame.K_d:
-                table.click_discard()
-            elif event.key in (pygame.K_ESCAPE, pygame.K_c):
-                table.clear()
-            elif event.key in (pygame.K_s, pygame.K_F12):
-                table.message = f"screenshot: {self.save(self.screenshot_path())}"
-                table.changes += 1
-            elif pygame.K_1 <= event.key <= pygame.K_5:
-                table.click_card(event.key - pygame.K_1)
+        if event.key == pygame.K_e:
+            table.click_end()
+        elif event.key == pygame.K_d:
+            table.click_discard()
+        elif pygame.K_1 <= event.key <= pygame.K_5:
+            table.click_card(event.key - pygame.K_1)
 
     def click(self, pos: tuple[int, int]) -> None:
         """A left click at ``pos``: whatever lies there."""
@@ -489,40 +477,3 @@ class KahunaWindow:
                 colour=colour(who), decision=decision
             )
             blit_centred(screen, f.render(text, 20, DIM), (box.centerx, box.y + 190))
-
-    # ------------------------------------------------------------------ loop
-
-    def step(self, events: list[Any] | None = None) -> None:
-        """Handle input, let the bot move, draw and show: one frame."""
-        for event in pygame.event.get() if events is None else events:
-            self.handle(event)
-        self.table.update()
-        if self.draw():
-            pygame.display.flip()
-        self.frames += 1
-
-    def run(self, *, fps: int = 30, seconds: float | None = None) -> int:
-        clock = pygame.time.Clock()
-        end = None if seconds is None else time.monotonic() + seconds
-        while self.running and (end is None or time.monotonic() < end):
-            self.step()
-            clock.tick(fps)
-        return 0
-
-    def save(self, path: str) -> str:
-        """Save what the window shows now as a PNG (drawn fresh)."""
-        self._signature = None
-        self.draw()
-        pygame.image.save(self.screen, path)
-        return path
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines

@@ -16,8 +16,6 @@ buttons, and the legal list is always offered there.
 from __future__ import annotations
 
 import math
-import time
-from typing import Any
 
 import pygame
 
@@ -27,7 +25,9 @@ from haleakala.kanaloa.state import DOLPHIN, SEA
 from haleakala.terminal.kanaloa_map import PHASE_PROMPTS, describe_result
 from haleakala.words.kanaloa import MARKS, colour
 
-from ..palette import Fonts, blit_centred
+from ..palette import blit_centred
+from ..shell import TableWindow
+from ..shell import wrap as _wrap
 from . import layout as L
 from .table import KanaloaTable
 
@@ -59,37 +59,21 @@ GOD = {
 DARK = (20, 20, 24)
 
 
-class KanaloaWindow:
-    """One pygame window over one ``KanaloaTable``."""
+class KanaloaWindow(TableWindow):
+    """One pygame window over one ``KanaloaTable`` (its loop and keys: ``WindowShell``)."""
+
+    table: KanaloaTable
 
     def __init__(self, table: KanaloaTable, *, screen: pygame.Surface | None = None) -> None:
-        self.table = table
-        if screen is None:
-            pygame.display.init()
-            pygame.display.set_caption(_("Haleakala Companion — Kanaloa"))
-            screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
-        self.screen = screen
-        self.fonts = Fonts()
-        self.running = True
-        self._signature: tuple | None = None
-        self.screenshot_path = lambda: time.strftime("kanaloa-%Y%m%d-%H%M%S.png")
-        self.after_step: Any = None  # called after each frame that changed (the live view)
+        super().__init__(
+            table,
+            screen,
+            caption=_("Haleakala Companion — Kanaloa"),
+            size=(L.WIDTH, L.HEIGHT),
+            shots="kanaloa-%Y%m%d-%H%M%S.png",
+        )
 
     # ------------------------------------------------------------------ input
-
-    def handle(self, event: Any) -> None:
-        if event.type == pygame.QUIT:
-            self.running = False
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.click(event.pos)
-        elif event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_q:
-                self.running = False
-            elif event.key in (pygame.K_ESCAPE, pygame.K_c):
-                self.table.clear()
-            elif event.key in (pygame.K_s, pygame.K_F12):
-                self.table.message = f"screenshot: {self.save(self.screenshot_path())}"
-                self.table.changes += 1
 
     def click(self, pos: tuple[int, int]) -> str | None:
         """A left click at ``pos``: whatever lies there; the decision made, if one was."""
@@ -387,41 +371,3 @@ class KanaloaWindow:
                 n=len(offered) - room)  # fmt: skip
             _x, y, _w, h = L.choice_rect(room - 1)
             screen.blit(f.render(more, 16, DIM), (L.PANEL_X, y + h + 3))
-
-    # ------------------------------------------------------------------ loop
-
-    def step(self, events: list[Any] | None = None) -> None:
-        """Handle input, let one bot decide, draw and show: one frame."""
-        for event in pygame.event.get() if events is None else events:
-            self.handle(event)
-        self.table.update()
-        if self.draw():
-            pygame.display.flip()
-            if self.after_step is not None:
-                self.after_step()
-
-    def run(self, *, fps: int = 30, seconds: float | None = None) -> int:
-        clock = pygame.time.Clock()
-        end = None if seconds is None else time.monotonic() + seconds
-        while self.running and (end is None or time.monotonic() < end):
-            self.step()
-            clock.tick(fps)
-        return 0
-
-    def save(self, path: str) -> str:
-        """Save what the window shows now as a PNG (drawn fresh)."""
-        self._signature = None
-        self.draw()
-        pygame.image.save(self.screen, path)
-        return path
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
