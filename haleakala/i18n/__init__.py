@@ -224,9 +224,9 @@ def render(value: object) -> str:
     """Words made as values (``haleakala.core.text.Text``: a template and its parameters, a
     ``Term``, a number) in the language in use; any other value as ``str`` gives it. This is
     where a sentence of the rules meets the viewer's language: nothing parses English back."""
-    from haleakala.core.text import Capitalised, Term, Text
+    from haleakala.core.text import Capitalised, Term, Text, Upper
     from haleakala.core.text import render as _render
 
-    if isinstance(value, Text | Term | Capitalised | int) and not isinstance(value, bool):
+    if isinstance(value, Text | Term | Capitalised | Upper | int) and not isinstance(value, bool):
         return _render(value, _, ngettext, number)
     return str(value)

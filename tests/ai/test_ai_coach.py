@@ -112,7 +112,7 @@ def test_the_board_menu_gives_a_hint_and_judges_the_next_decision():
 
     rig = Rig("buttons", seed=3)
     rig.press("back")
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     assert "hint" in labels
     rig.send(EncoderTurned(labels.index("hint")), ButtonPressed("select"))
     hint = rig.c.menus.given
