@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.lookup import tr
+from haleakala.i18n import render as words
 from haleakala.i18n.refusals import say
 from haleakala.i18n.terms import player as colour_name
 from haleakala.rules import PLAYERS, Game, SaveError
@@ -288,7 +288,7 @@ class TerminalGame:
         if hint is not None and hint.ply == len(game.history):
             from haleakala.ai.coach import judge
 
-            self.say(tr(judge(hint, decision)))  # the coach speaks English yet: the lookup
+            self.say(words(judge(hint, decision)))  # the coach's words, as values
         events = game.apply(decision, player)
         self.undo_stack.append(_Undo(before, game.format(decision)))
         self._drawn = False
@@ -305,7 +305,7 @@ class TerminalGame:
             return
         self._hint = advise(game, seed=len(game.history))
         self.hints.append(self._hint.record())
-        self.say(tr(self._hint.line()))
+        self.say(words(self._hint.line()))
 
     def undo(self) -> None:
         if not self.undo_stack:
@@ -358,7 +358,8 @@ class TerminalGame:
         except UnreadableFile as exc:
             self.say(
                 _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=tr(exc.reason)
+                    name=printable(name),
+                    reason=exc.reason,  # the system's words: as they are
                 ),
                 wrap=False,
             )
@@ -366,7 +367,8 @@ class TerminalGame:
         except SaveError as exc:
             self.say(
                 _("cannot load {name}: {reason}; the game goes on").format(
-                    name=printable(name), reason=tr(str(exc))
+                    name=printable(name),
+                    reason=str(exc),  # a save's field and what is wrong
                 ),
                 wrap=False,
             )

@@ -34,7 +34,6 @@ from typing import Any, Protocol
 
 from haleakala import i18n
 from haleakala.i18n import N_, _
-from haleakala.i18n.lookup import tr as speak
 from haleakala.remote.views import seen_decision
 
 PROTOCOL = 1
@@ -316,8 +315,8 @@ class Table:
                 self._record(before, colour, self.authority.history[-1][1])
             if ack.ok:
                 return Answer(True, 200, "", self.seq)
-            return Answer(False, 409 if ack.final else 503, speak(ack.reason), self.seq,
-                          final=ack.final)  # fmt: skip
+            said = _refused(before, colour, text, ack.reason)
+            return Answer(False, 409 if ack.final else 503, said, self.seq, final=ack.final)
 
     def bot_decides(self, colour: str, seq: int, code: int) -> bool:
         """A bot's decision (a local seat of the core), validated like a phone's; False when
@@ -427,6 +426,17 @@ class Table:
         with self.changed:
             self.changed.wait_for(lambda: self.seq != seq, timeout)
             return self.seq
+
+
+def _refused(before: Any, colour: str, text: str, reason: str) -> str:
+    """A refused decision's sentence in the page's language: the rules' own refusal (a
+    value, rendered here) when the core's reason is that refusal; else the core's sentence
+    as it came (the protocol's reasons: a number out of order, a paused game)."""
+    refusal = getattr(before, "refusal", None)
+    said = refusal(text, colour) if refusal is not None else None
+    if said is not None and said.text == reason:
+        return i18n.render(said.words)
+    return reason
 
 
 def _seen_move(move: Move, colour: str) -> dict:

@@ -110,7 +110,8 @@ def test_the_other_colours_disc_is_out_of_turn_and_never_a_decision(game):
     assume(spare)
     board[0] = board[0] | {Disc(other, spare[0])}
     verdict = R.judge(game, board, companion=None, proposal=None)
-    assert english(verdict) == R.Refused("OUT OF TURN", f"It is {game.to_move}'s turn, not {other}'s.")
+    said = f"It is {game.to_move}'s turn, not {other}'s."
+    assert english(verdict) == R.Refused("OUT OF TURN", said)
 
 
 def test_a_disc_against_the_sum_rule_is_refused_with_its_headline_and_the_rules_words():
