@@ -54,9 +54,10 @@ def N_(message: str) -> str:
 
 
 def english_ngettext(singular: str, plural: str, n: int) -> str:
-    """The English form for ``n``, untranslated: for text kept in English in the companion's
-    state (and its logs) and translated where it is shown (``i18n.lookup``). Import it as
-    ``ngettext`` so that the extractor marks both forms."""
+    """The English form for ``n``, untranslated: for developer text that stays English (a
+    log line, the simulator's status). Words a player reads are values instead
+    (``core.text.ngettext``). Import it as ``ngettext`` so that the extractor marks both
+    forms."""
     return singular if n == 1 else plural
 
 

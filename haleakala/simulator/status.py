@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from haleakala.core.text import Param, Term, Text
 from haleakala.i18n import N_, english_ngettext
 from haleakala.rules import PLAYERS
 
@@ -11,12 +12,13 @@ if TYPE_CHECKING:
     from .session import SimSession
 
 
-def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
-    """Up to seven coloured lines: the game, the kit, the table and solo mode."""
+def status_lines(session: SimSession) -> list[tuple[Param, tuple[int, int, int]]]:
+    """Up to seven coloured lines: the game, the kit, the table and solo mode (a value where
+    the catalog has the words, the window renders it; the developer's lines are English)."""
     game = session.game
     white, dim = (226, 228, 232), (150, 156, 168)
     colours = {"red": (240, 90, 80), "yellow": (240, 200, 60)}
-    lines: list[tuple[str, tuple[int, int, int]]] = []
+    lines: list[tuple[Param, tuple[int, int, int]]] = []
     if game.is_terminal():
         result = game.result()
         assert result is not None
@@ -31,8 +33,11 @@ def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
             lines.append((f"score: red {red} · yellow {yellow}", white))
     lines.append(
         (
-            N_("decision {n} · {variant} · seed {seed}").format(
-                n=len(game.history), variant=game.variant, seed=game.seed
+            Text.of(
+                N_("decision {n} · {variant} · seed {seed}"),
+                n=len(game.history),
+                variant=Term(game.variant),
+                seed=game.seed,
             ),
             dim,
         )

@@ -106,7 +106,7 @@ def describe(game: Game, d: int) -> Text:
             )
         case Lava(None, None):
             return Text(N_("no lava to move"))
-        case Lava(source, target):
+        case Lava(int() as source, int() as target):
             return Text.of(
                 N_("move lava from crater {source} to {target}"), source=source, target=target
             )
@@ -134,7 +134,7 @@ def option_label(game: Game, d: int) -> tuple[Text | str, bool]:
             return Text.of(N_("{slot} {card}"), slot=b.slot_name(slot), card=Term(card.name)), False
         case Lava(None, None):
             return Text(N_("no lava to move")), True
-        case Lava(source, target):
+        case Lava(int() as source, int() as target):
             return Text.of(N_("lava {source} to {target}"), source=source, target=target), False
         case Buy(item):
             item_name, cost = game.deck.board_items[item]
@@ -216,7 +216,7 @@ def proposal_words(game: Game, d: int, kit: str) -> tuple[Text, Text | str]:
             ), ""
         case Lava(None, None):
             return Text.of(N_("{who} MOVES NO LAVA"), who=who), ""
-        case Lava(source, target):
+        case Lava(int() as source, int() as target):
             return Text.of(
                 N_("{who} MOVES LAVA FROM CRATER {source} TO {target}"),
                 who=who,
@@ -257,7 +257,7 @@ def decision_words(game: Game, d: int) -> Text | str:
             )
         case Lava(None, None):
             return Text(N_("move no lava"))
-        case Lava(source, target):
+        case Lava(int() as source, int() as target):
             return Text.of(
                 N_("move lava from crater {source} to crater {target}"),
                 source=source,
