@@ -289,23 +289,23 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         return bye_screen()
     chooser = ui.chooser
     who = _colour_name(game.decider)
+    lines: list[U.Words]
     if chooser is not None and chooser.kind in (U.MENU, U.CONFIRM_NEW):
         return _list_screen(chooser.title, chooser)
     if chooser is not None and chooser.kind == U.JOIN:  # the QR code and URL, drawn ready
         url = chooser.options[0].label
-        lines = _fit([url, Text(N_("(select or back: menu)"))])
-        return Screen(_spoken(chooser.title), lines, picture=chooser.subject)
+        body = _fit([url, Text(N_("(select or back: menu)"))])
+        return Screen(_spoken(chooser.title), body, picture=chooser.subject)
     scores = chooser is not None and chooser.kind == U.SCORES
     if ui.mismatch is not None and (ui.mismatch.refusal or not scores):
         # The beaches the game asked to clear flash on the LEDs; a score page comes first.
         m = ui.mismatch
-        title = _marked("! " if m.refusal else "", m.headline)
         lines = [*m.fixes, m.reason] if m.reason else list(m.fixes)  # what to do, then why
-        return Screen(title, _fit(lines), alert=m.refusal)
+        return Screen(_marked("! " if m.refusal else "", m.headline), _fit(lines), alert=m.refusal)
     if ui.message is not None and now < ui.message.until:
         msg = ui.message
-        title = _marked("! " if msg.refusal else "", msg.title)
-        return Screen(title, _fit([msg.text]), alert=msg.refusal)
+        shown = _marked("! " if msg.refusal else "", msg.title)
+        return Screen(shown, _fit([msg.text]), alert=msg.refusal)
     if ui.lesson is not None and ui.lesson.showing and not scores:
         return lesson_screen(ui.lesson)
     if scores:
@@ -314,8 +314,9 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
         takes = (decode(o.value, game.board) for o in chooser.options)
         faces = tuple(CardFace.of(game, t.slot) for t in takes if isinstance(t, Take))
-        title = chooser.title if len(faces) > 1 else Text.of(N_("{who}: ONLY CARD"), who=who)
-        return Screen(_spoken(title), cards=faces, selected=chooser.cursor)
+        only = Text.of(N_("{who}: ONLY CARD"), who=who)
+        return Screen(_spoken(chooser.title if len(faces) > 1 else only), cards=faces,
+                      selected=chooser.cursor)  # fmt: skip
     if chooser is not None and chooser.kind == U.PROPOSAL:
         return _proposal_screen(game, chooser, ui)
     if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT):
@@ -327,7 +328,7 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         result = game.result()
         assert result is not None
         red, yellow = result.scores
-        lines: list[U.Words] = [
+        lines = [
             Text.of(N_("red {red}, yellow {yellow}"), red=red, yellow=yellow),
             Text.of(N_("{colour} wins"), colour=Term(result.winner)),
         ]

@@ -230,7 +230,7 @@ class SimSession:
         self.said.append(text)
         self.changes += 1
 
-    def status_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+    def status_lines(self) -> list[tuple[Param, tuple[int, int, int]]]:
         """The window's status panel: the game, the kit, the table and solo mode."""
         from .status import status_lines
 
