@@ -37,7 +37,7 @@ def status_lines(session: SimSession) -> list[tuple[Param, tuple[int, int, int]]
                 N_("decision {n} · {variant} · seed {seed}"),
                 n=len(game.history),
                 variant=Term(game.variant),
-                seed=game.seed,
+                seed=str(game.seed),  # a deal's name, not a quantity: never grouped
             ),
             dim,
         )

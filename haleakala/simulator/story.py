@@ -117,7 +117,7 @@ class Story:
             N_("{colour} starts: {variant} game, deal {seed}"),
             colour=Capitalised(Term(start)),
             variant=Term(game.variant),
-            seed=game.seed,
+            seed=str(game.seed),  # a deal's name, not a quantity: never grouped
         )
         self.entries, self.marks = [Entry(opening, start, "start")], []
 

@@ -62,7 +62,7 @@ class JournalDisagrees(JournalError):
                     "Journal out of order: paused at decision {n}, the last it can prove. "
                     "Nothing is deleted. Go on there: haleakala journal resume --at {n}"
                 ),
-                n=proven,
+                n=str(proven),  # also a command's argument: never grouped ("1,234")
             ),
         )
         self.proven = proven
