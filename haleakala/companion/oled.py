@@ -243,7 +243,8 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     added = [sum(p["points"].values()) for p in (red, yellow)]
     scoring = i18n._(N_("scoring")) + f"\t+{added[0]}\t+{added[1]}"
     total = i18n._(N_("total")) + f"\t{red['total']}\t{yellow['total']}"
-    head = f"\t{i18n._(N_('red'))}\t{i18n._(N_('yellow'))}"
+    red_name, yellow_name = i18n._(N_("red")), i18n._(N_("yellow"))
+    head = f"\t{red_name}\t{yellow_name}"
     body = (head, *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), scoring, total)
     title = _spoken(chooser.title) + (f" {page + 1}/{pages}" if pages > 1 else "")
     return Screen(title, body)
