@@ -221,7 +221,7 @@ def test_starting_a_lesson_from_the_menu(tmp_path):
     labels = [str(o.label) for o in rig.c.shown.options]
     rig.send(*[EncoderTurned(1)] * labels.index("learn to play"))
     rig.press("select")
-    assert rig.c.shown.title == "LESSONS"
+    assert str(rig.c.shown.title) == "LESSONS"
     rig.press("select")
     assert rig.c.lesson is not None and rig.c.lesson.run.lesson.name == "first-game"
 
