@@ -229,5 +229,12 @@ def render(value: object) -> str:
     from haleakala.core.text import render as _render
 
     if isinstance(value, Text | Term | Capitalised | Upper | int) and not isinstance(value, bool):
-        return _render(value, _, ngettext, number)
+        return _render(value, _, ngettext, _small_number)
     return str(value)
+
+
+def _small_number(value: int) -> str:
+    """``number`` for a sentence's count: 0 to 999 read alike in every language (no group,
+    no decimals), so the OLED's screens skip Babel's formatting for them (a screen is made
+    at every event)."""
+    return str(value) if 0 <= value < 1000 else number(value)
