@@ -125,8 +125,7 @@ def judge(hint: Hint, decision: int) -> Text:
         verdict = ngettext("{n} point worse", "{n} points worse", points, n=points)
     return Text.of(
         N_(
-            "the hint {notation} wins {best} of the search's games, your decision {mine}: "
-            "{verdict}"
+            "the hint {notation} wins {best} of the search's games, your decision {mine}: {verdict}"
         ),
         notation=hint.notation,
         best=f"{best:.0%}",

@@ -40,11 +40,7 @@ def notation(line: str) -> bool:
 def leaked(text: str, language: str) -> list[str]:
     """Lines with English words: English that reached the player."""
     lines = (line.strip() for line in text.splitlines())
-    return [
-        line
-        for line in lines
-        if line and not notation(line) and english_words(line, language)
-    ]
+    return [line for line in lines if line and not notation(line) and english_words(line, language)]
 
 
 def test_a_whole_game_typed_at_the_terminal_speaks_the_language(language):

@@ -162,9 +162,7 @@ def test_the_page_speaks_german_when_the_game_does(tmp_path):
         words = asyncio.run(drive())
         mover = i18n._(rig.c.game.to_move)
         english = sorted(
-            t
-            for t in [*words["players"], *words["board"], *words["log"]]
-            if english_words(t, "de")
+            t for t in [*words["players"], *words["board"], *words["log"]] if english_words(t, "de")
         )
     finally:
         live.close()
@@ -239,9 +237,7 @@ def test_a_phone_joining_a_resumed_game_reads_cards_legend_words_and_recent_move
 
     try:
         shown, icon = asyncio.run(drive())
-        english = sorted(
-            t for t in [*shown["legend"], *shown["log"]] if english_words(t, language)
-        )
+        english = sorted(t for t in [*shown["legend"], *shown["log"]] if english_words(t, language))
     finally:
         live.close()
         i18n.use("en")
