@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..core.text import Param, Term, Text, ngettext
 from ..i18n import N_
-from ..i18n import english_ngettext as ngettext
 from ..rules import PLAYERS, Game
 from ..rules.decision import Boat, Place, decode
 from ..rules.deck import BOARD_ITEMS
@@ -40,8 +40,8 @@ class Hint:
     ply: int  # decisions made before the hint
     decision: int
     notation: str
-    words: str
-    reason: str
+    words: Param  # values (``core.text.Text``): each screen renders them in its language
+    reason: Param
     chances: dict[int, float] = field(default_factory=dict)  # decision → winning chance
 
     def record(self) -> dict:
@@ -52,12 +52,16 @@ class Hint:
             "player": self.player,
             "hint": self.notation,
             "chance": round(self.chances.get(self.decision, 0.5), 3),
-            "reason": self.reason,
+            "reason": str(self.reason),  # the log is English
         }
 
-    def line(self) -> str:
-        return N_("hint for {colour}: {notation} ({words}): {reason}").format(
-            colour=self.player, notation=self.notation, words=self.words, reason=self.reason
+    def line(self) -> Text:
+        return Text.of(
+            N_("hint for {colour}: {notation} ({words}): {reason}"),
+            colour=Term(self.player),
+            notation=self.notation,
+            words=self.words,
+            reason=self.reason,
         )
 
 
@@ -88,32 +92,46 @@ def advise(game: Game, iterations: int = HINT_ITERATIONS, seed: int = 0) -> Hint
     )
 
 
-def judge(hint: Hint, decision: int) -> str:
+def judge(hint: Hint, decision: int) -> Text:
     """How the decision really made compares with the hint, in winning chances."""
     if decision == hint.decision:
-        return N_("{colour} followed the hint ({notation})").format(
-            colour=hint.player, notation=hint.notation
+        return Text.of(
+            N_("{colour} followed the hint ({notation})"),
+            colour=Term(hint.player),
+            notation=hint.notation,
         )
     best = hint.chances.get(hint.decision)
     mine = hint.chances.get(decision)
     if best is None:
-        return N_("{colour} chose another decision than the hint ({notation})").format(
-            colour=hint.player, notation=hint.notation
+        return Text.of(
+            N_("{colour} chose another decision than the hint ({notation})"),
+            colour=Term(hint.player),
+            notation=hint.notation,
         )
     if mine is None:
-        return N_(
-            "the hint {notation} wins {best} of the search's games; the search "
-            "found your decision too weak to try"
-        ).format(notation=hint.notation, best=f"{best:.0%}")
+        return Text.of(
+            N_(
+                "the hint {notation} wins {best} of the search's games; the search "
+                "found your decision too weak to try"
+            ),
+            notation=hint.notation,
+            best=f"{best:.0%}",
+        )
     gap = best - mine
     points = round(abs(gap) * 100)
     if gap >= 0:
-        verdict = ngettext("{n} point better", "{n} points better", points).format(n=points)
+        verdict = ngettext("{n} point better", "{n} points better", points, n=points)
     else:
-        verdict = ngettext("{n} point worse", "{n} points worse", points).format(n=points)
-    return N_(
-        "the hint {notation} wins {best} of the search's games, your decision {mine}: {verdict}"
-    ).format(notation=hint.notation, best=f"{best:.0%}", mine=f"{mine:.0%}", verdict=verdict)
+        verdict = ngettext("{n} point worse", "{n} points worse", points, n=points)
+    return Text.of(
+        N_(
+            "the hint {notation} wins {best} of the search's games, your decision {mine}: {verdict}"
+        ),
+        notation=hint.notation,
+        best=f"{best:.0%}",
+        mine=f"{mine:.0%}",
+        verdict=verdict,
+    )
 
 
 # --------------------------------------------------------------------------- reasons
@@ -144,7 +162,7 @@ def _sign(p: int) -> int:
     return 1 if p == 0 else -1
 
 
-def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
+def explain(game: Game, decision: int, root=None, seed: int = 0) -> Text:
     """A one-line reason a player understands: what the decision gains for them."""
     me = game.decider
     other = 1 - me
@@ -153,7 +171,7 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     before_parts = components(game)
     after_parts = components(after)
     gain = {k: _sign(me) * (after_parts[k] - before_parts[k]) for k in before_parts}
-    facts: list[tuple[float, str]] = []
+    facts: list[tuple[float, Text]] = []
     # Statues built.
     for space, (was, now) in enumerate(zip(game.statue_owner, after.statue_owner, strict=True)):
         if was < 0 and now == me:
@@ -165,7 +183,9 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
                         "builds a statue on {space} ({n} point at each scoring it survives)",
                         "builds a statue on {space} ({n} points at each scoring it survives)",
                         points,
-                    ).format(space=b.space_name(space), n=points),
+                        space=b.space_name(space),
+                        n=points,
+                    ),
                 )
             )
     # Cards taken.
@@ -173,13 +193,13 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     new_cards = [c for c in after.beach_cards[me] if c not in game.beach_cards[me]]
     new_cards += [c for c in after.shells[me] if c not in game.shells[me]]
     for card in new_cards:
-        taken = N_("takes the {card}").format(card=deck.cards[card].name)
+        taken = Text.of(N_("takes the {card}"), card=Term(deck.cards[card].name))
         facts.append((gain["scoring"] + gain["shells"] + 1.0, taken))
     # Scoring cards bought.
     for i, code in enumerate(BOARD_ITEMS):
         if game.board_owner[i] != me and after.board_owner[i] == me:
             name = deck.board_items[code][0]
-            bought = N_("buys {item}: it prepares the next scoring").format(item=name)
+            bought = Text.of(N_("buys {item}: it prepares the next scoring"), item=Term(name))
             facts.append((gain["scoring"] + 1.5, bought))
     # Lava: own statues saved, the opponent's threatened.
     threat_before = _threatened(game)
@@ -191,7 +211,7 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         facts.append(
             (
                 gain["lava"],
-                N_("protects your statue on {spaces} from the lava").format(spaces=names),
+                Text.of(N_("protects your statue on {spaces} from the lava"), spaces=names),
             )
         )
     if exposed and gain["lava"] > 0:
@@ -199,8 +219,10 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         facts.append(
             (
                 gain["lava"],
-                N_("puts the lava under {colour}'s statue on {spaces}").format(
-                    colour=PLAYERS[other], spaces=names
+                Text.of(
+                    N_("puts the lava under {colour}'s statue on {spaces}"),
+                    colour=Term(PLAYERS[other]),
+                    spaces=names,
                 ),
             )
         )
@@ -220,7 +242,10 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
                     "takes the lead on beach {beach} from {colour}, where {n} cards wait: you "
                     "choose first when the boat stops there",
                     cards,
-                ).format(beach=seg, colour=PLAYERS[other], n=cards)
+                    beach=seg,
+                    colour=Term(PLAYERS[other]),
+                    n=cards,
+                )
             else:
                 lead = ngettext(
                     "takes the lead on beach {beach}, where {n} card waits: you choose first "
@@ -228,7 +253,9 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
                     "takes the lead on beach {beach}, where {n} cards wait: you choose first "
                     "when the boat stops there",
                     cards,
-                ).format(beach=seg, n=cards)
+                    beach=seg,
+                    n=cards,
+                )
             facts.append((0.5 * cards + (0.5 if lead_before < 0 else 0.0), lead))
     # The shaman climbing to an empty space.
     mine_space = after.shaman[me]
@@ -241,8 +268,10 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
         facts.append(
             (
                 0.2 * points,
-                N_("brings your shaman to {space}, ready to build a {n}-point statue").format(
-                    space=b.space_name(mine_space), n=points
+                Text.of(
+                    N_("brings your shaman to {space}, ready to build a {n}-point statue"),
+                    space=b.space_name(mine_space),
+                    n=points,
                 ),
             )
         )
@@ -252,10 +281,10 @@ def explain(game: Game, decision: int, root=None, seed: int = 0) -> str:
     total = sum(gain.values())
     move = decode(decision, game.board)
     if isinstance(move, Boat) or (isinstance(move, Place) and move.beach == game.boat):
-        return N_("moves the boat on so the cards go out where it suits you")
+        return Text(N_("moves the boat on so the cards go out where it suits you"))
     if total < 0:
-        return N_("the least bad choice: every other decision loses more")
-    return N_("keeps your options open; the search found nothing better")
+        return Text(N_("the least bad choice: every other decision loses more"))
+    return Text(N_("keeps your options open; the search found nothing better"))
 
 
 def _threatened(game: Game) -> tuple[list[int], list[int]]:

@@ -145,7 +145,7 @@ class Companion:
         self.errors = 0
         self.consecutive_errors = 0
         self.handled = 0
-        self.notes: tuple[str, ...] = ()
+        self.notes: tuple[U.Words, ...] = ()
         self.panel = U.Panel()
         self.keeper = Keeper(journal, clock)
         self.menus = menu.Menus(self)
@@ -513,7 +513,7 @@ class Companion:
         try:
             events = trial.apply(d)
         except IllegalDecision as exc:
-            self.show(*N.not_allowed(str(exc)), refusal=True)
+            self.show(*N.not_allowed(exc.refusal.words), refusal=True)
             return
         self.keeper.unsaved = UnsavedDecision(before, by)
         self.game = trial
@@ -586,7 +586,7 @@ class Companion:
         self.panel = replace(self.panel, message=self.keeper.note(MESSAGE_S))
 
     def show(
-        self, title: str, text: str, *, refusal: bool = True, beaches: tuple[int, ...] = ()
+        self, title: U.Words, text: U.Words, *, refusal: bool = True, beaches: tuple[int, ...] = ()
     ) -> None:
         now = self.clock()
         shown = now + oled.message_seconds(text, MESSAGE_S)  # every page of it, once

@@ -415,13 +415,13 @@ def wait_for_storage(
     """The journal cannot be read or started (a root-only ``journal.bin``, a full disk):
     say why and how to fix it (log in full, OLED in short), keep systemd content (READY,
     STATUS, WATCHDOG: no restart loop), wait ``retry_s``. False: a signal asked to stop."""
-    from haleakala.i18n.lookup import tr
+    from haleakala.i18n import render
 
     from . import oled
 
     log.error("not starting the game yet: %s", exc)
     with contextlib.suppress(Exception):
-        title, short = tr(exc.title), tr(exc.short)  # the player's language (logs: English)
+        title, short = render(exc.title), render(exc.short)  # the player's language (logs: EN)
         screen = oled.Screen("! " + title, oled.wrap(short), alert=True)
         hardware.display.show(oled.draw(screen))
     notifier.notify(f"READY=1\nSTATUS=waiting: {exc.short}")

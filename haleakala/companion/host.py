@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from haleakala.core.text import Param, Text
 from haleakala.rules import Game
 
 from . import ui as U
@@ -28,7 +29,7 @@ class LiveView(Protocol):
 
     url: str
 
-    def menu_option(self) -> tuple[str, str]:
+    def menu_option(self) -> tuple[Text, str]:
         """(label, action) of the OLED menu's entry for the view."""
         ...
 
@@ -54,7 +55,7 @@ class Host(Protocol):
     clock: Callable[[], float]
     link_ok: bool
     link_detail: str
-    notes: tuple[str, ...]
+    notes: tuple[Param, ...]
     errors: int
     live_view: LiveView | None  # set by web.start when the live view runs
     lesson: U.LessonHooks | None  # a lesson being taught on the board (haleakala.learn)
@@ -63,7 +64,7 @@ class Host(Protocol):
     def paused(self) -> JournalError | None: ...
 
     def show(
-        self, title: str, text: str, *, refusal: bool = True, beaches: tuple[int, ...] = ()
+        self, title: Param, text: Param, *, refusal: bool = True, beaches: tuple[int, ...] = ()
     ) -> None:
         """A short note on the OLED (a refusal is logged too)."""
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from haleakala.core.text import Param
 from haleakala.rules import PLAYERS, Game
 from haleakala.words import board as BW
 
@@ -65,7 +66,7 @@ class Waits(Protocol):
 
     game: Game
     sources: list[str]
-    notes: tuple[str, ...]
+    notes: tuple[Param, ...]
     panel: U.Panel
     seat: Seat
     watch: BoardWatch
@@ -92,7 +93,7 @@ class Keeper:
         self.paused: JournalError | None = None  # why the pending change is not saved yet
         self.retry_at = 0.0
         self.acknowledged = 0
-        self.notes: tuple[str, ...] = ()
+        self.notes: tuple[Param, ...] = ()
         self._asked: tuple[str | None, str | None] = (None, None)  # solo, strength to resume
         self._files: tuple[tuple[int, int, int], ...] = ()  # the files a waiting pause read
 

@@ -14,6 +14,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from haleakala.core.text import Term, Text
 from haleakala.hal.events import BEACHES, ButtonHeld, ButtonPressed, EncoderTurned
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, encode
@@ -101,7 +102,8 @@ class Keys:
             if boat in game.legal_actions():
                 h.panel = replace(h.panel, chooser=menu.boat_question(game))
             else:
-                h.show(*N.not_now(game.why_illegal(boat) or ""), refusal=True)
+                refusal = game.refusal(boat)
+                h.show(*N.not_now(refusal.words if refusal else ""), refusal=True)
 
     def beach(self, button: str) -> None:
         h = self.host
@@ -117,8 +119,8 @@ class Keys:
         h.panel = replace(h.panel, overlay=None)
         game = h.game
         if game.phase != TURN:
-            must = labels.PHASE_WORDS[game.phase]
-            h.show(*N.must_first(PLAYERS[game.decider], must))
+            must = Text(labels.PHASE_WORDS[game.phase])
+            h.show(*N.must_first(Term(PLAYERS[game.decider]), must))
             return
         if h.seat.plays(game):
             h.show(*N.companions_turn_press())

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from haleakala import i18n, palette
+from haleakala.core.text import Param, Term, Text, Upper
 from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, VARIANTS, Game
 from haleakala.rules.decision import Boat, Place, Return, decode, encode
@@ -35,8 +36,8 @@ SCORE_PAGES = 5
 point row (10 rows, 2 a page beside the header, the scoring's sum and the total)."""
 
 
-def _who(game: Game) -> str:
-    return PLAYERS[game.decider].upper()
+def _who(game: Game) -> Upper:
+    return Upper(Term(PLAYERS[game.decider]))
 
 
 def main_menu(
@@ -46,35 +47,41 @@ def main_menu(
     solo: str | None,
     strength: str,
     cursor: int = 0,
-    live: tuple[str, str] | None = None,
+    live: tuple[Param, str] | None = None,
 ) -> U.Chooser:
     """Back at a turn start: resume, undo the last decision of a player, a new game, the
     variant, solo mode and its strength, a hint, the last scoring and, when the live view
     runs, its joining page (``live``: the entry's label and value, ``web.join.menu_option``)."""
-    options = [U.Option(N_("resume"), "resume")]
+    options = [U.Option(Text(N_("resume")), "resume")]
     players = [i for i, s in enumerate(sources) if s == "player"]
     if players:
         d = game.history[players[-1]]
-        options.append(U.Option(N_("undo {decision}").format(decision=game.format(d)), "undo"))
-    options.append(U.Option(N_("new game ({variant})").format(variant=variant), "new"))
-    options.append(U.Option(N_("variant: {variant}").format(variant=variant), "variant"))
-    solo_label = N_("companion: {colour}").format(colour=solo) if solo else N_("companion: off")
+        options.append(U.Option(Text.of(N_("undo {decision}"), decision=game.format(d)), "undo"))
+    options.append(U.Option(Text.of(N_("new game ({variant})"), variant=Term(variant)), "new"))
+    options.append(U.Option(Text.of(N_("variant: {variant}"), variant=Term(variant)), "variant"))
+    solo_label = (
+        Text.of(N_("companion: {colour}"), colour=Term(solo))
+        if solo
+        else Text(N_("companion: off"))
+    )
     options.append(U.Option(solo_label, "solo"))
-    options.append(U.Option(N_("strength: {strength}").format(strength=strength), "strength"))
+    options.append(
+        U.Option(Text.of(N_("strength: {strength}"), strength=Term(strength)), "strength")
+    )
     language = i18n.NAMES[i18n.current()]  # each language by its own name: not translated
-    options.append(U.Option(N_("language: {language}").format(language=language), "language"))
-    colours = palette.NAMES[palette.current()]  # a word for the mode the lights are in
-    options.append(U.Option(N_("colours: {mode}").format(mode=colours), "colours"))
+    options.append(U.Option(Text.of(N_("language: {language}"), language=language), "language"))
+    colours = Term(palette.NAMES[palette.current()])  # a word for the mode the lights are in
+    options.append(U.Option(Text.of(N_("colours: {mode}"), mode=colours), "colours"))
     if not game.is_terminal() and game.to_move != solo:
-        options.append(U.Option(N_("hint"), "hint"))
+        options.append(U.Option(Text(N_("hint")), "hint"))
     if game.scorings:
-        options.append(U.Option(N_("scores"), "scores"))
+        options.append(U.Option(Text(N_("scores")), "scores"))
     if live is not None:
         options.append(U.Option(*live))
-    return U.Chooser(U.MENU, N_("MENU"), tuple(options), cursor % len(options))
+    return U.Chooser(U.MENU, Text(N_("MENU")), tuple(options), cursor % len(options))
 
 
-JOIN_TITLE = N_("LIVE VIEW")
+JOIN_TITLE = Text(N_("LIVE VIEW"))
 
 
 def join_page(live: LiveView) -> U.Chooser:
@@ -89,26 +96,27 @@ def join_page(live: LiveView) -> U.Chooser:
 def confirm_new(variant: str) -> U.Chooser:
     return U.Chooser(
         U.CONFIRM_NEW,
-        N_("NEW GAME?"),
+        Text(N_("NEW GAME?")),
         (
-            U.Option(N_("no, go back"), "no"),
-            U.Option(N_("yes, {variant} game").format(variant=variant), "yes"),
+            U.Option(Text(N_("no, go back")), "no"),
+            U.Option(Text.of(N_("yes, {variant} game"), variant=Term(variant)), "yes"),
         ),
     )
 
 
-def score_pages(scoring: Scoring, title: str) -> U.Chooser:
+def score_pages(scoring: Scoring, title: Text) -> U.Chooser:
     """A scoring's breakdown (one of the game's ``scorings``), page by page."""
-    return U.Chooser(U.SCORES, title, (U.Option(N_("page"), "page"),) * SCORE_PAGES, 0, scoring)
+    page = U.Option(Text(N_("page")), "page")
+    return U.Chooser(U.SCORES, title, (page,) * SCORE_PAGES, 0, scoring)
 
 
-FINAL_SCORES = N_("FINAL SCORES")
+FINAL_SCORES = Text(N_("FINAL SCORES"))
 """The title of the last score page (the game's result)."""
 
 
-def scoring_title(number: object) -> str:
+def scoring_title(number: object) -> Text:
     """The title of a scoring's page: ``SCORING 1``."""
-    return N_("SCORING {n}").format(n=number)
+    return Text.of(N_("SCORING {n}"), n=number if isinstance(number, int) else str(number))
 
 
 def boat_question(game: Game) -> U.Chooser:
@@ -116,8 +124,8 @@ def boat_question(game: Game) -> U.Chooser:
     yes = labels.boat_option_label(game, asking=True)
     return U.Chooser(
         U.BOAT,
-        N_("{colour}: BOAT?").format(colour=_who(game)),
-        (U.Option(yes, encode(Boat())), U.Option(N_("no"), "cancel")),
+        Text.of(N_("{colour}: BOAT?"), colour=_who(game)),
+        (U.Option(yes, encode(Boat())), U.Option(Text(N_("no")), "cancel")),
     )
 
 
@@ -125,7 +133,7 @@ def forced_boat(game: Game, d: int) -> U.Chooser:
     """The only legal decision is moving the boat: shown, it applies itself."""
     return U.Chooser(
         U.BOAT,
-        N_("{colour}: MOVE BOAT").format(colour=_who(game)),
+        Text.of(N_("{colour}: MOVE BOAT"), colour=_who(game)),
         (U.Option(labels.boat_option_label(game, asking=False), d),),
         cancellable=False,
     )
@@ -149,21 +157,25 @@ def beach_chooser(game: Game, beach: int) -> U.Chooser | None:
     options = placements + invocations + returns
     if not options:
         return None
-    title = N_("{colour}: BEACH {beach}").format(colour=_who(game), beach=beach)
+    title = Text.of(N_("{colour}: BEACH {beach}"), colour=_who(game), beach=beach)
     return U.Chooser(U.BEACH, title, tuple(options), 0, beach)
 
 
-def why_not_beach(game: Game, beach: int) -> str:
+def why_not_beach(game: Game, beach: int) -> Param:
     """Why no disc may go onto or leave ``beach`` now, in the rules' words."""
     p = game.decider
     supply = [v for v in game.board.discs if game.disc_at[p][v] < 0]
     if supply:
-        return game.why_illegal(encode(Place(supply[0], beach))) or N_("no disc may go there now")
+        refusal = game.refusal(encode(Place(supply[0], beach)))
+        return refusal.words if refusal else Text(N_("no disc may go there now"))
     mine = [v for v in game.board.discs if game.disc_at[p][v] == beach]
     if mine:
-        return game.why_illegal(encode(Return(mine[0], beach))) or N_("no disc may leave it now")
-    return N_("all {colour}'s discs are on the island and none on beach {beach}").format(
-        colour=PLAYERS[p], beach=beach
+        refusal = game.refusal(encode(Return(mine[0], beach)))
+        return refusal.words if refusal else Text(N_("no disc may leave it now"))
+    return Text.of(
+        N_("all {colour}'s discs are on the island and none on beach {beach}"),
+        colour=Term(PLAYERS[p]),
+        beach=beach,
     )
 
 
@@ -177,7 +189,9 @@ def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
         (first if leads else rest).append(U.Option(label, d))
     return U.Chooser(
         U.DECISION,
-        N_("{colour}: {what}").format(colour=_who(game), what=labels.PHASE_TITLES[game.phase]),
+        Text.of(
+            N_("{colour}: {what}"), colour=_who(game), what=Text(labels.PHASE_TITLES[game.phase])
+        ),
         tuple(first + rest),
         cancellable=False,
     )
@@ -186,11 +200,11 @@ def decision_chooser(game: Game, legal: Sequence[int]) -> U.Chooser:
 def proposal(game: Game, d: int | None, kit: str) -> U.Chooser:
     """Solo: the companion's decision and what the players do about it (no line while its
     bot still thinks)."""
-    title = N_("COMPANION ({colour})").format(colour=_who(game))
+    title = Text.of(N_("COMPANION ({colour})"), colour=_who(game))
     if d is None:
         return U.Chooser(U.PROPOSAL, title, (), cancellable=False)
     headline, how = labels.proposal_words(game, d, kit)
-    detail = N_("{headline} - {how}").format(headline=headline, how=how) if how else headline
+    detail = Text.of(N_("{headline} - {how}"), headline=headline, how=how) if how else headline
     return U.Chooser(U.PROPOSAL, title, (U.Option(game.format(d), d, detail),), cancellable=False)
 
 
@@ -222,9 +236,9 @@ class Menus:
         )
         if self.teacher is not None:  # learn to play, or the way out of a lesson
             learn = (
-                U.Option(N_("leave the lesson"), "leave_lesson")
+                U.Option(Text(N_("leave the lesson")), "leave_lesson")
                 if h.lesson is not None
-                else U.Option(N_("learn to play"), "learn")
+                else U.Option(Text(N_("learn to play")), "learn")
             )
             options = (*chooser.options, learn)
             chooser = replace(chooser, options=options, cursor=cursor % len(options))
@@ -233,7 +247,7 @@ class Menus:
             chooser = replace(chooser, cursor=values.index(on))
         h.panel = replace(h.panel, overlay=chooser)
 
-    def scores(self, scoring: Scoring, title: str) -> None:
+    def scores(self, scoring: Scoring, title: Text) -> None:
         h = self.host
         h.panel = replace(
             h.panel, overlay=score_pages(scoring, title), overlay_until=h.clock() + SCORES_S
@@ -355,9 +369,10 @@ class Menus:
         except i18n.CatalogNotCompiled as exc:
             log.error("%s", exc)
             h.show(
-                N_("NO CATALOG"),
-                N_("This language is not installed: {language}.").format(
-                    language=i18n.NAMES[language]
+                Text(N_("NO CATALOG")),
+                Text.of(
+                    N_("This language is not installed: {language}."),
+                    language=i18n.NAMES[language],
                 ),
             )
             return

@@ -7,6 +7,9 @@ drawing, and images before sending, because a full frame costs ≥ 23 ms on the 
 ``Screen.text()`` is the same content as plain lines, for the simulator, the tests and the
 log. The lettering (font, measuring, wrapping) is in ``oled_font``; this module re-exports
 what its callers use of both, so they keep saying ``oled.draw`` and ``oled.problems``.
+
+The controller's state holds words as values (``ui.Words``: ``core.text.Text``); this is
+where they meet the panel's language (``i18n.render``), each one where the screen is made.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
+from haleakala.core.text import Term, Text, Upper
 from haleakala.i18n import N_
-from haleakala.i18n.lookup import tr
 from haleakala.i18n.terms import card_face
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Take, decode, encode
@@ -92,28 +95,29 @@ SCORE_PAGE_ROWS = BODY_LINES - 3
 every page."""
 
 
-def _colour_name(p: int) -> str:
-    return PLAYERS[p].upper()
+def _colour_name(p: int) -> Upper:
+    return Upper(Term(PLAYERS[p]))
 
 
-def link_words(detail: str) -> str:
+def link_words(detail: str) -> Text:
     """What an RFID link problem means to a player, and what to do. The driver's detail
     (ports, temp paths, errno text) is for the log, not for the table."""
     d = detail.lower()
     reader = re.search(r"beach (\d+) reader", d)
     if reader:
-        return N_("Reader under beach {beach} not working – check its cable").format(
-            beach=reader.group(1)
+        return Text.of(
+            N_("Reader under beach {beach} not working – check its cable"),
+            beach=int(reader.group(1)),
         )
     if "lost" in d or "unplug" in d:
-        return N_("RFID reader unplugged – check the USB cable")
+        return Text(N_("RFID reader unplugged – check the USB cable"))
     if "no rfid pico found" in d or "looking for" in d:
-        return N_("RFID reader not found – check the USB cable")
+        return Text(N_("RFID reader not found – check the USB cable"))
     if "cannot open" in d:
-        return N_("RFID reader busy – unplug it, plug it back in")
+        return Text(N_("RFID reader busy – unplug it, plug it back in"))
     if "sends nothing" in d or "quiet" in d or "waiting" in d:
-        return N_("RFID reader silent – unplug it, plug it back in")
-    return N_("RFID reader not working – check the USB cable")
+        return Text(N_("RFID reader silent – unplug it, plug it back in"))
+    return Text(N_("RFID reader not working – check the USB cable"))
 
 
 def _window(cursor: int, count: int, rows: int = BODY_LINES) -> int:
@@ -121,40 +125,41 @@ def _window(cursor: int, count: int, rows: int = BODY_LINES) -> int:
     return min(max(0, cursor - rows // 2), max(0, count - rows))
 
 
-def _list_screen(title: str, chooser: U.Chooser, rows: int = BODY_LINES) -> Screen:
+def _list_screen(title: U.Words, chooser: U.Chooser, rows: int = BODY_LINES) -> Screen:
     labels = tuple(_spoken(o.label) for o in chooser.options)
     if not labels:
-        return Screen(title)
+        return Screen(_spoken(title))
     offset = _window(chooser.cursor, len(labels), rows)
-    return Screen(title, labels, cursor=chooser.cursor, offset=offset, count=len(labels))
+    return Screen(_spoken(title), labels, cursor=chooser.cursor, offset=offset, count=len(labels))
 
 
-def _fit(lines: list[str]) -> tuple[str, ...]:
-    """Every line wrapped to the panel's width (the panel shows five; the encoder scrolls)."""
+def _fit(lines: list[U.Words]) -> tuple[str, ...]:
+    """Every line in the panel's language, wrapped to its width (the panel shows five; the
+    encoder scrolls)."""
     wrapped: list[str] = []
     for line in lines:
         wrapped.extend(wrap(_spoken(line)))
     return tuple(wrapped)
 
 
-def _spoken(text: str) -> str:
-    """English text of the companion's state in the language in use (``i18n.lookup``):
-    each table cell on its own, a leading mark ("! ", "• ") kept."""
-    if i18n.current() == i18n.DEFAULT:
-        return text
-    for mark in ("! ", "• ", "> "):
-        if text.startswith(mark):
-            return mark + _spoken(text[len(mark) :])
-    return "\t".join(tr(cell) for cell in text.split("\t"))
+def _spoken(text: U.Words) -> str:
+    """A value of the companion's state in the language in use (``i18n.render``); a plain
+    str is what no catalog holds (notation, a URL, a journal's repair note): as it is."""
+    return i18n.render(text)
+
+
+def _marked(mark: str, text: U.Words) -> str:
+    """``text`` rendered after a mark ("! " of an alert, "• " of an instruction)."""
+    return mark + _spoken(text)
 
 
 def _spoken_screen(s: Screen) -> Screen:
-    """The screen's title and cards in the language in use (its lines were translated where
-    they were made: before wrapping in ``_fit``, a list's labels, a score page's cells)."""
-    if i18n.current() == i18n.DEFAULT:
+    """The screen's card faces in the language in use (its words were rendered where the
+    screen was made)."""
+    if i18n.current() == i18n.DEFAULT or not s.cards:
         return s
     cards = tuple(replace(card, name=card_face(card.name)) for card in s.cards)
-    return replace(s, title=_spoken(s.title), cards=cards)
+    return replace(s, cards=cards)
 
 
 PAGE_S = 4.0
@@ -190,7 +195,7 @@ def each_page(s: Screen) -> list[Screen]:
     return [replace(s, offset=min(k * BODY_LINES, last)) for k in range(pages(len(s.lines)))]
 
 
-def message_seconds(text: str, least: float) -> float:
+def message_seconds(text: U.Words, least: float) -> float:
     """How long a message must stay for all its pages to show once (at least ``least``)."""
     return max(least, pages(len(_fit([text]))) * PAGE_S)
 
@@ -219,7 +224,7 @@ def _row_label(label: str) -> str:
     window say "Schmetterlinge", the OLED's 21 columns only have room for "Schmetterl."."""
     if label == "butterflies":
         return i18n.pgettext("score row", "butterflies")
-    return label
+    return i18n._(label)
 
 
 def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
@@ -236,40 +241,43 @@ def _scores_screen(game: Game, chooser: U.Chooser) -> Screen:
     pages = max(1, (len(rows) + SCORE_PAGE_ROWS - 1) // SCORE_PAGE_ROWS)
     page = chooser.cursor % pages
     chunk = rows[page * SCORE_PAGE_ROWS : (page + 1) * SCORE_PAGE_ROWS]
-    added = N_("scoring") + f"\t+{red.points.gained}\t+{yellow.points.gained}"
-    total = N_("total") + f"\t{red.total}\t{yellow.total}"
-    body = ("\tred\tyellow", *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), added, total)
-    title = chooser.title + (f" {page + 1}/{pages}" if pages > 1 else "")
-    return Screen(title, tuple(_spoken(row) for row in body))
+    added = i18n._(N_("scoring")) + f"\t+{red.points.gained}\t+{yellow.points.gained}"
+    total = i18n._(N_("total")) + f"\t{red.total}\t{yellow.total}"
+    red_name, yellow_name = i18n._(N_("red")), i18n._(N_("yellow"))
+    head = f"\t{red_name}\t{yellow_name}"
+    body = (head, *chunk, *[""] * (SCORE_PAGE_ROWS - len(chunk)), added, total)
+    title = _spoken(chooser.title) + (f" {page + 1}/{pages}" if pages > 1 else "")
+    return Screen(title, body)
 
 
-def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
+def _turn_lines(game: Game, ui: U.UiState) -> list[U.Words]:
     legal = game.legal_actions()
-    lines = []
+    lines: list[U.Words] = []
     if ui.kit == "rfid":
-        lines.append(N_("Put a disc on a lit beach or take one back"))
+        lines.append(Text(N_("Put a disc on a lit beach or take one back")))
     else:
-        lines.append(N_("Press a lit beach's button"))
+        lines.append(Text(N_("Press a lit beach's button")))
     if encode(Boat()) in legal:
-        lines.append(N_("or select: move the boat"))
+        lines.append(Text(N_("or select: move the boat")))
     return lines
 
 
 def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
     """Solo: the companion's decision in words (what to do about it), or that it thinks;
     then what the last decision asked the players to move."""
+    lines: list[U.Words]
     if not chooser.options:
         lines = [
-            N_("{who} is thinking…").format(who=_colour_name(game.decider)),
-            N_("(back: menu)"),
+            Text.of(N_("{who} is thinking…"), who=_colour_name(game.decider)),
+            Text(N_("(back: menu)")),
         ]
     else:
         option = chooser.options[0]
         lines = [option.detail or option.label]
         if ui.bot_at is not None:
-            lines.append(N_("goes on by itself (select: now)"))
-    lines += [f"• {line}" for line in ui.instructions]
-    return Screen(chooser.title, _fit(lines))
+            lines.append(Text(N_("goes on by itself (select: now)")))
+    lines += [_marked("• ", line) for line in ui.instructions]
+    return Screen(_spoken(chooser.title), _fit(lines))
 
 
 def screen(game: Game, ui: U.UiState, now: float) -> Screen:
@@ -282,22 +290,23 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
         return bye_screen()
     chooser = ui.chooser
     who = _colour_name(game.decider)
+    lines: list[U.Words]
     if chooser is not None and chooser.kind in (U.MENU, U.CONFIRM_NEW):
         return _list_screen(chooser.title, chooser)
     if chooser is not None and chooser.kind == U.JOIN:  # the QR code and URL, drawn ready
         url = chooser.options[0].label
-        return Screen(chooser.title, _fit([url, "(select or back: menu)"]), picture=chooser.subject)
+        body = _fit([url, Text(N_("(select or back: menu)"))])
+        return Screen(_spoken(chooser.title), body, picture=chooser.subject)
     scores = chooser is not None and chooser.kind == U.SCORES
     if ui.mismatch is not None and (ui.mismatch.refusal or not scores):
         # The beaches the game asked to clear flash on the LEDs; a score page comes first.
         m = ui.mismatch
-        title = ("! " if m.refusal else "") + m.headline
         lines = [*m.fixes, m.reason] if m.reason else list(m.fixes)  # what to do, then why
-        return Screen(title, _fit(lines), alert=m.refusal)
+        return Screen(_marked("! " if m.refusal else "", m.headline), _fit(lines), alert=m.refusal)
     if ui.message is not None and now < ui.message.until:
         msg = ui.message
-        title = ("! " if msg.refusal else "") + msg.title
-        return Screen(title, _fit([msg.text]), alert=msg.refusal)
+        shown = _marked("! " if msg.refusal else "", msg.title)
+        return Screen(shown, _fit([msg.text]), alert=msg.refusal)
     if ui.lesson is not None and ui.lesson.showing and not scores:
         return lesson_screen(ui.lesson)
     if scores:
@@ -306,40 +315,43 @@ def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if chooser is not None and chooser.kind == U.DECISION and game.phase == CHOOSE_CARD:
         takes = (decode(o.value, game.board) for o in chooser.options)
         faces = tuple(CardFace.of(game, t.slot) for t in takes if isinstance(t, Take))
-        title = chooser.title if len(faces) > 1 else N_("{who}: ONLY CARD").format(who=who)
-        return Screen(title, cards=faces, selected=chooser.cursor)
+        only = Text.of(N_("{who}: ONLY CARD"), who=who)
+        return Screen(_spoken(chooser.title if len(faces) > 1 else only), cards=faces,
+                      selected=chooser.cursor)  # fmt: skip
     if chooser is not None and chooser.kind == U.PROPOSAL:
         return _proposal_screen(game, chooser, ui)
     if chooser is not None and chooser.kind in (U.DECISION, U.BEACH, U.BOAT):
         if ui.auto_at is not None:  # one choice: say it goes on by itself
             s = _list_screen(chooser.title, chooser, BODY_LINES - 1)
-            return replace(s, lines=(*s.lines, _spoken(N_("only choice – goes on"))))
+            return replace(s, lines=(*s.lines, i18n._(N_("only choice – goes on"))))
         return _list_screen(chooser.title, chooser)
     if game.phase == OVER:
         result = game.result()
         assert result is not None
         red, yellow = result.scores
         lines = [
-            N_("red {red}, yellow {yellow}").format(red=red, yellow=yellow),
-            N_("{colour} wins").format(colour=result.winner),
+            Text.of(N_("red {red}, yellow {yellow}"), red=red, yellow=yellow),
+            Text.of(N_("{colour} wins"), colour=Term(result.winner)),
         ]
-        if result.tiebreak:
-            lines.append(N_("(tie broken by {tiebreak})").format(tiebreak=result.tiebreak))
-        lines.append(N_("select: scores"))
-        lines.append(N_("back: menu"))
-        return Screen(N_("GAME OVER"), _fit(lines))
-    title = N_("{who} ROUND {round}").format(who=who, round=game.round)
+        if result.tiebreak == "start":
+            lines.append(Text(N_("(tie: the player who did not start wins)")))
+        elif result.tiebreak:
+            lines.append(Text.of(N_("(tie broken by {tiebreak})"), tiebreak=Term(result.tiebreak)))
+        lines.append(Text(N_("select: scores")))
+        lines.append(Text(N_("back: menu")))
+        return Screen(i18n._(N_("GAME OVER")), _fit(lines))
+    title = Text.of(N_("{who} ROUND {round}"), who=who, round=game.round)
     lines = []
     if not ui.link_ok:  # nothing the players do counts until the reader is back
         lines.append(link_words(ui.link_detail))
     if ui.solo is not None and PLAYERS[game.decider] == ui.solo:
-        lines.append(N_("The companion plays"))
+        lines.append(Text(N_("The companion plays")))
     if ui.instructions:  # what to move on the board comes first: it is what players miss
-        lines += [f"• {line}" for line in ui.instructions]
+        lines += [_marked("• ", line) for line in ui.instructions]
     if game.phase == TURN:
         lines += _turn_lines(game, ui)
     lines += list(ui.notes)
-    return Screen(title, _fit(lines))
+    return Screen(_spoken(title), _fit(lines))
 
 
 LESSON_FOOTERS = {
@@ -363,7 +375,7 @@ def lesson_screen(view: Any) -> Screen:
 
 
 def bye_screen() -> Screen:
-    return Screen("HALEAKALA", ("", "", "        " + N_("bye")))
+    return Screen("HALEAKALA", ("", "", "        " + i18n._(N_("bye"))))
 
 
 def bye_image() -> Image:

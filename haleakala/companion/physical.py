@@ -5,7 +5,8 @@ module turns a game position into the expected physical layout (discs per beach,
 shamans, statues, lava) and the difference between two layouts into instructions a player
 can follow ("take red 3 off beach 2", "move the boat back to 5"). The controller compares
 the expected layout with what the RFID readers sense, and shows the instructions after
-every decision and after an undo.
+every decision and after an undo. The instructions are values (``core.text.Text``, colours
+as ``Term``), rendered on the OLED in the language in use.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from haleakala.core.text import Param, Term, Text
 from haleakala.hal.events import INVOCATION, Disc
 from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, Game
@@ -64,21 +66,27 @@ def physical_board(game: Game) -> PhysicalBoard:
     )
 
 
-def disc_words(disc: Disc) -> str:
+def disc_words(disc: Disc) -> Text:
     """``red 3``, ``yellow invocation disc``: how the OLED names a disc (and ``tag X`` for
     something on a beach that is no disc of this kit)."""
     if not isinstance(disc, Disc):
-        return N_("tag {tag}").format(tag=disc)
+        return Text.of(N_("tag {tag}"), tag=str(disc))
     if disc.value == INVOCATION:
-        return N_("{colour} invocation disc").format(colour=disc.colour)
-    return f"{disc.colour} {disc.value}"
+        return Text.of(N_("{colour} invocation disc"), colour=Term(disc.colour))
+    return Text.of(N_("{colour} {value}"), colour=Term(disc.colour), value=disc.value)
 
 
-def join_words(items: Iterable[str]) -> str:
+def join_words(items: Iterable[Param]) -> Param:
+    """``a``, ``a and b``, ``a, b and c`` as one value."""
     items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return N_("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    head = items[0]
+    for item in items[1:-1]:
+        head = Text.of(N_("{first}, {rest}"), first=head, rest=item)
+    return Text.of(N_("{items} and {last}"), items=head, last=items[-1])
 
 
 def _order(piece: object) -> tuple:
@@ -87,15 +95,15 @@ def _order(piece: object) -> tuple:
     return (1, str(piece), 0)
 
 
-def disc_list(discs: Iterable[Disc]) -> str:
+def disc_list(discs: Iterable[Disc]) -> Param:
     """``red 1, red 3 and yellow 2``, in a stable order."""
     return join_words(disc_words(d) for d in sorted(discs, key=_order))
 
 
-def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
+def disc_instructions(have: Beaches, want: Beaches) -> list[Text]:
     """How to turn the discs of ``have`` into ``want``: moves first, then removals, then
     placements, one line per beach."""
-    lines: list[str] = []
+    lines: list[Text] = []
     extra = {b: set(have[b] - want[b]) for b in range(len(want))}
     missing = {b: set(want[b] - have[b]) for b in range(len(want))}
     for src in range(len(want)):
@@ -103,8 +111,11 @@ def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
             dst = next((b for b in range(len(want)) if disc in missing[b]), None)
             if dst is not None:
                 lines.append(
-                    N_("move {disc} from beach {source} to beach {target}").format(
-                        disc=disc_words(disc), source=src, target=dst
+                    Text.of(
+                        N_("move {disc} from beach {source} to beach {target}"),
+                        disc=disc_words(disc),
+                        source=src,
+                        target=dst,
                     )
                 )
                 extra[src].discard(disc)
@@ -112,48 +123,52 @@ def disc_instructions(have: Beaches, want: Beaches) -> list[str]:
     for b in range(len(want)):
         if extra[b]:
             lines.append(
-                N_("take {discs} off beach {beach}").format(discs=disc_list(extra[b]), beach=b)
+                Text.of(N_("take {discs} off beach {beach}"), discs=disc_list(extra[b]), beach=b)
             )
     for b in range(len(want)):
         if missing[b]:
             lines.append(
-                N_("put {discs} on beach {beach}").format(discs=disc_list(missing[b]), beach=b)
+                Text.of(N_("put {discs} on beach {beach}"), discs=disc_list(missing[b]), beach=b)
             )
     return lines
 
 
 def instructions(
     before: PhysicalBoard, after: PhysicalBoard, *, back: bool = False, discs: bool = True
-) -> list[str]:
+) -> list[Text]:
     """Board instructions for going from ``before`` to ``after``.
 
     ``back`` words them as a reversal (undo: "move the boat back to 5"); ``discs=False``
     leaves the discs out (the RFID kit senses them and prompts separately).
     """
-    lines: list[str] = []
+    lines: list[Text] = []
     if discs:
         lines += disc_instructions(before.beaches, after.beaches)
     if before.boat != after.boat:
         move = N_("move the boat back to {beach}") if back else N_("move the boat to {beach}")
-        lines.append(move.format(beach=after.boat))
+        lines.append(Text.of(move, beach=after.boat))
     for p, colour in enumerate(PLAYERS):
         if before.shamans[p] != after.shamans[p]:
             move = (
                 N_("{colour} shaman back to {space}") if back else N_("{colour} shaman to {space}")
             )
-            lines.append(move.format(colour=colour, space=after.shamans[p]))
+            lines.append(Text.of(move, colour=Term(colour), space=after.shamans[p]))
     old, new = set(before.statues), set(after.statues)
     for space, colour in sorted(old - new):
-        lines.append(N_("take the {colour} statue off {space}").format(colour=colour, space=space))
+        lines.append(
+            Text.of(N_("take the {colour} statue off {space}"), colour=Term(colour), space=space)
+        )
     for space, colour in sorted(new - old):
-        lines.append(N_("put a {colour} statue on {space}").format(colour=colour, space=space))
+        lines.append(
+            Text.of(N_("put a {colour} statue on {space}"), colour=Term(colour), space=space)
+        )
     if any(before.lava) and not any(after.lava):
-        lines.append(N_("lava: clear all craters"))
+        lines.append(Text(N_("lava: clear all craters")))
         return lines
     for crater, (was, now) in enumerate(zip(before.lava, after.lava, strict=True)):
         if now > was:
             n = now - was
-            lines.append(N_("lava: {n} more on crater {crater}").format(n=n, crater=crater))
+            lines.append(Text.of(N_("lava: {n} more on crater {crater}"), n=n, crater=crater))
         elif now < was:
-            lines.append(N_("lava: crater {crater} down to {n}").format(crater=crater, n=now))
+            lines.append(Text.of(N_("lava: crater {crater} down to {n}"), crater=crater, n=now))
     return lines

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
+from haleakala.core.text import Param, Text
 from haleakala.hal.events import INVOCATION, Disc
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Place, Refusal, Return, decode, encode
@@ -44,10 +45,11 @@ class Wait:
 
 @dataclass(frozen=True)
 class Refused:
-    """The change is no decision the game accepts: why, in a headline and the reason."""
+    """The change is no decision the game accepts: why, in a headline and the reason (values
+    the OLED renders in its language; ``str()`` is English)."""
 
-    headline: str
-    reason: str
+    headline: Param
+    reason: Param
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ Change = tuple[int, frozenset[Disc], frozenset[Disc]]
 """One beach that differs: (beach, discs added, discs removed)."""
 
 
-def headline(refusal: Refusal) -> str:
+def headline(refusal: Refusal) -> Text:
     """The OLED headline of a refused disc move, by the refusal's kind (never its words)."""
     return W.headline(refusal.kind)
 
@@ -110,7 +112,7 @@ def _judge(game: Game, diff: list[Change], board: Sensed, companion: str | None)
         return _not_now(game, colour, companion)
     refusal = game.refusal(d)
     if refusal is not None:
-        return Refused(headline(refusal), refusal.text)
+        return Refused(headline(refusal), refusal.words)
     return Decided(d, "player", settles=_may_change(game, d))
 
 
@@ -160,7 +162,7 @@ def _not_now(game: Game, colour: str, companion: str | None) -> Refused:
     if colour != whose:
         bots = companion is not None and game.to_move == companion
         return Refused(*W.not_their_turn(whose, colour, companion=bots))
-    return Refused(*W.not_now(whose, PHASE_WORDS[game.phase]))
+    return Refused(*W.not_now(whose, Text(PHASE_WORDS[game.phase])))
 
 
 def _classify(game: Game, diff: list[Change], board: Sensed) -> Refused:
@@ -186,7 +188,7 @@ def _classify(game: Game, diff: list[Change], board: Sensed) -> Refused:
         d = encode(Place(1, b, invoke=True))
         refusal = game.refusal(d) if game.phase == TURN else None
         if refusal and refusal.kind not in ("sum_rule", "disc_already_out"):
-            return Refused(W.invocation_headline(refusal.ruling), refusal.text)
+            return Refused(W.invocation_headline(refusal.ruling), refusal.words)
         return Refused(*W.invocation_alone())
     if len(added) + len(removed) > 1:
         colours = {d.colour for _, d in added + removed}

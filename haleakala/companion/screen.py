@@ -136,5 +136,5 @@ class Screen:
         if h.errors:
             text += f", {h.errors} errors"
         if h.paused is not None:
-            text += f", PAUSED: {h.paused.title.lower()}"
+            text += f", PAUSED: {str(h.paused.title).lower()}"
         return text

@@ -3,12 +3,20 @@
 Scenes are pure functions of (game, ``UiState``, time): the controller builds a ``UiState``
 after every change and the LED and OLED scenes read nothing else, so a test can render any
 situation without hardware, and the renderer can tell "nothing changed" by comparing values.
+
+Every word here is a value (``Words``: a ``core.text.Text`` made where the words are made,
+or a plain str for what no catalog holds: notation, a URL, a journal repair's note), so the
+OLED renders it in the language in use at the moment it draws; ``str()`` is English (logs).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
+
+from haleakala.core.text import Param
+
+Words: TypeAlias = Param
 
 # Chooser kinds.
 DECISION = "decision"  # shaman destination, card, Lava Priestess, shell, pre-scoring purchase
@@ -25,9 +33,9 @@ JOIN = "join"  # the live view's QR code and URL (a ready image), from the menu
 class Option:
     """One line of a chooser: what the OLED says, and what selecting it does."""
 
-    label: str
+    label: Words
     value: Any
-    detail: str = ""
+    detail: Words = ""
 
 
 @dataclass(frozen=True)
@@ -35,7 +43,7 @@ class Chooser:
     """A list the encoder cycles through and ``select`` confirms."""
 
     kind: str
-    title: str
+    title: Words
     options: tuple[Option, ...]
     cursor: int = 0
     subject: Any = None  # the beach (BEACH), the ``Scoring`` shown (SCORES), ...
@@ -65,9 +73,9 @@ class Mismatch:
     back after a distribution, an undo)."""
 
     beaches: tuple[int, ...]
-    headline: str
-    reason: str
-    fixes: tuple[str, ...]
+    headline: Words
+    reason: Words
+    fixes: tuple[Words, ...]
     refusal: bool = True
 
 
@@ -75,8 +83,8 @@ class Mismatch:
 class Message:
     """A short-lived note on the OLED: a refusal of a button press, an error, a notice."""
 
-    title: str
-    text: str
+    title: Words
+    text: Words
     refusal: bool = False
     beaches: tuple[int, ...] = ()  # zones to flash while it shows
     until: float = 0.0
@@ -99,7 +107,7 @@ class UiState:
     chooser: Chooser | None = None
     mismatch: Mismatch | None = None
     message: Message | None = None
-    instructions: tuple[str, ...] = ()
+    instructions: tuple[Words, ...] = ()
     eruption: Eruption | None = None
     auto_at: float | None = None  # a forced decision applies itself at this time
     solo: str | None = None
@@ -109,7 +117,7 @@ class UiState:
     pending_beach: int | None = None  # RFID: a placement waiting to settle
     link_ok: bool = True
     link_detail: str = ""
-    notes: tuple[str, ...] = field(default=())  # start-up notes (journal repairs)
+    notes: tuple[Words, ...] = field(default=())  # start-up notes (journal repairs)
     scroll: int = 0  # text screens longer than the panel scroll with the encoder
     bye: bool = False
     lesson: Any = None  # a lesson's view (LessonHooks.view): its words and pointers
@@ -141,7 +149,7 @@ class Panel:
     """RFID: the board must match the game before a change on it counts again (after the
     game moved discs, or after a refusal); headline and reason of why."""
     message: Message | None = None
-    instructions: tuple[str, ...] = ()
+    instructions: tuple[Words, ...] = ()
     eruption: Eruption | None = None
     auto_at: float | None = None  # a forced decision applies itself then
     pending: Settling | None = None  # RFID: a decision waiting to settle
@@ -158,7 +166,7 @@ class Panel:
         return self.pending is not None
 
     @property
-    def must_match(self) -> str | None:
+    def must_match(self) -> Words | None:
         """The headline while the game waits for the board to match (RFID kit)."""
         return self.hold.headline if self.hold is not None else None
 

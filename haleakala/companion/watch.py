@@ -61,7 +61,7 @@ class BoardWatch:
         self.dirty = False
         self.reconcile()
 
-    def changed_by_game(self, headline: str) -> None:
+    def changed_by_game(self, headline: U.Words) -> None:
         """The game moved discs (or was replaced): on the RFID kit the players must now make
         the board match before any disc on it means a decision again."""
         h = self.host
@@ -115,7 +115,11 @@ class BoardWatch:
         h.decide(verdict.decision, verdict.by)
 
     def _refuse(
-        self, beaches: tuple[int, ...], headline: str, reason: str, fixes: tuple[str, ...]
+        self,
+        beaches: tuple[int, ...],
+        headline: U.Words,
+        reason: U.Words,
+        fixes: tuple[U.Words, ...],
     ) -> None:
         """A board change the game does not accept: say why, and wait until the board
         matches the game again (an intermediate board on the way back means nothing)."""

@@ -42,7 +42,7 @@ class Help(Term):
     __slots__ = ()
 
 
-Param: TypeAlias = "int | str | Term | Text | Capitalised"
+Param: TypeAlias = "int | str | Term | Text | Capitalised | Upper"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,17 @@ class Text:
 class Capitalised:
     """``value`` with its first letter upper case once rendered ("Rot legt 3 …" from the
     term "red"): a sentence starts with a capital in every language."""
+
+    value: Param
+
+    def __str__(self) -> str:
+        return english(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Upper:
+    """``value`` in capitals once rendered ("GELB LEGT 3 …" from the term "yellow"): the
+    OLED's headlines shout, in every language."""
 
     value: Param
 
@@ -135,6 +146,8 @@ def render(
     if isinstance(value, Capitalised):
         said = render(value.value, gettext, ngettext, number)
         return said[:1].upper() + said[1:]
+    if isinstance(value, Upper):
+        return render(value.value, gettext, ngettext, number).upper()
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
@@ -161,6 +174,7 @@ __all__ = [
     "Param",
     "Term",
     "Text",
+    "Upper",
     "english",
     "join",
     "ngettext",

@@ -54,9 +54,10 @@ def N_(message: str) -> str:
 
 
 def english_ngettext(singular: str, plural: str, n: int) -> str:
-    """The English form for ``n``, untranslated: for text kept in English in the companion's
-    state (and its logs) and translated where it is shown (``i18n.lookup``). Import it as
-    ``ngettext`` so that the extractor marks both forms."""
+    """The English form for ``n``, untranslated: for developer text that stays English (a
+    log line, the simulator's status). Words a player reads are values instead
+    (``core.text.ngettext``). Import it as ``ngettext`` so that the extractor marks both
+    forms."""
     return singular if n == 1 else plural
 
 
@@ -224,9 +225,16 @@ def render(value: object) -> str:
     """Words made as values (``haleakala.core.text.Text``: a template and its parameters, a
     ``Term``, a number) in the language in use; any other value as ``str`` gives it. This is
     where a sentence of the rules meets the viewer's language: nothing parses English back."""
-    from haleakala.core.text import Capitalised, Term, Text
+    from haleakala.core.text import Capitalised, Term, Text, Upper
     from haleakala.core.text import render as _render
 
-    if isinstance(value, Text | Term | Capitalised | int) and not isinstance(value, bool):
-        return _render(value, _, ngettext, number)
+    if isinstance(value, Text | Term | Capitalised | Upper | int) and not isinstance(value, bool):
+        return _render(value, _, ngettext, _small_number)
     return str(value)
+
+
+def _small_number(value: int) -> str:
+    """``number`` for a sentence's count: 0 to 999 read alike in every language (no group,
+    no decimals), so the OLED's screens skip Babel's formatting for them (a screen is made
+    at every event)."""
+    return str(value) if 0 <= value < 1000 else number(value)

@@ -110,8 +110,8 @@ SETTINGS = {
 """The values the board's menu shows for the variant and the solo strength."""
 
 LISTS = (N_("{first}; {rest}"), N_("{first}, {rest}"))
-"""How text joins several things ("the boat sails to 3; red receives a shell"): the lookup
-at a front-end's edge (``i18n.lookup``) translates each part of a joined line."""
+"""How text joins several things ("the boat sails to 3; red receives a shell"): each part a
+value (``core.text.Text``), joined by one of these templates, all rendered at the screen."""
 
 TERMS: dict[str, str] = {**LANDS, **PIECES, **CARDS}
 GLOSSARY: tuple[str, ...] = tuple(

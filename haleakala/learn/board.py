@@ -275,7 +275,7 @@ class BoardLesson:
     def _carry_out(self, c: Companion, texts: list[str], by: str) -> None:
         """Apply the lesson's own decisions through the controller (journaled, shown); the
         pieces to move are every one of theirs, not only the last's."""
-        moves: list[str] = []
+        moves: list[Any] = []  # the instructions' values (``companion.ui.Words``)
         self.applying = True
         try:
             for text in texts:
@@ -305,14 +305,15 @@ class Desk:
         """The lessons the board teaches, and a plain game: on first boot (``first``) before
         anything else, later from the menu's "learn to play"."""
         from haleakala.companion import ui as U
+        from haleakala.core.text import Text
         from haleakala.i18n import N_, pgettext
 
         options = [
             U.Option(pgettext(CONTEXT, lesson.title).lower(), f"lesson:{lesson.name}")
             for lesson in board_lessons()
         ]
-        options.append(U.Option(N_("play a game") if first else N_("back"), "resume"))
-        title = N_("LEARN TO PLAY?") if first else N_("LESSONS")
+        options.append(U.Option(Text(N_("play a game") if first else N_("back")), "resume"))
+        title = Text(N_("LEARN TO PLAY?") if first else N_("LESSONS"))
         c.panel = replace(c.panel, overlay=U.Chooser(U.MENU, title, tuple(options), 0))
 
     def start(self, c: Companion, name: str) -> None:
@@ -332,10 +333,11 @@ def install(c: Controller, first_boot: bool = False) -> None:
         desk.offer(c, first=True)
 
 
-def _first_step_words() -> tuple[str, str]:
+def _first_step_words() -> tuple[Any, Any]:
+    from haleakala.core.text import Text
     from haleakala.i18n import N_
 
-    return N_("LESSON"), N_("This is the first step: hold back to leave the lesson.")
+    return Text(N_("LESSON")), Text(N_("This is the first step: hold back to leave the lesson."))
 
 
 def lesson_data(view: LessonView) -> dict[str, Any]:

@@ -170,8 +170,9 @@ class Terminal:
 
     def refusal(self, reason: str) -> str:
         """Why the rules refused the last decision, in the language in use (the rules'
-        own template when they have one)."""
-        from haleakala.i18n.lookup import tr
+        refusal as a value, rendered here); a sentence no game made as a value is shown as
+        it is."""
+        from haleakala.i18n import render
         from haleakala.i18n.refusals import say
 
         wrong = self.run_.wrong
@@ -179,11 +180,12 @@ class Terminal:
         if wrong is not None and refusal is not None:
             try:
                 found = refusal(wrong.decision)
-            except ValueError:  # not notation at all: the parser's own sentence
-                found = None
+            except ValueError as exc:  # not notation at all: the parser's own sentence
+                words = getattr(exc, "words", None)
+                return render(words) if words is not None else reason
             if found is not None:
                 return say(found)
-        return tr(reason)
+        return reason
 
     def run(self) -> int:
         """Play the lesson to its end (then the free game, if it hands over), or until the

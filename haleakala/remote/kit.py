@@ -60,7 +60,7 @@ def board_line(name: str, view: dict, seat: str, decision: str) -> str:
             from haleakala.words.labels import proposal_words
 
             headline, todo = proposal_words(state, state.parse(decision), "rfid")
-            return f"{headline}: {todo}" if todo else headline
+            return f"{headline}: {todo}" if todo else str(headline)
         except (ValueError, KeyError, IndexError):
             pass
     return f"{seat.upper()} PLAYS {decision}"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from haleakala import palette as colour_modes
+from haleakala.core.text import Term, Text
 from haleakala.i18n import N_
 
 from . import layout as L
@@ -184,14 +185,14 @@ class WindowControls:
             session.bot_step()
         elif key == pygame.K_a:
             session.autoplay = not session.autoplay
-            session.note(N_("autoplay on") if session.autoplay else N_("autoplay off"))
+            session.note(Text(N_("autoplay on") if session.autoplay else N_("autoplay off")))
         elif key == pygame.K_p:
             session.power_cut()
         elif key == pygame.K_c:
             self._coach()
         elif key == pygame.K_v:
             mode = session.next_palette()
-            session.note(N_("colours: {mode}").format(mode=colour_modes.NAMES[mode]))
+            session.note(Text.of(N_("colours: {mode}"), mode=Term(colour_modes.NAMES[mode])))
         elif key == pygame.K_e:
             self.show_end = not self.show_end
         elif key == pygame.K_F11:
@@ -206,7 +207,7 @@ class WindowControls:
 
         game = self.session.game.clone()  # a copy: the companion's game is never touched
         if game.is_terminal():
-            self.session.note(N_("coach: the game is over"))
+            self.session.note(Text(N_("coach: the game is over")))
             return
         hint = advise(game, iterations=BOARD_HINT_ITERATIONS, seed=len(game.history))
-        self.session.note(N_("coach: {hint}").format(hint=hint.line()))
+        self.session.note(Text.of(N_("coach: {hint}"), hint=hint.line()))

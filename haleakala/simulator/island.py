@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from haleakala.core.text import Text
 from haleakala.i18n import N_
 from haleakala.rules import NotationError
 
@@ -60,7 +61,7 @@ class IslandDrawing(PanelDrawing):
             inner = L.polar(L.BANDS["crater"][1], edge)
             outer = L.polar(L.BANDS["water"][0], edge)
             pygame.draw.line(bg, (20, 20, 20), inner, outer, 2)
-            label = self.fonts.render(N_("segment {n}").format(n=segment), 18, (200, 220, 240))
+            label = self.fonts.render(Text.of(N_("segment {n}"), n=segment), 18, (200, 220, 240))
             blit_centred(bg, label, L.at(segment, L.BANDS["sea"][0] - 8, 0))
             for k in range(3):
                 space = segment * 3 + k
@@ -82,10 +83,10 @@ class IslandDrawing(PanelDrawing):
             (L.TURN_RIGHT_RECT, N_("turn +")),
         ):
             pygame.draw.rect(bg, (52, 56, 66), (tx, ty, tw, th), border_radius=6)
-            blit_centred(bg, self.fonts.render(caption, 18, TEXT), (tx + tw / 2, ty + th / 2))
+            blit_centred(bg, self.fonts.render(Text(caption), 18, TEXT), (tx + tw / 2, ty + th / 2))
         bx, by = L.BACK_CENTRE
-        bg.blit(self.fonts.render(N_("hold:"), 15, DIM), (bx + L.BACK_RADIUS + 6, by - 14))
-        bg.blit(self.fonts.render(N_("undo"), 15, DIM), (bx + L.BACK_RADIUS + 6, by))
+        bg.blit(self.fonts.render(Text(N_("hold:")), 15, DIM), (bx + L.BACK_RADIUS + 6, by - 14))
+        bg.blit(self.fonts.render(Text(N_("undo")), 15, DIM), (bx + L.BACK_RADIUS + 6, by))
         for colour, rect in L.TRAY_RECTS.items():
             pygame.draw.rect(bg, (34, 36, 44), rect, border_radius=8)
             pygame.draw.rect(bg, PLAYER[colour], rect, 2, border_radius=8)

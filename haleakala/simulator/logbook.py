@@ -1,12 +1,17 @@
 """The simulator window's log: the game's story in words, with the session's notes
 (refusals, misplaced pieces, undo, coach) where they happened, coloured by who acted.
 
-A mixin of ``SimWindow`` (``window``); the attributes below are set by the window.
+A mixin of ``SimWindow`` (``window``); the attributes below are set by the window. The story's
+entries and the session's notes are values (``core.text.Text``): the lines are rendered in
+the language in use when the log is built, and built again when the language changes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from haleakala import i18n
+from haleakala.core.text import Param
 
 from .palette import (
     TEXT,
@@ -28,8 +33,9 @@ class Logbook:
     session: SimSession
     story: Story
     log_lines: list[tuple[str, tuple[int, int, int]]]
-    _notes: list[tuple[int, str]]
-    _seen_note: str | None
+    _notes: list[tuple[int, Param]]
+    _seen_note: Param | None
+    _log_language: str | None = None
 
     def follow_log(self) -> bool:
         """Bring the log up to date: the game's story in words, with the session's notes
@@ -38,7 +44,7 @@ class Logbook:
         them in words."""
         session = self.session
         changed = self.story.follow(session.game)
-        notes = session.log
+        notes = session.said
         start = 0
         if self._seen_note is not None:
             for i in range(len(notes) - 1, -1, -1):
@@ -49,12 +55,13 @@ class Logbook:
         if fresh:
             self._seen_note = fresh[-1]
             for text in fresh:
-                if not DECISION_NOTE.match(text):
+                if not (isinstance(text, str) and DECISION_NOTE.match(text)):
                     self._notes.append((len(self.story.entries), text))
             del self._notes[:-LOG_KEEP]
             changed = True
-        if changed:
+        if changed or self._log_language != i18n.current():
             self._rebuild_log()
+            self._log_language = i18n.current()
         return changed
 
     def _rebuild_log(self) -> None:
@@ -65,7 +72,7 @@ class Logbook:
         first = max(0, len(entries) - LOG_KEEP)
         for i in range(first, len(entries) + 1):
             while n < len(notes) and min(notes[n][0], len(entries)) <= i:
-                lines.append((notes[n][1], NOTE_COLOUR))
+                lines.append((i18n.render(notes[n][1]), NOTE_COLOUR))
                 n += 1
             if i < len(entries):
                 entry = entries[i]
@@ -76,5 +83,5 @@ class Logbook:
                 else:
                     colour = LOG_ISLAND
                 indent = "    " if entry.kind in ("event", "scoring") and entry.who else ""
-                lines.append((indent + entry.text, colour))
+                lines.append((indent + i18n.render(entry.words), colour))
         self.log_lines = lines[-LOG_KEEP:]

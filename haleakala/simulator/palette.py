@@ -11,9 +11,9 @@ import functools
 
 import pygame
 
-from haleakala import palette
+from haleakala import i18n, palette
+from haleakala.core.text import Param
 from haleakala.i18n import N_
-from haleakala.i18n.lookup import tr
 
 BANDS = ("sea", "water", "beach", "grassland", "forest", "mountain", "crater")
 BAND_COLOURS: dict[str, tuple[int, int, int]] = {}
@@ -71,8 +71,9 @@ both lines: ``face_lines`` splits it after translation."""
 
 
 def face_lines(face: str) -> tuple[str, str]:
-    """A card face's two lines in the language in use."""
-    top, _, bottom = tr(face).partition("\n")
+    """A card face's two lines in the language in use (``face``: a catalog message, or a
+    card's printed name, itself a catalog entry)."""
+    top, _, bottom = i18n._(face).partition("\n")
     return top, bottom
 
 
@@ -203,9 +204,9 @@ class Fonts:
         return self._fonts[key]
 
     def render(
-        self, text: str, size: int = 20, colour: tuple[int, int, int] = TEXT, bold: bool = False
+        self, text: Param, size: int = 20, colour: tuple[int, int, int] = TEXT, bold: bool = False
     ) -> pygame.Surface:
-        text = tr(text)  # the window's state is English; it speaks the player's language
+        text = i18n.render(text)  # a value in the player's language; a str as it is
         key = (text, size, colour, bold)
         surface = self._cache.get(key)
         if surface is None:
@@ -234,11 +235,11 @@ def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[
     return tuple(round(c * level) for c in look)  # type: ignore[return-value]
 
 
-def fit(font: pygame.font.Font, text: str, width: int) -> str:
+def fit(font: pygame.font.Font, text: Param, width: int) -> str:
     """``text`` in the language in use, cut with an ellipsis so it renders within ``width``
-    pixels (whole if it fits). Translated before it is cut: a cut sentence matches no message;
-    the cache is keyed by the translation, so a change of language is never stale."""
-    return _fit(font, tr(text), width)
+    pixels (whole if it fits). Rendered before it is cut; the cache is keyed by the rendered
+    text, so a change of language is never stale."""
+    return _fit(font, i18n.render(text), width)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -256,9 +257,9 @@ def _fit(font: pygame.font.Font, text: str, width: int) -> str:
     return text[:low].rstrip() + "…"
 
 
-def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
+def wrap_pixels(font: pygame.font.Font, text: Param, width: int) -> list[str]:
     """``text`` in lines that each render within ``width`` pixels, broken between words."""
-    text = tr(text)
+    text = i18n.render(text)
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -271,8 +272,8 @@ def wrap_pixels(font: pygame.font.Font, text: str, width: int) -> list[str]:
     return [*lines, line] if line else lines
 
 
-def wrap(text: str, width: int) -> list[str]:
-    text = tr(text)
+def wrap(text: Param, width: int) -> list[str]:
+    text = i18n.render(text)
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

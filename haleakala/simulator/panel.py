@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from haleakala import i18n
+from haleakala.core.text import Capitalised, Param, Term, Text, Upper, ngettext
 from haleakala.i18n import N_
-from haleakala.i18n import english_ngettext as ngettext
-from haleakala.i18n.lookup import tr
 from haleakala.rules import PLAYERS
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.rules.scoring import POINT_KEYS
@@ -128,13 +127,13 @@ class PanelDrawing:
             ey + (L.ENCODER_RADIUS - 9) * math.sin(angle),
         )
         pygame.draw.circle(scene, (230, 230, 235), notch, 4)
-        blit_centred(scene, self.fonts.render(N_("select"), 17, TEXT), (ex, ey + 6))
+        blit_centred(scene, self.fonts.render(Text(N_("select")), 17, TEXT), (ex, ey + 6))
         bx, by = L.BACK_CENTRE
         held = self.pressed_at.get("back")
         colour = (150, 70, 60) if "back" in pressed else (110, 50, 44)
         pygame.draw.circle(scene, colour, (bx, by), L.BACK_RADIUS)
         pygame.draw.circle(scene, (200, 120, 110), (bx, by), L.BACK_RADIUS, 2)
-        blit_centred(scene, self.fonts.render("BACK", 17, TEXT, True), (bx, by))
+        blit_centred(scene, self.fonts.render(Upper(Term("back")), 17, TEXT, True), (bx, by))
         if held is not None:
             frac = min(1.0, (time.monotonic() - held) / HOLD_HINT_S)
             r = L.BACK_RADIUS + 5
@@ -155,19 +154,25 @@ class PanelDrawing:
         if result is not None:
             who = result.winner
             red, yellow = result.scores
-            text = N_("Game over: {colour} wins, red {red} – yellow {yellow}").format(
-                colour=who, red=red, yellow=yellow
+            text = Text.of(
+                N_("Game over: {colour} wins, red {red} – yellow {yellow}"),
+                colour=Term(who),
+                red=red,
+                yellow=yellow,
             )
         else:
             who = game.to_move or "red"
-            text = N_("{colour} to move · {what}").format(
-                colour=who.upper(), what=PHASE_HINT.get(game.phase_name, game.phase_name)
+            hint = PHASE_HINT.get(game.phase_name)
+            text = Text.of(
+                N_("{colour} to move · {what}"),
+                colour=Upper(Term(who)),
+                what=Text(hint) if hint else game.phase_name,
             )
         pygame.draw.rect(scene, PLAYER[who], (x, y, w, h), border_radius=6)
         font = self.fonts.font(21, True)
         label = self.fonts.render(fit(font, text, w - 96), 21, PLAYER_TEXT[who], True)
         scene.blit(label, (x + 10, y + (h - label.get_height()) // 2))
-        tag = N_("ROUND 2") if game.round == 2 else N_("ROUND 1")
+        tag = Text(N_("ROUND 2") if game.round == 2 else N_("ROUND 1"))
         tag_surface = self.fonts.render(tag, 17, PLAYER_TEXT[who])
         scene.blit(tag_surface, (x + w - tag_surface.get_width() - 10, y + 11))
 
@@ -176,7 +181,7 @@ class PanelDrawing:
         owner), the three piles and when the next scoring comes."""
         game = self.session.game
         bx, by, _bw, _bh = L.BOARD_RECT
-        scene.blit(self.fonts.render(N_("Scoring board"), 17, DIM, True), (bx + 8, by + 5))
+        scene.blit(self.fonts.render(Text(N_("Scoring board")), 17, DIM, True), (bx + 8, by + 5))
         totals = [0, 0]
         if game.scorings:
             totals = list(game.scorings[-1].totals)
@@ -197,7 +202,7 @@ class PanelDrawing:
             pygame.draw.circle(scene, PLAYER[colour], (x, cy), 8)
             blit_centred(scene, self.fonts.render(str(totals[p]), 14, PLAYER_TEXT[colour], True),
                          (x, cy))  # fmt: skip
-        words = N_("red {red} · yellow {yellow}").format(red=totals[0], yellow=totals[1])
+        words = Text.of(N_("red {red} · yellow {yellow}"), red=totals[0], yellow=totals[1])
         scene.blit(self.fonts.render(words, 16, TEXT), (bx + 150, by + 6))
         for i, code in enumerate(BOARD_ITEMS):
             self._draw_item(scene, i, code)
@@ -211,17 +216,18 @@ class PanelDrawing:
         if 0 <= owner < len(PLAYERS):  # FACE_DOWN (2): the used Priestess, nobody's
             colour = PLAYERS[owner]
             pygame.draw.rect(scene, PLAYER[colour], (x, y, w, h), border_radius=5)
-            ink, note = PLAYER_TEXT[colour], N_("{colour}'s").format(colour=colour)
+            note: Text = Text.of(N_("{colour}'s"), colour=Term(colour))
+            ink = PLAYER_TEXT[colour]
         else:
             pygame.draw.rect(scene, (238, 232, 214), (x, y, w, h), border_radius=5)
             ink = (30, 30, 30)
-            note = ngettext("{n} shell", "{n} shells", cost).format(n=cost)
+            note = ngettext("{n} shell", "{n} shells", cost, n=cost)
             if owner == FACE_DOWN or (code == "priestess" and game.round == 1 and game.scorings):
-                note = N_("used")
-        scene.blit(self.fonts.render(name, 17, ink, True), (x + 6, y + 4))
+                note = Text(N_("used"))
+        scene.blit(self.fonts.render(Term(name), 17, ink, True), (x + 6, y + 4))
         scene.blit(self.fonts.render(note, 15, ink), (x + 6, y + 22))
 
-    def _draw_piles(self, scene: pygame.Surface, forecast: tuple[str, str]) -> None:
+    def _draw_piles(self, scene: pygame.Surface, forecast: tuple[Param, Param]) -> None:
         game = self.session.game
         x, y, w, _h = L.PILES_RECT
         for i, pile in enumerate(game.piles[:3]):
@@ -237,10 +243,9 @@ class PanelDrawing:
                          (px + 16, y + 12))  # fmt: skip
             scene.blit(self.fonts.render(str(len(pile)), 20, TEXT, True), (px + 34, y + 12))
         left = x + 3 * 66 + 4
-        headline, how = forecast
-        headline = fit(self.fonts.font(19, True), headline, x + w - left)
+        headline = fit(self.fonts.font(19, True), forecast[0], x + w - left)
         scene.blit(self.fonts.render(headline, 19, (250, 210, 120), True), (left, y + 2))
-        how = fit(self.fonts.font(16), how, x + w - left)
+        how = fit(self.fonts.font(16), forecast[1], x + w - left)
         scene.blit(self.fonts.render(how, 16, DIM), (left, y + 21))
 
     def _draw_status(self, scene: pygame.Surface) -> None:
@@ -249,7 +254,7 @@ class PanelDrawing:
         parts = [
             (line, colour)
             for line, colour in self.session.status_lines()
-            if not line.startswith(skip) and " – " not in line
+            if not str(line).startswith(skip) and " – " not in str(line)
         ]
         x, y, w, _h = L.STATUS_RECT
         font = self.fonts.font(16)
@@ -276,7 +281,7 @@ class PanelDrawing:
                 break
         for i, (text, colour, indent) in enumerate(shown[-rows:]):
             scene.blit(self.fonts.render(text, 17, colour), (lx + 10 + indent, ly + 6 + i * 18))
-        scene.blit(self.fonts.render(N_("h: help"), 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
+        scene.blit(self.fonts.render(Text(N_("h: help")), 15, DIM), (L.WIDTH - 56, L.HEIGHT - 16))
 
     def _draw_trays(self, scene: pygame.Surface) -> None:
         """Each player's supply (the discs not on the island; draggable on the RFID kit),
@@ -288,10 +293,11 @@ class PanelDrawing:
         for colour, (x, y, w, _h) in L.TRAY_RECTS.items():
             p = PLAYER_INDEX[colour]
             shells = len(game.shells[p])
-            title = N_("{colour} · {statues} statues left · {shells}").format(
-                colour=colour.capitalize(),
+            title = Text.of(
+                N_("{colour} · {statues} statues left · {shells}"),
+                colour=Capitalised(Term(colour)),
                 statues=game.statues_left[p],
-                shells=ngettext("{n} shell", "{n} shells", shells).format(n=shells),
+                shells=ngettext("{n} shell", "{n} shells", shells, n=shells),
             )
             scene.blit(self.fonts.render(title, 17, PLAYER[colour], True), (x + 8, y + 6))
             values = [1, 2, 3, 4, 5] + ([0] if game.tactical else [])
@@ -306,11 +312,9 @@ class PanelDrawing:
             counts = Counter(card.code for card in kept)
             printed = {card.code: card.name for card in kept}
             names = [
-                (f"{n}× " if n > 1 else "") + tr(TRAY_CARD.get(code, printed[code]))
+                (f"{n}× " if n > 1 else "") + i18n._(TRAY_CARD.get(code, printed[code]))
                 for code, n in counts.items()
             ]
-            # Translated here, not by the lookup: the names inside are translated already,
-            # and a translated list matches no English template.
             text = (
                 i18n._("Cards: {cards}").format(cards=", ".join(names))
                 if names
@@ -338,16 +342,16 @@ class PanelDrawing:
             gold = (250, 210, 120)
 
             def column(rows, x: int, y: int, split: int, title: str) -> int:
-                overlay.blit(self.fonts.render(title, 28, TEXT, True), (x, y))
+                overlay.blit(self.fonts.render(Text(title), 28, TEXT, True), (x, y))
                 y += 32
                 for key, what in rows:
                     if not what:
                         y += 3
-                        overlay.blit(self.fonts.render(key, 20, gold, True), (x, y))
+                        overlay.blit(self.fonts.render(Text(key), 20, gold, True), (x, y))
                         y += 20
                         continue
-                    overlay.blit(self.fonts.render(key, 18, TEXT), (x + 10, y))
-                    overlay.blit(self.fonts.render(what, 18, DIM), (x + split, y))
+                    overlay.blit(self.fonts.render(Text(key), 18, TEXT), (x + 10, y))
+                    overlay.blit(self.fonts.render(Text(what), 18, DIM), (x + split, y))
                     y += 18
                 return y
 
@@ -356,17 +360,17 @@ class PanelDrawing:
             y = max(y1, y2) + 12
             pygame.draw.line(overlay, (70, 74, 86), (box.x + 20, y), (box.right - 20, y))
             y += 8
-            overlay.blit(self.fonts.render(N_("The rules on one page"), 28, TEXT, True),
+            overlay.blit(self.fonts.render(Text(N_("The rules on one page")), 28, TEXT, True),
                          (box.x + 20, y))  # fmt: skip
             y += 30
             split = (len(RULES) + 1) // 2
             for rows, x in ((RULES[:split], box.x + 20), (RULES[split:], box.x + 640)):
                 ry = y
                 for head, text in rows:  # a heading, then its paragraph wrapped to the column
-                    overlay.blit(self.fonts.render(head, 20, gold, True), (x, ry))
+                    overlay.blit(self.fonts.render(Text(head), 20, gold, True), (x, ry))
                     ry += 20
                     room = min(590, box.right - 30 - (x + 10))  # clear of the frame
-                    for line in wrap_pixels(self.fonts.font(18), text, room):
+                    for line in wrap_pixels(self.fonts.font(18), Text(text), room):
                         overlay.blit(self.fonts.render(line, 18, TEXT), (x + 10, ry))
                         ry += 18
             self._help = overlay
@@ -386,26 +390,30 @@ class PanelDrawing:
         pygame.draw.rect(scene, (16, 18, 24), (x, y, w, h), border_radius=10)
         pygame.draw.rect(scene, PLAYER[result.winner], (x, y, w, h), 3, border_radius=10)
         red, yellow = result.scores
-        title = N_("{colour} wins: red {red}, yellow {yellow}").format(
-            colour=result.winner.capitalize(), red=red, yellow=yellow
+        title = Text.of(
+            N_("{colour} wins: red {red}, yellow {yellow}"),
+            colour=Capitalised(Term(result.winner)),
+            red=red,
+            yellow=yellow,
         )
         if result.tiebreak == "statues":
-            title = N_("{result} (more statues)").format(result=title)
+            title = Text.of(N_("{result} (more statues)"), result=title)
         elif result.tiebreak == "start":
-            title = N_("{result} (tie: the second player wins)").format(result=title)
+            title = Text.of(N_("{result} (tie: the second player wins)"), result=title)
+        said = i18n.render(title)
         size = 32  # as large as fits the box: "… (Gleichstand: der zweite Spieler gewinnt)"
-        while size > 16 and self.fonts.font(size, True).size(tr(title))[0] > w - 32:
+        while size > 16 and self.fonts.font(size, True).size(said)[0] > w - 32:
             size -= 2
-        blit_centred(scene, self.fonts.render(title, size, PLAYER[result.winner], True),
+        blit_centred(scene, self.fonts.render(said, size, PLAYER[result.winner], True),
                      (x + w / 2, y + 28))  # fmt: skip
         columns = [(scoring.round, part) for scoring in result.scorings for part in scoring.players]
         left, col_w, row_h = x + 24, (w - 240) // max(1, len(columns)), 24
         top = y + 62
         for c, (rnd, part) in enumerate(columns):
             cx = left + 200 + c * col_w + col_w // 2
-            label = N_("scoring {n}").format(n=rnd)
+            label = Text.of(N_("scoring {n}"), n=rnd)
             blit_centred(scene, self.fonts.render(label, 16, DIM), (cx, top))
-            blit_centred(scene, self.fonts.render(part.colour, 19, PLAYER[part.colour], True),
+            blit_centred(scene, self.fonts.render(Term(part.colour), 19, PLAYER[part.colour], True),
                          (cx, top + 18))  # fmt: skip
         row_y = top + 44
         for kind in [*kinds, N_("this scoring"), N_("total")]:
@@ -413,7 +421,7 @@ class PanelDrawing:
             if strong:
                 pygame.draw.line(scene, (80, 84, 96), (left, row_y - 3), (x + w - 24, row_y - 3))
             name = POINT_NAMES.get(kind, kind)
-            scene.blit(self.fonts.render(name, 19, TEXT, strong), (left, row_y))
+            scene.blit(self.fonts.render(Term(name), 19, TEXT, strong), (left, row_y))
             for c, (_rnd, part) in enumerate(columns):
                 if kind == "total":
                     value = part.total
@@ -426,7 +434,7 @@ class PanelDrawing:
                 blit_centred(scene, self.fonts.render(str(value), 19, ink, strong),
                              (cx, row_y + 8))  # fmt: skip
             row_y += row_h
-        hint = N_("e: hide this table")
+        hint = Text(N_("e: hide this table"))
         scene.blit(self.fonts.render(hint, 15, DIM), (x + w - 120, y + h - 20))
 
     def mark_rect(self, mark: Mark) -> tuple[int, int, int, int] | None:

@@ -170,7 +170,7 @@ class Hands:
         if steps is None:
             raise PerformError(
                 f"{self.session.game.format(d)} is not among the options shown "
-                f"({', '.join(o.label for o in chooser.options)})"
+                f"({', '.join(str(o.label) for o in chooser.options)})"
             )
         if steps:
             self.session.turn(steps)

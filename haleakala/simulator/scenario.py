@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from haleakala import i18n
-from haleakala.i18n import english_ngettext
-from haleakala.i18n.lookup import tr
+from haleakala.i18n import english_ngettext, render
 from haleakala.rules import PLAYERS, NotationError
 
 from .colours import describe, matches
@@ -379,8 +378,12 @@ def _check_window(session: SimSession, expect: dict[str, Any]) -> list[str]:
         got = "none" if last is None or last[1] is None else last[1].label
         if got.lower() != expect["last_move"].lower():
             problems.append(f"last_move: expected the mark on {expect['last_move']!r}, got {got!r}")
-    lines = [tr(entry.text) for entry in story.entries]  # as the window shows them
-    lines += [tr(note) for note in session.log if not DECISION_NOTE.match(note)]
+    lines = [render(entry.words) for entry in story.entries]  # as the window shows them
+    lines += [
+        render(note)
+        for note in session.said
+        if not (isinstance(note, str) and DECISION_NOTE.match(note))
+    ]
     text = "\n".join(lines).lower().replace("\u00a0", " ").replace("\u202f", " ")
     for want in expect.get("log", []):
         if want.lower() not in text:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from haleakala import palette as colour_modes
 from haleakala.companion.hands import PerformError
 from haleakala.config import Config
+from haleakala.core.text import Param, Text
 from haleakala.hal.events import Disc
 from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.i18n import N_
@@ -95,6 +96,9 @@ class SimSession:
         self.rfid_transport = rfid_transport
         self.journal_sync = journal_sync
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.said: deque[Param] = deque(maxlen=LOG_LINES)
+        """``log``'s lines as values (``core.text.Text``), which the window renders in its
+        language; ``log`` is their English (what tests, the demo and a bystander read)."""
         self.changes = 0
         self.misplace = False
         self._misplace_rng = random.Random(misplace_seed)
@@ -221,11 +225,12 @@ class SimSession:
     def differences(self) -> list[str]:
         return self.table.differences(self.expected)
 
-    def note(self, text: str) -> None:
-        self.log.append(text)
+    def note(self, text: Param) -> None:
+        self.log.append(str(text))
+        self.said.append(text)
         self.changes += 1
 
-    def status_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+    def status_lines(self) -> list[tuple[Param, tuple[int, int, int]]]:
         """The window's status panel: the game, the kit, the table and solo mode."""
         from .status import status_lines
 
@@ -379,21 +384,21 @@ class SimSession:
             if len(history) > self._seen_decisions:
                 for i in range(self._seen_decisions, len(history)):
                     by = c.decided_by(i)
-                    self.log.append(f"{i + 1}. {game.format(history[i])} ({by})")
+                    self.note(f"{i + 1}. {game.format(history[i])} ({by})")
             else:
-                self.log.append(N_("undo: back to decision {n}").format(n=len(history)))
+                self.note(Text.of(N_("undo: back to decision {n}"), n=len(history)))
             self._seen_decisions = len(history)
             self.changes += 1
         message = c.panel.message
         if message is not None and message is not self._seen_message:
             # whole: the window wraps a long line, and a refusal is read to its end
-            self.log.append(N_("{title}: {text}").format(title=message.title, text=message.text))
+            self.note(Text.of(N_("{title}: {text}"), title=message.title, text=message.text))
             self.changes += 1
         self._seen_message = message
         mismatch = c.panel.mismatch
         if mismatch is not None and mismatch != self._seen_mismatch:
-            said = mismatch.reason or "; ".join(mismatch.fixes)  # "TAKE DISCS BACK: " said what
-            self.log.append(N_("{title}: {text}").format(title=mismatch.headline, text=said))
+            said = mismatch.reason or _listed(mismatch.fixes)  # "TAKE DISCS BACK: " said what
+            self.note(Text.of(N_("{title}: {text}"), title=mismatch.headline, text=said))
             self.changes += 1
         self._seen_mismatch = mismatch
 
@@ -496,3 +501,13 @@ class SimSession:
         from .players import Hands
 
         return Hands(self).perform(d, block=block)
+
+
+def _listed(parts: tuple[Param, ...]) -> Param:
+    """``a; b; c`` as one value (each part rendered in the window's language)."""
+    if not parts:
+        return ""
+    head = parts[0]
+    for part in parts[1:]:
+        head = Text.of(N_("{first}; {rest}"), first=head, rest=part)
+    return head

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from haleakala.core.text import Param, Term, Text
 from haleakala.i18n import N_, english_ngettext
 
 if TYPE_CHECKING:
     from .session import SimSession
 
 
-def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
-    """Up to seven coloured lines: the game, the kit, the table and solo mode."""
+def status_lines(session: SimSession) -> list[tuple[Param, tuple[int, int, int]]]:
+    """Up to seven coloured lines: the game, the kit, the table and solo mode (a value where
+    the catalog has the words, the window renders it; the developer's lines are English)."""
     game = session.game
     white, dim = (226, 228, 232), (150, 156, 168)
     colours = {"red": (240, 90, 80), "yellow": (240, 200, 60)}
-    lines: list[tuple[str, tuple[int, int, int]]] = []
+    lines: list[tuple[Param, tuple[int, int, int]]] = []
     if game.is_terminal():
         result = game.result()
         assert result is not None
@@ -30,8 +32,11 @@ def status_lines(session: SimSession) -> list[tuple[str, tuple[int, int, int]]]:
             lines.append((f"score: red {red} · yellow {yellow}", white))
     lines.append(
         (
-            N_("decision {n} · {variant} · seed {seed}").format(
-                n=len(game.history), variant=game.variant, seed=game.seed
+            Text.of(
+                N_("decision {n} · {variant} · seed {seed}"),
+                n=len(game.history),
+                variant=Term(game.variant),
+                seed=str(game.seed),  # a deal's name, not a quantity: never grouped
             ),
             dim,
         )

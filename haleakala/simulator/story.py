@@ -8,7 +8,8 @@ statues built and burnt, lava, scorings. The window follows the game with ``Stor
 scenario checks build a fresh one, so both read the same words.
 
 The words come from the shared sentence layer (``haleakala.words.moves``), so
-the simulator does not keep a third copy of them.
+the simulator does not keep a third copy of them; each entry keeps them as a value
+(``core.text.Text``) that the window renders in its language, ``text`` the English.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from haleakala.core.text import Capitalised, Param, Term, Text, ngettext
 from haleakala.i18n import N_
-from haleakala.i18n import english_ngettext as ngettext
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.events import (
@@ -41,11 +42,16 @@ table at the end of the game."""
 
 @dataclass(frozen=True)
 class Entry:
-    """One log line: ``who`` colours it (a player, or None for the island: lava, scorings)."""
+    """One log line: ``who`` colours it (a player, or None for the island: lava, scorings).
+    ``words`` is the line as a value, rendered in the window's language; ``text`` is English."""
 
-    text: str
+    words: Param
     who: str | None
     kind: str  # "start", "move" (a decision), "event" (its consequence), "scoring"
+
+    @property
+    def text(self) -> str:
+        return str(self.words)
 
 
 @dataclass(frozen=True)
@@ -107,8 +113,11 @@ class Story:
     def _restart(self, game: Game) -> None:
         start = PLAYERS[game.start]
         self._replay = Game(game.variant, game.seed, start)
-        opening = N_("{colour} starts: {variant} game, deal {seed}").format(
-            colour=capitalised(start), variant=game.variant, seed=game.seed
+        opening = Text.of(
+            N_("{colour} starts: {variant} game, deal {seed}"),
+            colour=Capitalised(Term(start)),
+            variant=Term(game.variant),
+            seed=str(game.seed),  # a deal's name, not a quantity: never grouped
         )
         self.entries, self.marks = [Entry(opening, start, "start")], []
 
@@ -146,8 +155,7 @@ class Story:
             and not (isinstance(e, DiscsBack) and not occupied[e.beach])
         ]
         # the decision's sentence already says where the boat went and which card was taken
-        # The window still keeps English and translates at its edge (``i18n.lookup``).
-        said = str(decision_sentence(replay, mover, d, events))
+        said = decision_sentence(replay, mover, d, events)
         self.entries.append(Entry(said, who, "move"))
         for event in shown:
             if isinstance(event, BoatMoved):
@@ -161,7 +169,7 @@ class Story:
                     colour = text.split()[0]
                 elif kind == "scoring":
                     colour = None
-                self.entries.append(Entry(capitalised(text), colour, kind))
+                self.entries.append(Entry(Capitalised(line), colour, kind))
         self.marks.append((who, mark))
 
     @property
@@ -186,18 +194,18 @@ def cards_before_scoring(game: Game) -> int | None:
     return one + two if game.round == 1 else three
 
 
-def scoring_forecast(game: Game) -> tuple[str, str]:
+def scoring_forecast(game: Game) -> tuple[Text, Param]:
     """When the next scoring comes, as the piles tell it (R20, R21): a headline and how."""
     n = cards_before_scoring(game)
     if n is None:
-        return N_("the game is over"), ""
-    cards = ngettext("{n} more card", "{n} more cards", n).format(n=n)
+        return Text(N_("the game is over")), ""
+    cards = ngettext("{n} more card", "{n} more cards", n, n=n)
     if game.round == 1:
-        return N_("scoring 1 after {cards}").format(cards=cards), N_(
-            "when the 2-tree pile runs out"
+        return Text.of(N_("scoring 1 after {cards}"), cards=cards), Text(
+            N_("when the 2-tree pile runs out")
         )
     if n:
-        return N_("scoring 2 after {cards}").format(cards=cards), N_(
-            "and a boat stop beside no cards"
+        return Text.of(N_("scoring 2 after {cards}"), cards=cards), Text(
+            N_("and a boat stop beside no cards")
         )
-    return N_("scoring 2 at the next boat stop"), N_("beside no cards")
+    return Text(N_("scoring 2 at the next boat stop")), Text(N_("beside no cards"))

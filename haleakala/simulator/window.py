@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from haleakala import palette as colour_modes
+from haleakala.core.text import Param
 
 from . import layout as L
 from .palette import (
@@ -97,8 +98,8 @@ class SimWindow(
         self.hand: str | None = None  # RFID keyboard: the disc in hand
         self.story = Story()
         self.log_lines: list[tuple[str, tuple[int, int, int]]] = []
-        self._notes: list[tuple[int, str]] = []  # (story entries before it, text)
-        self._seen_note: str | None = None
+        self._notes: list[tuple[int, Param]] = []  # (story entries before it, its words)
+        self._seen_note: Param | None = None
         self._marks_key: tuple = ()
         self._marks: list[Mark] = []
         self._pulse_drawn: int | None = None

@@ -315,6 +315,25 @@ def prompt(game: Game, color: bool = False) -> str:
     who = game.to_move
     if who is None:
         return _("the game is over")
+    what = _awaited(game)
+    return "\n".join(
+        wrap_words(
+            [colon(paint(colour_name(who), who, color)), *what.split()], indent="", hang="  "
+        )
+    )
+
+
+def prompt_line(game: Game) -> str:
+    """``prompt`` unwrapped (a page wraps it itself), with the language's typography kept
+    whole (French "Rouge\u00a0: …")."""
+    who = game.to_move
+    if who is None:
+        return _("the game is over")
+    return f"{colon(colour_name(who))} {_awaited(game)}"
+
+
+def _awaited(game: Game) -> str:
+    """What kind of decision the rules await, in the language in use."""
     phase = game.phase_name
     if phase == "card":
         seg = game.context[0]
@@ -333,11 +352,7 @@ def prompt(game: Game, color: bool = False) -> str:
         what = _("{what} (you have {shells})").format(
             what=what, shells=in_language(moves.shells(len(game.shells[game.decider])))
         )
-    return "\n".join(
-        wrap_words(
-            [colon(paint(colour_name(who), who, color)), *what.split()], indent="", hang="  "
-        )
-    )
+    return what
 
 
 def wrap_words(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from haleakala.core.errors import SaveError
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.lookup import tr
+from haleakala.i18n import render as words
 from haleakala.i18n.refusals import say
 from haleakala.i18n.terms import player as colour_name
 from haleakala.rules import PLAYERS, Game
@@ -158,8 +158,8 @@ class TerminalGame(TerminalSession[Game]):
 
     def load_reason(self, exc: UnreadableFile | SaveError) -> object:
         if isinstance(exc, UnreadableFile):
-            return tr(exc.reason)
-        return tr(str(exc))
+            return exc.reason  # the system's words: as they are
+        return str(exc)  # a save's field and what is wrong
 
     def loaded(self, name: str) -> None:
         game = self.game
@@ -247,7 +247,7 @@ class TerminalGame(TerminalSession[Game]):
         if hint is not None and hint.ply == len(game.history):
             from haleakala.ai.coach import judge
 
-            self.say(tr(judge(hint, decision)))  # the coach speaks English yet: the lookup
+            self.say(words(judge(hint, decision)))  # the coach's words, as values
         events = game.apply(decision, player)
         self.undo_stack.append(_Undo(before, game.format(decision)))
         self._drawn = False
@@ -264,7 +264,7 @@ class TerminalGame(TerminalSession[Game]):
             return
         self._hint = advise(game, seed=len(game.history))
         self.hints.append(self._hint.record())
-        self.say(tr(self._hint.line()))
+        self.say(words(self._hint.line()))
 
     def undo(self) -> None:
         if not self.undo_stack:

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from haleakala.core.text import Text
 from haleakala.i18n import N_
 
 if TYPE_CHECKING:
     from haleakala.web.server import LiveView
 
 WIDTH, HEIGHT = 128, 64
-MENU_LABEL = N_("live view")
+MENU_LABEL = Text(N_("live view"))
 """The OLED menu entry that shows ``join_image`` (see ``menu_option``)."""
 
 
@@ -56,7 +57,7 @@ def join_image(url: str) -> Image.Image:
     return image
 
 
-def menu_option(live: LiveView | None) -> tuple[str, str] | None:
+def menu_option(live: LiveView | None) -> tuple[Text, str] | None:
     """(label, action) of the OLED menu's live-view entry, None when no server runs: the
     menu lists it only when ``haleakala run --web`` (or ``[web]``) started one."""
     if live is None:

@@ -34,7 +34,6 @@ from typing import Any, Protocol
 
 from haleakala import i18n
 from haleakala.i18n import N_, _
-from haleakala.i18n.lookup import tr as speak
 from haleakala.remote.views import seen_decision
 
 PROTOCOL = 1
@@ -332,9 +331,9 @@ class Table:
                 self._record(before, colour, self.authority.history[-1][1])
             if ack.ok:
                 return Answer(True, 200, "", self.seq)
-            reason = _rules_words(before, colour, text, ack.reason) or speak(ack.reason)
-            return Answer(False, 409 if ack.final else 503, reason, self.seq,
-                          final=ack.final)  # fmt: skip
+            # the rules' refusal in the host's language; the protocol's reasons as they came
+            said = _rules_words(before, colour, text, ack.reason) or ack.reason
+            return Answer(False, 409 if ack.final else 503, said, self.seq, final=ack.final)
 
     def bot_decides(self, colour: str, seq: int, code: int) -> bool:
         """A bot's decision (a local seat of the core), validated like a phone's; False when

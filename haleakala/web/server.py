@@ -150,7 +150,7 @@ def _pictured(game: Any) -> Any:
 class LiveView:
     """The server and the game thread's side of it (``observe``/``publish``)."""
 
-    def menu_option(self) -> tuple[str, str]:
+    def menu_option(self) -> tuple[Text, str]:
         """(label, action) of the OLED menu's entry for this view (the companion asks the
         view, so that it imports nothing of the web)."""
         from .join import MENU_LABEL

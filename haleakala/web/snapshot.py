@@ -6,10 +6,10 @@ position, and the page only draws: it never computes a rule. ``geometry()`` is t
 drawing, taken from the simulator's layout so the phone and the window agree on where
 every piece lies; it does not change during a game and is fetched once.
 
-The game keeps its words in English (its log, its logs); the snapshot is where they meet the
-page, so it is translated here, at the edge, as the other front-ends do: through ``_`` for a
-name, ``lookup.tr`` for a sentence built from a marked template, in the language in use
-(``i18n``) when the snapshot is built. The page's own labels travel with it (``words``).
+The game's words are values (``core.text.Text``) or catalog names; the snapshot is where they
+meet the page, so they are rendered here, at the edge, as the other front-ends do: through
+``_`` for a name, ``i18n.render`` for a sentence, in the language in use (``i18n``) when the
+snapshot is built. The page's own labels travel with it (``words``).
 """
 
 from __future__ import annotations
@@ -22,14 +22,13 @@ from typing import TYPE_CHECKING, Any
 from haleakala import i18n, palette
 from haleakala.core.text import Term, Text
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.lookup import tr
 from haleakala.i18n.terms import SETTINGS
 from haleakala.rules import PLAYERS
 from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
 from haleakala.rules.deck import BOARD_ITEMS
 from haleakala.rules.scoring import POINT_KEYS
 from haleakala.simulator import layout
-from haleakala.terminal.render import banked, describe_scoring, prompt
+from haleakala.terminal.render import banked, describe_scoring, prompt_line
 from haleakala.web.words import labels, point_name
 from haleakala.words.moves import describe_move, result_sentence
 
@@ -117,9 +116,9 @@ def snapshot(
 
 def _awaited(game: Game) -> str:
     """Who decides and what, on one line (the page wraps it): the terminal's prompt, unwrapped,
-    through ``tr`` once more so that its "{colour}: {words}" takes the language's typography
-    (French puts a no-break space before the colon)."""
-    return tr(" ".join(prompt(game).split()))
+    its "{colour}: {words}" in the language's typography (French puts a no-break space before
+    the colon)."""
+    return prompt_line(game)
 
 
 def _plain_words(text: str) -> str:

@@ -12,12 +12,14 @@ around them):
 - ``decision_words``: plain words for the coach's hint (``place disc 3 on beach 2``).
 
 Every match here decodes the decision with ``rules.decision``; nothing does arithmetic on it.
+Each voice is a value (``core.text.Text``: colours, lands, cards and items as ``Term``) that
+the OLED, the window and the terminal render in their language; ``str()`` is English.
 """
 
 from __future__ import annotations
 
-from haleakala.i18n import N_, _
-from haleakala.i18n.terms import name
+from haleakala.core.text import Term, Text, Upper
+from haleakala.i18n import N_
 from haleakala.rules import PLAYERS, Game
 from haleakala.rules.decision import (
     Boat,
@@ -60,44 +62,60 @@ def _next_boat(game: Game) -> int:
     return (game.boat + 1) % game.board.segments
 
 
-def describe(game: Game, d: int) -> str:
+def _colour(game: Game) -> Term:
+    return Term(PLAYERS[game.decider])
+
+
+def _item(game: Game, item: str) -> Term:
+    return Term(game.deck.board_items[item][0])
+
+
+def describe(game: Game, d: int) -> Text:
     """A decision in words, as the companion tells players to carry it out."""
     b = game.board
-    colour = PLAYERS[game.decider]
+    colour = _colour(game)
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return N_("put {colour} {v} on beach {beach}").format(colour=colour, v=v, beach=beach)
+            return Text.of(N_("put {colour} {v} on beach {beach}"), colour=colour, v=v, beach=beach)
         case Place(v, beach, invoke=True):
-            return N_("put {colour} {v} and the invocation disc on beach {beach}").format(
-                colour=colour, v=v, beach=beach
+            return Text.of(
+                N_("put {colour} {v} and the invocation disc on beach {beach}"),
+                colour=colour,
+                v=v,
+                beach=beach,
             )
         case Return(v, beach):
-            return N_("take {colour} {v} off beach {beach}").format(colour=colour, v=v, beach=beach)
+            return Text.of(
+                N_("take {colour} {v} off beach {beach}"), colour=colour, v=v, beach=beach
+            )
         case Boat():
-            return N_("move the boat to {beach}").format(beach=_next_boat(game))
+            return Text.of(N_("move the boat to {beach}"), beach=_next_boat(game))
         case Shaman(None):
-            return N_("the {colour} shaman stays").format(colour=colour)
+            return Text.of(N_("the {colour} shaman stays"), colour=colour)
         case Shaman(space) if space is not None:
-            return N_("{colour} shaman to {space}").format(colour=colour, space=b.space_name(space))
+            return Text.of(
+                N_("{colour} shaman to {space}"), colour=colour, space=b.space_name(space)
+            )
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return N_("{colour} takes {slot} ({card})").format(
-                colour=colour, slot=b.slot_name(slot), card=card.name
+            return Text.of(
+                N_("{colour} takes {slot} ({card})"),
+                colour=colour,
+                slot=b.slot_name(slot),
+                card=Term(card.name),
             )
         case Lava(None, None):
-            return N_("no lava to move")
-        case Lava(source, target):
-            return N_("move lava from crater {source} to {target}").format(
-                source=source, target=target
+            return Text(N_("no lava to move"))
+        case Lava(int() as source, int() as target):
+            return Text.of(
+                N_("move lava from crater {source} to {target}"), source=source, target=target
             )
         case Buy(item):
-            return N_("{colour} buys {item}").format(
-                colour=colour, item=game.deck.board_items[item][0]
-            )
-    return f"{colour}: {game.format(d)}"
+            return Text.of(N_("{colour} buys {item}"), colour=colour, item=_item(game, item))
+    return Text.of(N_("{colour}: {what}"), colour=colour, what=game.format(d))
 
 
-def option_label(game: Game, d: int) -> tuple[str, bool]:
+def option_label(game: Game, d: int) -> tuple[Text | str, bool]:
     """A decision of a chooser (shaman, card, priestess, shell, pre-scoring purchase) as its
     line on the OLED, and whether it leads the list (staying, keeping, buying nothing: the
     "do nothing" choice comes first)."""
@@ -105,139 +123,150 @@ def option_label(game: Game, d: int) -> tuple[str, bool]:
     match decode(d, b):
         case Shaman(None):
             here = b.space_name(game.shaman[game.decider])
-            return N_("stay on {space}").format(space=here), True
+            return Text.of(N_("stay on {space}"), space=here), True
         case Shaman(space) if space is not None:
             where = b.space_name(space)
-            return f"{where} {_(BAND_WORDS[where[1]])}", False
+            return Text.of(
+                N_("{space} {land}"), space=where, land=Term(BAND_WORDS[where[1]])
+            ), False
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return f"{b.slot_name(slot)} {name(card.name)}", False
+            return Text.of(N_("{slot} {card}"), slot=b.slot_name(slot), card=Term(card.name)), False
         case Lava(None, None):
-            return N_("no lava to move"), True
-        case Lava(source, target):
-            return N_("lava {source} to {target}").format(source=source, target=target), False
+            return Text(N_("no lava to move")), True
+        case Lava(int() as source, int() as target):
+            return Text.of(N_("lava {source} to {target}"), source=source, target=target), False
         case Buy(item):
             item_name, cost = game.deck.board_items[item]
-            return N_("{item} ({cost})").format(item=item_name, cost=cost), False
+            return Text.of(N_("{item} ({cost})"), item=Term(item_name), cost=cost), False
         case Keep():
-            return N_("keep the shell"), True
+            return Text(N_("keep the shell")), True
         case Pass():
-            return N_("buy nothing"), True
+            return Text(N_("buy nothing")), True
     return game.format(d), False
 
 
-def beach_option_label(move: Place | Return) -> str:
+def beach_option_label(move: Place | Return) -> Text:
     """A disc decision in a beach's chooser (buttons kit): ``place 3``, ``take back 3``."""
     if isinstance(move, Return):
-        return N_("take back {v}").format(v=move.value)
+        return Text.of(N_("take back {v}"), v=move.value)
     if move.invoke:
-        return N_("place {v} + invocation").format(v=move.value)
-    return N_("place {v}").format(v=move.value)
+        return Text.of(N_("place {v} + invocation"), v=move.value)
+    return Text.of(N_("place {v}"), v=move.value)
 
 
-def boat_option_label(game: Game, *, asking: bool) -> str:
+def boat_option_label(game: Game, *, asking: bool) -> Text:
     """Moving the boat in its chooser: asked after select (``asking``) or forced."""
-    where = N_("boat to {beach}").format(beach=_next_boat(game))
-    return N_("yes, {where}").format(where=where) if asking else where
+    where = Text.of(N_("boat to {beach}"), beach=_next_boat(game))
+    return Text.of(N_("yes, {where}"), where=where) if asking else where
 
 
-def proposal_words(game: Game, d: int, kit: str) -> tuple[str, str]:
+def proposal_words(game: Game, d: int, kit: str) -> tuple[Text, Text | str]:
     """The companion's decision as the OLED says it: a headline in capitals and what the
     players do about it (``"YELLOW PLACES 3 ON BEACH 2"``, ``"put the disc there"``)."""
     b = game.board
-    who = PLAYERS[game.decider].upper()
+    who = Upper(_colour(game))
     press = kit != "rfid"
 
-    def then(done: str, pressed: str) -> str:
-        return pressed if press else done
+    def then(done: str, pressed: str) -> Text:
+        return Text(pressed if press else done)
 
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return N_("{who} PLACES {v} ON BEACH {beach}").format(who=who, v=v, beach=beach), then(
-                N_("put the disc there"), N_("put the disc there, then press select")
-            )
+            return Text.of(
+                N_("{who} PLACES {v} ON BEACH {beach}"), who=who, v=v, beach=beach
+            ), then(N_("put the disc there"), N_("put the disc there, then press select"))
         case Place(v, beach, invoke=True):
             return (
-                N_("{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}").format(
-                    who=who, v=v, beach=beach
+                Text.of(
+                    N_("{who} PLACES {v} AND THE INVOCATION DISC ON BEACH {beach}"),
+                    who=who,
+                    v=v,
+                    beach=beach,
                 ),
                 then(N_("put both discs there"), N_("put both discs there, then press select")),
             )
         case Return(v, beach):
-            return N_("{who} TAKES {v} BACK FROM BEACH {beach}").format(
-                who=who, v=v, beach=beach
+            return Text.of(
+                N_("{who} TAKES {v} BACK FROM BEACH {beach}"), who=who, v=v, beach=beach
             ), then(
                 N_("take the disc off the beach"),
                 N_("take the disc off the beach, then press select"),
             )
         case Boat():
             return (
-                N_("{who} MOVES THE BOAT TO {beach}").format(who=who, beach=_next_boat(game)),
-                N_("move the boat, then press select"),
+                Text.of(N_("{who} MOVES THE BOAT TO {beach}"), who=who, beach=_next_boat(game)),
+                Text(N_("move the boat, then press select")),
             )
         case Shaman(None):
             here = b.space_name(game.shaman[game.decider])
-            return N_("{who}'S SHAMAN STAYS ON {space}").format(who=who, space=here), ""
+            return Text.of(N_("{who}'S SHAMAN STAYS ON {space}"), who=who, space=here), ""
         case Shaman(space) if space is not None:
             return (
-                N_("{who}'S SHAMAN GOES TO {space}").format(who=who, space=b.space_name(space)),
-                N_("move the shaman there, then press select"),
+                Text.of(N_("{who}'S SHAMAN GOES TO {space}"), who=who, space=b.space_name(space)),
+                Text(N_("move the shaman there, then press select")),
             )
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return N_("{who} TAKES {slot}: {card}").format(
-                who=who, slot=b.slot_name(slot).upper(), card=card.name
+            return Text.of(
+                N_("{who} TAKES {slot}: {card}"),
+                who=who,
+                slot=b.slot_name(slot).upper(),
+                card=Term(card.name),
             ), ""
         case Lava(None, None):
-            return N_("{who} MOVES NO LAVA").format(who=who), ""
-        case Lava(source, target):
-            return N_("{who} MOVES LAVA FROM CRATER {source} TO {target}").format(
-                who=who, source=source, target=target
+            return Text.of(N_("{who} MOVES NO LAVA"), who=who), ""
+        case Lava(int() as source, int() as target):
+            return Text.of(
+                N_("{who} MOVES LAVA FROM CRATER {source} TO {target}"),
+                who=who,
+                source=source,
+                target=target,
             ), ""
         case Buy(item):
-            return N_("{who} BUYS {item}").format(
-                who=who, item=game.deck.board_items[item][0].upper()
-            ), ""
+            return Text.of(N_("{who} BUYS {item}"), who=who, item=Upper(_item(game, item))), ""
         case Keep():
-            return N_("{who} KEEPS THE SHELL").format(who=who), ""
+            return Text.of(N_("{who} KEEPS THE SHELL"), who=who), ""
         case Pass():
-            return N_("{who} BUYS NOTHING").format(who=who), ""
-    return f"{who}: {game.format(d)}", ""
+            return Text.of(N_("{who} BUYS NOTHING"), who=who), ""
+    return Text.of(N_("{colour}: {what}"), colour=who, what=game.format(d)), ""
 
 
-def decision_words(game: Game, d: int) -> str:
+def decision_words(game: Game, d: int) -> Text | str:
     """A decision in plain words for the coach's hint: ``place disc 3 on beach 2``."""
     b = game.board
     match decode(d, b):
         case Place(v, beach, invoke=False):
-            return N_("place disc {v} on beach {beach}").format(v=v, beach=beach)
+            return Text.of(N_("place disc {v} on beach {beach}"), v=v, beach=beach)
         case Place(v, beach, invoke=True):
-            return N_("place disc {v} with the invocation disc on beach {beach}").format(
-                v=v, beach=beach
+            return Text.of(
+                N_("place disc {v} with the invocation disc on beach {beach}"), v=v, beach=beach
             )
         case Return(v, beach):
-            return N_("take disc {v} back from beach {beach}").format(v=v, beach=beach)
+            return Text.of(N_("take disc {v} back from beach {beach}"), v=v, beach=beach)
         case Boat():
-            return N_("move the boat to segment {segment}").format(segment=_next_boat(game))
+            return Text.of(N_("move the boat to segment {segment}"), segment=_next_boat(game))
         case Shaman(None):
-            return N_("leave the shaman where it stands")
+            return Text(N_("leave the shaman where it stands"))
         case Shaman(space) if space is not None:
-            return N_("move the shaman to {space}").format(space=b.space_name(space))
+            return Text.of(N_("move the shaman to {space}"), space=b.space_name(space))
         case Take(slot):
             card = game.deck.cards[game.slots[slot]]
-            return N_("take the {card} from slot {slot}").format(
-                card=card.name, slot=b.slot_name(slot)
+            return Text.of(
+                N_("take the {card} from slot {slot}"), card=Term(card.name), slot=b.slot_name(slot)
             )
         case Lava(None, None):
-            return N_("move no lava")
-        case Lava(source, target):
-            return N_("move lava from crater {source} to crater {target}").format(
-                source=source, target=target
+            return Text(N_("move no lava"))
+        case Lava(int() as source, int() as target):
+            return Text.of(
+                N_("move lava from crater {source} to crater {target}"),
+                source=source,
+                target=target,
             )
         case Buy(item):
-            return N_("buy {item}").format(item=game.deck.board_items[item][0])
+            return Text.of(N_("buy {item}"), item=_item(game, item))
         case Keep():
-            return N_("keep the shell")
+            return Text(N_("keep the shell"))
         case Pass():
-            return N_("buy nothing")
+            return Text(N_("buy nothing"))
     return game.format(d)

@@ -367,7 +367,7 @@ decides the same again. Every position is the rules engine's own with the same b
     w.step(play_bot={"until": "decisions", "decisions": n})
     d = player.companion_decision()
     headline, how = proposal_words(player.game, d, kit)
-    shown = {"oled": [f"COMPANION ({colour.upper()})", headline, how]}
+    shown = {"oled": [f"COMPANION ({colour.upper()})", str(headline), str(how)]}  # English
     w.step(
         "its decision, in words",
         expect={**facts(p), **shown},

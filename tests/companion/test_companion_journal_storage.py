@@ -277,7 +277,7 @@ def _as_user(uid: int, gid: int, job) -> dict:
 def _play_on_a_foreign_journal(state: Path, fix) -> dict:
     """What the service user sees: recovery, a decision, the fix, the retry."""
     rig = Rig("buttons", journal=Journal(state, snapshot_every=0))
-    seen = {"notes": list(rig.c.notes), "log": list(rig.c.journal.notes)}
+    seen = {"notes": [str(n) for n in rig.c.notes], "log": list(rig.c.journal.notes)}
     decide(rig)
     seen["paused"] = rig.c.paused is not None
     seen["oled"] = rig.text()
@@ -416,7 +416,7 @@ def _recover_unreadable(state: Path) -> dict:
     try:
         Journal(state).recover()
     except JournalError as exc:
-        return {"error": str(exc), "title": exc.title, "short": exc.short}
+        return {"error": str(exc), "title": str(exc.title), "short": str(exc.short)}
     return {"error": None}
 
 

@@ -195,7 +195,7 @@ def test_the_reader_unplugged_in_the_middle_of_a_game_says_check_the_usb_cable()
 def test_a_storage_problem_screen_fits(code, tmp_path):
     exc = storage_error(OSError(code, "boom"), tmp_path / "journal.bin")
     # what ``daemon.wait_for_storage`` and the controller's pause show
-    assert_readable([oled.Screen("! " + exc.title, oled.wrap(exc.short), alert=True)])
+    assert_readable([oled.Screen(f"! {exc.title}", oled.wrap(str(exc.short)), alert=True)])
 
 
 # --------------------------------------------------------------------------- direct scenes
@@ -233,7 +233,7 @@ def _sweep(rig: Rig, swept: set) -> None:
     shown = rig.c.shown
     if shown is None or len(shown.options) < 2:
         return
-    key = (shown.kind, shown.title, tuple(o.label for o in shown.options))
+    key = (shown.kind, shown.title, tuple(str(o.label) for o in shown.options))
     if key in swept:
         return
     swept.add(key)

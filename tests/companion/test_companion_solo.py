@@ -107,7 +107,7 @@ def test_the_bot_thinks_on_another_thread_and_inputs_are_handled_meanwhile():
     proposal = rig.c.shown
     assert proposal.kind == U.PROPOSAL and proposal.options[0].value in rig.game.legal_actions()
     headline, _ = labels.proposal_words(rig.game, proposal.options[0].value, "buttons")
-    assert rig.text().startswith("COMPANION (YELLOW)") and headline in rig.text()
+    assert rig.text().startswith("COMPANION (YELLOW)") and str(headline) in rig.text()
 
 
 def test_an_undo_while_the_bot_thinks_makes_its_answer_stale():
@@ -296,7 +296,7 @@ def test_rfid_a_disc_laid_while_the_companion_thinks_is_refused():
 def test_the_menu_turns_solo_on_and_off_and_cycles_the_strength():
     rig = Rig("buttons")
     rig.press("back")
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     solo_at = labels.index("companion: off")
     assert labels[solo_at + 1] == "strength: normal"
     rig.send(EncoderTurned(solo_at + 1), ButtonPressed("select"))
@@ -374,7 +374,7 @@ def test_solo_mode_survives_a_power_cut_and_the_companions_turn_resumes(tmp_path
     journal = Journal(tmp_path)
     rig = Rig("buttons", seed=13, journal=journal)
     rig.press("back")  # solo from the menu, not from the command line
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     rig.send(EncoderTurned(labels.index("strength: normal")), ButtonPressed("select"))
     rig.send(ButtonPressed("select"))  # normal → strong → child (→ easy below)
     rig.send(ButtonPressed("select"), EncoderTurned(-1), ButtonPressed("select"))
@@ -425,11 +425,11 @@ def test_strengths_map_to_the_levels_child_bot_and_search_bot(tmp_path, monkeypa
 
 def test_words_for_every_kind_of_decision_say_who_and_what():
     game = Game("base", 3, "red")
-    assert labels.proposal_words(game, 32, "rfid") == (
+    assert tuple(map(str, labels.proposal_words(game, 32, "rfid"))) == (
         "RED PLACES 3 ON BEACH 2",
         "put the disc there",
     )
-    assert labels.proposal_words(game, RETURN + 32, "buttons") == (
+    assert tuple(map(str, labels.proposal_words(game, RETURN + 32, "buttons"))) == (
         "RED TAKES 3 BACK FROM BEACH 2",
         "take the disc off the beach, then press select",
     )
@@ -441,7 +441,7 @@ def test_words_for_every_kind_of_decision_say_who_and_what():
         while not game.is_terminal():
             who = PLAYERS[game.decider].upper()
             for d in game.legal_actions():
-                headline, how = labels.proposal_words(game, d, "buttons")
+                headline, how = map(str, labels.proposal_words(game, d, "buttons"))
                 assert no_missing_glyphs(headline + how), headline + how
                 assert headline.startswith(
                     who + (" " if d != STAY and not SHAMAN <= d < TAKE else "'S")

@@ -32,7 +32,7 @@ def test_a_stranger_tag_read_by_the_driver_is_refused_naming_the_beach_and_the_e
     # Each board twice, as firmware 1.2 sends a change: two agreeing snapshots move discs.
     rig.send(*session.feed(frames(empty, empty, with_stranger, with_stranger), 0.0))
     text = rig.text()
-    assert text.startswith("! " + UNKNOWN_TAG), text
+    assert text.startswith(f"! {UNKNOWN_TAG}"), text
     assert "Beach 3" in text and STRANGER in text and "haleakala tags enroll" in text
     assert rig.c.panel.mismatch is not None and 3 in rig.c.panel.mismatch.beaches
     assert rig.game.digest() == digest  # the game did not change
@@ -47,7 +47,7 @@ def test_a_stranger_is_named_even_while_the_game_waits_for_the_board_to_be_fixed
     assert rig.c.panel.hold is not None
     rig.send(BeachContents(4, frozenset({UnknownTag(STRANGER)})))
     text = rig.text()
-    assert text.startswith("! " + UNKNOWN_TAG), text
+    assert text.startswith(f"! {UNKNOWN_TAG}"), text
     assert "Beach 4" in text and "haleakala tags enroll" in text
     rig.send(BeachContents(4, frozenset()), BeachContents(2, frozenset()))
     assert rig.c.panel.mismatch is None and rig.c.panel.hold is None

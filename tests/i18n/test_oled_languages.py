@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from support.companion_rig import Rig
+from support.leaks import english_words
 
 from haleakala import i18n
 from haleakala.companion import oled
 from haleakala.i18n import catalogs
-from haleakala.i18n.lookup import tr
 
 _path = Path(__file__).resolve().parents[1] / "companion" / "test_companion_oled_screens.py"
 _spec = importlib.util.spec_from_file_location("oled_screens_per_language", _path)
@@ -44,20 +44,19 @@ def test_every_screen_of_a_whole_game_reads_on_the_oled_in_each_language(
     S.play_and_look(rig, seed)
     assert SPOKEN[language] <= {s.title for s in oled_screens_seen}
     S.assert_readable(oled_screens_seen)
-    assert leaked(oled_screens_seen) == []
+    assert leaked(oled_screens_seen, language) == []
 
 
-def leaked(screens) -> list[str]:
-    """Text on a screen that the catalog would still translate: English that reached the
-    OLED (a translated line is left alone by the lookup)."""
-    return sorted(
-        {
-            line
-            for s in screens
-            for line in s.text()
-            if line.strip(" >!•") and tr(line.strip(" >!•")) != line.strip(" >!•")
-        }
-    )
+def leaked(screens, language: str) -> list[str]:
+    """Lines on a screen with an English word the language does not use: English that
+    reached the OLED (``support.leaks``), with the words found."""
+    found = set()
+    for s in screens:
+        for line in s.text():
+            words = english_words(line, language)
+            if words:
+                found.add(f"{line!r}: {', '.join(words)}")
+    return sorted(found)
 
 
 def test_every_headline_refusal_and_fixed_title_fits_in_each_language(language):

@@ -179,12 +179,12 @@ def test_the_menu_offers_the_lessons_and_during_one_a_way_out():
     rig = Rig("buttons")
     install(rig.c)
     rig.press("back")
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     assert "learn to play" in labels
     rig.press("back")
     reach_first_decision(rig)
     rig.press("back")  # the board's own screen: back opens the menu
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     assert "leave the lesson" in labels
 
 
@@ -210,7 +210,7 @@ def test_the_live_view_shows_watchers_the_lesson_step_even_when_the_game_stands_
 def test_the_daemon_teaches_only_when_told_and_the_menu_stays_as_it_was_without():
     rig = Rig("buttons")
     rig.press("back")
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     assert "learn to play" not in labels  # a companion nobody taught: the menu of before
 
 
@@ -218,10 +218,10 @@ def test_starting_a_lesson_from_the_menu(tmp_path):
     rig = booted(tmp_path)
     rig.press("back")  # close the first boot's offer: a plain game
     rig.press("back")  # the menu
-    labels = [o.label for o in rig.c.shown.options]
+    labels = [str(o.label) for o in rig.c.shown.options]
     rig.send(*[EncoderTurned(1)] * labels.index("learn to play"))
     rig.press("select")
-    assert rig.c.shown.title == "LESSONS"
+    assert str(rig.c.shown.title) == "LESSONS"
     rig.press("select")
     assert rig.c.lesson is not None and rig.c.lesson.run.lesson.name == "first-game"
 

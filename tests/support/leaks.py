@@ -1,7 +1,7 @@
 """English that reached a German or French player, found by its words: a word of the English
 source text that no translation in the language's catalog uses (``gewinnt`` is German,
-``decision`` is English). The catalog lookup's check (``tr(line) != line``) finds only whole
-lines the catalog knows; a sentence never marked for translation passes it, this does not."""
+``decision`` is English). A check that asks the catalog about whole lines finds only lines
+the catalog knows; a sentence never marked for translation passes it, this does not."""
 
 from __future__ import annotations
 

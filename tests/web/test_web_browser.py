@@ -136,8 +136,9 @@ DOM_WORDS = """(() => ({
 def test_the_page_speaks_german_when_the_game_does(tmp_path):
     """The game's language (issue 15): the page's labels, its <html lang> and the game's texts
     come in German (the phone test below makes ``docs/live-view-phone-de.png``)."""
+    from support.leaks import english_words
+
     from haleakala import i18n
-    from haleakala.i18n.lookup import tr
 
     i18n.use("de")
     rig = Rig("buttons", "base", seed=5, start="red")
@@ -159,9 +160,9 @@ def test_the_page_speaks_german_when_the_game_does(tmp_path):
 
     try:
         words = asyncio.run(drive())
-        mover = tr(rig.c.game.to_move)
+        mover = i18n._(rig.c.game.to_move)
         english = sorted(
-            t for t in [*words["players"], *words["board"], *words["log"]] if tr(t) != t
+            t for t in [*words["players"], *words["board"], *words["log"]] if english_words(t, "de")
         )
     finally:
         live.close()
@@ -208,8 +209,9 @@ def test_a_phone_joining_a_resumed_game_reads_cards_legend_words_and_recent_move
     """Issue 23, at 400 px: card labels about 10 px (not 6) and inside their cards, a legend
     of the shapes, the header in words before notation, the recent moves of a game joined
     at decision 80, and a tab icon. Screenshots: ``docs/live-view-phone{,-de,-fr}.png``."""
+    from support.leaks import english_words
+
     from haleakala import i18n
-    from haleakala.i18n.lookup import tr
 
     i18n.use(language)
     rig = Rig("buttons", "base", seed=11, start="red")
@@ -235,7 +237,7 @@ def test_a_phone_joining_a_resumed_game_reads_cards_legend_words_and_recent_move
 
     try:
         shown, icon = asyncio.run(drive())
-        english = sorted(t for t in [*shown["legend"], *shown["log"]] if tr(t) != t)
+        english = sorted(t for t in [*shown["legend"], *shown["log"]] if english_words(t, language))
     finally:
         live.close()
         i18n.use("en")

@@ -1,7 +1,7 @@
 """The live view in the game's language: a German or French game's snapshots carry their
 language code, the page's labels and every text the page shows (log, prompt, cards, scoring
-board, piles, score table, result) in that language. As in ``tests/i18n``: a text the
-catalog would still translate is English that reached the page."""
+board, piles, score table, result) in that language. As in ``tests/i18n``: a text with an
+English word the language does not use is English that reached the page (``support.leaks``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import random
 
 import pytest
+from support.leaks import english_words
 
 from haleakala import i18n
-from haleakala.i18n.lookup import tr
 from haleakala.rules import Game
 from haleakala.web.words import LABELS
 
@@ -64,7 +64,8 @@ def shown(snap: dict) -> list[str]:
 
 
 def english(texts) -> list[str]:
-    return sorted({t for t in texts if tr(t) != t})
+    language = i18n.current()
+    return sorted({t for t in texts if english_words(t, language)})
 
 
 @pytest.mark.parametrize("variant, seed", [("base", 4), ("tactical", 11)])

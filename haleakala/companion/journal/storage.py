@@ -17,18 +17,30 @@ import secrets
 import time
 from pathlib import Path
 
+from haleakala.core.text import Param, Text
 from haleakala.i18n import N_
 
 from .records import GAMES_DIR, JOURNAL_NAME, SNAPSHOT_NAME
+
+NOT_SAVED = Text(N_("NOT SAVED"))
 
 
 class JournalError(OSError):
     """The journal could not be written (disk full, read-only, wrong owner, removed).
 
-    ``str()`` is the whole story for the log; ``title`` and ``short`` are what fits the OLED.
+    ``str()`` is the whole story for the log; ``title`` and ``short`` are what fits the OLED,
+    as values (``core.text.Text``) the OLED renders in the language in use (a bare ``text``
+    with no short form is English developer text, shown as it is).
     """
 
-    def __init__(self, code: int, text: str, *, title: str = N_("NOT SAVED"), short: str = ""):
+    def __init__(
+        self,
+        code: int,
+        text: str,
+        *,
+        title: Param = NOT_SAVED,
+        short: Param = "",
+    ):
         super().__init__(code, text)
         self.title = title
         self.short = short or text
@@ -44,11 +56,14 @@ class JournalDisagrees(JournalError):
         super().__init__(
             errno.EILSEQ,
             text,
-            title=N_("CHECK THE JOURNAL"),
-            short=N_(
-                "Journal out of order: paused at decision {n}, the last it can prove. Nothing "
-                "is deleted. Go on there: haleakala journal resume --at {n}"
-            ).format(n=proven),
+            title=Text(N_("CHECK THE JOURNAL")),
+            short=Text.of(
+                N_(
+                    "Journal out of order: paused at decision {n}, the last it can prove. "
+                    "Nothing is deleted. Go on there: haleakala journal resume --at {n}"
+                ),
+                n=str(proven),  # also a command's argument: never grouped ("1,234")
+            ),
         )
         self.proven = proven
         self.kept = kept
@@ -64,10 +79,12 @@ def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalErro
             code,
             f"journal: cannot {doing} {path}: no space left ({exc}); the game is paused, "
             "the decision waits in memory and is saved as soon as space is freed",
-            title=N_("STORAGE FULL"),
-            short=N_(
-                "Storage full: the game is paused, nothing is lost. Free some space: "
-                "it goes on by itself."
+            title=Text(N_("STORAGE FULL")),
+            short=Text(
+                N_(
+                    "Storage full: the game is paused, nothing is lost. Free some space: "
+                    "it goes on by itself."
+                )
             ),
         )
     if code in (errno.EACCES, errno.EPERM):
@@ -76,17 +93,21 @@ def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalErro
             code,
             f"journal: cannot {doing} {path} ({exc}): it belongs to {owner}, the daemon runs "
             f"as {runs_as()}; fix it with: {fix} (the game is paused until then, nothing is lost)",
-            title=N_("CANNOT SAVE"),
-            short=N_("{file} belongs to {owner}. Game paused. Fix: {fix}").format(
-                file=path.name, owner=owner, fix=fix
+            title=Text(N_("CANNOT SAVE")),
+            short=Text.of(
+                N_("{file} belongs to {owner}. Game paused. Fix: {fix}"),
+                file=path.name,
+                owner=owner,
+                fix=fix,
             ),
         )
     return JournalError(
         code,
         f"journal: cannot {doing} {path} ({exc}); the game is paused, retrying",
-        title=N_("CANNOT SAVE"),
-        short=N_("Cannot save ({error}): the game is paused, nothing is lost.").format(
-            error=exc.strerror or exc
+        title=Text(N_("CANNOT SAVE")),
+        short=Text.of(
+            N_("Cannot save ({error}): the game is paused, nothing is lost."),
+            error=str(exc.strerror or exc),
         ),
     )
 

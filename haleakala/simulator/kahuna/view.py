@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from haleakala.i18n import N_
+from haleakala.core.text import Term, Text
+from haleakala.i18n import N_, render
 
 NONE = -1
 
@@ -40,7 +41,7 @@ class View:
     phase: str
     must_draw: bool
     last_turns: int
-    result: str  # "" while playing, else who won and why
+    result: str  # "" while playing, else who won and why (in the language in use)
 
     def held(self, player: int, island: str) -> int:
         return sum(
@@ -64,13 +65,23 @@ def view_of(game: Any, viewer: int | None) -> View:
     if result is None:
         text = ""
     elif result.winner is None:
-        text = N_("Draw: {white}-{black}, nothing breaks the tie.").format(
-            white=result.totals[0], black=result.totals[1]
+        text = render(
+            Text.of(
+                N_("Draw: {white}-{black}, nothing breaks the tie."),
+                white=result.totals[0],
+                black=result.totals[1],
+            )
         )
     else:
-        why = REASONS.get(result.reason, result.reason)
-        text = N_("{colour} wins {white}-{black} ({why}).").format(
-            colour=result.winner, white=result.totals[0], black=result.totals[1], why=why
+        why = REASONS.get(result.reason)
+        text = render(
+            Text.of(
+                N_("{colour} wins {white}-{black} ({why})."),
+                colour=Term(result.winner),
+                white=result.totals[0],
+                black=result.totals[1],
+                why=Text(why) if why else str(result.reason),
+            )
         )
     return View(
         players=tuple(game.players),

@@ -16,8 +16,7 @@ from typing import Any
 
 import pygame
 
-from haleakala.i18n import N_, _
-from haleakala.i18n.lookup import tr
+from haleakala.i18n import _
 from haleakala.words.kahuna import colour
 
 from ..palette import blit_centred
@@ -110,7 +109,7 @@ class KahunaWindow(TableWindow):
             return
         island = L.island_at(pos)
         if island is not None:
-            table.message = N_(
+            table.message = _(
                 "{island}: click a line (between two islands) to lay or cut a bridge there."
             ).format(island=island)
             table.changes += 1
@@ -236,7 +235,7 @@ class KahunaWindow(TableWindow):
         x, y = L.TURN_RECT[:2]
         pygame.draw.rect(screen, (36, 38, 46), L.TURN_RECT, border_radius=8)
         if view.decider is None:
-            title, sub = _("Game over"), tr(view.result)
+            title, sub = _("Game over"), view.result
         else:
             who = colour(view.players[view.decider]).upper()
             bot = not table.seats[view.decider].human
@@ -357,7 +356,7 @@ class KahunaWindow(TableWindow):
         pygame.draw.rect(screen, (20, 21, 26), L.MESSAGE_RECT, border_radius=8)
         line_y = y + 8
         if table.message:
-            for part in _wrap(tr(table.message), 58)[:3]:
+            for part in _wrap(table.message, 58)[:3]:
                 screen.blit(f.render(part, 19, HINT), (x + 10, line_y))
                 line_y += 19
         else:
@@ -369,7 +368,7 @@ class KahunaWindow(TableWindow):
         room = max(0, (y + h - line_y) // 18)
         for entry in table.log[-room:] if room else []:
             who, sep, decision = entry.partition(": ")
-            shown = _("{label}:").format(label=colour(who)) + f" {decision}" if sep else tr(entry)
+            shown = _("{label}:").format(label=colour(who)) + f" {decision}" if sep else entry
             screen.blit(f.render(shown, 18, TEXT), (x + 10, line_y))
             line_y += 18
 
@@ -379,7 +378,7 @@ class KahunaWindow(TableWindow):
 
     def _tip(self, view: View) -> str:
         if view.decider is None:
-            return tr(view.result)
+            return view.result
         if self.table.waiting_for is None:
             return ""
         if view.phase == "open":
