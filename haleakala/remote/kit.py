@@ -421,9 +421,8 @@ class RemoteKit:
 
         answer = self.board_answer or (lambda kind, seq, text, why: None)
         if self.authority is not None:
-            agreed, to_move, view = self.authority.seq, self.authority.game.to_move, (
-                self.authority.views[self.seat]
-            )
+            a = self.authority
+            agreed, to_move, view = a.seq, a.game.to_move, a.views[self.seat]
         else:
             m = self.mirror
             assert m is not None
