@@ -80,3 +80,10 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
         "until SIGUSR1 arrives, so that a test can disturb a game at a known point",
     )
     g.add_argument("--ca-file", default=None, help="CA certificate of an mqtts:// broker")
+    g.add_argument(
+        "--typed",
+        action="store_true",
+        help="this seat's decisions are typed on standard input, one per line in notation, "
+        "instead of made on the board (a Haleakala game's default is the board: the companion "
+        "daemon on --hardware; other games are always typed)",
+    )

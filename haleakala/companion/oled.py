@@ -258,9 +258,9 @@ def _turn_lines(game: Game, ui: U.UiState) -> list[str]:
 def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
     """Solo: the companion's decision in words (what to do about it), or that it thinks;
     then what the last decision asked the players to move."""
-    if not chooser.options:
+    if not chooser.options:  # a remote player's seat says what it waits for (subject)
         lines = [
-            N_("{who} is thinking…").format(who=_colour_name(game.decider)),
+            chooser.subject or N_("{who} is thinking…").format(who=_colour_name(game.decider)),
             N_("(back: menu)"),
         ]
     else:

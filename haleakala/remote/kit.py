@@ -6,8 +6,10 @@ authority, which may be at the other table, so this kit must never decide alone 
 game is; it turns the link's events and its own seat's decisions into protocol messages on
 one thread and says, line by line, what the board must show: the other table's decision
 ("yellow plays 3 on beach 2: place it"), a refusal, a pause with how long a party has been
-gone. Its own seat is played by ``--autoplay SEED`` (the seeded ``policy.pick``) or by
-decisions typed on standard input, one per line, in the game's notation.
+gone. Its own seat is played by ``--autoplay SEED`` (the seeded ``policy.pick``), by
+decisions typed on standard input (``--typed``, and any game but Haleakala), one per line,
+in the game's notation, or at the board: ``remote.table`` runs the companion daemon and this
+loop on a thread of its own, joined by ``BoardLink``.
 
 The host kit keeps ``remote-journal.jsonl`` in its state directory and resumes it after a
 crash with the same game id, so the seats' mirrors stay valid; a seat kit keeps nothing: a
@@ -619,6 +621,11 @@ def main(args: Any) -> int:
     except JournalError as exc:
         print(f"haleakala run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    if args.autoplay is None and not getattr(args, "typed", False):
+        from .table import run_board
+
+        if kit.authority is None or kit.authority.name == "haleakala":
+            return run_board(args, kit)  # the companion daemon on this kit's board
     if args.autoplay is None:
         threading.Thread(target=_stdin_reader, args=(kit.events,), daemon=True).start()
     stop = threading.Event()
