@@ -57,7 +57,7 @@ def test_a_seat_kits_board_plays_a_whole_game_with_an_autoplayed_host_and_ends_a
 
 
 def test_the_remote_move_waits_until_its_discs_are_laid(table):
-    host, board = table
+    _host, board = table
     c = board.join()
     to_the_remote_move(board)
     made = len(c.game.history)
@@ -71,7 +71,7 @@ def test_the_remote_move_waits_until_its_discs_are_laid(table):
 
 
 def test_a_decision_for_the_remote_seat_made_at_this_board_is_refused_and_never_sent(table):
-    host, board = table
+    _host, board = table
     c = board.join()
     board.play(POLICY, until=0, to_move="red")
     seq_before = board.kit.mirror.seq  # type: ignore[union-attr]
@@ -100,7 +100,7 @@ def test_a_decision_made_on_a_board_that_diverged_from_the_agreed_game_is_shown_
 
 
 def test_undo_and_a_new_game_are_refused_in_a_remote_game(table):
-    host, board = table
+    _host, board = table
     c = board.join()
     board.play(POLICY, until=3)
     made = list(c.game.history)
@@ -110,7 +110,7 @@ def test_undo_and_a_new_game_are_refused_in_a_remote_game(table):
 
 
 def test_a_disc_on_the_wrong_beach_for_the_remote_move_is_a_mismatch_not_a_decision(table):
-    host, board = table
+    _host, board = table
     c = board.join()
     d = to_the_remote_move(board)
     while d >= BOAT:  # a placement: play on to one
