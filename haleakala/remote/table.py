@@ -285,6 +285,10 @@ class BoardLink:
             companion = self._companion
         companion.post(event)
 
+    def begin(self, seq: int, state: Any) -> None:
+        """The host's board starts from its own game (a copy), known before the loop runs."""
+        self._position(seq, state)
+
     def _agreed(self, seq: int, seat: str, text: str) -> None:
         self._post(Agreed(seq, seat, text))
 
@@ -325,7 +329,7 @@ def run_board(args: Any, kit: Any) -> int:
         return EXIT_CONFIG
     link = BoardLink(kit)
     if kit.authority is not None:  # the host holds the game: the board starts from it
-        link._position(kit.authority.seq, kit.authority.game.clone())
+        link.begin(kit.authority.seq, kit.authority.game.clone())
     stop = threading.Event()
     ended: list[int] = []
     thread = threading.Thread(

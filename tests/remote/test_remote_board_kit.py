@@ -121,3 +121,54 @@ def test_a_disc_on_the_wrong_beach_for_the_remote_move_is_a_mismatch_not_a_decis
     wrong = (beach + 1) % 6
     c.handle(BeachContents(wrong, c.sensed_board()[wrong] | {Disc("red", value)}))
     assert c.panel.mismatch is not None and len(c.game.history) == made
+
+
+def test_the_hosts_board_plays_a_whole_game_with_an_autoplayed_seat_kit(tmp_path, broker):
+    """At the host, this board's decisions are taken by the authority itself
+    (``Authority.local_decide``) and the seat kit's come over the broker."""
+    board = Board(tmp_path, broker, "red", host_seed=SEED)
+    seat = Kit(tmp_path, broker, "yellow").start()
+    try:
+        c = board.join()
+        board.play(POLICY)
+        reference = reference_game("haleakala", SEED, POLICY)
+        assert c.game.history == reference.history and c.game.digest() == reference.digest()
+        assert seat.wait() == 0, seat.text()[-2000:]
+        assert f"digest {reference.digest()}" in seat.text()
+        board.thread.join(30)
+        assert board.ended == [0] and f"digest {reference.digest()}" in board.out.getvalue()
+    finally:
+        board.close()
+        seat.stop()
+
+
+def test_run_remote_without_autoplay_starts_the_companion_daemon_on_the_board(tmp_path, broker):
+    """``haleakala run --remote ... --hardware sim --headless``: the seat's board joins the
+    host's game, the daemon says ready, and SIGTERM ends it cleanly (exit 0, "bye")."""
+    import signal
+    import subprocess
+    import sys
+
+    from support.paths import REPO_ROOT
+    from support.waiting import wait_for
+
+    host = Kit(tmp_path, broker, "red", host=True).start()
+    out = tmp_path / "board.out"
+    args = [
+        sys.executable, "-m", "haleakala", "run", "--remote", f"{broker.url}/t1", "--seat",
+        "yellow", "--hardware", "sim", "--headless", "--state-dir", str(tmp_path / "board"),
+    ]  # fmt: skip
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
+    with out.open("w") as sink:
+        board = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=REPO_ROOT)
+    try:
+        wait_for(lambda: "ready:" in out.read_text() or board.poll() is not None,
+                 "the board's daemon is ready", timeout=60)  # fmt: skip
+        assert "ready:" in out.read_text(), out.read_text()
+        board.send_signal(signal.SIGTERM)
+        assert board.wait(timeout=30) == 0, out.read_text()
+        assert "bye" in out.read_text()
+    finally:
+        if board.poll() is None:
+            board.kill()
+        host.stop()

@@ -22,14 +22,23 @@ from haleakala.remote.table import BoardLink, RemoteCompanion
 class Board:
     """``board.c`` is the companion, ``board.kit`` the kit, ``board.out`` its lines."""
 
-    def __init__(self, tmp, broker: LocalBroker, seat: str, table: str = "t1") -> None:
+    def __init__(
+        self, tmp, broker: LocalBroker, seat: str, table: str = "t1", host_seed: int | None = None
+    ) -> None:
+        """``host_seed``: this board's kit is the host and deals the game of that seed."""
+        from haleakala.gameapi import new_game
+
         self.out = io.StringIO()
+        state_dir = tmp / f"{seat}-board"
+        state_dir.mkdir(exist_ok=True)
         self.kit = RemoteKit(
-            parse_url(f"{broker.url}/{table}"), seat, host=False, state_dir=tmp / f"{seat}-board",
-            out=self.out,
+            parse_url(f"{broker.url}/{table}"), seat, host=host_seed is not None,
+            state_dir=state_dir, out=self.out,
+            new_game=lambda: new_game("haleakala", seed=host_seed or 0),
         )  # fmt: skip
-        (tmp / f"{seat}-board").mkdir(exist_ok=True)
         self.link = BoardLink(self.kit)
+        if self.kit.authority is not None:
+            self.link.begin(self.kit.authority.seq, self.kit.authority.game.clone())
         self.stop = threading.Event()
         self.ended: list[int] = []
         self.thread = threading.Thread(target=lambda: self.ended.append(self.kit.run(self.stop)))
