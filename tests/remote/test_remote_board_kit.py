@@ -145,6 +145,7 @@ def test_the_hosts_board_plays_a_whole_game_with_an_autoplayed_seat_kit(tmp_path
 def test_run_remote_without_autoplay_starts_the_companion_daemon_on_the_board(tmp_path, broker):
     """``haleakala run --remote ... --hardware sim --headless``: the seat's board joins the
     host's game, the daemon says ready, and SIGTERM ends it cleanly (exit 0, "bye")."""
+    import os
     import signal
     import subprocess
     import sys
@@ -158,9 +159,11 @@ def test_run_remote_without_autoplay_starts_the_companion_daemon_on_the_board(tm
         sys.executable, "-m", "haleakala", "run", "--remote", f"{broker.url}/t1", "--seat",
         "yellow", "--hardware", "sim", "--headless", "--state-dir", str(tmp_path / "board"),
     ]  # fmt: skip
-    env = {**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
     with out.open("w") as sink:
-        board = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=REPO_ROOT)
+        board = subprocess.Popen(
+            args, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=REPO_ROOT
+        )
     try:
         wait_for(lambda: "ready:" in out.read_text() or board.poll() is not None,
                  "the board's daemon is ready", timeout=60)  # fmt: skip
