@@ -37,6 +37,7 @@ from haleakala.companion.physical import instructions, physical_board
 from haleakala.rules import PLAYERS, IllegalDecision
 from haleakala.words import board as BW
 from haleakala.words import notes as N
+from haleakala.words.labels import describe
 
 from . import words as W
 from .board import RemoteMoves, agreed_only, companion_options
@@ -133,6 +134,29 @@ class RemoteCompanion(Companion):
         if self.seat.trouble and message is not None and message.title == "DIVERGED":
             why = self.moves.trouble or self.seat.trouble
             self.show(shown(W.DIVERGED), shown(why))
+
+    def _finish(self) -> None:
+        self._name_the_remote()
+        super()._finish()
+
+    def _name_the_remote(self) -> None:
+        """The solo mode's words for a board touched during the other seat's turn speak of
+        "the companion" (``COMPANION'S TURN``, "still thinking"): here it is a player at
+        the other table, and the OLED says so."""
+        if not self.seat.plays(self.game):
+            return
+        title = shown(W.remote_title(self.remote))
+        d = self.seat.proposal_for(self.game)
+        if d is None:
+            why = shown(W.not_decided_yet(self.remote))
+        else:
+            why = shown(W.carry_out(self.remote, describe(self.game, d)))
+        m = self.panel.mismatch
+        if m is not None and m.headline == BW.COMPANIONS_TURN:
+            self.panel = replace(self.panel, mismatch=replace(m, headline=title, reason=why))
+        message = self.panel.message
+        if message is not None and message.title in (BW.COMPANIONS_TURN, N.THINKING):
+            self.panel = replace(self.panel, message=replace(message, title=title, text=why))
 
     def _note(self, note: W.Note, *, refusal: bool = True) -> None:
         self.show(shown(note[0]), shown(note[1]), refusal=refusal)

@@ -27,6 +27,23 @@ def waiting_for(colour: str) -> Text:
     return Text.of(N_("waiting for {colour}'s move"), colour=Term(colour))
 
 
+def not_decided_yet(colour: str) -> Text:
+    """The board touched while the remote player has not decided (not "the companion")."""
+    return Text.of(
+        N_("{colour} has not decided yet at the other table: leave the board as it was"),
+        colour=Term(colour),
+    )
+
+
+def carry_out(colour: str, instruction: str) -> Text:
+    """The board touched otherwise than the remote player's decision says."""
+    return Text.of(
+        N_("{colour} played at the other table: {instruction}"),
+        colour=Term(colour),
+        instruction=instruction,
+    )
+
+
 def not_legal_here(seq: int, decision: str) -> Text:
     """The agreed game's decision cannot be made on this board's game."""
     return Text.of(

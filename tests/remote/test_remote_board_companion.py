@@ -172,3 +172,25 @@ def test_only_this_seats_decisions_on_the_agreed_position_are_ever_sent(picks):
         assert [c.game.format(x) for x in c.game.history] == agreed
         assert all(s[0] <= len(agreed) for s in send.sent)
     c.moves.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "reason"),
+    [
+        ("en", "YELLOW (REMOTE)", "yellow has not decided yet at the other table"),
+        ("de", "GELB (FERN)", "Gelb hat am anderen Tisch noch nicht entschieden"),
+    ],
+)
+def test_a_board_touched_before_the_remote_player_decides_names_them_not_the_companion(
+    language, lang, title, reason
+):
+    from haleakala.hal.events import BeachContents, Disc
+
+    c, send = board()
+    c.handle(BeachContents(0, c.sensed_board()[0] | {Disc("yellow", 3)}))
+    language(lang)
+    text = oled_text(c)
+    assert title in text and reason in text, text
+    assert "COMPANION" not in text and "BEGLEITER" not in text
+    assert not send.sent and not c.game.history
+    c.moves.close()
