@@ -522,3 +522,9 @@ class RemoteKit:
             return self.exit_code or EXIT_OK
         finally:
             self.link.stop()
+
+
+def stdin_reader(events: queue.Queue) -> None:
+    for line in sys.stdin:
+        if line.strip():
+            events.put(("local", line.strip()))

@@ -9,7 +9,6 @@ state directory, and choosing how this seat's decisions are made, is start-up.
 from __future__ import annotations
 
 import os
-import queue
 import secrets
 import signal
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .journal import JournalError
-from .kit import EXIT_CONFIG, EXIT_FAILURE, RemoteKit
+from .kit import EXIT_CONFIG, EXIT_FAILURE, RemoteKit, stdin_reader
 from .mqtt import RemoteURLError, parse_url
 from .wire import table_key
 
@@ -46,12 +45,6 @@ def seat_options(specs: Any) -> tuple[str, dict[str, str], str]:
             else f"--seat: one seat is played here, not {len(here)} ({', '.join(here)})"
         )  # fmt: skip
     return here[0], bots, ""
-
-
-def _stdin_reader(events: queue.Queue) -> None:
-    for line in sys.stdin:
-        if line.strip():
-            events.put(("local", line.strip()))
 
 
 def main(args: Any) -> int:
@@ -124,7 +117,7 @@ def main(args: Any) -> int:
         if kit.authority is None or kit.authority.name == "haleakala":
             return run_board(args, kit)  # the companion daemon on this kit's board
     if args.autoplay is None:
-        threading.Thread(target=_stdin_reader, args=(kit.events,), daemon=True).start()
+        threading.Thread(target=stdin_reader, args=(kit.events,), daemon=True).start()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

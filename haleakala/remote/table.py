@@ -367,10 +367,10 @@ def run_board(args: Any, kit: Any) -> int:
                 thread.join(5)
                 return ended[0] if ended else 0
     if link.first is None:  # the host's game has no board here (Kahuna, Kanaloa)
-        from .start import _stdin_reader
+        from .kit import stdin_reader
 
         log.info("this game is not played on a Haleakala board: decisions are typed")
-        threading.Thread(target=_stdin_reader, args=(kit.events,), daemon=True).start()
+        threading.Thread(target=stdin_reader, args=(kit.events,), daemon=True).start()
         with _stopped_by_signals(stop):
             while thread.is_alive():
                 thread.join(0.5)
