@@ -3,6 +3,8 @@ the run command's own options and the seat options of other games grow without a
 
 ``--remote mqtt://HOST:PORT/TABLE --seat COLOUR [--host]``: this kit plays one seat of a
 game at two tables over an MQTT broker that both kits dial out to (docs/REMOTE-PROTOCOL.md).
+``--players N`` and ``--seat COLOUR=WHO`` (at the host) make a table of three or four: a
+Kanaloa game whose other seats are kits (``kit``, the default) or bots played at the host.
 """
 
 from __future__ import annotations
@@ -24,7 +26,24 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
         "the host if the broker asks); both kits dial out, none listens",
     )
     if not _has(p, "--seat"):  # another game's seat option may define it first
-        g.add_argument("--seat", default=None, metavar="COLOUR", help="the seat played here")
+        g.add_argument(
+            "--seat",
+            action="append",
+            default=None,
+            metavar="COLOUR[=WHO]",
+            help="the seat played here (COLOUR); at the host, COLOUR=WHO says who plays another "
+            "seat: kit (a kit over the broker, the default) or a bot of the game played at the "
+            "host (random, greedy, ...); repeat for each seat",
+        )
+    if not _has(p, "--players"):  # another command's count option may define it first
+        g.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            metavar="N",
+            help="(with --remote --host) how many seats the table has (default: the game's "
+            "smallest count; Kanaloa: 2 to 4)",
+        )
     if not _has(p, "--game"):  # another command's game option may define it first
         from haleakala.gameapi import GAMES
 
@@ -61,3 +80,10 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
         "until SIGUSR1 arrives, so that a test can disturb a game at a known point",
     )
     g.add_argument("--ca-file", default=None, help="CA certificate of an mqtts:// broker")
+    g.add_argument(
+        "--typed",
+        action="store_true",
+        help="this seat's decisions are typed on standard input, one per line in notation, "
+        "instead of made on the board (a Haleakala game's default is the board: the companion "
+        "daemon on --hardware; other games are always typed)",
+    )

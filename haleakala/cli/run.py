@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     if getattr(args, "remote", None):
-        from haleakala.remote.kit import main as remote_main
+        from haleakala.remote.start import main as remote_main
 
         return remote_main(args)
     from haleakala.companion.daemon import main

@@ -266,9 +266,9 @@ def _proposal_screen(game: Game, chooser: U.Chooser, ui: U.UiState) -> Screen:
     """Solo: the companion's decision in words (what to do about it), or that it thinks;
     then what the last decision asked the players to move."""
     lines: list[U.Words]
-    if not chooser.options:
+    if not chooser.options:  # a remote player's seat says what it waits for (subject)
         lines = [
-            Text.of(N_("{who} is thinking…"), who=_colour_name(game.decider)),
+            chooser.subject or Text.of(N_("{who} is thinking…"), who=_colour_name(game.decider)),
             Text(N_("(back: menu)")),
         ]
     else:

@@ -17,15 +17,21 @@ local board does for a remote seat is sent anywhere (only the host's decisions f
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
+
+from . import words as W
 
 NEVER = float("inf")
 """A remote player thinks as long as they like: the companion never replaces them."""
 
 
 class Diverged(Exception):
-    """The agreed game's decision is not legal in this board's game."""
+    """The agreed game's decision is not legal in this board's game; ``why`` says so as a
+    ``Text`` for the OLED (``str`` is the English sentence, for the log)."""
+
+    def __init__(self, why: Any) -> None:
+        super().__init__(str(why))
+        self.why = why
 
 
 class RemoteMoves:
@@ -39,13 +45,25 @@ class RemoteMoves:
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._by_seq: dict[int, str] = {}
+        self._seats: dict[int, str] = {}
         self._closed = False
+        self.trouble: Any = None  # the last Diverged's ``why`` (a Text), for the board
 
-    def add(self, seq: int, text: str) -> None:
-        """Decision number ``seq`` (from 1) of the agreed game, in notation."""
+    def add(self, seq: int, text: str, seat: str = "") -> None:
+        """Decision number ``seq`` (from 1) of the agreed game, in notation, made by
+        ``seat`` (every seat's is added: a question the board asked on a position it then
+        left, e.g. its own made-up draws, is answered and dropped as stale, never left
+        blocking the seat's one worker thread)."""
         with self._cond:
             self._by_seq[seq] = text
+            if seat:
+                self._seats[seq] = seat
             self._cond.notify_all()
+
+    def seat(self, seq: int) -> str:
+        """Who made decision ``seq`` ("" if not said)."""
+        with self._cond:
+            return self._seats.get(seq, "")
 
     def close(self) -> None:
         with self._cond:
@@ -60,28 +78,31 @@ class RemoteMoves:
 
     def factory(self, strength: str, seed: int) -> Any:
         """``companion.solo.BotFactory``: a "bot" that plays what the host acknowledged."""
-        return _RemoteBot(self.wait)
+        return _RemoteBot(self)
 
 
 class _RemoteBot:
-    def __init__(self, wait: Callable[[int, float | None], str | None]) -> None:
-        self._wait = wait
+    def __init__(self, moves: RemoteMoves) -> None:
+        self._moves = moves
 
     def decide(self, game: Any, budget: Any = None) -> int:
         seq = len(game.history) + 1
-        text = self._wait(seq, None)
+        text = self._moves.wait(seq, None)
         if text is None:
-            raise Diverged(f"decision {seq} never came: the remote game was closed")
+            self._fail(W.never_came(seq))
+        assert text is not None
         try:
             d = int(game.parse(text))
-        except ValueError as exc:
-            raise Diverged(f"decision {seq} {text!r} cannot be read on this board: {exc}") from None
-        if d not in game.legal_actions():
-            raise Diverged(
-                f"decision {seq} {text!r} of the agreed game is not legal on this board's game:"
-                " the board and the agreed game have diverged"
-            )
+        except ValueError:
+            self._fail(W.unreadable(seq, text))
+        seat = self._moves.seat(seq)
+        if d not in game.legal_actions() or (seat and seat != game.to_move):
+            self._fail(W.not_legal_here(seq, text))
         return d
+
+    def _fail(self, why: Any) -> None:
+        self._moves.trouble = why
+        raise Diverged(why)
 
 
 def companion_options(moves: RemoteMoves, colour: str) -> dict[str, Any]:

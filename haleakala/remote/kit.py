@@ -6,8 +6,10 @@ authority, which may be at the other table, so this kit must never decide alone 
 game is; it turns the link's events and its own seat's decisions into protocol messages on
 one thread and says, line by line, what the board must show: the other table's decision
 ("yellow plays 3 on beach 2: place it"), a refusal, a pause with how long a party has been
-gone. Its own seat is played by ``--autoplay SEED`` (the seeded ``policy.pick``) or by
-decisions typed on standard input, one per line, in the game's notation.
+gone. Its own seat is played by ``--autoplay SEED`` (the seeded ``policy.pick``), by
+decisions typed on standard input (``--typed``, and any game but Haleakala), one per line,
+in the game's notation, or at the board: ``remote.table`` runs the companion daemon and this
+loop on a thread of its own, joined by ``BoardLink``.
 
 The host kit keeps ``remote-journal.jsonl`` in its state directory and resumes it after a
 crash with the same game id, so the seats' mirrors stay valid; a seat kit keeps nothing: a
@@ -19,10 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import queue
 import secrets
-import signal
 import socket
 import sys
 import threading
@@ -34,9 +34,9 @@ from typing import Any, TextIO
 from .authority import Authority
 from .journal import JournalError, RemoteJournal
 from .mirror import Mirror
-from .mqtt import Link, RemoteURLError, TableURL, parse_url
+from .mqtt import Link, TableURL
 from .policy import pick
-from .wire import HOST, Hello, Message, ProtocolError, Snapshot, decode, table_key
+from .wire import HOST, Hello, Message, ProtocolError, Snapshot, decode
 
 EXIT_OK, EXIT_FAILURE, EXIT_CONFIG = 0, 1, 2
 FINAL = "remote-final.json"
@@ -83,6 +83,7 @@ class RemoteKit:
         key: bytes = b"",
         keepalive: int = 10,
         ca_file: str | None = None,
+        bots: dict[str, str] | None = None,
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -110,6 +111,12 @@ class RemoteKit:
         self.autoplay_until = autoplay_until
         # (bench) trace(what, seq): "decided", "shown", "snapshot", "connected"
         self.trace: Callable[[str, int], None] = lambda what, seq: None
+        self.bot_names = dict(bots or {})  # (host) seat -> bot played here for it
+        self.bots: dict[str, Any] = {}
+        # the physical board (``remote.table``): told every agreed decision and position
+        self.agreed: Callable[[int, str, str], None] | None = None
+        self.position: Callable[[int, Any], None] | None = None
+        self.board_answer: Callable[[str, int, str, Any], None] | None = None
         if host:
             self.authority = self._open_authority(new_game, hints)
         else:
@@ -141,6 +148,7 @@ class RemoteKit:
             if new_game is None:
                 raise JournalError("no game to resume and none to start")
             game = new_game()
+            self.bots = self._make_bots(game)  # a wrong --seat starts no journal
             game_id, history = secrets.token_hex(8), []
             journal.start(
                 {
@@ -154,13 +162,37 @@ class RemoteKit:
             raise JournalError(
                 f"{self.seat} is not a seat of this game: choose {', '.join(game.players)}"
             )
+        self.bots = self.bots or self._make_bots(game)
         authority = Authority(
-            game, table=self.url.table, game_id=game_id, local={self.seat}, local_hints=hints,
+            game, table=self.url.table, game_id=game_id, local={self.seat, *self.bots},
+            local_hints=hints,
             journal=journal.append, clock=self.clock, history=history,
         )  # fmt: skip
         if game.is_terminal():
             self.finished = set()
         return authority
+
+    def _make_bots(self, game: Any) -> dict[str, Any]:
+        """The bots of ``--seat COLOUR=BOT``: seats the host plays itself, present and
+        consenting like its own seat (a JournalError with a sentence for a wrong one)."""
+        from haleakala.ai import bots_of, make_bot
+
+        name = getattr(game, "game_name", "haleakala")
+        bots = {}
+        if self.seat not in game.players:
+            return {}  # said by the caller
+        for i, (colour, who) in enumerate(sorted(self.bot_names.items())):
+            if colour not in game.players or colour == self.seat:
+                others = ", ".join(p for p in game.players if p != self.seat)
+                raise JournalError(f"--seat {colour}={who}: COLOUR is one of {others}")
+            known = bots_of(name)
+            if who not in known:
+                raise JournalError(
+                    f"--seat {colour}={who}: WHO is kit or a bot of {name}: "
+                    + ", ".join(sorted(known))
+                )
+            bots[colour] = make_bot(who, seed=i + 1, game=name)
+        return bots
 
     # -- telling the board ----------------------------------------------------------------
 
@@ -186,9 +218,12 @@ class RemoteKit:
                 return
             pairs = list(zip(m.deciders, m.history, strict=True))
             name, view = m.name, m.view
+        first = self.shown == 0 and self.before is None
         for seq in range(self.shown + 1, len(pairs) + 1):
             seat, decision = pairs[seq - 1]
             self.trace("shown", seq)
+            if self.agreed is not None:
+                self.agreed(seq, seat, decision)
             if seat == self.seat:
                 self.say(f"{seq}: {seat} {decision} (taken)")
             elif seq == len(pairs) and self.before is not None and seq == self.shown + 1:
@@ -196,8 +231,27 @@ class RemoteKit:
                          f"{board_line(name, self.before, seat, decision)}")  # fmt: skip
             else:
                 self.say(f"{seq}: {seat} {decision}")
+        if self.position is not None and (first or len(pairs) > self.shown):
+            self.position(len(pairs), self.agreed_state())
         self.shown = len(pairs)
         self.before = view
+
+    def agreed_state(self) -> Any:
+        """The agreed game as this kit may hold it, for its board: the host's own game (a
+        copy), a seat's state rebuilt from its view with the agreed history (its draw
+        piles' order is made up: the next view corrects it); None for a game that cannot
+        be rebuilt from a view (a Kahuna hand)."""
+        if self.authority is not None:
+            return self.authority.game.clone()
+        m = self.mirror
+        assert m is not None
+        state = m.state()
+        if state is not None:
+            try:
+                state.history = [state.parse(text) for text in m.history]
+            except ValueError:
+                return None
+        return state
 
     # -- events -------------------------------------------------------------------------
 
@@ -223,6 +277,8 @@ class RemoteKit:
             self._message(event[1], event[2])
         elif kind == "local":
             self.decide(event[1])
+        elif kind == "board":
+            self.board_decide(*event[1:])
         elif kind == "release":
             self.autoplay_until, self.holding = None, False
 
@@ -284,7 +340,7 @@ class RemoteKit:
         if self.authority is not None:
             if not self.established:
                 return  # not yet known to be the table's only host: judge nothing
-            if sender not in self.authority.players or sender == self.seat:
+            if sender not in self.authority.players or sender == self.seat or sender in self.bots:
                 self.say(
                     f"ignored a kit that claims seat {sender}: this game's remote seats are "
                     + ", ".join(s for s in self.authority.players if s != self.seat)
@@ -313,6 +369,8 @@ class RemoteKit:
             self.trace("snapshot", m.seq)
         if m.refused is not None and m.refused is not earlier:
             self.say(f"the host refused {m.refused.decision}: {m.refused.reason}")
+            if self.board_answer is not None:
+                self.board_answer("refused", m.refused.seq, m.refused.decision, m.refused.reason)
         if m.paused != was_paused:
             self._tell_pause(m.away)
             if not m.paused:
@@ -334,23 +392,51 @@ class RemoteKit:
             return []
         return sorted(m.legal) if m.to_move == self.seat else []
 
-    def decide(self, text: str) -> None:
+    def decide(self, text: str, seat: str = "") -> str:
+        """Send (seat kit) or take (host) this kit's decision; the reason it was not, or ""."""
         seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
         self.trace("decided", seq)
         if self.authority is not None:
-            reason, out = self.authority.local_decide(self.seat, text)
+            reason, out = self.authority.local_decide(seat or self.seat, text)
             if reason:
                 self.say(f"not taken: {reason}")
             self.send(out)
             self._tell_new_decisions()
-            return
+            return reason
         m = self.mirror
         assert m is not None
         message = m.decide(text)
         if message is None:
-            self.say("not now: it is not this seat's decision, or one is still on its way")
+            reason = "not now: it is not this seat's decision, or one is still on its way"
+            self.say(reason)
+            return reason
+        self.send([message])
+        return ""
+
+    def board_decide(self, seq: int, text: str, digest: str) -> None:
+        """A decision taken at this kit's board (``remote.table``): sent (seat kit) or taken
+        (host) only if it is this seat's, numbered next, and made on the agreed position;
+        anything else is answered to the board (``board_answer``) and never sent."""
+        from .views import view_digest
+
+        answer = self.board_answer or (lambda kind, seq, text, why: None)
+        if self.authority is not None:
+            a = self.authority
+            agreed, to_move, view = a.seq, a.game.to_move, a.views[self.seat]
         else:
-            self.send([message])
+            m = self.mirror
+            assert m is not None
+            agreed, to_move, view = m.seq, m.to_move, m.view
+        if seq != agreed + 1:
+            answer("diverged", seq, text, ("seq", agreed))
+        elif digest != view_digest(view):
+            answer("diverged", seq, text, ("view", agreed))
+        elif to_move != self.seat:
+            answer("refused", seq, text, f"it is {to_move}'s decision, not {self.seat}'s")
+        else:
+            reason = self.decide(text)
+            if reason:
+                answer("refused", seq, text, reason)
 
     def _autoplay(self) -> bool:
         """Make this seat's scripted decision if it is due; True if one was made."""
@@ -368,6 +454,15 @@ class RemoteKit:
             return True
         return False
 
+    def _play_bots(self) -> bool:
+        """(host) A seat of ``--seat COLOUR=BOT`` to decide: its bot decides here."""
+        a = self.authority
+        if a is None or a.paused() or a.game.is_terminal() or a.game.to_move not in self.bots:
+            return False
+        game = a.game
+        text = game.format(self.bots[game.to_move].decide(game.clone()))
+        return not self.decide(text, game.to_move)
+
     # -- the end ------------------------------------------------------------------------
 
     def final_game(self) -> Any:
@@ -381,7 +476,7 @@ class RemoteKit:
         if game is None:
             return False
         if self.authority is not None:
-            remote = set(self.authority.players) - {self.seat}
+            remote = set(self.authority.players) - {self.seat, *self.bots}
             return remote <= self.finished
         return True
 
@@ -414,7 +509,7 @@ class RemoteKit:
         self.link.start()
         try:
             while not stop.is_set() and self.exit_code is None:
-                while self._autoplay():  # several decisions in a row need no message
+                while self._autoplay() or self._play_bots():  # several in a row need no message
                     pass
                 if self.done():
                     self.finish()
@@ -429,71 +524,7 @@ class RemoteKit:
             self.link.stop()
 
 
-def _stdin_reader(events: queue.Queue) -> None:
+def stdin_reader(events: queue.Queue) -> None:
     for line in sys.stdin:
         if line.strip():
             events.put(("local", line.strip()))
-
-
-def main(args: Any) -> int:
-    """The ``--remote`` branch of ``haleakala run``."""
-    try:
-        url = parse_url(args.remote)
-    except RemoteURLError as exc:
-        print(f"haleakala run: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    if not getattr(args, "seat", None):
-        print("haleakala run: --remote needs --seat COLOUR (the seat played here)", file=sys.stderr)
-        return EXIT_CONFIG
-    try:
-        import paho.mqtt  # noqa: F401
-    except ImportError:
-        from haleakala.checkout import install_hint
-
-        print(
-            f"haleakala run: remote play needs paho-mqtt: {install_hint('remote')}",
-            file=sys.stderr,
-        )
-        return EXIT_CONFIG
-    from haleakala.config import ConfigError, load
-
-    try:
-        config = load(getattr(args, "config", None))
-    except (ConfigError, OSError) as exc:
-        print(f"haleakala run: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    state_dir = Path(getattr(args, "state_dir", None) or config.state_dir) / "remote"
-    try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"haleakala run: state directory {state_dir} is not usable: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-
-    def new_game() -> Any:
-        from haleakala.gameapi import new_game as deal
-        from haleakala.rules import Game
-
-        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-        name = getattr(args, "game", None) or "haleakala"
-        if name != "haleakala":  # the core is game-neutral: any game of gameapi.GAMES
-            return deal(name, seed=seed)
-        return Game(args.variant or config.variant, seed, args.start)
-
-    secret = getattr(args, "table_key", None) or os.environ.get("HALEAKALA_TABLE_KEY", "")
-    try:
-        kit = RemoteKit(
-            url, args.seat, host=bool(args.host), state_dir=state_dir, new_game=new_game,
-            autoplay=args.autoplay, autoplay_until=getattr(args, "autoplay_until", None),
-            hints=bool(getattr(args, "allow_hints", False)),
-            key=table_key(secret), ca_file=getattr(args, "ca_file", None),
-        )  # fmt: skip
-    except JournalError as exc:
-        print(f"haleakala run: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    if args.autoplay is None:
-        threading.Thread(target=_stdin_reader, args=(kit.events,), daemon=True).start()
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    signal.signal(signal.SIGUSR1, lambda *_: kit.events.put(("release",)))
-    return kit.run(stop)
