@@ -119,7 +119,7 @@ class PileSession(TerminalSession[Pile]):
         return Pile.from_json(read_text(name, MAX_SAVE_BYTES))
 
     def loaded(self, name: str) -> None:
-        self.say(f"loaded {name}")
+        self.say(f"loaded {name}", wrap=False)  # a file's line is one line, as the games say it
 
     def hint(self) -> None:
         self.say(f"hint: {self.game.format(self.game.legal_actions()[-1])}")
