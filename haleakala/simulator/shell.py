@@ -14,6 +14,7 @@ made, pixel for pixel.
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -22,7 +23,7 @@ import pygame
 from .palette import Fonts
 
 
-class WindowShell:
+class WindowShell(ABC):
     """One pygame window: the display, the frame loop, screenshots and the window keys.
 
     ``screen`` is drawn on; without one the display is opened at ``size`` with ``caption``.
@@ -54,23 +55,23 @@ class WindowShell:
 
     # -- hooks: what only the game knows ----------------------------------------------------
 
+    @abstractmethod
     def draw(self) -> Any:
         """Draw one frame if anything changed; what changed (falsy: nothing)."""
-        raise NotImplementedError
 
-    def update(self) -> None:
+    def update(self) -> None:  # noqa: B027 (optional hook: nothing by default)
         """Let the game move between frames (a bot's decision, a timer)."""
 
-    def click(self, pos: tuple[int, int]) -> Any:
+    def click(self, pos: tuple[int, int]) -> Any:  # noqa: B027 (optional hook: nothing by default)
         """A left click at ``pos`` on the canvas."""
 
-    def key(self, event: Any) -> None:
+    def key(self, event: Any) -> None:  # noqa: B027 (optional hook: nothing by default)
         """A key the shell does not answer itself (q, s, F12, Esc, c)."""
 
-    def clear(self) -> None:
+    def clear(self) -> None:  # noqa: B027 (optional hook: nothing by default)
         """Esc or c: drop what is selected."""
 
-    def note(self, text: str) -> None:
+    def note(self, text: str) -> None:  # noqa: B027 (optional hook: nothing by default)
         """Show a one-line message (a screenshot's file name)."""
 
     # -- the shell --------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from haleakala.core.jsonread import printable
 from haleakala.i18n import N_, _, ngettext
-from haleakala.i18n.refusals import say
 from haleakala.kahuna import PLAYERS, Game
 from haleakala.kahuna.events import Bridge, Drew, Event, Revealed, Scored, Shuffled, Stone
 from haleakala.kahuna.game import NONE
@@ -382,10 +381,6 @@ class KahunaTerminalGame(TerminalSession[Game]):
 
     def extra_commands(self) -> dict[str, Callable[[str], None]]:
         return {"hand": lambda _rest: self.say(table_lines(self.game, self.viewer)[-1])}
-
-    def refuse(self, line: str) -> str | None:
-        refusal = self.game.refusal(line)
-        return None if refusal is None else say(refusal)
 
     def decided(self, decision: int, before: Any, mover: int) -> None:
         if decision >= DRAW_PILE:  # a draw or end closed the turn

@@ -126,17 +126,6 @@ class KanaloaTerminalGame(TerminalSession[Game]):
         self.draw()
         self.say(describe_result(self.game))
 
-    def pass_screen(self, p: int) -> str:
-        """Between two people: whose decision it is. The map is public (N12), so the
-        screen is not cleared."""
-        self.say(
-            "\n"
-            + _("Pass the device to {colour}: the next decision is theirs.").format(
-                colour=colour(self.game.players[p])
-            )
-        )
-        return _("{colour}, press Enter ").format(colour=colour(self.game.players[p]))
-
     def describe(self, events: Any, viewer: int | None) -> list[str]:
         return describe_events(self.game, events)
 
@@ -149,9 +138,6 @@ class KanaloaTerminalGame(TerminalSession[Game]):
 
     def legal_lines(self) -> list[str]:
         return legal_lines(self.game)
-
-    def compact_legal(self) -> str:
-        return compact_legal(self.game)
 
     def hint(self) -> None:
         self.say(hint_line(self.game))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TextIO, TypeVar
@@ -26,11 +27,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TextIO, Type
 from haleakala.core.errors import SaveError
 from haleakala.core.jsonread import printable
 from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n.refusals import say as say_refusal
 
 from .textfile import UnreadableFile
 
 if TYPE_CHECKING:
     from haleakala.ai import Bot
+    from haleakala.core.refusal import Refusal
 
 WIDTH = 80  # every line the terminal game prints fits a classic terminal (render.WIDTH)
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
@@ -125,16 +128,22 @@ class Playable(Protocol):
 
     def to_json(self) -> str: ...
 
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    def refusal(self, decision: int | str, player: str | None = None) -> Refusal | None: ...
+
 
 G = TypeVar("G", bound=Playable)
 
 
-class TerminalSession(Generic[G]):
+class TerminalSession(ABC, Generic[G]):
     """One game at one terminal; ``seats[p]`` is None for a person, else a bot.
 
-    Subclasses fill the hooks (the methods that raise ``NotImplementedError`` and the class
-    constants); everything else is shared. ``undo_stack`` holds the positions before each
-    decision a person made (a game whose undo needs more overrides ``undo`` and ``decide``).
+    Subclasses fill the hooks (the abstract methods every game has, the others where a
+    game differs from the default, and the class constants); everything else is shared.
+    ``undo_stack`` holds the positions before each decision a person made (a game whose
+    undo needs more overrides ``undo`` and ``decide``).
     """
 
     HELP: ClassVar[str] = ""  # the help text (marked with N_, translated when shown)
@@ -166,13 +175,13 @@ class TerminalSession(Generic[G]):
 
     # -- hooks: what only the game knows ---------------------------------------------------
 
+    @abstractmethod
     def render(self) -> str:
         """The state as text, for whoever is looking (``draw`` prints it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def introduction(self) -> str:
         """The first line: the game, its seed, who sits where, who starts."""
-        raise NotImplementedError
 
     def name_of(self, colour: str) -> str:
         """A seat colour in the language in use."""
@@ -189,12 +198,15 @@ class TerminalSession(Generic[G]):
         return ["  " + " | ".join(self.game.legal_decisions())]
 
     def compact_legal(self) -> str:
-        """The legal decisions in one short line, when the whole list was shown already."""
-        raise NotImplementedError
+        """The legal decisions in one short line, when the whole list was shown already:
+        counted by their first word, in the order met."""
+        return counted_legal(self.game.legal_decisions())
 
     def refuse(self, line: str) -> str | None:
-        """Why a typed line is no legal decision now, as a sentence; None when it is one."""
-        raise NotImplementedError
+        """Why a typed line is no legal decision now, as a sentence in the language in use
+        (the rules' ``Refusal``, which names its ruling); None when it is one."""
+        refusal = self.game.refusal(line)
+        return None if refusal is None else say_refusal(refusal)
 
     def describe(self, events: Any, viewer: int | None) -> list[str]:
         """What a decision's events did, as ``viewer`` may see it."""
@@ -211,19 +223,24 @@ class TerminalSession(Generic[G]):
         """After a bot's decision and its events were told."""
 
     def result_text(self) -> str | None:
-        """The end of the game in one sentence (None: nothing to say)."""
-        raise NotImplementedError
+        """The end of the game in one sentence (None: nothing to say, the game's ``finish``
+        tells it)."""
+        return None
 
     def pass_screen(self, p: int) -> str:
-        """Say whose decision is next between two people; return the prompt for Enter."""
-        raise NotImplementedError
+        """Say whose decision is next between two people; return the prompt for Enter. The
+        default clears nothing: for a game with no hidden hands (a public map)."""
+        name = self.name_of(self.game.players[p])
+        self.say("\n" + _("Pass the device to {colour}: the next decision is theirs.").format(
+            colour=name))  # fmt: skip
+        return _("{colour}, press Enter ").format(colour=name)
 
     def passed(self, p: int) -> None:
         """After the new player pressed Enter (a game with hidden hands clears here)."""
 
+    @abstractmethod
     def read_save(self, name: str) -> G:
         """The game saved in file ``name``: ``UnreadableFile`` or ``SaveError`` if not."""
-        raise NotImplementedError
 
     def load_reason(self, exc: UnreadableFile | SaveError) -> object:
         """Why a save could not be loaded, without its file's name."""
@@ -233,17 +250,17 @@ class TerminalSession(Generic[G]):
         """Why a save that reads well cannot replace this game (None: it can)."""
         return None
 
+    @abstractmethod
     def loaded(self, name: str) -> None:
         """After a save replaced the game: say so, forget what belonged to the old one."""
-        raise NotImplementedError
 
     def extra_commands(self) -> dict[str, Callable[[str], None]]:
         """The game's own commands: word -> handler of the rest of the line."""
         return {}
 
+    @abstractmethod
     def hint(self) -> None:
         """What a bot would decide for the person to move (``hint``)."""
-        raise NotImplementedError
 
     # -- output -----------------------------------------------------------------------------
 
