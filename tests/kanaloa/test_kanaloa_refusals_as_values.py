@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.kanaloa_old_refusals import old_why_illegal
+from support.kanaloa_positions import advanced
 from support.leaks import english_words
 
 from haleakala import i18n
@@ -34,16 +35,6 @@ BAD_TEXTS = ["XYZ", "", "fish HONU>KAI pink", "move Q>KAI", "move HONUKAI", "rob
              "swap HONU:Kane3 HONU:Ku4", "swap HONU KAI", "start", "take Kane9",
              "sacrifice Pele5 to Zeus", "volcano AKAU+EWA+QQQ", "reverse HONUKAI"]  # fmt: skip
 """Lines that are no decision at all (N52): refused with the notation's own words."""
-
-
-def advanced(seed: int, players: int, steps: int) -> Game:
-    game = Game(seed=seed, players=players)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 def refused_here(game: Game, rng: random.Random) -> list[tuple[int | str, str | None]]:

@@ -8,6 +8,7 @@ import os
 import random
 
 import pytest
+from support.kanaloa_positions import advanced
 
 from haleakala.ai import make_bot
 from haleakala.kanaloa.game import Game
@@ -23,16 +24,6 @@ def screen():
     pygame.display.init()
     yield pygame.display.set_mode((L.WIDTH, L.HEIGHT))
     pygame.display.quit()
-
-
-def advanced(seed: int, players: int, steps: int) -> Game:
-    game = Game(seed=seed, players=players)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 def people(game: Game) -> KanaloaTable:

@@ -10,6 +10,8 @@ turn as the rules would.
 
 from __future__ import annotations
 
+import random
+
 from haleakala.kanaloa.game import Game
 from haleakala.kanaloa.material import GODS
 from haleakala.kanaloa.state import DOLPHIN, FISH, START, SUPPLY
@@ -123,3 +125,15 @@ def turn_of(game: Game, name: str, eruption: bool = False) -> list[tuple]:
 def legal(game: Game, verb: str | None = None) -> list[str]:
     texts = game.legal_decisions()
     return [t for t in texts if verb is None or t.split()[0] == verb]
+
+
+def advanced(seed: int, players: int, steps: int) -> Game:
+    """A position reached by ``steps`` random decisions (fewer if the game ends), the same
+    for a seed: what the terminal, window, web and refusal tests look at."""
+    game = Game(seed=seed, players=players)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game

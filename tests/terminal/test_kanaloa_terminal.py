@@ -11,6 +11,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.kanaloa_positions import advanced
 
 from haleakala import i18n
 from haleakala.ai import make_bot
@@ -25,17 +26,6 @@ from haleakala.terminal.kanaloa import (
 )
 
 RULING = re.compile(r"\((?:[^()]*[ ,])?[NL]\d+")
-
-
-def advanced(seed: int, players: int, steps: int) -> Game:
-    """A position reached by ``steps`` random decisions (fewer if the game ends)."""
-    game = Game(seed=seed, players=players)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 @pytest.fixture(params=["en", "de", "fr"])
@@ -227,6 +217,7 @@ def test_a_refusal_of_the_rules_is_said_in_german_and_french_with_its_ruling(lan
         i18n.use("en")
     assert all(RULING.search(f"({text}") for text in said), said
     assert len(said) > 10
+
     # The decision quoted in a refusal is notation; the words around it must not be English.
     def english(text: str) -> list[str]:
         return [w for w in english_words(re.sub(r"'[^']*'", "", text), language)
@@ -258,6 +249,7 @@ def test_a_line_that_is_no_decision_is_said_in_german_and_french_with_its_ruling
     finally:
         i18n.use("en")
     assert all(text is not None and RULING.search(f"({text}") for text in said.values()), said
+
     def english(text: str) -> list[str]:
         return [w for w in english_words(re.sub(r"'[^']*'", "", text), language)
                 if w not in KANALOA_NOTATION]  # fmt: skip

@@ -10,27 +10,17 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import shutil
 
 import pytest
 from support.browser import needs_chromium
+from support.kanaloa_positions import advanced
 from support.paths import REPO_ROOT
 
 from haleakala.kanaloa.game import Game
 from haleakala.web.kanaloa import log_lines, snapshot
 
 pytest.importorskip("aiohttp")
-
-
-def advanced(seed: int, players: int, steps: int) -> Game:
-    game = Game(seed=seed, players=players)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
