@@ -432,17 +432,30 @@ class Table:
             }
 
     def _result(self) -> str:
-        describe = getattr(self.hooks, "result_words", None)
-        if describe is not None:
-            return str(describe(self.game))
-        returns = self.game.returns()
-        return " ".join(f"{_(c)} {v:g}" for c, v in zip(self.players, returns, strict=True))
+        return result_words(self.game, self.hooks)
 
     def wait_for_change(self, seq: int, timeout: float) -> int:
         """Block (the host's command, a test) until a decision beyond ``seq`` or ``timeout``."""
         with self.changed:
             self.changed.wait_for(lambda: self.seq != seq, timeout)
             return self.seq
+
+
+def result_words(game: Any, hooks: Any = None) -> str:
+    """The final score in words, in the language in use: the game's seat hook where it
+    has one (Kahuna, Kanaloa); Haleakala's own result (``game over: red 28, yellow 8: red
+    wins``), never ``returns()`` (who won, as 1 and 0, is not the score)."""
+    describe = getattr(hooks or hooks_for(game), "result_words", None)
+    if describe is not None:
+        return str(describe(game))
+    result = getattr(game, "result", None)
+    outcome = result() if callable(result) else None
+    if outcome is not None and hasattr(outcome, "scores"):
+        from haleakala.words.moves import result_sentence
+
+        return str(i18n.render(result_sentence(outcome)))
+    returns = game.returns()
+    return " ".join(f"{_(c)} {v:g}" for c, v in zip(game.players, returns, strict=True))
 
 
 def _seen_move(move: Move, colour: str) -> dict:

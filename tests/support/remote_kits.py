@@ -16,6 +16,7 @@ from support.paths import REPO_ROOT
 from support.waiting import wait_for
 
 SEED, POLICY = 5, 9  # the deal and the autoplayer's seed of every game here
+KEY = "test-table-key"  # every table here has a key (secure by default), unless a test says
 GAME_S = 120.0  # hang guard for a whole game of ~500 decisions on a loaded machine
 
 
@@ -31,6 +32,7 @@ class Kit:
         host: bool = False,
         table: str = "t1",
         name: str = "",
+        seed: int = SEED,
     ) -> None:
         self.name = name or ("host" if host else seat)
         self.state_dir = tmp / self.name
@@ -50,8 +52,11 @@ class Kit:
             str(POLICY),
             *extra,
         ]
+        if "--table-key" not in extra and "--no-table-key" not in extra:
+            self.args += ["--table-key", KEY]
+        self.seed = seed
         if host:
-            self.args += ["--host", "--seed", str(SEED)]
+            self.args += ["--host", "--seed", str(seed)]
         self.process: subprocess.Popen | None = None
 
     def start(self, *extra: str) -> Kit:
@@ -117,7 +122,7 @@ class Kit:
         if "view" in record:  # the texts it saw, replayed on the deal, and the announced digest
             from haleakala.gameapi import new_game
 
-            game = new_game("haleakala", seed=SEED)
+            game = new_game("haleakala", seed=self.seed)
             for seat, text in zip(record["deciders"], record["history"], strict=True):
                 game.apply(text, seat)
             digest = record["digest"]
