@@ -58,6 +58,8 @@ class HostSide:
 
         def _tell_new_decisions(self) -> None: ...
 
+        def _tell_pause(self, away: dict[str, int]) -> None: ...
+
         @property
         def established(self) -> bool: ...
 
@@ -117,6 +119,11 @@ class HostSide:
         """What the host's claim on the table says to do (``claims.HostClaim.seen``)."""
         assert self.authority is not None and self.claim is not None
         if action == "host":
+            waiting = [s for s in self.authority.players if s in self.authority.away_since]
+            self.say(
+                f"hosting table {self.url.table} (game {self.authority.game_id})"
+                + (f": waiting for {', '.join(waiting)}" if waiting else "")
+            )
             if self.claim.rival is not None:
                 self.say(
                     f"the claim of kit {self.claim.rival.kit} on table {self.url.table} did "
@@ -147,8 +154,11 @@ class HostSide:
         if sender not in a.players or sender == self.seat or sender in self.bots:
             self._not_a_seat(sender, message)
             return
+        away = set(a.away_since)
         out = a.receive(message, sender)
         self.send(out)
+        if set(a.away_since) != away:
+            self._tell_pause(a.away())
         for answer in out:
             if isinstance(answer, Ack) and answer.reason:
                 if answer.seq == 0:

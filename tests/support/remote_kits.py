@@ -33,7 +33,11 @@ class Kit:
         table: str = "t1",
         name: str = "",
         seed: int = SEED,
+        keyed: bool = True,
+        autoplay: bool = True,
     ) -> None:
+        """``keyed`` False: no ``--table-key`` is added (the host makes one, a seat needs
+        one); ``autoplay`` False: decisions are typed (``write``)."""
         self.name = name or ("host" if host else seat)
         self.state_dir = tmp / self.name
         self.out = tmp / f"{self.name}.out"
@@ -48,11 +52,10 @@ class Kit:
             seat,
             "--state-dir",
             str(self.state_dir),
-            "--autoplay",
-            str(POLICY),
+            *(("--autoplay", str(POLICY)) if autoplay else ("--typed",)),
             *extra,
         ]
-        if "--table-key" not in extra and "--no-table-key" not in extra:
+        if keyed and "--table-key" not in extra and "--no-table-key" not in extra:
             self.args += ["--table-key", KEY]
         self.seed = seed
         if host:
@@ -66,11 +69,17 @@ class Kit:
                 self.args + list(extra),
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if "--typed" in self.args else subprocess.DEVNULL,
                 env=env,
                 cwd=REPO_ROOT,
             )
         return self
+
+    def write(self, line: str) -> None:
+        """Type ``line`` at a ``--typed`` kit."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.flush()
 
     def text(self) -> str:
         return self.out.read_text() if self.out.exists() else ""
