@@ -19,6 +19,8 @@ HELP = (
     "hand (what you hold), where (the game, the decisions so far, who is to decide)"
 )
 COMMANDS = ("help", "?", "legal", "hand", "where")
+SEPARATOR = ", "
+"""Between two legal decisions: a decision's notation may hold spaces (``discard HUNA``)."""
 
 
 def hand_line(view: dict[str, Any]) -> str:
@@ -33,8 +35,9 @@ def prompt(seat: str, seq: int, legal: list[str], view: dict[str, Any]) -> list[
     """What a typed seat is shown when it is to decide: its hand, then the prompt with the
     legal decisions (the first ``SHOWN``; ``legal`` lists every one)."""
     lines = [line for line in (hand_line(view),) if line]
-    listed = " ".join(legal[:SHOWN]) + (f" … (+{len(legal) - SHOWN}: legal)"
-                                        if len(legal) > SHOWN else "")  # fmt: skip
+    listed = SEPARATOR.join(legal[:SHOWN]) + (
+        f" … (+{len(legal) - SHOWN}: legal)" if len(legal) > SHOWN else ""
+    )
     lines.append(f"your decision {seq} ({seat}), {len(legal)} legal: {listed} — type one, or help")
     return lines
 
@@ -59,7 +62,7 @@ def answer(
     if word == "legal":
         if not legal:
             return [f"nothing to decide now: {to_move or 'nobody'} is to decide"]
-        return [f"{len(legal)} legal: " + " ".join(legal)]
+        return [f"{len(legal)} legal: " + SEPARATOR.join(legal)]
     if word == "hand":
         return [hand_line(view) or f"{name} has no hidden hand: everything is on the table"]
     who = f"{to_move} is to decide" if to_move else "the game is over"
