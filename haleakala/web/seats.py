@@ -226,6 +226,7 @@ class Table:
             history=history,
         )
         self.seen_at: dict[str, float] = {}
+        self.asked_at: dict[str, float] = {}  # seat -> when its page's last request began
         self.open: dict[str, int] = dict.fromkeys(self.tokens, 0)
 
     # -- who is who ---------------------------------------------------------------------
@@ -258,7 +259,7 @@ class Table:
             return
         with self.changed:
             self.open[colour] += 1
-            self.seen_at[colour] = self.clock()
+            self.seen_at[colour] = self.asked_at[colour] = self.clock()
             if colour in self.authority.away_since:
                 hello = Hello(self.name, self.game_id, colour, have=self.seq, hints=False,
                               kit="phone")  # fmt: skip
@@ -275,13 +276,16 @@ class Table:
 
     def sweep(self) -> None:
         """Seats whose page has asked nothing for ``AWAY_AFTER_S`` are away: the core pauses
-        the game (it is never forfeited) and every seat sees for how long."""
+        the game (it is never forfeited) and every seat sees for how long. Counted from the
+        page's last request *start*: a live page asks again at least every ``host.POLL_S``
+        (a waiting request is answered by then), so a request still open because the phone
+        vanished mid-wait does not keep it "here" past the documented 30 s."""
         with self.changed:
             now = self.clock()
             for colour in self.tokens:
-                if colour in self.authority.away_since or self.open[colour]:
+                if colour in self.authority.away_since:
                     continue
-                if now - self.seen_at.get(colour, now) >= AWAY_AFTER_S:
+                if now - self.asked_at.get(colour, now) >= AWAY_AFTER_S:
                     self.authority.connected(colour, False)
                     self._changed()
 
