@@ -250,3 +250,44 @@ def test_a_table_key_mismatch_is_said_at_both_kits(tmp_path, broker):
     finally:
         host.stop()
         seat.stop()
+
+
+def test_the_broker_password_comes_from_the_environment_or_the_config_not_the_command_line(
+    tmp_path, secured_broker
+):
+    """``$HALEAKALA_MQTT_PASSWORD`` and the config's ``[remote] password_file`` log a kit in;
+    the password in the address still works, with a warning that says where to put it."""
+    from urllib.parse import urlsplit
+
+    broker, cert = secured_broker
+    where = urlsplit(broker.url).netloc
+
+    class Secured:
+        def __init__(self, user: str) -> None:
+            self.url = f"mqtts://{user}@{where}"
+
+    ca = ("--ca-file", str(cert))
+    by_env = Kit(tmp_path, Secured("yellowkit"), "yellow", *ca, name="env")
+    by_env.env = {"HALEAKALA_MQTT_PASSWORD": "ye11ow"}
+    secret = tmp_path / "mqtt-password"
+    secret.write_text("h0st\n")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[remote]\npassword_file = "{secret}"\n')
+    by_file = Kit(tmp_path, Secured("hostkit"), "red", *ca, "--config", str(config),
+                  "--autoplay-until", "0", host=True)  # fmt: skip
+    old_form = Kit(tmp_path, Secured("yellowkit:ye11ow"), "yellow", *ca, name="old")
+    try:
+        for kit in (by_file, by_env):
+            kit.start()
+            kit.wait_for_line("connected to")
+            assert "refused this kit" not in kit.text()
+        by_env.stop()
+        old_form.start()
+        old_form.wait_for_line("connected to")
+        assert "the broker password is on the command line" in old_form.text()
+        assert "$HALEAKALA_MQTT_PASSWORD" in old_form.text()
+        for kit in (by_file, by_env, old_form):
+            assert "ye11ow" not in kit.text() and "h0st" not in kit.text()
+    finally:
+        for kit in (by_file, by_env, old_form):
+            kit.stop()

@@ -61,9 +61,10 @@ class Kit:
         if host:
             self.args += ["--host", "--seed", str(seed)]
         self.process: subprocess.Popen | None = None
+        self.env: dict[str, str] = {}  # more environment for the kit (a password)
 
     def start(self, *extra: str) -> Kit:
-        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **self.env}
         with self.out.open("a") as out:
             self.process = subprocess.Popen(
                 self.args + list(extra),
