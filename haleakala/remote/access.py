@@ -180,3 +180,33 @@ def from_config(args: Any) -> bool:
     if not getattr(args, "ca_file", None) and remote.ca_file:
         args.ca_file = remote.ca_file
     return True
+
+
+def phone_options(args: Any) -> str:
+    """``--web`` in a remote game serves its phone seats (``--seat COLOUR=phone``, at the
+    host): the one without the other is refused with a sentence ("" when all is well)."""
+    phones = [s for s in getattr(args, "seat", None) or () if s.partition("=")[2] == "phone"]
+    web = getattr(args, "web", None)
+    if phones and not getattr(args, "host", False):
+        return "--seat COLOUR=phone is the host's to say (the host serves the phone seats)"
+    if phones and not web:
+        return (
+            "a phone seat needs --web [HOST:]PORT, where the host serves it (0.0.0.0:8080 "
+            "for the phones on the LAN)"
+        )
+    if web and not phones:
+        return (
+            "--web in a remote game serves its phone seats (--seat COLOUR=phone at the host); "
+            "the live view of a remote game is not served yet: leave --web out"
+        )
+    return ""
+
+
+def serve_phones(kit: Any, address: str) -> Any:
+    """The host kit's phone seats, served at ``address`` (``remote.phones``)."""
+    from haleakala.gameapi import game_class
+
+    from .phones import serve
+
+    start = game_class(kit.authority.name).from_json(kit.start_json)
+    return serve(kit, start, address)

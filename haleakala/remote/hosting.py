@@ -44,6 +44,8 @@ class HostSide:
     quiet: Quiet
     bots: dict[str, Any]
     bot_names: dict[str, str]
+    phones: set[str]
+    start_json: str
     finished: set[str]
     replied: dict[str, float]
     exit_code: int | None
@@ -75,7 +77,10 @@ class HostSide:
         self.bots = self._make_bots(game)  # a wrong --seat starts no journal
         if resumed:
             self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
+            saved = journal.read(repair=False)
+            self.start_json = saved[0]["start"] if saved else ""
         else:
+            self.start_json = game.to_json()
             said = len(journal.notes)
             journal.start(
                 {
@@ -103,6 +108,9 @@ class HostSide:
         if self.seat not in game.players:
             return {}  # said by the caller
         for i, (colour, who) in enumerate(sorted(self.bot_names.items())):
+            if who == "phone" and colour in game.players and colour != self.seat:
+                self.phones.add(colour)  # a phone seat this host serves (``phones``)
+                continue
             if colour not in game.players or colour == self.seat:
                 others = ", ".join(p for p in game.players if p != self.seat)
                 raise JournalError(f"--seat {colour}={who}: COLOUR is one of {others}")
@@ -151,7 +159,7 @@ class HostSide:
         assert a is not None
         if not self.established:
             return  # not yet known to be the table's only host: judge nothing
-        if sender not in a.players or sender == self.seat or sender in self.bots:
+        if sender not in a.players or sender in (self.seat, *self.bots, *self.phones):
             self._not_a_seat(sender, message)
             return
         away = set(a.away_since)
@@ -188,8 +196,10 @@ class HostSide:
         bot's): it is told so (to its own topic, at most once a second), never waits."""
         a = self.authority
         assert a is not None
-        free = [s for s in a.players if s != self.seat and s not in self.bots]
-        if sender in a.players:
+        free = [s for s in a.players if s not in (self.seat, *self.bots, *self.phones)]
+        if sender in self.phones:
+            why = f"seat {sender} of table {self.url.table} is a phone's, served by the host"
+        elif sender in a.players:
             why = f"seat {sender} of table {self.url.table} is played at the host"
         else:
             why = (f"table {self.url.table} plays {a.name} with the seats "

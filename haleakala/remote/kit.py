@@ -19,6 +19,7 @@ printing its digest.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import queue
@@ -130,6 +131,10 @@ class RemoteKit(HostSide):
         self.trace: Callable[[str, int], None] = lambda what, seq: None
         self.bot_names = dict(bots or {})  # (host) seat -> bot played here for it
         self.bots: dict[str, Any] = {}
+        self.phones: set[str] = set()  # (host) seats played by phones it serves (``phones``)
+        self.start_json = ""  # (host) the game's start, for the phones' logs
+        self.lock: Any = contextlib.nullcontext()  # the phones' table's, when there is one
+        self.after_change: Callable[[], None] = lambda: None  # the phones are told
         # the physical board (``remote.table``): told every agreed decision and position
         self.agreed: Callable[[int, str, str], None] | None = None
         self.position: Callable[[int, Any], None] | None = None
@@ -153,6 +158,8 @@ class RemoteKit(HostSide):
 
     def send(self, messages: list[Message]) -> None:
         for m in messages:
+            if getattr(m, "to", None) in self.phones:
+                continue  # a phone's view travels only to the phone, never to a broker
             self.link.send(m)
 
     def _history_here(self) -> tuple[list[tuple[str, str]], str, dict] | None:
@@ -250,6 +257,9 @@ class RemoteKit(HostSide):
             self.board_decide(*event[1:])
         elif kind == "release":
             self.autoplay_until, self.holding = None, False
+        elif kind == "send":  # a phone seat's decision or presence, judged at this host
+            self.send(event[1])
+            self._tell_new_decisions()
 
     def _unreachable(self, error: BaseException | None) -> None:
         """No broker answered: said at once, then again only when the reason changes or
@@ -505,7 +515,7 @@ class RemoteKit(HostSide):
         if game is None:
             return False
         if self.authority is not None:
-            remote = set(self.authority.players) - {self.seat, *self.bots}
+            remote = set(self.authority.players) - {self.seat, *self.bots, *self.phones}
             return remote <= self.finished
         return True
 
@@ -542,28 +552,38 @@ class RemoteKit(HostSide):
             self.say(f"final score: {m.result}")
         self.say(f"game over after {m.seq} decisions, digest {m.final_digest}")
 
+    def _step(self) -> bool:
+        """What the loop does between events; True once the game is over and finished."""
+        while self._autoplay() or self._play_bots():  # several in a row need no message
+            pass
+        self._release_held()
+        self._prompt()
+        self._waiting()
+        if self.claim is not None:
+            due = self.claim.due()
+            if due:
+                self._claimed(due)
+        self.after_change()
+        if self.done():
+            self.finish()
+            return True
+        return False
+
     def run(self, stop: threading.Event | None = None) -> int:
         stop = stop or threading.Event()
         self.link.start()
         try:
             while not stop.is_set() and self.exit_code is None:
-                while self._autoplay() or self._play_bots():  # several in a row need no message
-                    pass
-                self._release_held()
-                self._prompt()
-                self._waiting()
-                if self.claim is not None:
-                    due = self.claim.due()
-                    if due:
-                        self._claimed(due)
-                if self.done():
-                    self.finish()
-                    return EXIT_OK
+                with self.lock:
+                    if self._step():
+                        return EXIT_OK
                 try:
                     event = self.events.get(timeout=0.5)
                 except queue.Empty:
                     continue
-                self.handle(event)
+                with self.lock:
+                    self.handle(event)
+                    self.after_change()
             return self.exit_code or EXIT_OK
         finally:
             self.link.stop()

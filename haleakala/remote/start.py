@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .access import AccessError, access, show_join
+from .access import AccessError, access, phone_options, serve_phones, show_join
 from .journal import JournalError
 from .kit import EXIT_CONFIG, EXIT_FAILURE, RemoteKit, stdin_reader
 from .mqtt import RemoteURLError, parse_url
@@ -54,11 +54,9 @@ def main(args: Any) -> int:
     except RemoteURLError as exc:
         print(f"haleakala run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    if getattr(args, "web", None):
-        print("haleakala run: --web is not served in a remote game yet (the live view shows "
-              "one table's game): leave --web out, or play phones as seats with haleakala "
-              "host --web, or a phone seat at this table with --seat COLOUR=phone",
-              file=sys.stderr)  # fmt: skip
+    problem = phone_options(args)
+    if problem:
+        print(f"haleakala run: {problem}", file=sys.stderr)
         return EXIT_CONFIG
     seat, bots, problem = seat_options(getattr(args, "seat", None))
     if problem:
@@ -125,8 +123,14 @@ def main(args: Any) -> int:
         print(f"haleakala run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     if kit.authority is not None:
-        remote = [s for s in kit.authority.players if s != seat and s not in bots]
+        remote = [s for s in kit.authority.players if s not in (seat, *kit.bots, *kit.phones)]
         show_join(url, secret, remote, sys.stdout)
+    if kit.phones:
+        try:
+            serve_phones(kit, args.web)
+        except ValueError as exc:
+            print(f"haleakala run: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
     if args.autoplay is None and not getattr(args, "typed", False):
         from .table import run_board
 

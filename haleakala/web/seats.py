@@ -181,7 +181,10 @@ class Table:
         name: str = TABLE,
         game_id: str | None = None,
         history: Iterable[tuple[str, str]] = (),
+        authority: Any = None,
     ) -> None:
+        """``authority``: a table shared with kits (``remote.phones``) — that authority,
+        its game and history (``game`` is then the game's start, replayed here)."""
         from haleakala.remote.authority import Authority
 
         players = tuple(game.players)
@@ -207,6 +210,12 @@ class Table:
         """Called (from whichever thread decided) after each decision or change of who is
         here: the server's wake-up, a test's recorder."""
         self.changed = threading.Condition()
+        self.outbox: Callable[[list[Any]], None] = lambda messages: None
+        """Where the authority's messages for seats that are not phones go (a shared
+        table's kits); a phone's come through its view."""
+        if authority is not None:
+            history = list(authority.history)
+            self.game_id = authority.game_id
         history = list(history)
         with self.changed:
             for seat, text in history:  # a resumed game: ``game`` is its start, replayed here
@@ -216,7 +225,7 @@ class Table:
                 before = game.clone()
                 game.apply(text, seat)
                 self._record(before, seat, text)
-        self.authority = Authority(
+        self.authority = authority or Authority(
             game,
             table=name,
             game_id=self.game_id,
@@ -225,6 +234,8 @@ class Table:
             clock=clock,
             history=history,
         )
+        if authority is not None:
+            self.game = authority.game
         self.seen_at: dict[str, float] = {}
         self.asked_at: dict[str, float] = {}  # seat -> when its page's last request began
         self.open: dict[str, int] = dict.fromkeys(self.tokens, 0)
@@ -263,7 +274,7 @@ class Table:
             if colour in self.authority.away_since:
                 hello = Hello(self.name, self.game_id, colour, have=self.seq, hints=False,
                               kit="phone")  # fmt: skip
-                self.authority.receive(hello, colour)
+                self._send(self.authority.receive(hello, colour))
                 self._changed()
 
     def left(self, colour: str) -> None:
@@ -286,7 +297,7 @@ class Table:
                 if colour in self.authority.away_since:
                     continue
                 if now - self.asked_at.get(colour, now) >= AWAY_AFTER_S:
-                    self.authority.connected(colour, False)
+                    self._send(self.authority.connected(colour, False))
                     self._changed()
 
     # -- decisions ----------------------------------------------------------------------
@@ -328,6 +339,7 @@ class Table:
             before = self.game.clone()
             message = Decide(self.name, game_id or self.game_id, colour, seq=seq, decision=text)
             answers = self.authority.receive(message, colour)
+            self._send(answers)
             ack = next((m for m in answers if isinstance(m, Ack)), None)
             if ack is None:
                 return self._refuse(403, N_("this message is signed for another seat or table"))
@@ -364,6 +376,12 @@ class Table:
                 seen[seat] = (said, *self.hooks.seen_events(before, events, p))
         self.moves.append(Move(len(self.moves) + 1, colour, text, seen))
         self._changed()
+
+    def _send(self, messages: list[Any]) -> None:
+        """The authority's messages that are not for a phone (its view carries them)."""
+        others = [m for m in messages if getattr(m, "to", None) not in self.tokens]
+        if others:
+            self.outbox(others)
 
     def _changed(self) -> None:
         self.changed.notify_all()

@@ -142,5 +142,5 @@ def test_web_with_remote_is_refused_with_a_sentence(tmp_path):
         env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert done.returncode == 2
-    assert "--web is not served in a remote game" in done.stderr
+    assert "the live view of a remote game is not served yet" in done.stderr
     assert "Traceback" not in done.stderr
