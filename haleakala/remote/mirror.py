@@ -17,6 +17,10 @@ from .views import patch, state_from_view, view_digest
 from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, nonce
 
 
+MAX_ASKED = 64
+"""Host runs a seat asks a snapshot of on their word: a table has had a few, a flood more."""
+
+
 @dataclass
 class Refused:
     """The host refused this seat's decision: show the sentence at the board."""
@@ -131,8 +135,8 @@ class Mirror:
         one of another run (the host restarted, or a replay) only makes the seat ask for a
         snapshot, once per run: who is away is never taken from it."""
         if s.boot != self.boot:
-            if s.boot in self.asked:
-                return []
+            if s.boot in self.asked or len(self.asked) >= MAX_ASKED:
+                return []  # asked already (or a flood of made-up runs: the connection asks)
             self.asked.add(s.boot)
             return [self.hello()]
         if s.tick <= self.tick:
@@ -149,7 +153,10 @@ class Mirror:
         "new" (another run is online: ask it for a snapshot) or "" (old: a replay, a former
         run's Last Will)."""
         if session != self.boot or not self.boot:
-            return "new" if online else ""
+            if not online or session in self.asked or len(self.asked) >= MAX_ASKED:
+                return ""
+            self.asked.add(session)
+            return "new"
         if tick <= self.host_tick:
             return ""
         self.host_tick = tick

@@ -83,3 +83,34 @@ def test_a_table_plays_game_after_game(tmp_path, broker, rounds):
         finally:
             host.stop()
             seat.stop()
+
+
+def test_a_finished_game_leaves_nothing_retained_on_the_table(tmp_path, broker):
+    """The host empties ``state`` and its presence, the seat its presence: the next game
+    at the table starts from nothing of this one."""
+    import paho.mqtt.client as mqtt
+
+    reference = reference_game("haleakala", 5, POLICY)
+    host = Kit(tmp_path, broker, "red", host=True).start()
+    seat = Kit(tmp_path, broker, "yellow").start()
+    try:
+        _ends_with(host, reference)
+        _ends_with(seat, reference)
+    finally:
+        host.stop()
+        seat.stop()
+    retained: list[str] = []
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="late")
+    client.on_message = lambda _c, _u, m: m.retain and retained.append(m.topic)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        marker = "haleakala/t1-marker"
+        client.publish(marker, b"x", 1, retain=True).wait_for_publish(10)
+        # one SUBSCRIBE: the broker sends each filter's retained messages in this order
+        client.subscribe([("haleakala/t1/state", 1), ("haleakala/t1/presence/+", 1),
+                          (marker, 1)])  # fmt: skip
+        wait_for(lambda: marker in retained, "the marker, after anything retained before it")
+        assert retained == [marker]
+    finally:
+        client.loop_stop()
