@@ -16,7 +16,6 @@ from typing import Any
 from .views import patch, state_from_view, view_digest
 from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, nonce
 
-
 MAX_ASKED = 64
 """Host runs a seat asks a snapshot of on their word: a table has had a few, a flood more."""
 

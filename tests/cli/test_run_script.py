@@ -99,7 +99,12 @@ def test_install_hints_name_this_pythons_pip_and_the_checkout():
 
     hint = install_hint("kit")
     assert shlex.split(hint) == [
-        sys.executable, "-m", "pip", "install", "-e", f"{source_checkout()}[kit]"
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-e",
+        f"{source_checkout()}[kit]",
     ]
     sources = sorted((REPO_ROOT / "haleakala").rglob("*.py"))
     unpublished = [p.name for p in sources if "install 'haleakala-companion" in p.read_text()]
