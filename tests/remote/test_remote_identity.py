@@ -70,6 +70,7 @@ def test_the_first_games_messages_replayed_into_the_second_change_nothing(tmp_pa
         spy.loop_stop()
 
 
+@pytest.mark.remote
 @pytest.mark.parametrize("rounds", [3])
 def test_a_table_plays_game_after_game(tmp_path, broker, rounds):
     """The reported failure came in 5 of 9 rounds: three rounds in a row, each its own."""

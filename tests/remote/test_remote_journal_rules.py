@@ -159,6 +159,7 @@ def test_host_journal_refuses_damaged_content_with_a_sentence(tmp_path, lines):
     assert "--journal" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.remote
 def test_a_host_killed_with_a_torn_journal_resumes_and_every_later_start_works(tmp_path, broker):
     """The reported fault, end to end: the host's journal with its last line cut, started
     again twice; the game ends as the undisturbed one."""
