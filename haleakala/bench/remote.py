@@ -46,6 +46,7 @@ class _Pair:
     def __init__(self, broker: Any, root: Path, table: str, seed: int, hold: int | None) -> None:
         from haleakala.remote.kit import RemoteKit
         from haleakala.remote.mqtt import parse_url
+        from haleakala.remote.wire import table_key
         from haleakala.rules import Game
 
         url = parse_url(f"{broker.url}/{table}")
@@ -57,6 +58,7 @@ class _Pair:
             kit = RemoteKit(
                 url, seat, host=host, state_dir=state, autoplay=seed,
                 new_game=lambda: Game("base", seed), out=io.StringIO(),
+                key=table_key("bench"),  # every message signed, as at every table now
                 autoplay_until=hold if not host else None,
             )  # fmt: skip
             kit.trace = self._stamper(name)

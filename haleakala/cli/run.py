@@ -92,7 +92,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if getattr(args, "remote", None):
+    from haleakala.remote.access import from_config
+
+    if getattr(args, "remote", None) or from_config(args):
         from haleakala.remote.start import main as remote_main
 
         return remote_main(args)

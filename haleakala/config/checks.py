@@ -31,6 +31,7 @@ from haleakala.config.schema import (
     DisplayConfig,
     LedsConfig,
     Problem,
+    RemoteConfig,
     WebConfig,
 )
 from haleakala.hal.zones import SEGMENTS
@@ -110,6 +111,7 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p += _check_leds(c.leds)
     p += _check_display(c.display)
     p += _check_web(c.web)
+    p += _check_remote(c.remote)
     if c.rfid.baud <= 0:
         p.append(
             Problem(
@@ -428,4 +430,37 @@ def _check_web(w: WebConfig) -> list[Problem]:
                     'use "127.0.0.1" (this machine only) or "0.0.0.0" (phones on the LAN)',
                 )
             )
+    return p
+
+
+def _check_remote(r: RemoteConfig) -> list[Problem]:
+    """Remote play, when enabled: an address a kit can dial (without a password: that is
+    ``password_file``'s), and a seat colour."""
+    import re
+
+    if not r.enabled:
+        return []
+    p: list[Problem] = []
+    try:
+        from haleakala.remote.mqtt import RemoteURLError, parse_url
+
+        url = parse_url(r.broker)
+        if url.password or url.key:
+            p.append(
+                Problem(
+                    "remote.broker",
+                    "holds a secret (a password or ?key=)",
+                    "put the password in password_file and the table key in table_key_file",
+                )
+            )
+    except RemoteURLError as exc:
+        p.append(Problem("remote.broker", str(exc), 'e.g. "mqtt://broker.local:1883/ourtable"'))
+    if not re.fullmatch(r"[a-z]{1,16}", r.seat):
+        p.append(
+            Problem(
+                "remote.seat",
+                f"{_describe(r.seat).removeprefix('string ')} is not a seat colour",
+                'the colour played at this kit, e.g. "red"',
+            )
+        )
     return p

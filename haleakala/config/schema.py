@@ -115,6 +115,29 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class RemoteConfig:
+    """Remote play (``haleakala.remote``, the remote extra): off unless asked. With
+    ``enabled`` the daemon plays one seat of the game at the table ``broker`` names
+    (as ``haleakala run --remote BROKER --seat SEAT [--host]``); the installer then adds the
+    unit drop-in that lets it reach the network (systemd/remote.conf). Secrets live in files
+    of their own (the daemon's user reads them), never in this file or on a command line."""
+
+    enabled: bool = False
+    broker: str = ""
+    """mqtt://HOST:PORT/TABLE (mqtts:// for TLS), without a password."""
+    seat: str = ""
+    """The colour played at this kit."""
+    host: bool = False
+    """This kit deals, checks and journals (one kit per table)."""
+    password_file: str = ""
+    """A file holding the broker password (or $HALEAKALA_MQTT_PASSWORD)."""
+    table_key_file: str = ""
+    """A file holding the table key (a host without one makes it and keeps it)."""
+    ca_file: str = ""
+    """The CA certificate of an mqtts:// broker with a private CA."""
+
+
+@dataclass(frozen=True)
 class Config:
     hardware: str = "auto"
     model: str = "pi4"
@@ -129,6 +152,7 @@ class Config:
     rfid: RfidConfig = field(default_factory=RfidConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     tags: dict[str, Disc] = field(default_factory=dict)
     """Normalised tag UID (upper-case hex, no separators) -> the disc it is glued into."""
     source: Path | None = field(default=None, compare=False)
@@ -191,6 +215,7 @@ _SECTIONS: dict[str, type] = {
     "rfid": RfidConfig,
     "inputs": InputsConfig,
     "web": WebConfig,
+    "remote": RemoteConfig,
 }
 _TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language", "palette")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")

@@ -18,7 +18,10 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    sees the system site packages. Each refusal is one sentence naming the fix.
 6. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` with this Pi's model —
    never overwritten;
-7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
+7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled;
+8. remote play only when the config's ``[remote]`` is enabled: the remote extra in the venv
+   and ``systemd/remote.conf`` as the unit's drop-in (the unit has no network otherwise);
+   removed again when it is disabled.
 
 Files and directories get explicit modes and the commands run under umask 022, so a shell
 with ``umask 000`` cannot leave anything world-writable.
@@ -27,7 +30,7 @@ The model comes from ``/proc/device-tree/model``. Test-only override: ``HALEAKAL
 =pi3|pi4|pi5|zero2w`` stands in for the device tree (the virtual Pi, ``tools/virtual-pi``, has
 none); a real Pi never needs it.
 
-``uninstall`` undoes 2, 4 and 7 and keeps the config, the state and the user unless
+``uninstall`` undoes 2, 4, 7 and 8 and keeps the config, the state and the user unless
 ``--purge``; Debian packages and groups stay (other software may use them).
 
 ``--root DIR`` installs into a sandbox: files are written under DIR, and every command
@@ -91,6 +94,8 @@ from haleakala.kit.system import (
 )
 
 # --------------------------------------------------------------------------- the installer
+
+REMOTE_DROPIN = UNIT_DIR / f"{UNIT_NAME}.d" / "remote.conf"
 
 
 @dataclass
@@ -211,6 +216,7 @@ class Installer:
             self.venv(config)
             self.config_file(config.model)
             self.udev_and_unit()
+            self.remote_dropin(config)
         finally:
             os.umask(old_umask)
         if not self.changes:
@@ -340,7 +346,7 @@ class Installer:
             )
         # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
         # when the source did not change.
-        extra = pip_extra(config.model)
+        extra = pip_extra(config.model) + (",remote" if config.remote.enabled else "")
         wanted = f"{source_digest(self.source)} [{extra}]"
         stamp = self.p(SOURCE_STAMP)
         current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
@@ -389,6 +395,21 @@ class Installer:
                 plan=f"enable {UNIT_NAME}",
             )
 
+    def remote_dropin(self, config: cfg.Config) -> None:
+        """The network for remote play, only while ``[remote]`` is enabled in the config:
+        ``systemd/remote.conf`` as a drop-in of the unit (which has ``PrivateNetwork=yes``),
+        written when it is on, removed when it is off."""
+        target = REMOTE_DROPIN
+        if config.remote.enabled:
+            text = (self.source / "systemd" / REMOTE_DROPIN.name).read_bytes()
+            changed = self.write(target, text, "the network for remote play ([remote] enabled)")
+        elif self.p(target).exists():
+            changed = self.remove(target, "the network for remote play ([remote] is off)")
+        else:
+            changed = False
+        if changed and self.running("systemd", SYSTEMD_RUNNING):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
+
     # -- uninstall
 
     def uninstall(self, purge: bool = False) -> list[str]:
@@ -401,6 +422,7 @@ class Installer:
                 ["systemctl", "disable", "--now", UNIT_NAME],
                 plan=f"stop and disable {UNIT_NAME}",
             )
+        self.remove(REMOTE_DROPIN, "the network for remote play")
         if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):

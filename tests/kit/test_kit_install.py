@@ -5,6 +5,7 @@ uninstall that keeps config and state unless --purge."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -40,6 +41,7 @@ def source(tmp_path):
     shutil.copy(REPO / "hw" / "config.example.toml", src / "hw" / "config.example.toml")
     (src / "systemd" / "haleakala.service").write_text(UNIT)
     (src / "systemd" / "99-haleakala-pico.rules").write_text(RULE)
+    shutil.copy(REPO / "systemd" / "remote.conf", src / "systemd" / "remote.conf")
     (src / "haleakala" / "__init__.py").write_text('"""the package"""\n')
     (src / "README.md").write_text("# Haleakala\n")
     return src
@@ -273,6 +275,49 @@ def test_a_model_change_reruns_pip_with_that_models_packages(root, source):
     ]
     assert run("install", root, source) == 0
     assert len(log_lines(root)) == count + 1
+
+
+def test_remote_play_in_the_config_brings_its_extra_and_the_network_and_takes_them_back(
+    root, source
+):
+    """The unit has no network (PrivateNetwork=yes); [remote] enabled adds the drop-in that
+    opens it and the remote extra; disabled again, the drop-in goes."""
+    assert run("install", root, source) == 0
+    dropin = root / "etc/systemd/system/haleakala.service.d/remote.conf"
+    assert not dropin.exists()
+    count = len(log_lines(root))
+    config = root / "etc/haleakala/config.toml"
+    head, _, section = config.read_text().partition("[remote]\n")
+    for key, value in (("enabled", "true"), ("broker", '"mqtt://pi.local/ourtable"'),
+                       ("seat", '"red"'), ("host", "true")):  # fmt: skip
+        section = re.sub(rf"^{key} = .*$", f"{key} = {value}", section, count=1, flags=re.M)
+    on = head + "[remote]\n" + section
+    config.write_text(on)
+    assert run("install", root, source) == 0
+    assert dropin.read_bytes() == (REPO / "systemd" / "remote.conf").read_bytes()
+    text = dropin.read_text()
+    assert "PrivateNetwork=no" in text and "AF_INET" in text
+    assert log_lines(root)[count:] == [
+        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi,remote]'",
+        "systemctl daemon-reload",
+    ]
+    config.write_text(head + "[remote]\n" + section.replace("enabled = true", "enabled = false", 1))
+    assert run("install", root, source) == 0
+    assert not dropin.exists()
+    assert run("uninstall", root, source) == 0
+
+
+def test_the_remote_section_of_the_config_is_checked_when_enabled(tmp_path):
+    from haleakala.config import ConfigError, load
+
+    path = tmp_path / "config.toml"
+    path.write_text('[remote]\nenabled = true\nbroker = "mqtt://u:secret@pi.local/t"\n'
+                    'seat = "Red!"\n')  # fmt: skip
+    with pytest.raises(ConfigError) as refused:
+        load(path)
+    said = str(refused.value)
+    assert "remote.broker: holds a secret" in said and "password_file" in said
+    assert "remote.seat" in said
 
 
 def test_an_unsupported_pi_is_refused_naming_the_supported_ones(root, source, capsys):
