@@ -174,7 +174,7 @@ class Journal(Recovery):
             if os.fstat(fd).st_size > self.size:
                 self.disk.truncate(fd, self.size)
                 if self.sync:
-                    self.disk.fsync(fd)
+                    self.disk.sync(fd)
         except OSError as exc:
             self.close()
             self.failed = storage_error(exc, self.path)
@@ -196,7 +196,7 @@ class Journal(Recovery):
                     raise OSError(errno.EIO, "the write wrote nothing")
                 view = view[written:]
             if self.sync:
-                self.disk.fsync(fd)
+                self.disk.sync(fd)  # a card failing under the fsync is caught here too
         except OSError as exc:
             error = storage_error(exc, self.path)
             log.error("%s", error)
