@@ -61,7 +61,7 @@ def acks(log: Path) -> list[int]:
     return [int(n) for n in ACK.findall(log.read_text(errors="replace"))]
 
 
-def trial(number: int, program: str, rng: random.Random, work: Path) -> dict:
+def trial(number: int, program: str, rng: random.Random, work: Path, keep: Path | None) -> dict:
     """One trial; the facts as a dict (``lost``: an acknowledged decision missing)."""
     root = work / f"trial-{number}"
     root.mkdir()
@@ -87,32 +87,46 @@ def trial(number: int, program: str, rng: random.Random, work: Path) -> dict:
             )  # fmt: skip
         wait("acknowledgements", lambda: len(acks(log)) >= after or daemon.poll() is not None, 120)
         time.sleep(delay)
+        triggered = time.monotonic_ns()
         with open(f"/sys/fs/ext4/{Path(loop).name}/trigger_fs_error", "w") as trigger:
             trigger.write("readonly_remount: the card fails\n")
+        triggered_end = time.monotonic_ns()
         with contextlib.suppress(TimeoutError):
             wait("the pause", lambda: any(p in log.read_text(errors="replace") for p in PAUSED)
                  or daemon.poll() is not None, 30)  # fmt: skip
-        daemon.send_signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # (a game over ended it already)
+            os.killpg(daemon.pid, signal.SIGTERM)  # its session: a wrapper's child too
         daemon.wait(30)
         last = max(acks(log), default=0)
         sh("umount", str(mnt))
+        if keep is not None:  # the card as the failure left it, before e2fsck touches it
+            sh("cp", "--sparse=always", str(image), str(root / "before-fsck.img"))
         fsck = subprocess.run(["e2fsck", "-f", "-y", loop], capture_output=True, text=True)
         sh("mount", loop, str(mnt))
         check = subprocess.run([program, "journal", "check", "--state-dir", str(state)],
                                capture_output=True, text=True)  # fmt: skip
         found = RESUMES.findall(check.stdout)
         resumed = int(found[-1]) if found else None
+        if keep is not None and (resumed is None or resumed < last):  # the evidence
+            kept = keep / f"trial-{number}"
+            kept.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["cp", "-a", "--sparse=always", str(log), str(state),
+                            str(root / "before-fsck.img"), str(kept)], check=False)  # fmt: skip
+            (kept / "fsck.txt").write_text(fsck.stdout + fsck.stderr)
         return {
             "trial": number, "seed": seed, "trigger_after_acks": after,
             "trigger_delay_s": round(delay, 4), "last_ack": last, "resumed_at": resumed,
+            "triggered_ns": [triggered, triggered_end],
             "lost": resumed is None or resumed < last, "fsck_exit": fsck.returncode,
             "check": check.stdout.strip().splitlines()[-1:] or check.stderr.strip()[-300:],
         }  # fmt: skip
     finally:
-        if daemon is not None and daemon.poll() is None:
-            daemon.kill()
+        if daemon is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(daemon.pid, signal.SIGKILL)  # only what this trial started
             daemon.wait()
-        subprocess.run(["umount", str(mnt)], capture_output=True)
+        if subprocess.run(["umount", str(mnt)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
         subprocess.run(["losetup", "-d", loop], capture_output=True)
 
 
@@ -122,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--haleakala", default=str(HERE / ".venv" / "bin" / "haleakala"))
     parser.add_argument("--json", default=None)
+    parser.add_argument("--keep", default=None, help="keep a lost trial's log and files here")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         print("readonly_remount: needs root (losetup, mount, e2fsck)", file=sys.stderr)
@@ -130,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="readonly-remount-") as work:
         for number in range(args.trials):
-            r = trial(number, args.haleakala, rng, Path(work))
+            keep = Path(args.keep) if args.keep else None
+            r = trial(number, args.haleakala, rng, Path(work), keep)
             results.append(r)
             print(f"trial {number}: last ack {r['last_ack']}, resumes at {r['resumed_at']}"
                   f"{'  LOST' if r['lost'] else ''}", flush=True)  # fmt: skip

@@ -1,12 +1,13 @@
 """A card that fails under the fsync: ext4's emergency read-only remount mid-game.
 
 Reproduced on a loop device (``tools/readonly_remount.py``, docs/design.md "Durability"):
-when ext4 meets an error *during* an fsync (``errors=remount-ro``), Linux 6.x can return
-success from that fsync for a record it never committed; after e2fsck the game resumed one
-decision short of the last one the daemon had acknowledged. The failure leaves a mark the
-next call sees (a second fsync fails; older kernels show the mount read-only), so the journal
-acknowledges a record only after that second look. ``FailingCard`` is that kernel, call for
-call; the last test is the real one (root, a loop device: ``-m loop_device``).
+when ext4 meets an error *during* an fsync (``errors=remount-ro``), Linux 6.x aborts its
+journal first and marks the file system failed only after writing its superblocks; an fsync
+in between returns success for a transaction the abort threw away, and after e2fsck the game
+resumed one decision short of the last one the daemon had acknowledged. So a record is
+acknowledged only after a second fsync, a probe that needs a journal handle and the mount
+flags all say the file system still stands. ``FailingCard`` is that kernel, call for call;
+the last test is the real one (root, a loop device: ``-m loop_device``).
 """
 
 from __future__ import annotations
@@ -30,28 +31,35 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class FailingCard(Disk):
     """A card whose file system fails during the ``fail_at``-th fsync from now: that fsync
-    returns success without making the write durable (as Linux 6.x does on an aborted ext4
-    journal), and every later write, fsync and cut fails with EROFS (the emergency read-only
-    state). ``remounts``: instead of failing later calls, the mount turns read-only (as
-    older kernels show it). ``durable``: the file's size as the last honest fsync left it,
-    which is what e2fsck finds."""
+    returns success without making the write durable, as Linux 6.x does, and then, by
+    ``mode``, as the kernel does next:
 
-    def __init__(self, *, remounts: bool = False) -> None:
+    - ``"marked"``: the file system is marked failed: every later write, fsync, cut and
+      journal handle fails with EROFS (the emergency read-only state);
+    - ``"aborted"``: caught between the two (the journal aborted, the flag not up yet):
+      fsyncs still return success, anything that needs a journal handle (a write, the
+      probe) fails with EROFS;
+    - ``"remounts"``: the mount turns read-only (older kernels) and calls still succeed.
+
+    ``durable``: the file's size as the last honest fsync left it, which is what e2fsck
+    finds."""
+
+    def __init__(self, mode: str = "marked") -> None:
         self.fail_at: int | None = None
         self.failed = False
-        self.remounts = remounts
+        self.mode = mode
         self.durable = 0
 
-    def _check(self) -> None:
-        if self.failed and not self.remounts:
+    def _check(self, *, handle: bool) -> None:
+        if self.failed and (self.mode == "marked" or (self.mode == "aborted" and handle)):
             raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
     def write(self, fd: int, data) -> int:
-        self._check()
+        self._check(handle=True)
         return os.write(fd, data)
 
     def fsync(self, fd: int) -> None:
-        self._check()
+        self._check(handle=False)
         if self.fail_at is not None:
             self.fail_at -= 1
             if self.fail_at == 0:
@@ -61,11 +69,15 @@ class FailingCard(Disk):
             self.durable = os.fstat(fd).st_size
 
     def truncate(self, fd: int, size: int) -> None:
-        self._check()
+        self._check(handle=True)
         os.ftruncate(fd, size)
 
+    def probe(self, fd: int) -> None:
+        self._check(handle=True)
+        super().probe(fd)
+
     def read_only(self, fd: int) -> bool:
-        return self.failed and self.remounts
+        return self.failed and self.mode == "remounts"
 
     def fsck(self, path: Path) -> None:
         """The power cycle and e2fsck: the file as the last honest fsync left it."""
@@ -77,11 +89,11 @@ def play(rig: Rig, count: int) -> None:
         rig.carry_out(choose(rig.game, 1))
 
 
-@pytest.mark.parametrize("remounts", [False, True], ids=["fails-later-calls", "remounts-ro"])
+@pytest.mark.parametrize("mode", ["marked", "aborted", "remounts"])
 def test_a_decision_whose_fsync_the_failing_card_lied_about_is_not_acknowledged(
-    tmp_path, remounts, caplog
+    tmp_path, mode, caplog
 ):
-    card = FailingCard(remounts=remounts)
+    card = FailingCard(mode)
     rig = Rig("buttons", journal=Journal(tmp_path, snapshot_every=0, disk=card))
     play(rig, 5)
     assert rig.c.keeper.acknowledged == 5

@@ -37,6 +37,7 @@ from .records import (
     new_game_id,
 )
 from .recovery import Recovery
+from .scan import Progress
 from .storage import Disk, JournalDisagrees, JournalError, storage_error, write_atomically
 
 log = logging.getLogger("haleakala.journal")
@@ -73,6 +74,9 @@ class Journal(Recovery):
     """Where appends go (a fault-injecting stand-in in tests)."""
     readonly: bool = False
     """Recovery only reads and says what a start would do (``haleakala journal check``)."""
+    progress: Progress | None = None
+    """Told how far recovery has read a long journal (the daemon tells systemd it needs
+    longer to start: ``daemon.StartupClock``)."""
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
