@@ -20,12 +20,14 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+from .text import N_
+
+KINDS = (  # (marked for the catalogs: the OLED names the kind in the player's language)
+    (stat.S_ISDIR, N_("a directory")),
+    (stat.S_ISFIFO, N_("a named pipe")),
+    (stat.S_ISCHR, N_("a device")),
+    (stat.S_ISBLK, N_("a device")),
+    (stat.S_ISSOCK, N_("a socket")),
 )
 
 
@@ -34,7 +36,7 @@ def kind_of(mode: int) -> str:
     for test, words in KINDS:
         if test(mode):
             return words
-    return "not a regular file"
+    return N_("not a regular file")
 
 
 def aside_command(path: Path) -> str:

@@ -402,7 +402,7 @@ def refused(exc: StateFileError) -> JournalError:
         )
     return JournalError(
         exc.errno or errno.EINVAL,
-        f"journal: {exc}; the game waits until then",
+        f"journal: {exc.strerror}; the game waits until then",
         title=Text(N_("CHECK THE JOURNAL")),
         short=short,
     )
