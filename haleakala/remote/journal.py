@@ -14,9 +14,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from haleakala.core.statefile import read_bounded
 from haleakala.rules.serialize import load_json
 
 NAME = "remote-journal.jsonl"
+MAX_BYTES = 64 << 20
+"""A remote game's journal is a line per decision (tens of kB): a larger file is not one."""
 
 
 class JournalError(ValueError):
@@ -45,10 +48,11 @@ class RemoteJournal:
     def read(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """(setup, decisions) or None when there is no journal; ``JournalError`` when it
         is damaged anywhere but in a torn last line."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
+        try:  # a regular file of a bounded size only: never a pipe that hangs the start
+            data = read_bounded(self.path, MAX_BYTES, "a remote game's journal")
+            if data is None:
+                return None
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise JournalError(f"{self.path}: cannot be read ({exc})") from None
         lines = text.split("\n")

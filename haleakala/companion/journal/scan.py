@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -217,33 +218,29 @@ class _Window:
             return found
         return found[0], found[1] + self.base
 
-    def next_brace(self, start: int) -> int:
-        """The offset of the next ``{`` at or after ``start``; -1 at the end of the file.
-        What lies before it (but the frame a record there would start with) is dropped."""
+    def next_intact(self, pos: int) -> int:
+        """Where the next intact record after ``pos`` starts, or the end of the file. A
+        record starts with a length of at most ``MAX_PAYLOAD`` (its first byte zero, its
+        second at most 0x10), a CRC and a payload that opens with ``{``: ``CANDIDATE`` finds
+        such places in C, so random garbage costs a check every few kB, not every ``{``."""
+        start = pos + 1
         while True:
             self.seek(start)
-            self.fill(start + 1)
-            i = self.buf.find(b"{", start - self.base)
-            if i != -1:
-                return self.base + i
-            if self.eof:
-                return -1
-            start = self.end
-            self.drop(start - FRAME.size)
+            self.fill(start + FRAME.size + 1)
+            scanned = self.end
+            found = [self.base + m.start() for m in CANDIDATE.finditer(self.buf, start - self.base)]
+            for candidate in found:
+                if not isinstance(self.record_at(candidate), str):
+                    return candidate
+            if self.eof and scanned == self.end:
+                return self.end
+            start = max(start, scanned - FRAME.size)  # a frame there may end in the next read
+            self.drop(start)
             self.fill(self.end + CHUNK)
 
-    def next_intact(self, pos: int) -> int:
-        """Where the next intact record after ``pos`` starts (every payload starts with
-        ``{``), or the end of the file."""
-        brace = self.next_brace(pos + 1 + FRAME.size)
-        while brace != -1:
-            candidate = brace - FRAME.size
-            if not isinstance(self.record_at(candidate), str):
-                return candidate
-            self.drop(candidate + 1)
-            brace = self.next_brace(brace + 1)
-        self.fill(self.end + 1)
-        return self.end
+
+CANDIDATE = re.compile(rb"(?=\x00[\x00-\x10][\x00-\xff]{6}\{)")
+"""Where an intact record could start: see ``_Window.next_intact``."""
 
 
 def scan_journal(
