@@ -15,14 +15,11 @@ import struct
 import time
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from haleakala.i18n import LANGUAGES
 from haleakala.palette import MODES as COLOUR_MODES
 from haleakala.rules import PLAYERS, Game
-
-if TYPE_CHECKING:
-    from .scan import Piece
 
 JOURNAL_NAME = "journal.bin"
 SNAPSHOT_NAME = "snapshot.json"
@@ -136,15 +133,16 @@ def palette_of(record: dict[str, Any], palette: str | None) -> str | None:
     return palette
 
 
-def loose_header(data: bytes, piece: Piece) -> dict[str, Any] | None:
-    """The header of a journal whose first record fails its CRC but whose JSON still names
-    a deal of this version (recovery then asks the records' digests to prove it)."""
-    if piece.start != 0 or piece.end - piece.start <= FRAME.size:
+def loose_header(data: bytes, start: int, end: int) -> dict[str, Any] | None:
+    """The header of a journal whose first record (the file's bytes ``start``–``end``, of
+    which ``data`` holds the beginning) fails its CRC but whose JSON still names a deal of
+    this version (recovery then asks the records' digests to prove it)."""
+    if start != 0 or end - start <= FRAME.size:
         return None
     length = FRAME.unpack_from(data, 0)[0]
-    for end in (FRAME.size + length, piece.end):
-        if end <= piece.end:
-            record = _json_object(data[FRAME.size : end])
+    for stop in (FRAME.size + length, end):
+        if stop <= end and stop <= len(data):
+            record = _json_object(data[FRAME.size : stop])
             if is_header(record) and record is not None and record.get("version") == VERSION:
                 try:
                     Game(**deal_of(record))

@@ -154,7 +154,12 @@ class Recovery(Repairs, Resumption):
         snap, snapshot_damaged = self._read_snapshot(header)
         loose = None
         if header is None and (snap is None or not self._replays(snap)):
-            loose = loose_header(found.head, pieces[0]) if pieces else None
+            first_piece = pieces[0] if pieces else None
+            loose = (
+                loose_header(found.head, first_piece.start, first_piece.end)
+                if first_piece is not None
+                else None
+            )
             if loose is None:
                 self._set_aside("has no valid header")
                 return None
@@ -245,9 +250,7 @@ class Recovery(Repairs, Resumption):
                 f"{self.path} holds more than {MAX_RECORDS:,} records, more than any game "
                 f"makes: it is not read on and nothing was changed; move it away ({fix})"
             )
-            too_many = StateFileError(
-                errno.EFBIG, text, path=self.path, kind="too large", fix=fix
-            )
+            too_many = StateFileError(errno.EFBIG, text, path=self.path, kind="too large", fix=fix)
             raise refused(too_many) from exc
 
     def _covers_more(self, snap: Snapshot, walk: _Walk) -> bool:
@@ -594,4 +597,3 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-

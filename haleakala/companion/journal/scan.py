@@ -205,12 +205,14 @@ class _Window:
 
     def record_at(self, pos: int) -> tuple[dict[str, Any], int] | str:
         """``records._record_at`` at ``pos`` of the file (reading as far as it needs)."""
-        self.seek(pos)
-        self.fill(pos + FRAME.size)
+        if pos < self.base:
+            self.seek(pos)
+        if self.end < pos + FRAME.size:
+            self.fill(pos + FRAME.size)
         at = pos - self.base
         if len(self.buf) - at >= FRAME.size:
             length = FRAME.unpack_from(self.buf, at)[0]
-            if length <= MAX_PAYLOAD:
+            if length <= MAX_PAYLOAD and self.end < pos + FRAME.size + length:
                 self.fill(pos + FRAME.size + length)
                 at = pos - self.base
         found = _record_at(self.buf, at)  # type: ignore[arg-type]  # bytes-like
@@ -264,10 +266,12 @@ def scan_journal(
     while True:
         if len(pieces) > MAX_RECORDS:
             raise TooManyRecords(f"more than {MAX_RECORDS:,} records")
-        win.seek(pos)
-        win.fill(pos + 1)
+        if pos < win.base:
+            win.seek(pos)
         if pos >= win.end:
-            break
+            win.fill(pos + 1)
+            if pos >= win.end:
+                break
         found = win.record_at(pos)
         if not isinstance(found, str):
             pieces.append(Piece(pos, found[1], found[0]))
