@@ -136,6 +136,12 @@ def _web(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _journal(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--tail-mb", type=float, default=None, help="MB of garbage behind the records (200)"
+    )
+
+
 def _remote(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=None, help="whole games timed (2)")
     p.add_argument("--restarts", type=int, default=None, help="broker kills and restarts timed (3)")
@@ -153,6 +159,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.engine:run",
         "random games per second on one core",
         _engine,
+    ),
+    "journal": (
+        "haleakala.bench.journal:run",
+        "recovery of a journal with a long garbage tail: MB/s and peak memory",
+        _journal,
     ),
     "remote": (
         "haleakala.bench.remote:run",

@@ -85,6 +85,44 @@ class Notifier:
             self.sock = None
 
 
+EXTEND_AFTER_S = 5.0
+"""A start-up still reading the journal after this long asks systemd for more time (the
+unit allows ``TimeoutStartSec=30``; a normal start is ready in well under a second)."""
+EXTEND_BY_S = 30.0
+"""Each ask: this long from now (systemd's ``EXTEND_TIMEOUT_USEC``)."""
+EXTEND_EVERY_S = 5.0
+"""Asked again this often while the reading goes on (well before the last ask runs out)."""
+
+
+class StartupClock:
+    """Told how far recovery has read the journal (``Journal.progress``): while a start-up
+    really takes long (a journal with megabytes of garbage behind its records, on a slow
+    card), it tells systemd so before the unit's start timeout kills it, and says how far
+    it is in the status line. A normal start never asks."""
+
+    def __init__(
+        self, notifier: Notifier, clock: Callable[[], float], *, started: float | None = None
+    ) -> None:
+        self.notifier = notifier
+        self.clock = clock
+        self.started = clock() if started is None else started
+        self.next_at = self.started + EXTEND_AFTER_S
+        self.asked = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now < self.next_at:
+            return
+        self.next_at = now + EXTEND_EVERY_S
+        if not self.asked:
+            log.info("the journal is long (%d MB): reading it, systemd told to wait", total >> 20)
+        self.asked += 1
+        self.notifier.notify(
+            f"EXTEND_TIMEOUT_USEC={int(EXTEND_BY_S * 1e6)}\n"
+            f"STATUS=reading the journal: {done >> 20} of {total >> 20} MB"
+        )
+
+
 def setup_logging(level: str = "INFO") -> None:
     """Lines on stdout; under journald each carries its priority (``logs``)."""
     from .logs import setup_logging as to_stdout
@@ -263,6 +301,8 @@ def main(
     args: Any,
     start_live_view: LiveViewStarter | None = None,
     teach: Callable[[Any, bool], None] | None = None,
+    *,
+    clock: Callable[[], float] = time.monotonic,
 ) -> int:
     """``haleakala run``: load the config, open the hardware, resume the game, loop.
 
@@ -271,7 +311,8 @@ def main(
     companion imports nothing of the web. Without it a live view asked for is a config
     error with a sentence. ``teach(companion, first_boot)`` lets a package above this one
     teach on the board (``haleakala.learn.board.install``: the menu's lessons, the first
-    boot's offer)."""
+    boot's offer). ``clock`` times the start-up (tests inject one)."""
+    started = clock()  # from here the unit's start timeout runs
     setup_logging(getattr(args, "log_level", "INFO"))
     from haleakala.config import ConfigError, load
 
@@ -351,8 +392,11 @@ def main(
     from .journal import JOURNAL_NAME, Journal, JournalError
 
     first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
-    journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
     notifier = Notifier()
+    startup = StartupClock(notifier, clock, started=started)
+    journal = Journal(
+        state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20, progress=startup
+    )
     companion = None
     while companion is None:
         try:

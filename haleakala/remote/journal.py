@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from haleakala.companion.journal.storage import keep_copy, write_atomically
+from haleakala.core.statefile import StateFileError, read_bounded
 from haleakala.rules.serialize import load_json
 
 NAME = "remote-journal.jsonl"
@@ -73,18 +74,12 @@ class RemoteJournal:
         """(setup, decisions) or None when there is no journal; ``JournalError`` when it
         is damaged anywhere but in a torn last line. A torn last line is cut off (its bytes
         kept in a backup, said in ``notes``) unless ``repair`` is False."""
-        try:
-            if self.path.is_dir():
-                raise JournalError(f"{self.path}: is a directory, not a journal")
-            size = self.path.stat().st_size
-            if size > MAX_BYTES:
-                raise JournalError(
-                    f"{self.path}: {size} bytes, far more than any game's journal: "
-                    "not read (move it away to start a new game)"
-                )
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
+        try:  # a regular file of a bounded size only: never a pipe that hangs the start
+            data = read_bounded(self.path, MAX_BYTES, "a remote game's journal")
+            if data is None:
+                return None
+        except StateFileError as exc:
+            raise JournalError(str(exc)) from None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot be read ({exc})") from None
         whole, _, torn = data.rpartition(b"\n")

@@ -64,13 +64,12 @@ from .records import (
     SNAPSHOT_VERSION,
     SOURCES,
     VERSION,
-    Piece,
     RecordScan,
     encode_record,
     new_game_id,
-    read_pieces,
     scan_records,
 )
+from .scan import MAX_RECORDS, JournalScan, Piece, read_pieces, scan_journal
 from .storage import (
     Disk,
     JournalDisagrees,
@@ -91,6 +90,7 @@ __all__ = [
     "GAMES_DIR",
     "JOURNAL_NAME",
     "MAX_PAYLOAD",
+    "MAX_RECORDS",
     "SNAPSHOT_FORMAT",
     "SNAPSHOT_NAME",
     "SNAPSHOT_VERSION",
@@ -100,6 +100,7 @@ __all__ = [
     "Journal",
     "JournalDisagrees",
     "JournalError",
+    "JournalScan",
     "Piece",
     "RecordScan",
     "Snapshot",
@@ -111,6 +112,7 @@ __all__ = [
     "ownership_fix",
     "read_pieces",
     "replay",
+    "scan_journal",
     "scan_records",
     "storage_error",
     "unwritable",

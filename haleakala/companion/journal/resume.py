@@ -22,7 +22,7 @@ from haleakala.rules import Game
 
 from .games import Snapshot
 from .records import encode_record, language_of, palette_of, settings_of
-from .storage import JournalDisagrees, keep_once, write_atomically
+from .storage import JournalDisagrees, keep_file_once, keep_once, write_atomically
 
 if TYPE_CHECKING:
     from .storage import JournalError
@@ -100,7 +100,7 @@ class Resumption:
         game: Game,
         orphans: list[tuple[int, dict[str, Any]]],
         disagrees: str,
-        data: bytes,
+        size: int,
         snap: Snapshot | None,
     ) -> None:
         """Wait at ``game`` (what recovery proves): keep the files once, say so, write nothing."""
@@ -108,8 +108,8 @@ class Resumption:
         proven = len(game.history)
         kept = None
         if not self.readonly:
-            if data:
-                kept = keep_once(self.path, data, sync=self.sync)
+            if size:
+                kept = keep_file_once(self.path, sync=self.sync)
                 self.backups.append(kept)
             if snap is not None:
                 self.backups.append(keep_once(self.snapshot_path, snap.raw, sync=self.sync))
@@ -150,7 +150,7 @@ class Resumption:
         new = b"".join(encode_record(r) for r in records)
         self.close()
         kept = [
-            keep_once(path, path.read_bytes(), sync=self.sync)
+            keep_file_once(path, sync=self.sync)
             for path in (self.path, self.snapshot_path)
             if path.exists()
         ]

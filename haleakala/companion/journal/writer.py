@@ -37,6 +37,7 @@ from .records import (
     new_game_id,
 )
 from .recovery import Recovery
+from .scan import Progress
 from .storage import Disk, JournalDisagrees, JournalError, storage_error, write_atomically
 
 log = logging.getLogger("haleakala.journal")
@@ -73,6 +74,9 @@ class Journal(Recovery):
     """Where appends go (a fault-injecting stand-in in tests)."""
     readonly: bool = False
     """Recovery only reads and says what a start would do (``haleakala journal check``)."""
+    progress: Progress | None = None
+    """Told how far recovery has read a long journal (the daemon tells systemd it needs
+    longer to start: ``daemon.StartupClock``)."""
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -174,7 +178,7 @@ class Journal(Recovery):
             if os.fstat(fd).st_size > self.size:
                 self.disk.truncate(fd, self.size)
                 if self.sync:
-                    self.disk.fsync(fd)
+                    self.disk.sync(fd)
         except OSError as exc:
             self.close()
             self.failed = storage_error(exc, self.path)
@@ -196,7 +200,7 @@ class Journal(Recovery):
                     raise OSError(errno.EIO, "the write wrote nothing")
                 view = view[written:]
             if self.sync:
-                self.disk.fsync(fd)
+                self.disk.sync(fd)  # a card failing under the fsync is caught here too
         except OSError as exc:
             error = storage_error(exc, self.path)
             log.error("%s", error)
