@@ -146,6 +146,12 @@ class KitGeometry:
     bolt_radii: tuple[float, ...]
     bolt_hole: float
     console: dict[str, Any]
+    boards: dict[str, Any]
+    """``[boards]``: the carrier boards' outlines, holes and places (``kit.boards``)."""
+    harness: dict[str, Any]
+    """``[harness]``: the tile cables and their route (``kit.harness``)."""
+    power: dict[str, Any]
+    """``[power]``: the 5 V supply, the fuses and the wires (``kit.power_scheme``)."""
 
     # ------------------------------------------------------------------ outlines, tile frame
 
@@ -461,6 +467,9 @@ def load_geometry(text: str | None = None) -> KitGeometry:
         bolt_radii=tuple(float(r) for r in joints.get("bolt_radii", ())),
         bolt_hole=_num(joints, "bolt_hole", "joints"),
         console=dict(_section(data, "console")),
+        boards=dict(_section(data, "boards")),
+        harness=dict(_section(data, "harness")),
+        power=dict(_section(data, "power")),
     )
 
 
