@@ -189,7 +189,7 @@ def source_rows(source: Path | None) -> list[BomRow]:
             return load_rows()
         if not source.is_file():
             raise UsageError(f"BOM source {source} does not exist (check the path)")
-        return load_rows(source.read_text(encoding="utf-8"))
+        return load_rows(source.read_text(encoding="utf-8"), name=str(source))
     except BomError as exc:
         raise UsageError(str(exc)) from None
 

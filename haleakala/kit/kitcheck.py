@@ -230,6 +230,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--geometry", metavar="FILE", type=Path, help="a geometry TOML (default: the kit's own)"
     )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as JSON: problems, boards, harness, power scheme, bay",
+    )
     check.set_defaults(func=run_check)
     parts = actions.add_parser(
         "parts",
@@ -281,21 +286,32 @@ def load_for_check(path: Path | None) -> KitGeometry:
 
 def run_check(args: argparse.Namespace) -> int:
     from haleakala.kit.common import load_for_kit
+    from haleakala.kit.kitreport import check_electrics, report
 
     g = load_for_check(args.geometry)
-    config, label = load_for_kit(args.config)
-    problems = check_all(g, config.leds, config.kit)
+    config, label = load_for_kit(args.config, supply=False)
+    problems = check_all(g, config.leds, config.kit) + check_electrics(g, config)
+    if args.json:
+        import json
+
+        print(json.dumps({"config": label, **report(g, config, problems)}, indent=1))
+        return 1 if problems else 0
     for problem in problems:
         print(problem)
     if problems:
         print(f"kit check: {len(problems)} problem(s) (config: {label})", file=sys.stderr)
         return 1
     n = len(g.pixels())
+    from haleakala.kit.power_scheme import scheme
+
+    power = scheme(g, config)
     print(
         f"kit OK: {g.segments} segments x {len(ZONES)} zones lit by {n} pixels, "
         f"{g.segments} beach {'readers' if config.kit == 'rfid' else 'buttons'} in their "
         f"beaches, chain gaps within the wire, every part fits the {g.bed[0]:g} x "
-        f"{g.bed[1]:g} mm bed (config: {label})"
+        f"{g.bed[1]:g} mm bed, the {config.model} fits the bay, the tile ribbons fit their "
+        f"notches, the last pixel gets {power.full_white.last_pixel_v:.2f} V at full white "
+        f"behind a {power.main_fuse_a:g} A fuse (config: {label})"
     )
     return 0
 
