@@ -29,7 +29,7 @@ def rows():
 def hw_copy(tmp_path):
     target = tmp_path / "hw"
     target.mkdir()
-    for name in ("bom.csv", "BOM.md", "OVERLAY.md", "MAKER.md"):
+    for name in ("bom.csv", "BOM.md", "OVERLAY.md", "MAKER.md", "ASSEMBLY.md"):
         shutil.copy(HW / name, target / name)
     shutil.copy(SOURCE, target / "bom.toml")
     return target

@@ -7,6 +7,7 @@ from haleakala.kit.boards.hub import data_net, tile_ref
 from haleakala.kit.boards.model import TILE_PINOUT
 from haleakala.kit.geometry import default_geometry
 from haleakala.kit.pinout import PI_GPIO_PIN, PI_HEADER, PICO_PINS, PICO_USB
+from haleakala.kit.power_doc import entry_sentence, runs_table, voltage_sentence
 from haleakala.kit.wiring.boards import PNG_NAME, SVG_NAME, YAML_NAME
 from haleakala.kit.wiring.harness import Harness, Wire, _gpio_label, hub_part
 
@@ -45,26 +46,11 @@ def pins_markdown(h: Harness) -> str:
         "",
         "## Power",
         "",
-        f"5 V enters at the hub's J1 (screw terminal) from a {s.supply_v:g} V supply; J2 beside "
-        f"it feeds the Pi through its USB pigtail; F1 (T{s.main_fuse_a:g}A slow-blow) protects "
-        "the LED and reader rail; each tile's ribbon has its own resettable fuse on the hub "
-        f"(holds {s.tile_fuse[0]:g} A, trips at {s.tile_fuse[1]:g} A).",
+        entry_sentence(s),
         "",
-        "| Run | Made of | Carries at full white (A) | Rated (A) | Protected by |",
-        "|---|---|---:|---:|---|",
-    ]
-    for run in s.runs:
-        lines.append(
-            f"| {run['run']} | {run['made_of']} | {run['carries_a']:g} | {run['rated_a']:g} | "
-            f"{run['protected_by']} |"
-        )
-    lines += [
+        *runs_table(s),
         "",
-        f"The last pixel of the worst tile gets **{s.full_white.last_pixel_v:.2f} V at full "
-        f"white** (tile {s.full_white.worst_tile}, {s.full_white.total_a:.2f} A from the supply) "
-        f"and **{s.at_cap.last_pixel_v:.2f} V at the default cap** (brightness "
-        f"{config.leds.brightness:g}, limit {config.leds.current_limit_ma:g} mA). "
-        "`haleakala power` prints the same figures.",
+        voltage_sentence(s, config),
         "",
         "## Raspberry Pi header (to the hub's J3, 40-way ribbon)",
         "",
