@@ -51,7 +51,9 @@ def scheme_lines(config: KitConfig) -> list[str]:
     white, cap = s.full_white, s.at_cap
     lines += [
         f"last_pixel_v_full_white: {white.last_pixel_v:.2f}  (tile {white.worst_tile}'s last "
-        f"pixel, every pixel white at brightness 1: {white.total_a:.2f} A from the supply)",
+        f"pixel, every pixel white at brightness 1 held to the current limit: "
+        f"{white.total_a:.2f} A from the supply; uncapped the pixels alone would draw "
+        f"{s.uncapped_a:.2f} A, {s.uncapped_words()})",
         f"last_pixel_v_default_cap: {cap.last_pixel_v:.2f}  (brightness "
         f"{config.leds.brightness:g}, limit {config.leds.current_limit_ma:g} mA: "
         f"{cap.total_a:.2f} A)",

@@ -38,9 +38,12 @@ def entry_sentence(s: Scheme) -> str:
 def voltage_sentence(s: Scheme, config: KitConfig) -> str:
     return (
         f"The last pixel of the worst tile gets **{s.full_white.last_pixel_v:.2f} V at full "
-        f"white** (tile {s.full_white.worst_tile}, {s.full_white.total_a:.2f} A from the "
-        f"supply) and **{s.at_cap.last_pixel_v:.2f} V at the default cap** (brightness "
-        f"{config.leds.brightness:g}, limit {config.leds.current_limit_ma:g} mA). "
+        f"white** (every pixel white at brightness 1 as the daemon sends it, held to "
+        f"`leds.current_limit_ma` = {config.leds.current_limit_ma:g} mA: tile "
+        f"{s.full_white.worst_tile}, {s.full_white.total_a:.2f} A from the supply) and "
+        f"**{s.at_cap.last_pixel_v:.2f} V at the default cap** (brightness "
+        f"{config.leds.brightness:g}: {s.at_cap.total_a:.2f} A). Uncapped, the pixels alone "
+        f"would draw {s.uncapped_a:.2f} A: {s.uncapped_words()}. "
         "`haleakala power` prints the same figures."
     )
 

@@ -86,6 +86,14 @@ class Scheme:
     at_cap: Case
     peak_ma: float
     problems: list[str]
+    uncapped_a: float = 0.0
+    """Every pixel at full white with no limit at all (what F1 and the tile fuses cut)."""
+
+    def uncapped_words(self) -> str:
+        """What happens to the pixels' draw with no software limit at all."""
+        if self.uncapped_a > self.main_fuse_a:
+            return f"F1 (T{self.main_fuse_a:g}A) cuts that"
+        return f"below F1's {self.main_fuse_a:g} A, and the wiring carries it"
 
     def as_dict(self) -> dict[str, Any]:
         def case(c: Case) -> dict[str, Any]:
@@ -108,6 +116,7 @@ class Scheme:
                 "max_ohm": self.tile_fuse[2],
             },
             "rail_peak_ma": math.ceil(self.peak_ma),
+            "pixels_uncapped_a": round(self.uncapped_a, 2),
             "runs": self.runs,
             "full_white": case(self.full_white),
             "default_cap": case(self.at_cap),
@@ -201,9 +210,16 @@ def scheme(g: KitGeometry, config: KitConfig, fields: int | None = None) -> Sche
         pi_a += PICO_MA / 1000
     n = g.segments
     per_tile = g.pixels_per_tile
-    full = per_tile * 3 * MA_PER_CHANNEL / 1000
     leds = config.leds
+    # Full white: every pixel at 255, 255, 255 and brightness 1, as the daemon sends it (held
+    # to leds.current_limit_ma); uncapped, the pixels alone would draw `uncapped`, which F1
+    # and the tile fuses cut.
+    uncapped_tile = per_tile * 3 * MA_PER_CHANNEL / 1000
+    full = chain_current_ma(per_tile * n, 1.0, leds.current_limit_ma) / 1000 / n
     capped = chain_current_ma(per_tile * n, leds.brightness, leds.current_limit_ma) / 1000 / n
+    one_tile = min(uncapped_tile, leds.current_limit_ma / 1000)
+    """The most one tile's pixels draw: the rest dark, the limit still holding."""
+    tile_max = one_tile + (READER_FIELD_MA / 1000 if rfid else 0.0)
     white = _case(g, "full white", full, pi_a, fields_on, rfid)
     cap = _case(g, "default cap", capped, pi_a, fields_on, rfid)
     main_a, _main_ohm = (float(v) for v in _p(g, "main_fuse"))
@@ -225,14 +241,14 @@ def scheme(g: KitGeometry, config: KitConfig, fields: int | None = None) -> Sche
          "carries_a": round(pi_a, 2), "rated_a": AWG_AMPS[int(pi_awg)],
          "protected_by": f"the supply's own limit ({config.leds.supply_ma / 1000:g} A)"},
         {"run": "tile ribbon (each)", "made_of": f"{plus} x 28 AWG ribbon conductors each way",
-         "carries_a": round(white.tile_a, 3), "rated_a": ribbon_a,
+         "carries_a": round(tile_max, 3), "rated_a": ribbon_a,
          "protected_by": f"tile fuse, trips at {trip:g} A"},
         {"run": "tile board to pixels", "made_of": f"{pixel_awg} AWG 3-core LED wire",
-         "carries_a": round(full, 3), "rated_a": AWG_AMPS[pixel_awg],
+         "carries_a": round(one_tile, 3), "rated_a": AWG_AMPS[pixel_awg],
          "protected_by": f"tile fuse, trips at {trip:g} A"},
     ]  # fmt: skip
     rail_peak = b.peak_ma - b.pi_ma - b.oled_ma - (PICO_MA if rfid else 0)
-    problems = check_fuses(g, b, rail_peak, white, main_a, (hold, trip), runs)
+    problems = check_fuses(g, b, rail_peak, white, tile_max, main_a, (hold, trip), runs)
     if config.leds.supply_ma / 1000 > AWG_AMPS[int(pi_awg)]:
         problems.append(
             f"the {config.leds.supply_ma / 1000:g} A supply can push more than the Pi's "
@@ -240,7 +256,7 @@ def scheme(g: KitGeometry, config: KitConfig, fields: int | None = None) -> Sche
             "pigtail (power.pi_lead) or a smaller supply"
         )
     return Scheme(float(_p(g, "supply_v")), main_a, (hold, trip, fuse_ohm), runs, white, cap,
-                  rail_peak, problems)  # fmt: skip
+                  rail_peak, problems, uncapped_tile * n)  # fmt: skip
 
 
 def _next_fuse(amps: float) -> float:
@@ -248,8 +264,8 @@ def _next_fuse(amps: float) -> float:
 
 
 def check_fuses(g: KitGeometry, b: PowerBudget, rail_peak_ma: float, white: Case,
-                main_a: float, tile: tuple[float, float], runs: list[dict[str, Any]]
-                ) -> list[str]:  # fmt: skip
+                tile_max: float, main_a: float, tile: tuple[float, float],
+                runs: list[dict[str, Any]]) -> list[str]:  # fmt: skip
     """The fuses against the peak they must carry and the wires they must protect."""
     problems = []
     hold, trip = tile
@@ -269,10 +285,11 @@ def check_fuses(g: KitGeometry, b: PowerBudget, rail_peak_ma: float, white: Case
             f"burn it before F1 blows; use a thicker run or a fuse of at most "
             f"{thinnest['rated_a']:g} A"
         )
-    if hold < white.tile_a:
+    if hold < tile_max:
         problems.append(
-            f"a tile's fuse holds {hold:g} A (power.tile_fuse) but a tile draws "
-            f"{white.tile_a:.2f} A at full white: it would trip; fit one that holds more"
+            f"a tile's fuse holds {hold:g} A (power.tile_fuse) but one tile lit white can draw "
+            f"{tile_max:.2f} A under the current limit: it would trip; fit one that holds more "
+            "or lower leds.current_limit_ma"
         )
     tiled = [r for r in runs if r["protected_by"].startswith("tile fuse")]
     weakest = min(tiled, key=lambda r: r["rated_a"])

@@ -101,8 +101,27 @@ def test_the_last_pixel_keeps_4_5_volts_at_full_white_on_every_pi_and_kit(model,
     s = power_scheme.scheme(g, replace(cfg.Config(), model=model, kit=kit))
     assert s.problems == []
     assert 4.5 <= s.full_white.last_pixel_v < s.at_cap.last_pixel_v < 5.1
-    # Full white draws every pixel at 60 mA: 48 x 60 mA plus the Pi and the readers.
-    assert s.full_white.total_a > 2.88 > s.at_cap.total_a - 1.5
+    # Full white is every pixel white at brightness 1 as the daemon sends it: held to the
+    # 1800 mA limit; uncapped, 48 pixels x 60 mA, under F1's 4 A.
+    assert s.full_white.total_a > s.at_cap.total_a
+    assert math.isclose(s.uncapped_a, 48 * 0.06) and s.uncapped_a < s.main_fuse_a
+
+
+def test_more_pixels_per_tile_change_the_figures_not_the_safety(tmp_path):
+    """33 pixels per tile (issue 37's light): the limit still holds full white to 1.8 A, one
+    tile lit alone stays under its fuse's hold, and uncapped (11.9 A) F1 cuts the rail."""
+    extra = "".join(f'  ["water", -20.0, {150 + k * 0.1:.1f}],\n' for k in range(25))
+    slot_b = '  ["slot_b", 40.0, 178.0],\n'
+    g = load_geometry(geometry_with((slot_b, slot_b + extra)))
+    assert g.pixels_per_tile == 33
+    config = replace(cfg.Config(), kit="rfid", model="pi5")
+    config = replace(config, leds=replace(config.leds, pixels_per_ring=33))
+    s = power_scheme.scheme(g, config)
+    assert s.problems == []
+    assert s.full_white.last_pixel_v >= 4.5
+    assert math.isclose(s.uncapped_a, 33 * 6 * 0.06) and "F1 (T4A) cuts that" in s.uncapped_words()
+    ribbon = next(r for r in s.runs if r["run"] == "tile ribbon (each)")
+    assert ribbon["carries_a"] == pytest.approx(1.8 + 0.18)  # the limit, and a reader's field
 
 
 def test_the_rfid_figure_counts_the_fields_the_firmware_has_on_at_once(tmp_path):
