@@ -38,11 +38,27 @@ def pixel_wire_mm(g: KitGeometry) -> float:
     return straight * g.routing_factor
 
 
+def power_figures(g: KitGeometry) -> dict[str, int | float]:
+    """The power scheme's figures for the default kit, for the BOM's notes to quote."""
+    from haleakala import config as cfg
+    from haleakala.kit.power_scheme import scheme
+
+    s = scheme(g, cfg.Config())
+    return {
+        "last_pixel_v": round(s.full_white.last_pixel_v, 2),
+        "last_pixel_v_cap": round(s.at_cap.last_pixel_v, 2),
+        "main_fuse_a": s.main_fuse_a,
+        "tile_fuse_hold_a": s.tile_fuse[0],
+        "tile_fuse_trip_a": s.tile_fuse[1],
+    }
+
+
 def derived(g: KitGeometry) -> dict[str, int | float]:
     from haleakala.kit.cables import tile_cables
 
     ribbon = sum(c.cut_mm for c in tile_cables(g)) / 1000
     counts: dict[str, int | float] = dict(board_parts(g))
+    counts.update(power_figures(g))
     counts.update(
         {
             "ribbon_m": math.ceil(ribbon),

@@ -83,3 +83,5 @@ def test_assembly_pins_and_power_give_the_same_power_figures(capsys):
         assert "F1 (T4A slow-blow) protects the LED and reader rail" in text
         assert "| tile ribbon (each) | 4 x 28 AWG ribbon conductors each way |" in text
     assert "F1 (T4A slow-blow) protects the LED and reader rail" in out
+    bom = (REPO_ROOT / "hw" / "BOM.md").read_text(encoding="utf-8")
+    assert f"the last pixel gets {full} V at full white and {capped} V at the default cap" in bom
