@@ -289,7 +289,7 @@ def run_check(args: argparse.Namespace) -> int:
     from haleakala.kit.kitreport import check_electrics, report
 
     g = load_for_check(args.geometry)
-    config, label = load_for_kit(args.config, supply=False)
+    config, label = load_for_kit(args.config)
     problems = check_all(g, config.leds, config.kit) + check_electrics(g, config)
     if args.json:
         import json
