@@ -190,33 +190,22 @@ def bay_view(g: KitGeometry, path: Path) -> Path:
         ax.set_xlim(-cw / 2 - 8, cw / 2 + 8)
         ax.set_ylim(-cd / 2 - 12, cd / 2 + 8)
         ax.grid(True, lw=0.3, alpha=0.5)
-    for at, board, holes, name, colour in (
-        ("pi_at", "pi_board", "pi_holes", "Raspberry Pi", "#2e7d32"),
-        ("pico_at", "pico_board", "pico_holes", "Pico (RFID kit)", "#1565c0"),
-        (
-            "perfboard_at",
-            "perfboard",
-            "perfboard_holes",
-            "perfboard:\n74AHCT125,\n390 R, caps",
-            "#8d6e63",
-        ),
-    ):
-        ax_, ay = (float(v) for v in c[at])
-        bw, bh = (float(v) for v in c[board])
-        hx, hy = (float(v) / 2 for v in c[holes])
-        x0 = ax_ - hx - (bw - 2 * hx) / 2 if board != "pi_board" else ax_ - hx - 3.5
-        y0 = ay - bh / 2
-        tray.add_patch(Rectangle((x0, y0), bw, bh, fc=colour, alpha=0.35, ec=colour))
-        tray.text(x0 + bw / 2, y0 + bh / 2, name, ha="center", va="center", fontsize=8)
-        for dx in (-hx, hx):
-            for dy in (-hy, hy):
-                tray.add_patch(Circle((ax_ + dx, ay + dy), 3, fc="#fff", ec="#333"))
-    tray.add_patch(Rectangle((-15, -cd / 2 - 3), 30, 6, fc="#b71c1c"))
-    tray.text(
-        0, -cd / 2 - 9, "cable to the island (LED chain, beach sensors)", ha="center", fontsize=7
-    )
-    tray.add_patch(Rectangle((cw / 2 - 3, -cd / 4 - 7), 6, 14, fc="#f57f17"))
-    tray.text(cw / 2 - 5, -cd / 4 + 10, "5 V in", ha="right", fontsize=7)
+    colours = {"Raspberry Pi": "#2e7d32", "hub board": "#1565c0"}
+    labels = {"hub board": "hub board:\n74AHCT125, fuses,\nPico (RFID kit),\ntile headers"}
+    for name, (cx, cy), (bw, bh), holes, _d in g.tray_boards():
+        colour = colours.get(name, "#8d6e63")
+        tray.add_patch(
+            Rectangle((cx - bw / 2, cy - bh / 2), bw, bh, fc=colour, alpha=0.35, ec=colour)
+        )
+        tray.text(cx, cy, labels.get(name, name), ha="center", va="center", fontsize=8)
+        for hx, hy in holes:
+            tray.add_patch(Circle((hx, hy), 3, fc="#fff", ec="#333"))
+    sw = float(c["cable_slot"][0])
+    tray.add_patch(Rectangle((-sw / 2, -cd / 2 - 3), sw, 6, fc="#b71c1c"))
+    tray.text(0, -cd / 2 - 9, "six tile ribbons to the island", ha="center", fontsize=7)
+    sy, sw, _sh = (float(v) for v in c["supply_slot"])
+    tray.add_patch(Rectangle((-cw / 2 - 3, sy - sw / 2), 6, sw, fc="#f57f17"))
+    tray.text(-cw / 2 + 5, sy + sw / 2 + 2, "5 V in", ha="left", fontsize=7)
     tray.set_title("Tray from above: standoffs, boards, cut-outs (mm)")
     ox, oy = (float(v) for v in c["oled_at"])
     ww, wd = (float(v) for v in c["oled_window"])

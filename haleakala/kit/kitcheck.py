@@ -230,6 +230,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--geometry", metavar="FILE", type=Path, help="a geometry TOML (default: the kit's own)"
     )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as JSON: problems, boards, harness, power scheme, bay",
+    )
     check.set_defaults(func=run_check)
     parts = actions.add_parser(
         "parts",
@@ -240,6 +245,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parts.add_argument("--hw", metavar="DIR", type=Path, default=None, help="the hw/ directory")
     parts.set_defaults(func=run_parts)
+    boards = actions.add_parser(
+        "boards",
+        help="regenerate the carrier boards' KiCad projects (hw/boards/); with kicad-cli, "
+        "ERC, DRC and the fab files",
+    )
+    add_config_option(boards, "the default kit (hw/config.example.toml)")
+    boards.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 naming stale files"
+    )
+    boards.add_argument("--out", metavar="DIR", type=Path, default=None, help="hw/boards/")
+    boards.add_argument(
+        "--export",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="also run kicad-cli: ERC, DRC, Gerbers, drill, BOM, placement, netlist into DIR",
+    )
+    boards.add_argument(
+        "--renders", action="store_true", help="with --export: draw hw/assembly/board_*.png"
+    )
+    boards.add_argument(
+        "--vendor",
+        action="store_true",
+        help="copy the footprints and symbols the boards use from an installed KiCad 9",
+    )
+    boards.set_defaults(func=run_boards)
 
 
 def load_for_check(path: Path | None) -> KitGeometry:
@@ -255,23 +286,40 @@ def load_for_check(path: Path | None) -> KitGeometry:
 
 def run_check(args: argparse.Namespace) -> int:
     from haleakala.kit.common import load_for_kit
+    from haleakala.kit.kitreport import check_electrics, report
 
     g = load_for_check(args.geometry)
     config, label = load_for_kit(args.config)
-    problems = check_all(g, config.leds, config.kit)
+    problems = check_all(g, config.leds, config.kit) + check_electrics(g, config)
+    if args.json:
+        import json
+
+        print(json.dumps({"config": label, **report(g, config, problems)}, indent=1))
+        return 1 if problems else 0
     for problem in problems:
         print(problem)
     if problems:
         print(f"kit check: {len(problems)} problem(s) (config: {label})", file=sys.stderr)
         return 1
     n = len(g.pixels())
+    from haleakala.kit.power_scheme import scheme
+
+    power = scheme(g, config)
     print(
         f"kit OK: {g.segments} segments x {len(ZONES)} zones lit by {n} pixels, "
         f"{g.segments} beach {'readers' if config.kit == 'rfid' else 'buttons'} in their "
         f"beaches, chain gaps within the wire, every part fits the {g.bed[0]:g} x "
-        f"{g.bed[1]:g} mm bed (config: {label})"
+        f"{g.bed[1]:g} mm bed, the {config.model} fits the bay, the tile ribbons fit their "
+        f"notches, the last pixel gets {power.full_white.last_pixel_v:.2f} V at full white "
+        f"behind a {power.main_fuse_a:g} A fuse (config: {label})"
     )
     return 0
+
+
+def run_boards(args: argparse.Namespace) -> int:
+    from haleakala.kit.boards import command
+
+    return command.run(args)
 
 
 def run_parts(args: argparse.Namespace) -> int:

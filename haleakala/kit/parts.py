@@ -147,7 +147,13 @@ def riser(g: KitGeometry) -> bd.Part:
                 * bd.Rot(0, 90, 0)
                 * bd.Cylinder(g.bolt_hole / 2, g.wall * 4)
             )
-    part -= box(0, g.radius, g.skirt - h, w, g.wall * 6, h)
+    rw, rh = g.cable_rim_notch
+    part -= box(0, g.radius, g.skirt - rh, rw, g.wall * 6, rh)
+    # Strain relief: a cable tie through a slot either side of the rim notch, round the
+    # ribbons and the wall between.
+    tw, th = g.cable_tie_slot
+    for side in (-1, 1):
+        part -= box(side * (rw / 2 + 4.0), g.radius, g.skirt - rh - th - 0.5, tw, g.wall * 6, th)
     return part
 
 
@@ -163,20 +169,15 @@ def console_tray(g: KitGeometry) -> bd.Part:
     h = ch - t
     part = box(0, 0, 0, cw, cd, h) - box(0, 0, t, cw - 2 * t, cd - 2 * t, h)
     stand = float(c["standoff"])
-    for at, holes, hole_d in (
-        ("pi_at", "pi_holes", 2.2),
-        ("pico_at", "pico_holes", 1.8),
-        ("perfboard_at", "perfboard_holes", 2.7),
-    ):
-        ax, ay = (float(v) for v in c[at])
-        hx, hy = (float(v) / 2 for v in c[holes])
-        for dx in (-hx, hx):
-            for dy in (-hy, hy):
-                part += cylinder(ax + dx, ay + dy, t - 0.5, 6.0, stand + 0.5)
-                part -= cylinder(ax + dx, ay + dy, t, hole_d, stand + 1)
-    # The cable to the island (the wall facing it, -y) and the supply (+x wall).
-    part -= box(0, -cd / 2, h - 12, 30, t * 4, 12.5)
-    part -= box(cw / 2, -cd / 4, t + 4, t * 4, 14, 12)
+    for _name, _centre, _size, holes, hole_d in g.tray_boards():
+        for hx, hy in holes:
+            part += cylinder(hx, hy, t - 0.5, 6.0, stand + 0.5)
+            part -= cylinder(hx, hy, t, hole_d, stand + 1)
+    # The tile cables to the island (the wall facing it, -y) and the supply (+x wall).
+    sw, sh = (float(v) for v in c["cable_slot"])
+    part -= box(0, -cd / 2, h - sh + 0.5, sw, t * 4, sh)
+    sy, sw, sh = (float(v) for v in c["supply_slot"])
+    part -= box(-cw / 2, sy, t + 4, t * 4, sw, sh)
     return part
 
 

@@ -89,14 +89,21 @@ def test_expected_maximum_never_exceeds_the_limit_or_brightness_worst_case(ppr, 
 def test_power_command_prints_figures_and_ok(capsys):
     assert main(["power"]) == 0
     out = capsys.readouterr().out
-    assert "ring 6 (segment 5): 8 pixels, worst 480 mA, at brightness 0.3: 144 mA" in out
+    assert "tile 6 (segment 5): 8 pixels, worst 480 mA, at brightness 0.3: 144 mA" in out
     assert "leds_worst_case_ma: 2880" in out
     assert "leds_expected_max_ma: 859" in out
     assert "pi_budget_ma: 1300" in out
     assert "peak_ma: 2184" in out
     assert "supply_needed_ma: 2402" in out
-    assert "supply_configured_ma: 4000  (leds.supply_ma)" in out
-    assert "OK: the 4 A supply covers the peak with 83% headroom" in out
+    assert "supply_configured_ma: 6000  (leds.supply_ma)" in out
+    assert "OK: the 6 A supply covers the peak with 175% headroom" in out
+    # The power scheme: where 5 V enters, each run, the fuses, the last pixel's voltage.
+    assert "power scheme: 5 V enters at the hub's J1 (5.1 V supply)" in out
+    assert "F1 (T4A slow-blow) protects the LED and reader rail" in out
+    assert "tile ribbon (each): 4 x 28 AWG ribbon conductors each way" in out
+    full = float(re.search(r"^last_pixel_v_full_white: ([\d.]+)", out, re.M).group(1))
+    capped = float(re.search(r"^last_pixel_v_default_cap: ([\d.]+)", out, re.M).group(1))
+    assert 4.5 <= full < capped < 5.1
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -113,13 +120,15 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert "at least 3.5 A" in warning[0]
 
 
-def test_rfid_kit_on_a_2_5_amp_supply_warns_about_headroom(tmp_path, capsys):
+def test_rfid_kit_counts_the_two_fields_the_firmware_runs_at_once(tmp_path, capsys):
+    """The Pico scans two opposite beaches at once (firmware SCAN_GROUPS): two RF fields on
+    (2 x 180 mA), the other four readers idle (4 x 15), the Pico (25)."""
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2500\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2800\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "rfid_ma: 300" in out
-    assert "warning: the 2.5 A supply (leds.supply_ma = 2500) leaves 1% headroom" in out
+    assert "rfid_ma: 445  (the Pico and six readers, 2 RF fields on at once" in out
+    assert "warning: the 2.8 A supply (leds.supply_ma = 2800) leaves 7% headroom" in out
 
 
 def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):
@@ -146,7 +155,7 @@ def test_bom_supply_covers_every_pi_and_kit_at_default_led_settings(model, kit):
 
 @pytest.mark.parametrize("model", ["zero2w", "pi3", "pi4"])
 def test_three_amps_is_enough_for_the_buttons_kit_on_the_smaller_pis(model):
-    """The BOM note says so; a Pi 5 or the RFID kit needs more."""
+    """At the daemon's cap; a Pi 5 or the RFID kit needs more."""
     config = replace(cfg.Config(), model=model)
     assert power.budget(config).recommended_supply_ma <= 3000
     assert power.budget(replace(config, model="pi5")).recommended_supply_ma > 3000
