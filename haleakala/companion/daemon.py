@@ -395,10 +395,15 @@ def main(
             hardware.close()
             notifier.close()
             return EXIT_CONFIG
+    from . import health
+
+    health.announce(companion, state_dir)  # an update rolled back: on the first frame
     daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, live=live)
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
+    state = "paused" if companion.keeper.waiting else "resumed" if companion.resumed else "new"
+    health.write_health(state_dir, health.record(companion, state))
     try:
         code = daemon.run()
     finally:

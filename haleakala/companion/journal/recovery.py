@@ -49,7 +49,7 @@ from .records import (
 )
 from .repairs import Repairs
 from .resume import Resumption
-from .storage import JournalDisagrees, JournalError, storage_error
+from .storage import JournalDisagrees, JournalError, newer_format, storage_error
 
 log = logging.getLogger("haleakala.journal")
 
@@ -140,7 +140,10 @@ class Recovery(Repairs, Resumption):
         pieces = read_pieces(data)
         first = pieces[0].payload if pieces else None
         header = first if is_header(first) else None
-        if header is not None and header.get("version") != VERSION:
+        found = header.get("version") if header is not None else None
+        if isinstance(found, int) and not isinstance(found, bool) and found > VERSION:
+            raise newer_format(self.path, found, VERSION)
+        if header is not None and found != VERSION:
             self._set_aside(f"is version {header.get('version')}; this program writes {VERSION}")
             return None
         base = None
