@@ -74,6 +74,7 @@ class Updater:
     free_bytes: Callable[[Path], int] | None = None
     config_path: PurePosixPath = CONFIG
     history: list[str] = field(default_factory=list)
+    backup_dir: Path | None = None
 
     # -- words and paths
 
@@ -235,8 +236,10 @@ class Updater:
 
     def undo(self, new: str, old: str, trial: dict[str, Any], why: str, kind: str) -> int:
         text = f"{kind} to release {new} rolled back: {why}"
+        self.say(f"  release {new} did not prove itself: {why}; switching back to {old}")
         self.service.act("stop")
         R.switch(self.layout, old)
+        text += self.restore(new, trial)
         R.mark_failed(self.layout, new, why)
         self._reload_if(new, old)
         R.notice(self.layout, "rolled-back", new, old, text)
@@ -263,6 +266,7 @@ class Updater:
         refuse in words; they are for a person who wants the files as they were."""
         folder = state / "backups" / f"update-{time.strftime('%Y%m%d-%H%M%S')}-{old}-to-{new}"
         folder.mkdir(parents=True, exist_ok=True)
+        self.backup_dir = folder
         owner = state.stat()
         for path in [*(state / n for n in ("journal.bin", "snapshot.json", "lesson.json")),
                      self.config]:  # fmt: skip
@@ -273,6 +277,31 @@ class Updater:
                 os.chown(path, owner.st_uid, owner.st_gid)
         for old_backup in sorted(folder.parent.iterdir())[:-BACKUPS_KEPT]:
             shutil.rmtree(old_backup, ignore_errors=True)
+
+    def restore(self, new: str, trial: dict[str, Any]) -> str:
+        """A failed release whose daemon dealt another game replaced the journal: the files
+        as the old release left them come back from this update's backup, and the failed
+        release's are kept beside them (``*.rolled-back-*``). Nothing is deleted."""
+        record = R.health(self.layout)
+        if (record is None or record.get("release") != new or not trial.get("game")
+                or record.get("game") == trial.get("game") or self.backup_dir is None):  # fmt: skip
+            return ""
+        state, stamp = self.backup_dir.parent.parent, time.strftime("%Y%m%d-%H%M%S")
+        owner = state.stat()
+        for saved in sorted(self.backup_dir.iterdir()):
+            live = state / saved.name
+            if saved.name == self.config.name:
+                continue  # the config is the maker's: no release writes it
+            if live.exists():
+                shutil.copy2(live, state / f"{saved.name}.rolled-back-{stamp}")
+            R.write_durably(live, saved.read_bytes(), mode=0o600)
+            with suppress(OSError):
+                os.chown(live, owner.st_uid, owner.st_gid)
+        return (
+            f"; its daemon had dealt game {record.get('game')}, so the journal of game "
+            f"{trial.get('game')} is back from the backup (the other kept as "
+            f"*.rolled-back-{stamp})"
+        )
 
     def prune(self) -> None:
         """Releases that are neither current nor previous go (a card is small)."""

@@ -97,6 +97,17 @@ def test_a_release_that_fails_its_health_check_is_rolled_back_by_itself(tmp_path
     assert (record["release"], record["decision"]) == (OLD, GAME["decision"])
 
 
+def test_a_release_that_dealt_another_game_gives_the_journal_back_keeping_both(tmp_path):
+    _kit, _systemd, updater, said = rig(tmp_path, **{"0.2.0": Daemon(new_game=True)})
+    state = updater.layout.state
+    (state / "journal.bin").write_bytes(b"game g-7f3a, decision 12")
+    assert updater.update(new_source(tmp_path), online=False) == 1
+    assert (state / "journal.bin").read_bytes() == b"game g-7f3a, decision 12"
+    kept = list(state.glob("journal.bin.rolled-back-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b"the new game's journal"
+    assert "so the journal of game g-7f3a is back from the backup" in said[-1]
+
+
 def test_a_config_the_new_release_refuses_stops_the_update_before_the_game_is_touched(tmp_path):
     kit, systemd, updater, said = rig(tmp_path)
     kit.answers["config check"] = lambda release, argv: (

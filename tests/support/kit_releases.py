@@ -93,6 +93,7 @@ class Daemon:
     resumes: bool = True  # writes its health record (READY=1 and the game resumed)
     crashes: bool = False  # exits at once, again and again (Restart=on-failure)
     other_decision: bool = False  # resumes, but at another decision
+    new_game: bool = False  # deals a new game (and replaces the journal)
 
 
 @dataclass
@@ -141,6 +142,9 @@ class FakeSystemd:
                 game["decision"] -= 1
             state = self.kit.layout.state
             state.mkdir(parents=True, exist_ok=True)
+            if daemon.new_game:
+                game = {"game": "g-new", "decision": 0, "digest": "00"}
+                (state / "journal.bin").write_bytes(b"the new game's journal")
             (state / R.HEALTH).write_text(json.dumps(
                 {"pid": self.pid, "release": self.kit.layout.current(), "state": "resumed",
                  **game}))  # fmt: skip
