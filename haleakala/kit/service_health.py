@@ -103,7 +103,7 @@ class Waiter:
                     f"it did not resume the game within {self.timeout_s:.0f} s (systemd: "
                     f"{state}, {props.get('StatusText') or 'no status'})"
                 )
-            self.sleep(0.5)
+            self.sleep(1.0)  # a systemctl call each: little, even under emulation
 
 
 # --------------------------------------------------------------------------- data on the card

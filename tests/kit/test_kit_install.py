@@ -458,7 +458,8 @@ def test_in_a_chroot_without_systemd_the_reloads_are_skipped_not_failed(
     assert installer.running("systemd", install.SYSTEMD_RUNNING)
 
 
-def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_installed():
+@pytest.mark.parametrize("command", ["install", "update"])
+def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_installed(command):
     """A maker runs ``python3 -m haleakala install`` on a fresh Pi: no venv yet, so none of the
     package's dependencies (Babel, Pillow, pygame, ...) exist. Importing the command line and
     the installer must not need them; the test hides every third-party package the package
@@ -470,11 +471,11 @@ def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_inst
     code = (
         "import sys, runpy\n"
         f"for name in {hidden!r}: sys.modules[name] = None\n"
-        "sys.argv = ['haleakala', 'install', '--help']\n"
+        f"sys.argv = ['haleakala', '{command}', '--help']\n"
         "runpy.run_module('haleakala', run_name='__main__')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "--dry-run" in done.stdout
+    assert "--root" in done.stdout
