@@ -39,6 +39,7 @@ import argparse
 import fcntl
 import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -153,7 +154,9 @@ class Updater:
         """A trial left by an updater that was stopped (not by a cut: the boot check takes
         those): settled now, as the boot-time check would."""
         if self.layout.trial() is not None:
-            R.boot_check(self.layout, self.say, reload=self.reload)
+            done = R.boot_check(self.layout, self.say, reload=self.reload)
+            if done == "rolled back" and self.service.available():
+                self.service.act("restart")  # the daemon running may be the new release's
 
     def reload(self) -> None:
         self.service.act("daemon-reload")
@@ -393,6 +396,9 @@ def run(args: argparse.Namespace) -> int:
     from haleakala.kit.sources import resolve
 
     reexec_from_release()
+    # A closed SSH session must not stop an update half-way: the terminal may go, the update
+    # goes on (its words are in the log), and a lost line of output is not a failure.
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     root = Path(args.root)
     if root.resolve() == Path("/") and hasattr(os, "geteuid") and os.geteuid() != 0:
         raise UsageError("update changes /opt/haleakala and restarts the service: run it "
@@ -400,7 +406,9 @@ def run(args: argparse.Namespace) -> int:
     if args.health_timeout <= 0:
         raise UsageError(f"--health-timeout {args.health_timeout:g} must be positive")
     layout = R.Layout(root)
-    updater = Updater(layout, runner_for(root), Systemd(root), health_timeout_s=args.health_timeout)
+    updater = Updater(
+        layout, runner_for(root, _say), Systemd(root, _say), _say, args.health_timeout
+    )
     if args.status:
         return updater.status()
     if args.rollback:
@@ -419,6 +427,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say where the new release comes from: --from PATH (a USB stick, a "
                          "wheel, a checkout) or --index")  # fmt: skip
     return updater.update(source, online=online)
+
+
+def _say(text: str) -> None:
+    with suppress(OSError):
+        print(text, flush=True)
 
 
 def _installed_unit(layout: R.Layout) -> bytes | None:

@@ -263,3 +263,18 @@ def test_the_trial_records_the_game_and_decision_of_the_stopped_daemon(tmp_path,
     updater.update(new_source(tmp_path), online=False)
     assert {k: seen[k] for k in ("release", "previous", "game", "decision")} == {
         "release": NEW, "previous": OLD, "game": "g-7f3a", "decision": 12}  # fmt: skip
+
+
+def test_a_trial_left_by_an_updater_that_was_killed_is_settled_by_the_next_one(tmp_path):
+    """A closed SSH session, a kill: the marker stays; the next update (or the next boot)
+    takes the kit back, and the daemon of the unproven release is restarted on the old one."""
+    _kit, systemd, updater, _said = rig(tmp_path)
+    layout = updater.layout
+    from support.kit_releases import add_release
+
+    add_release(layout, NEW, built="2")
+    R.begin_trial(layout, {"release": NEW, "previous": OLD, **GAME})
+    R.switch(layout, NEW)
+    updater.settle()
+    assert whole(layout) == OLD and layout.trial() is None
+    assert systemd.acts == ["restart"]
