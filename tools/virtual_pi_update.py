@@ -186,10 +186,11 @@ class UpdateRun:
         self.vp, self.kroot, self.model, self.args = vp, kroot, model, args
         self.dir = vp.CACHE / "update-work" / model
         self.image = self.dir / "card.img"
-        self.keep = bool(getattr(args, "keep_image", False)) and self.image.exists()
+        self.pristine = self.dir / "card-as-installed.img"
+        self.keep = bool(getattr(args, "keep_image", False)) and self.pristine.exists()
         if self.dir.exists():
             for path in self.dir.iterdir():
-                if path.name not in ("card.img", "image.json") or not self.keep:
+                if path.name not in ("card-as-installed.img", "image.json") or not self.keep:
                     shutil.rmtree(path) if path.is_dir() else path.unlink()
         self.share = self.dir / "share"
         (self.share / "stick").mkdir(parents=True)
@@ -209,13 +210,15 @@ class UpdateRun:
     def build(self) -> None:
         image_json = self.dir / "image.json"
         if self.keep and image_json.exists():
-            say(f"  [{self.model}] the last run's disk image, as it was left (--keep-image)")
+            say(f"  [{self.model}] the last run's image as installed (--keep-image)")
             self.result["image"] = json.loads(image_json.read_text())
         else:
             started = time.monotonic()
-            self.result["image"] = update_image(self.vp, self.kroot, self.model, self.image)
+            self.result["image"] = update_image(self.vp, self.kroot, self.model, self.pristine)
             self.result["image"]["seconds"] = round(time.monotonic() - started)
             image_json.write_text(json.dumps(self.result["image"]))
+        # Every run starts from the card as installed (release A only): a sparse copy.
+        subprocess.run(["cp", "--sparse=always", str(self.pristine), str(self.image)], check=True)
         stick = self.share / "stick"
         self.wheels = {
             "B": release_wheel(self.vp, stick, B_VERSION),
