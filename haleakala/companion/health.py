@@ -94,6 +94,9 @@ def take_notice(state_dir: Path) -> dict[str, Any] | None:
 def notice_words(notice: dict[str, Any]) -> tuple[Text, Text]:
     """The OLED's title and text for an update notice (the log gets ``why`` in full)."""
     new, old = str(notice.get("release") or "?"), str(notice.get("back_to") or "?")
+    versions = new.split("-", 1)[0], old.split("-", 1)[0]  # "0.2.0-1a2b3c4d5e-pi": 0.2.0
+    if versions[0] != versions[1]:  # what a player knows a release by (the log names all)
+        new, old = versions
     if notice.get("kind") == "interrupted":
         text = Text.of(
             N_("The update to {new} was cut off. Back on {old}; the game is kept."),

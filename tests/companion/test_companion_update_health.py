@@ -75,6 +75,10 @@ def test_the_notice_reads_in_every_language():
 
     title, text = health.notice_words({"kind": "interrupted", "release": "0.2", "back_to": "0.1"})
     assert str(text) == "The update to 0.2 was cut off. Back on 0.1; the game is kept."
+    names = {"kind": "rolled-back", "release": "0.2.0-bbbbbbbbbb-pi", "back_to": "0.1.0-a-pi"}
+    assert str(health.notice_words(names)[1]) == (  # the versions a player knows them by
+        "Release 0.2.0 failed its check. Back on 0.1.0; the game is kept."
+    )
     try:
         speak("de")
         assert render(title) == "UPDATE ZURÜCK" and "Zurück auf 0.1" in render(text)
