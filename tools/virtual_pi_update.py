@@ -279,9 +279,11 @@ class UpdateRun:
 
     def cuts(self, count: int) -> None:
         records: list[dict] = []
-        phases = cut_plan(count, self.rng)
+        phases = cut_plan(count + 5, self.rng)  # spares: a boot whose update never began
         target = {"rollback": self.stick("C"), "build": self.stick("D")}
         for i, phase in enumerate(phases):
+            if sum(r.get("during_update", False) for r in records) >= count:
+                break
             source = target.get(phase) or "toggle"
             step = {"from": source, "a": "/home/pi/haleakala", "b": self.stick("B"),
                     "b_version": B_VERSION}  # fmt: skip
@@ -298,7 +300,7 @@ class UpdateRun:
             record["last_ack_seen"] = self.ledger.last_ack
             records.append(record)
             self.after(records[-2] if len(records) > 1 else None, self.boots)
-            say(f"  [{self.model}] cut {i + 1}/{count} aimed at {phase}: after "
+            say(f"  [{self.model}] cut {i + 1} aimed at {phase}: after "
                 f"{record.get('last_update_line', '-')!r} ({record.get('cut_after_s')} s); "
                 f"problems so far {len(self.ledger.problems)}")  # fmt: skip
         m = self.machine({"updates": []})  # the last boot: what the last cut left
@@ -312,9 +314,12 @@ class UpdateRun:
         self.ledger.boot(self.boots, m.console())
         self.after(records[-1] if records else None, self.boots)
         boots = [r for r in records if "next_boot" in r]
+        during = [r for r in records if r.get("during_update")]
         self.result["cuts"] = {
-            "count": len(records),
-            "by_phase_aimed": {p: phases.count(p) for p in sorted(set(phases))},
+            "count": len(during),
+            "cuts_not_during_an_update": len(records) - len(during),
+            "by_phase_aimed": {p: sum(r["aimed_at"] == p for r in during)
+                               for p in sorted({r["aimed_at"] for r in during})},
             "not_whole_after": [r["boot"] for r in boots if not r["next_boot"].get("whole")
                                 or not r["next_boot"].get("daemon_active")],
             "lost": [p for p in self.ledger.problems if "resumed at" in p or "replaced" in p
@@ -352,10 +357,13 @@ class UpdateRun:
         while time.monotonic() < stop and "VPI update 0 exit" not in m.console()[start:]:
             time.sleep(0.1)
         at = m.cut()
-        lines = re.findall(r"VPI update: (.*)", m.console()[start:])
+        text = m.console()[start:]
+        lines = re.findall(r"VPI update: (.*)", text)
+        finished = "VPI update 0 exit" in text
         return {"cut_after_s": round(at, 1), "delay_s": round(delay, 1),
                 "last_update_line": lines[-1].strip() if lines else None,
-                "update_finished": "VPI update 0 exit" in m.console()[start:]}  # fmt: skip
+                "update_finished": finished,
+                "during_update": "VPI update 0 from" in text and not finished}  # fmt: skip
 
 
 def main(vp: ModuleType, args: Any) -> int:
