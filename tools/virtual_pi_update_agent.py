@@ -97,7 +97,7 @@ def acks_now() -> tuple[int, bool]:
 
 class Games:
     """A new game whenever the last one is over (the daemon exits 0 after its game-over
-    line), unless ``held``: an update is switching the unit."""
+    line), unless ``held``: an update is running."""
 
     def __init__(self, plan: dict) -> None:
         self.plan = plan
@@ -113,7 +113,7 @@ class Games:
         return any(m.startswith(GAME_OVER) for m in A.messages(f"_PID={props['ExecMainPID']}"))
 
     def tick(self) -> None:
-        if self.held or not self.over():
+        if self.held or not self.over() or self.held:  # held again: it may have changed
             return
         env = A.ENV_FILE.read_text()
         seed = int(re.search(r"--seed (\d+)", env).group(1)) + 1
@@ -146,6 +146,11 @@ def update(source: str, plan: dict, games: Games, index: int) -> dict:
     argv = [str(HALEAKALA), "update", "--from", source, "--health-timeout",
             str(plan["health_timeout"])]  # fmt: skip
     A.say(f"update {index} from {source}")
+    # No new game while an update runs, even in its build: the agent's "game over? then a
+    # new game" takes seconds of systemctl and journalctl under emulation, and a first run
+    # started one while the updater stopped the unit (it then waited for its health check
+    # in vain). A game that ends meanwhile waits; the updater's start deals the next one.
+    games.held = True
     started = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             bufsize=1)  # fmt: skip
@@ -156,8 +161,6 @@ def update(source: str, plan: dict, games: Games, index: int) -> dict:
         for line in proc.stdout:
             line = line.rstrip()
             lines.append(line)
-            if "passed its checks" in line:
-                games.held = True  # from here until it ends the updater owns the unit
             A.say(f"update: {line}")
 
     reader = threading.Thread(target=read, daemon=True)
