@@ -74,6 +74,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="(tests, demos; sim only) a scripted player plays both colours "
         "through the simulated inputs; exit when the game is over",
     )
+    p.add_argument(
+        "--autoplay-pace",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="with --autoplay: S seconds between its decisions (default 0: at once)",
+    )
     add_language_option(p)
     add_palette_option(p)
     p.add_argument(

@@ -159,6 +159,7 @@ class Companion:
 
         resumed = self.keeper.resume(self.seat, solo, strength) if game is None else None
         self.notes = self.keeper.notes  # what the journal's recovery repaired, if anything
+        self.resumed = resumed is not None  # the journal's game, not a new one (health record)
         if resumed is not None:
             self.game, self.sources = resumed
         else:

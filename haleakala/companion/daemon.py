@@ -212,7 +212,8 @@ class Daemon:
                 self.notifier.notify("STATUS=" + status)
             if self.live is not None:  # before sleeping: hand over the position if it changed
                 self.live.observe(companion)
-            deadlines = [d for d in (due, next_ping) if d is not None]
+            paced = getattr(self.autoplayer, "wait_until", lambda: None)()
+            deadlines = [d for d in (due, next_ping, paced) if d is not None]
             if fed or busy:
                 timeout: float | None = 0.0
             else:
@@ -426,7 +427,7 @@ def main(
     if autoplay is not None:
         from .autoplay import AutoPlayer
 
-        autoplayer = AutoPlayer(autoplay)
+        autoplayer = AutoPlayer(autoplay, getattr(args, "autoplay_pace", 0.0) or 0.0)
     live = None
     web = getattr(args, "web", None) or (
         f"{config.web.host}:{config.web.port}" if config.web.enabled else None
@@ -439,10 +440,15 @@ def main(
             hardware.close()
             notifier.close()
             return EXIT_CONFIG
+    from . import health
+
+    health.announce(companion, state_dir)  # an update rolled back: on the first frame
     daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, live=live)
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
+    state = "paused" if companion.keeper.waiting else "resumed" if companion.resumed else "new"
+    health.write_health(state_dir, health.record(companion, state))
     try:
         code = daemon.run()
     finally:

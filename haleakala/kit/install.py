@@ -57,7 +57,11 @@ from pathlib import Path, PurePosixPath
 
 from haleakala import config as cfg
 from haleakala.cli import UsageError
+from haleakala.kit import releases as R
+from haleakala.kit.builder import Builder
 from haleakala.kit.common import REPO_ROOT
+from haleakala.kit.service_health import Systemd
+from haleakala.kit.sources import check_checkout
 from haleakala.kit.system import (
     APT_PACKAGES,
     BLOCK_BEGIN,
@@ -69,7 +73,6 @@ from haleakala.kit.system import (
     MODEL_NAMES,
     MODULES_LOAD,
     PREFIX,
-    SOURCE_STAMP,
     STATE,
     SYSTEMD_RUNNING,
     TEST_MODEL_ENV,
@@ -80,19 +83,18 @@ from haleakala.kit.system import (
     USER,
     VENV,
     InstallError,
-    SandboxRunner,
-    SystemRunner,
     boot_block,
     installed_packages,
+    kit_extra,
     make_dirs,
-    pip_extra,
     read_groups,
     read_users,
-    source_digest,
+    runner_for,
     source_version,
     strip_block,
     wanted_by,
 )
+from haleakala.kit.update import Updater
 
 # --------------------------------------------------------------------------- the installer
 
@@ -110,11 +112,8 @@ class Installer:
     def __post_init__(self) -> None:
         self.sandbox = self.root.resolve() != Path("/")
         self.version = source_version(self.source)
-        self.runner: SystemRunner | SandboxRunner = (
-            SandboxRunner(self.root, self.say, self.version)
-            if self.sandbox
-            else SystemRunner(self.say)
-        )
+        self.runner = runner_for(self.root, self.say, self.version)
+        self.unit_was: str | None = None
 
     # -- helpers
 
@@ -214,7 +213,8 @@ class Installer:
             self.apt()
             self.enable_buses(config)
             self.user_and_groups()
-            self.venv(config)
+            self.release_check()
+            self.release(config)
             self.command_link()
             self.config_file(config.model)
             self.udev_and_unit()
@@ -336,32 +336,51 @@ class Installer:
                 plan=f"add {USER} to the groups {' '.join(lacking)}",
             )
 
-    def venv(self, config: cfg.Config) -> None:
-        if not self.p(VENV / "pyvenv.cfg").is_file():
-            # Bookworm's pip 23.0 builds rpi_ws281x with the legacy setup.py path, which
-            # neither caches a wheel nor isolates the build: a current pip first.
-            self.command(
-                f"venv {VENV} (with system site packages: Raspberry Pi OS's python3- packages)",
-                ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
-                [str(VENV / "bin" / "pip"), "install", "--upgrade", "pip>=24"],
-                plan=f"make the venv {VENV} (with system site packages)",
-            )
-        # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
-        # when the source did not change.
-        extra = pip_extra(config.model) + (",remote" if config.remote.enabled else "")
-        wanted = f"{source_digest(self.source)} [{extra}]"
-        stamp = self.p(SOURCE_STAMP)
-        current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
-        if current != wanted:
-            self.command(
-                f"haleakala-companion {self.version} [{extra}] from {self.source} into the venv",
-                [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[{extra}]"],
-                plan=f"install haleakala-companion {self.version} [{extra}] into the venv",
-            )
-            self.write(SOURCE_STAMP, (wanted + "\n").encode(), "what the venv was built from")
-        readme = self.source / "README.md"
-        if readme.is_file():
-            self.write(PREFIX / "README.md", readme.read_bytes(), "the unit's Documentation=")
+    def release(self, config: cfg.Config) -> None:
+        """The venv as a release beside any other (``haleakala.kit.releases``): a kit of the
+        old layout is moved into one first; a first install builds one and switches to it;
+        new code (or a model change, which needs another extra) is an update: built beside,
+        checked, switched, and, where the service runs, kept only if it resumes the game."""
+        layout = R.Layout(self.root)
+        extra = kit_extra(config)
+        if layout.legacy():
+            unit = self.p(UNIT_DIR / UNIT_NAME)
+            text = unit.read_bytes() if unit.is_file() and not unit.is_symlink() else None
+
+            def move() -> None:
+                R.migrate(layout, text, self.say)
+
+            self.change("moved the venv into a release of the new layout (/opt/haleakala/"
+                        "releases, current, previous)", move,
+                        plan="move /opt/haleakala/venv into /opt/haleakala/releases")  # fmt: skip
+            if self.dry_run:
+                return
+        source = check_checkout(self.source)
+        name = R.release_name(source.name, extra)
+        current = layout.current()
+        manifest = layout.manifest(current) if current else None
+        if manifest is not None and (manifest.get("digest"), manifest.get("extra")) == (
+            source.digest,
+            extra,
+        ):
+            return
+        if current is None:
+
+            def first() -> None:
+                built = Builder(layout, self.runner, self.say).build(source, extra, online=True)
+                R.switch(layout, built)
+
+            self.change(f"release {name} (haleakala-companion {self.version} [{extra}], its "
+                        f"venv with system site packages) in {R.PREFIX}/{R.RELEASES}",
+                        first, plan=f"build release {name} [{extra}] and switch to it")  # fmt: skip
+            return
+        self.changes.append(f"update to release {name}")
+        if self.dry_run:
+            self.say(f"would update release {current} to {name} [{extra}] (haleakala update)")
+            return
+        updater = Updater(layout, self.runner, Systemd(self.root, self.say), self.say)
+        if updater.update(source, online=True) != 0:
+            raise InstallError(f"the update to release {name} did not happen (see above)")
 
     def command_link(self) -> None:
         """``haleakala`` on the PATH: /usr/local/bin/haleakala links to the venv's command
@@ -401,19 +420,34 @@ class Installer:
                 ["udevadm", "trigger"],
                 plan="reload the udev rules",
             )
+        unit = self.p(UNIT_DIR / UNIT_NAME)
+        linked = unit.is_symlink() and os.readlink(unit) == str(R.UNIT_TARGET)
+        if (
+            linked
+            and self.unit_was != str(R.UNIT_TARGET)
+            and self.running("systemd", SYSTEMD_RUNNING)
+        ):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
         unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
-        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit") and self.running(
+        self.enable(UNIT_NAME, wanted_by(unit_text.decode()))
+
+    def enable(self, unit: str, target: str) -> None:
+        if not self.p(UNIT_DIR / f"{target}.wants" / unit).is_symlink():
+            self.command(f"{unit} enabled", ["systemctl", "enable", unit], plan=f"enable {unit}")
+
+    def release_check(self) -> None:
+        """The boot-time release check (its unit and its copy of ``releases.py``), before
+        anything moves: a cut in the middle of the migration below is finished by it."""
+        unit = self.p(UNIT_DIR / UNIT_NAME)
+        self.unit_was = os.readlink(unit) if unit.is_symlink() else None
+        script = Path(R.__file__).read_bytes()
+        self.write(R.PREFIX / R.CHECK_SCRIPT, script, "the boot-time release check", 0o755)
+        text = (self.source / "systemd" / R.CHECK_UNIT).read_bytes()
+        if self.write(UNIT_DIR / R.CHECK_UNIT, text, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
-        target = wanted_by(unit_text.decode())
-        link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
-        if not link.is_symlink():
-            self.command(
-                f"{UNIT_NAME} enabled",
-                ["systemctl", "enable", UNIT_NAME],
-                plan=f"enable {UNIT_NAME}",
-            )
+        self.enable(R.CHECK_UNIT, wanted_by(text.decode()))
 
     def remote_dropin(self, config: cfg.Config) -> None:
         """The network for remote play, only while ``[remote]`` is enabled in the config:
@@ -442,6 +476,11 @@ class Installer:
                 ["systemctl", "disable", "--now", UNIT_NAME],
                 plan=f"stop and disable {UNIT_NAME}",
             )
+        check_wanted = self.p(UNIT_DIR / "multi-user.target.wants" / R.CHECK_UNIT)
+        if check_wanted.is_symlink():
+            self.command(f"{R.CHECK_UNIT} disabled", ["systemctl", "disable", R.CHECK_UNIT],
+                         plan=f"disable {R.CHECK_UNIT}")  # fmt: skip
+        self.remove(UNIT_DIR / R.CHECK_UNIT, "the boot-time release check")
         self.remove(REMOTE_DROPIN, "the network for remote play")
         if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
@@ -466,7 +505,7 @@ class Installer:
         link = self.p(COMMAND_LINK)
         if link.is_symlink() and PurePosixPath(os.readlink(link)) == VENV / "bin" / "haleakala":
             self.remove(COMMAND_LINK, "the haleakala command on the PATH")
-        self.remove(PREFIX, "the venv")
+        self.remove(PREFIX, "the releases and their venvs")
         if purge:
             self.remove(CONFIG.parent, "the config")
             self.remove(STATE, "the journal and saved games")

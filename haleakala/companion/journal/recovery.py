@@ -49,7 +49,7 @@ from .records import (
 from .repairs import Repairs
 from .resume import Resumption
 from .scan import MAX_RECORDS, JournalScan, Piece, Progress, TooManyRecords, scan_journal
-from .storage import JournalDisagrees, JournalError, refused, storage_error
+from .storage import JournalDisagrees, JournalError, newer_format, refused, storage_error
 
 log = logging.getLogger("haleakala.journal")
 
@@ -141,7 +141,10 @@ class Recovery(Repairs, Resumption):
         pieces, size = found.pieces, found.size
         first = pieces[0].payload if pieces else None
         header = first if is_header(first) else None
-        if header is not None and header.get("version") != VERSION:
+        version = header.get("version") if header is not None else None
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            raise newer_format(self.path, version, VERSION)
+        if header is not None and version != VERSION:
             self._set_aside(f"is version {header.get('version')}; this program writes {VERSION}")
             return None
         base = None
@@ -155,11 +158,8 @@ class Recovery(Repairs, Resumption):
         loose = None
         if header is None and (snap is None or not self._replays(snap)):
             first_piece = pieces[0] if pieces else None
-            loose = (
-                loose_header(found.head, first_piece.start, first_piece.end)
-                if first_piece is not None
-                else None
-            )
+            if first_piece is not None:
+                loose = loose_header(found.head, first_piece.start, first_piece.end)
             if loose is None:
                 self._set_aside("has no valid header")
                 return None

@@ -73,6 +73,26 @@ class JournalDisagrees(JournalError):
         self.kept = kept
 
 
+def newer_format(path: Path, found: int, reads: int) -> JournalError:
+    """A journal written by a newer release (after a rollback): refused in words, the files
+    left exactly as they are, so the release that wrote them resumes the game."""
+    return JournalError(
+        errno.EPROTO,
+        f"journal: {path} is format {found}, written by a newer release; this release reads "
+        f"format {reads}, so it changes nothing and starts no game. Update the kit again "
+        "(haleakala update) to go on with this game",
+        title=Text(N_("NEWER JOURNAL")),
+        short=Text.of(
+            N_(
+                "Saved by a newer release (format {found}, this one reads {reads}). Nothing "
+                "is deleted: update the kit again."
+            ),
+            found=str(found),
+            reads=str(reads),
+        ),
+    )
+
+
 def storage_error(exc: OSError, path: Path, doing: str = "write") -> JournalError:
     """``exc`` explained: what went wrong with ``path``, what the players see, how to fix it."""
     code = exc.errno or 0
