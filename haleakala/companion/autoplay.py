@@ -69,5 +69,8 @@ class AutoPlayer:
             return []
         if companion.thinking and companion.shown is companion.panel.chooser:
             return []
+        narrator = companion.narrator
+        if narrator is not None and not narrator.voice.idle():
+            return []  # a kit that speaks: every decision is heard before the next
         d = choose(companion.game, self.seed)
         return events_for(companion, d) or [ButtonPressed("back")]

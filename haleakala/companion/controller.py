@@ -75,6 +75,7 @@ if TYPE_CHECKING:
 
     from .host import LiveView
     from .journal import Journal
+    from .narrator import Narrator
 
 __all__ = ["RETRY_S", "UNKNOWN_TAG", "Companion", "UnsavedDecision", "UnsavedUndo"]
 
@@ -152,6 +153,7 @@ class Companion:
         self.link_ok, self.link_detail = True, ""
         self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
         self.lesson: U.LessonHooks | None = None  # a lesson on the board (haleakala.learn)
+        self.narrator: Narrator | None = None  # the voice (companion.narrator), if it speaks
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None
@@ -424,8 +426,8 @@ class Companion:
             if event.button == "back":
                 self.panel = replace(self.panel, overlay=None)
                 self.keys.hold_back()
-            else:  # a long press of any other button is still a press
-                self.keys.press(event.button)
+            else:  # select held: repeat (a kit that speaks); any other: a press
+                self.keys.hold(event.button)
         elif isinstance(event, EncoderTurned):
             self.keys.turn(event.steps)
         elif isinstance(event, BotDecided):
@@ -454,6 +456,8 @@ class Companion:
             elif outcome == "resumed":
                 self.panel = replace(self.panel, message=None)
         self.keeper.housekeeping(self.game)
+        if self.narrator is not None and self.narrator.observe():
+            self.render()  # the voice went quiet: the OLED says so
 
     def _internal_error(self, what: str, exc: Exception) -> None:
         self.errors += 1

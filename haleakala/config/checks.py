@@ -25,17 +25,22 @@ from haleakala.config.schema import (
     NAME_MAX,
     PIXEL_ORDERS,
     PWM_LED_GPIO,
+    SPEECH_ENGINES,
+    SPEECH_OUTPUTS,
     SPI0_GPIOS,
     SPI_LED_GPIO,
+    VERBOSITIES,
     Config,
     DisplayConfig,
     LedsConfig,
     Problem,
+    SpeechConfig,
     WebConfig,
 )
 from haleakala.hal.zones import SEGMENTS
 from haleakala.kit.budget import budget
 from haleakala.rules.game import VARIANTS
+from haleakala.speech.settings import RATES
 
 
 def _one_of(
@@ -110,6 +115,7 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p += _check_leds(c.leds)
     p += _check_display(c.display)
     p += _check_web(c.web)
+    p += _check_speech(c.speech)
     if c.rfid.baud <= 0:
         p.append(
             Problem(
@@ -428,4 +434,49 @@ def _check_web(w: WebConfig) -> list[Problem]:
                     'use "127.0.0.1" (this machine only) or "0.0.0.0" (phones on the LAN)',
                 )
             )
+    return p
+
+
+def _check_speech(s: SpeechConfig) -> list[Problem]:
+    """What the companion says and where: names it knows, a volume and a pace people hear."""
+    p: list[Problem] = []
+    for key, value, allowed in (
+        ("verbosity", s.verbosity, VERBOSITIES),
+        ("engine", s.engine, SPEECH_ENGINES),
+        ("output", s.output, SPEECH_OUTPUTS),
+    ):
+        if value not in allowed:
+            p.append(
+                Problem(f"speech.{key}", f"unknown value {value!r}", f"use {', '.join(allowed)}")
+            )
+    if not 0 <= s.volume <= 100:
+        p.append(
+            Problem(
+                "speech.volume",
+                f"{_short_int(s.volume)} is outside 0..100",
+                "60 is the default (per cent)",
+            )
+        )
+    if not RATES[0] <= s.rate <= RATES[1]:
+        p.append(
+            Problem(
+                "speech.rate",
+                f"{_short_int(s.rate)} words per minute is outside {RATES[0]}..{RATES[1]}",
+                "160 is the default",
+            )
+        )
+    if s.output == "files" and not s.directory:
+        p.append(
+            Problem("speech.directory", "is empty", 'output = "files" needs a folder to write to')
+        )
+    if s.engine == "piper" and not s.piper_voices:
+        p.append(
+            Problem(
+                "speech.piper_voices",
+                "is empty",
+                'engine = "piper" needs the folder of its .onnx voices (or use "espeak-ng")',
+            )
+        )
+    if not s.device:
+        p.append(Problem("speech.device", "is empty", 'use "default" or a name from aplay -L'))
     return p

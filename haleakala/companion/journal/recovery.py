@@ -46,6 +46,7 @@ from .records import (
     record_follows,
     settings_of,
     settle,
+    speech_of,
 )
 from .repairs import Repairs
 from .resume import Resumption
@@ -66,6 +67,7 @@ class _Walk:
     last: int = 0  # index of the last piece taken
     language: str | None = None  # the board menu's language as last recorded
     palette: str | None = None  # the board menu's colour mode as last recorded
+    speech: dict[str, Any] | None = None  # the board menu's verbosity and volume
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
     reached: set[tuple[int, str]] = field(default_factory=set)  # positions proven on the way
@@ -97,6 +99,7 @@ class Recovery(Repairs, Resumption):
     strength: str | None
     language: str | None
     palette: str | None
+    speech: dict[str, Any] | None
     size: int
     archived: Path | None
     failed: JournalError | None
@@ -204,6 +207,7 @@ class Recovery(Repairs, Resumption):
         assert game is not None
         self.solo, self.strength = walk.solo, walk.strength
         self.language, self.palette = walk.language, walk.palette
+        self.speech = walk.speech
         self.sources = walk.sources
         self.record_count = len(walk.kept)
         self.size = len(data)
@@ -260,6 +264,7 @@ class Recovery(Repairs, Resumption):
         solo, strength = settings_of(header, None, None)
         walk = _Walk(base, [], [header], solo, strength, language=language_of(header, None))
         walk.palette = palette_of(header, None)
+        walk.speech = speech_of(header, None)
         covered = pieces[: snap.records] if snap is not None else pieces
         damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
         begin = 1
@@ -504,7 +509,7 @@ class Recovery(Repairs, Resumption):
 
     def _synthesized(self, snap: Snapshot, walk: _Walk) -> list[dict[str, Any]]:
         """Journal records that lead to the snapshot's position (``records_to``)."""
-        settings = (walk.solo, walk.strength, walk.language, walk.palette)
+        settings = (walk.solo, walk.strength, walk.language, walk.palette, walk.speech)
         return self.records_to(snap.game.history, snap.sources, *settings)
 
     def _replays(self, snap: Snapshot) -> bool:
@@ -545,7 +550,7 @@ class Recovery(Repairs, Resumption):
                 raise ValueError(f"undo of {count} decisions, {len(game.history)} made")
             keep = game.history[: len(game.history) - count]
             return self._rebuild(keep), sources[: len(keep)]
-        if kind in ("solo", "language", "palette"):  # a setting, not a move: the position stays
+        if kind in ("solo", "language", "palette", "speech"):  # a setting: the position stays
             return game, sources
         raise ValueError(f"unknown record type {kind!r}")
 
@@ -567,4 +572,3 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-
