@@ -277,10 +277,10 @@ class Narrator:
         elif shown.cards and shown.selected is not None:
             card = shown.cards[shown.selected]
             pick = [f"{card.slot} {card.name}" + (f" ({card.values})" if card.values else "")]
-        else:
-            pick = list(shown.lines)
+        else:  # a text wrapped to the panel's width: one sentence again
+            pick = [" ".join(line.replace("\t", " ").strip() for line in shown.lines)]
         if not before or before[0] != lines[0]:
-            pick = [shown.title, *pick]
+            pick = [shown.title.lstrip("!• "), *pick]
         self.serial += 1
         text = sentence(*(line.replace("\t", " ") for line in pick))
         self._say(f"screen/{self.serial}", text, DETAIL, level="everything", channel="screen")

@@ -177,14 +177,16 @@ class _Process:
 
     def _fail(self, what: str) -> None:
         proc = self._proc
-        self._kill()
+        self._kill(close=False)
         error = ""
         if proc is not None and proc.stderr is not None:
             with contextlib.suppress(OSError, ValueError):
                 error = proc.stderr.read(400).decode(errors="replace").strip()
+        self._kill()
+        error = " ".join(error.split())
         raise EngineFailed(f"{self.command[0]} {what}" + (f": {error}" if error else ""))
 
-    def _kill(self) -> None:
+    def _kill(self, close: bool = True) -> None:
         proc = self._proc
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(OSError):
@@ -192,7 +194,7 @@ class _Process:
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=2.0)
-            for pipe in (proc.stdout, proc.stderr):
+            for pipe in (proc.stdout, proc.stderr) if close else ():
                 if pipe is not None:
                     with contextlib.suppress(OSError):
                         pipe.close()

@@ -25,7 +25,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -99,7 +99,7 @@ class Voice:
         self._failures = 0
         self._flooded = False
         self._mute: set[str] = set()  # languages without a voice
-        self.last: Utterance | None = None
+        self.recent: deque[Utterance] = deque(maxlen=2)  # what "repeat" says again
         self.troubles: list[Trouble] = []  # appended by the worker, read by the loop
         self.on_idle: Callable[[], None] | None = None
         self.said = 0
@@ -162,14 +162,16 @@ class Voice:
         return True
 
     def repeat(self) -> bool:
-        """Say the last utterance again, in its long form, at once."""
-        last = self.last
-        if last is None:
+        """Say the last two things said (a decision and whose turn it is now, say) again,
+        the decision in its long form, at once."""
+        recent = list(self.recent)
+        if not recent:
             return False
+        last = recent[-1]
         again = replace(
             last,
             key=f"{last.key}#again{time.perf_counter_ns()}",
-            text=last.full or last.text,
+            text=" ".join(u.full or u.text for u in recent),
             priority=ALERT,
             level="events",
             channel="",
@@ -299,7 +301,8 @@ class Voice:
     def _speak(self, utterance: Utterance) -> None:
         if self.silent or utterance.language in self._mute:
             return
-        self.last = utterance
+        if utterance.priority > DETAIL and "#again" not in utterance.key:
+            self.recent.append(utterance)
         try:
             synthesis = self.engine.synthesize(
                 utterance.text, utterance.language, self.settings.volume

@@ -122,13 +122,16 @@ def test_switching_off_stops_the_sentence_and_forgets_the_queue():
     voice.close()
 
 
-def test_repeat_says_the_last_utterance_again_in_its_long_form():
+def test_repeat_says_the_last_two_utterances_again_the_decision_in_its_long_form():
     voice, _engine, audio = started(settings=Settings("events"))
+    assert not voice.repeat()  # nothing said yet
+    voice.say(u("g/3/decision", "Yellow: 1 on beach 5."))
     voice.say(u("g/4/decision", "Red: 3 on beach 2.", full="Red places 3 on beach 2."))
+    voice.say(u("g/4/turn", "Yellow's turn."))
     assert voice.wait_idle(10)
     assert voice.repeat()
     assert voice.wait_idle(10)
-    assert audio.texts() == ["Red: 3 on beach 2.", "Red places 3 on beach 2."]
+    assert audio.texts()[-1] == "Red places 3 on beach 2. Yellow's turn."
     voice.close()
 
 
@@ -138,7 +141,7 @@ def test_no_engine_means_silence_with_one_trouble(caplog):
             raise EngineMissing("espeak-ng is not installed: sudo apt install espeak-ng")
 
     with caplog.at_level(logging.ERROR, "haleakala.speech"):
-        voice, _engine, audio = started(Missing())
+        voice, _engine, _audio = started(Missing())
         assert voice.silent and not voice.say(u("a"))
     assert [t.kind for t in voice.troubles] == ["engine"]
     assert len(caplog.records) == 1 and "apt install espeak-ng" in caplog.records[0].getMessage()
@@ -203,7 +206,12 @@ def test_one_crash_costs_one_utterance_not_the_voice():
     voice.close()
 
 
-@given(st.one_of(st.none(), st.integers(), st.text(), st.dictionaries(st.text(), st.integers() | st.text())))
+RECORDS = st.one_of(
+    st.none(), st.integers(), st.text(), st.dictionaries(st.text(), st.integers() | st.text())
+)
+
+
+@given(RECORDS)
 def test_a_journal_record_never_makes_bad_settings(record):
     default = Settings()
     found = Settings.of_record(record, default)
