@@ -154,7 +154,7 @@ class Daemon:
         while not self.stopping:
             fed = False
             if self.autoplayer is not None and companion.events.empty():
-                if companion.game.is_terminal():
+                if companion.game.is_terminal() and self._heard():
                     log.info("autoplay: %s", companion.status())  # "game over: red wins 16-15"
                     break
                 for event in self.autoplayer.next_events(companion):
@@ -251,6 +251,11 @@ class Daemon:
         narrator = getattr(self.companion, "narrator", None)
         if narrator is not None and self.autoplayer is not None:
             narrator.voice.on_idle = lambda: self.companion.post(_WAKE)
+
+    def _heard(self) -> bool:
+        """Has the voice said everything (so an autoplayed game ends after its result)?"""
+        narrator = getattr(self.companion, "narrator", None)
+        return narrator is None or narrator.voice.idle()
 
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")
