@@ -116,6 +116,7 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p += _check_display(c.display)
     p += _check_web(c.web)
     p += _check_speech(c.speech)
+    p += _check_speaker_pins(c)
     if c.rfid.baud <= 0:
         p.append(
             Problem(
@@ -205,7 +206,7 @@ def _check_supply(c: Config) -> list[Problem]:
                 f"{math.ceil(b.peak_ma)} mA peak ({b.model} {math.ceil(b.pi_ma)}, LEDs "
                 f"{math.ceil(b.led_max_ma)}, OLED {math.ceil(b.oled_ma)}"
                 + (f", RFID {math.ceil(b.rfid_ma)}" if b.rfid_ma else "")
-                + " mA): the Pi would brown out",
+                + f", speaker {math.ceil(b.speaker_ma)} mA): the Pi would brown out",
                 fix,
             )
         ]
@@ -480,3 +481,25 @@ def _check_speech(s: SpeechConfig) -> list[Problem]:
     if not s.device:
         p.append(Problem("speech.device", "is empty", 'use "default" or a name from aplay -L'))
     return p
+
+
+I2S_GPIOS = {18: "BCLK", 19: "LRCLK", 21: "DIN"}
+"""The MAX98357A amplifier's I2S lines (``dtoverlay=max98357a``): fixed by the Pi's PCM block."""
+
+
+def _check_speaker_pins(c: Config) -> list[Problem]:
+    """The I2S amplifier takes GPIO 18, 19 and 21: no button or LED line of this kit may."""
+    if c.speech.speaker not in ("usb", "i2s"):
+        return [Problem("speech.speaker", f"unknown value {c.speech.speaker!r}", "use usb or i2s")]
+    if c.speech.speaker != "i2s":
+        return []
+    clashes = [(key, gpio) for key, gpio in c.pins_in_use().items() if gpio in I2S_GPIOS]
+    return [
+        Problem(
+            key,
+            f'GPIO {gpio} is the I2S amplifier\'s {I2S_GPIOS[gpio]} (speech.speaker = "i2s")',
+            "move it to a free GPIO such as 24 or 25 (and rewire), or use a USB speaker "
+            '(speech.speaker = "usb")',
+        )
+        for key, gpio in clashes
+    ]

@@ -133,8 +133,12 @@ class SpeechConfig:
     """espeak-ng (Debian, every language) or piper (neural voices from ``piper_voices``)."""
     output: str = "auto"
     """auto (the kit: ALSA; the simulator window: the desktop), alsa, desktop, files, none."""
-    device: str = "default"
-    """The ALSA device (``aplay -L`` lists them), e.g. default or plughw:CARD=sndrpihifiberry."""
+    device: str = "auto"
+    """The ALSA device: auto (the I2S amplifier's or USB speaker's card, else default), or a
+    name ``aplay -L`` lists, e.g. plughw:CARD=MAX98357A,DEV=0."""
+    speaker: str = "usb"
+    """usb (a USB speaker: any kit) or i2s (the MAX98357A amplifier on GPIO 18, 19 and 21:
+    ``haleakala install`` adds its overlay; the buttons kit must move beach3 and beach5)."""
     directory: str = ""
     """Where ``output = "files"`` writes one WAV per utterance (and spoken.jsonl)."""
     rate: int = 160

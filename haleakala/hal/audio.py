@@ -20,8 +20,10 @@ missing and how to fix it); the speech worker then goes on silently.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -194,6 +196,20 @@ class FileAudio(SimAudio):
         return done
 
 
+def rms(samples: bytes) -> float:
+    """Root mean square of 16-bit samples (full scale 32768): speech at 60 % is 1,500-3,000,
+    silence 0. (``audioop`` is gone from Python 3.13; this is the one measure needed.)"""
+    values = array.array("h")
+    values.frombytes(samples[: len(samples) // 2 * 2])
+    if not values:
+        return 0.0
+    return math.sqrt(sum(v * v for v in values) / len(values))
+
+
+HEARD_RMS = 300.0
+"""Above this a sound is heard (speech at 20 % volume is ~500)."""
+
+
 def write_wav(path: Path, samples: bytes, pcm: Pcm) -> None:
     with wave.open(str(path), "wb") as w:
         w.setnchannels(pcm.channels)
@@ -202,13 +218,35 @@ def write_wav(path: Path, samples: bytes, pcm: Pcm) -> None:
         w.writeframes(samples)
 
 
-def sound_cards(cards: Path = ASOUND_CARDS) -> list[str]:
-    """The ALSA cards the kernel knows (``/proc/asound/cards``): one name per card."""
+def sound_cards(cards: Path = ASOUND_CARDS) -> list[tuple[str, str]]:
+    """The ALSA cards the kernel knows (``/proc/asound/cards``): (id, driver) per card,
+    e.g. ("MAX98357A", "simple-card") or ("Device", "USB-Audio")."""
     try:
         text = cards.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    return [line.split("]", 1)[-1].strip(" :") for line in text.splitlines() if "[" in line]
+    found = []
+    for line in text.splitlines():
+        if "[" in line and "]:" in line:
+            card_id = line.split("[", 1)[1].split("]", 1)[0].strip()
+            driver = line.split("]:", 1)[1].split(" - ", 1)[0].strip()
+            found.append((card_id, driver))
+    return found
+
+
+SPEAKERS = ("MAX98357A", "USB-Audio", "snd_rpi_hifiberry_dac")
+"""What a kit's loudspeaker shows up as: the I2S amplifier's card (``dtoverlay=max98357a``;
+hifiberry-dac, an older way to drive it) or a USB speaker's."""
+
+
+def speaker_device(cards: Path = ASOUND_CARDS) -> str:
+    """``[speech] device = "auto"``: the kit's loudspeaker (the I2S amplifier or a USB
+    speaker, ``plughw:CARD=…``, converting the engine's rate), else ALSA's ``default`` (the
+    Pi's headphone jack, or HDMI)."""
+    for card_id, driver in sound_cards(cards):
+        if card_id in SPEAKERS or driver in SPEAKERS:
+            return f"plughw:CARD={card_id},DEV=0"
+    return "default"
 
 
 class AlsaAudio(_Stoppable):
@@ -221,7 +259,7 @@ class AlsaAudio(_Stoppable):
 
     def __init__(
         self,
-        device: str = "default",
+        device: str = "auto",
         *,
         aplay: str = "aplay",
         cards: Path = ASOUND_CARDS,
@@ -243,10 +281,12 @@ class AlsaAudio(_Stoppable):
             )
         if self.cards.parent.exists() and not sound_cards(self.cards):
             raise AudioUnavailable(
-                "no sound card: wire the I2S amplifier (MAX98357A) and add "
-                "dtoverlay=hifiberry-dac to /boot/firmware/config.txt, or plug in a USB speaker "
-                "(haleakala install --speaker does it)"
+                "no sound card: plug in the USB speaker, or wire the I2S amplifier (MAX98357A, "
+                'hw/MAKER.md) with [speech] speaker = "i2s" and run haleakala install (it adds '
+                "dtoverlay=max98357a to /boot/firmware/config.txt), then reboot"
             )
+        if self.device == "auto":
+            self.device = speaker_device(self.cards)
 
     def stop(self) -> None:
         super().stop()
@@ -401,13 +441,13 @@ the headless sim daemon: none), or one of them by name."""
 
 
 def open_audio(
-    output: str, backend: str, *, device: str = "default", directory: str = "", window: bool = False
+    output: str, backend: str, *, device: str = "auto", directory: str = "", window: bool = False
 ) -> SimAudio | AlsaAudio | DesktopAudio | NoAudio:
     """The audio output the config asks for on ``backend`` ("pi" or "sim")."""
     if output == "auto":
         output = "alsa" if backend == "pi" else "desktop" if window else "none"
     if output == "alsa":
-        return AlsaAudio(device or "default")
+        return AlsaAudio(device or "auto")
     if output == "desktop":
         return DesktopAudio()
     if output == "files":

@@ -58,6 +58,10 @@ OLED_MA = 25
 RFID_MA = 300
 """RFID kit over the Pi's USB: Pico ≈ 25 mA, six idle readers ≈ 15 mA each, and one RF field
 (≈ 180 mA) — the firmware switches on one reader's field at a time."""
+SPEAKER_MA = 150
+"""The loudspeaker saying the game at full volume (a MAX98357A into 4-8 ohm, or a USB speaker):
+speech averages a tenth of its 1.5-3 W peaks, which last milliseconds and come from the
+1000 uF capacitor at the amplifier (or the speaker's own); ≈ 30 mA when it is silent."""
 HEADROOM = 0.10
 SUPPLY_STEP_MA = 500
 
@@ -86,6 +90,7 @@ class PowerBudget:
     oled_ma: float
     rfid_ma: float
     supply_ma: float
+    speaker_ma: float = SPEAKER_MA
 
     @property
     def pixels(self) -> int:
@@ -98,7 +103,7 @@ class PowerBudget:
 
     @property
     def peak_ma(self) -> float:
-        return self.pi_ma + self.oled_ma + self.rfid_ma + self.led_max_ma
+        return self.pi_ma + self.oled_ma + self.rfid_ma + self.speaker_ma + self.led_max_ma
 
     @property
     def needed_ma(self) -> float:

@@ -54,6 +54,7 @@ def report(b: PowerBudget, label: str) -> list[str]:
         f"oled_ma: {_ma(b.oled_ma)}",
         f"rfid_ma: {_ma(b.rfid_ma)}  "
         + ("(Pico and six readers, one RF field on)" if b.rfid_ma else "(buttons kit: none)"),
+        f"speaker_ma: {_ma(b.speaker_ma)}  (the voice at full volume, averaged over speech)",
         f"peak_ma: {_ma(b.peak_ma)}",
         f"supply_needed_ma: {_ma(b.needed_ma)}  (peak + {HEADROOM:.0%} headroom): a 5 V supply "
         f"of at least {b.recommended_supply_ma / 1000:g} A",

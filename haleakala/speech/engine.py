@@ -312,7 +312,7 @@ class Piper:
 
     def check(self) -> None:
         try:
-            import piper  # type: ignore[import-not-found]  # noqa: F401
+            import piper  # noqa: F401
         except ImportError as exc:
             raise EngineMissing(
                 "piper-tts is not installed: pip install piper-tts (or set [speech] "

@@ -40,8 +40,8 @@ def test_default_kit_budget_figures():
     assert b.at_brightness_ma == pytest.approx(48 * 3 * 76 * 20 / 255)
     assert b.led_max_ma == b.at_brightness_ma  # 859 mA < the 1800 mA limit
     assert not b.limit_bites
-    assert b.peak_ma == pytest.approx(1300 + 25 + 48 * 3 * 76 * 20 / 255)
-    assert b.recommended_supply_ma == 2500
+    assert b.peak_ma == pytest.approx(1300 + 25 + 150 + 48 * 3 * 76 * 20 / 255)  # 150: speaker
+    assert b.recommended_supply_ma == 3000
     assert b.warnings() == []
 
 
@@ -93,10 +93,11 @@ def test_power_command_prints_figures_and_ok(capsys):
     assert "leds_worst_case_ma: 2880" in out
     assert "leds_expected_max_ma: 859" in out
     assert "pi_budget_ma: 1300" in out
-    assert "peak_ma: 2184" in out
-    assert "supply_needed_ma: 2402" in out
+    assert "speaker_ma: 150" in out
+    assert "peak_ma: 2334" in out
+    assert "supply_needed_ma: 2567" in out
     assert "supply_configured_ma: 4000  (leds.supply_ma)" in out
-    assert "OK: the 4 A supply covers the peak with 83% headroom" in out
+    assert "OK: the 4 A supply covers the peak with 71% headroom" in out
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -108,18 +109,18 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert len(warning) == 1
     assert "leds.supply_ma = 2000" in warning[0]
     peak = int(re.search(r"^peak_ma: (\d+)$", out, re.M).group(1))
-    assert 3100 < peak <= 1300 + 25 + 1800
+    assert 3250 < peak <= 1300 + 25 + 150 + 1800
     assert f"smaller than the {peak} mA peak" in warning[0]
-    assert "at least 3.5 A" in warning[0]
+    assert "at least 4 A" in warning[0]
 
 
-def test_rfid_kit_on_a_2_5_amp_supply_warns_about_headroom(tmp_path, capsys):
+def test_rfid_kit_on_a_2_8_amp_supply_warns_about_headroom(tmp_path, capsys):
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2500\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2800\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
     assert "rfid_ma: 300" in out
-    assert "warning: the 2.5 A supply (leds.supply_ma = 2500) leaves 1% headroom" in out
+    assert "warning: the 2.8 A supply (leds.supply_ma = 2800) leaves 6% headroom" in out
 
 
 def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):

@@ -101,7 +101,7 @@ def test_the_kit_without_a_sound_card_is_said_once(tmp_path):
     cards.parent.mkdir()
     cards.write_text("--- no soundcards ---\n")
     aplay = script(tmp_path, "cat > /dev/null\n")
-    with pytest.raises(AudioUnavailable, match="dtoverlay=hifiberry-dac"):
+    with pytest.raises(AudioUnavailable, match="dtoverlay=max98357a"):
         AlsaAudio(aplay=aplay, cards=cards).check()
 
 

@@ -73,13 +73,7 @@ class FakeEngine:
         return FakeSynthesis(self, text)
 
 
-def rms(samples: bytes) -> float:
-    """Root mean square of 16-bit samples (full scale 32768)."""
-    values = array.array("h")
-    values.frombytes(samples[: len(samples) // 2 * 2])
-    if not values:
-        return 0.0
-    return math.sqrt(sum(v * v for v in values) / len(values))
+from haleakala.hal.audio import rms  # noqa: E402
 
 
 def wav_rms(path: Path) -> float:
