@@ -47,6 +47,8 @@ def attach(companion: Any, config: Config, *, engine: Any = None) -> Narrator | 
     voice = Voice(engine, audio, settings).start()
     narrator = Narrator(companion, voice)
     companion.narrator = narrator
+    if voice.silent:  # the voice said why, once; the narrator puts it on the OLED
+        return narrator
     log.info(
         "speech: %s through %s on %s, volume %d %%",
         settings.verbosity,
