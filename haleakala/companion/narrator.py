@@ -24,12 +24,14 @@ starts from the position the journal resumed (announced once), so a restart repe
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
 from haleakala.core.text import Param, Text
 from haleakala.rules.events import Ended, Erupted, Scored
 from haleakala.rules.game import OVER
+from haleakala.speech.settings import Settings
 from haleakala.speech.voice import ALERT, DETAIL, EVENT, Utterance
 from haleakala.words import moves
 from haleakala.words import speech as S
@@ -47,12 +49,14 @@ EVERY_EVENT = (Erupted, Scored, Ended)
 """Events said in full at every verbosity: they change the score."""
 
 
+_SHOUTED = re.compile(r"\b[^\W\d_]{2,}\b")
+
+
 def _said(value: Param) -> str:
-    """A value in the language in use; a headline in capitals ("NOT ALLOWED") is said as a
-    word, not spelled."""
+    """A value in the language in use, as a sentence: the OLED's headlines in capitals
+    ("NOT ALLOWED", "YELLOW PLACES 3") are said as words, never spelled letter by letter."""
     text = i18n.render(value).strip()
-    if text.isupper():
-        return text.capitalize()
+    text = _SHOUTED.sub(lambda m: m[0].lower() if m[0].isupper() else m[0], text)
     return text[:1].upper() + text[1:]
 
 
@@ -85,6 +89,7 @@ class Narrator:
         self.serial = 0
         self.epoch = 0  # an undo or a new game: the same ply is a new decision
         self._started = False
+        self.broken = False
 
     # -- keys -------------------------------------------------------------------------------
 
@@ -105,7 +110,19 @@ class Narrator:
 
     def observe(self) -> bool:
         """Say what is new; True when it changed the panel (a note that the voice is quiet),
-        so the caller draws again."""
+        so the caller draws again. Never raises: a bug here silences the voice (one log line)
+        and the game goes on."""
+        if self.broken:
+            return False
+        try:
+            return self._observe()
+        except Exception:
+            self.broken = True
+            log.exception("speech: the narrator failed; the game goes on silently")
+            self.voice.set(Settings("off", self.voice.settings.volume))
+            return False
+
+    def _observe(self) -> bool:
         changed = self._troubles()
         if self.voice.silent:
             self._catch_up()

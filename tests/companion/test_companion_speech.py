@@ -228,3 +228,33 @@ def test_the_watchdog_pings_do_not_move_while_the_voice_hangs(kit):
         return notifier.pings
 
     assert pings(with_voice=True) == pings(with_voice=False)
+
+
+def test_a_narrator_that_fails_silences_the_voice_and_the_game_goes_on(caplog):
+    rig = Rig()
+    voice = speaking(rig)
+    rig.c.narrator._decisions = lambda: 1 / 0  # type: ignore[method-assign]  # a bug
+    play(rig, 3)
+    assert len(rig.game.history) >= 3 and voice.silent
+    assert [r for r in caplog.records if "narrator failed" in r.getMessage()]
+
+
+def test_the_solo_companions_decision_is_said_for_the_players_to_carry_out():
+    rig = Rig("buttons", solo="yellow", strength="easy")
+    speaking(rig)
+    rig.carry_out("3@2")
+    rig.carry_out(">stay")
+    rig.await_bot()
+    d = rig.c.shown.options[0].value
+    rig.c.tick()
+    spoken = said(rig)
+    texts = [t for _, t in spoken]
+    assert "Yellow is thinking." in texts
+    proposal = next(t for k, t in spoken if k.endswith("/proposal"))
+    value, beach = d // 10, d % 10
+    assert proposal == (
+        f"Companion (yellow). Yellow places {value} on beach {beach} - put the disc there, "
+        "then press select."
+    )
+    rig.press("select")  # the players carried it out: said as a decision, once
+    assert [k for k, _ in said(rig) if k.endswith("/3/decision")]
