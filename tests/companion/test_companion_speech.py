@@ -258,3 +258,34 @@ def test_the_solo_companions_decision_is_said_for_the_players_to_carry_out():
     )
     rig.press("select")  # the players carried it out: said as a decision, once
     assert [k for k, _ in said(rig) if k.endswith("/3/decision")]
+
+
+def test_a_lessons_steps_are_said_and_so_is_its_hint():
+    from haleakala.companion.hands import events_for
+    from haleakala.learn.board import BoardLesson, board_lessons
+    from haleakala.learn.check import wrong_decision
+    from haleakala.learn.engine import DECIDE, HINT, READ
+
+    rig = Rig("buttons")
+    speaking(rig)
+    lesson = next(x for x in board_lessons() if x.name == "first-game")
+    board = BoardLesson.start(rig.c, lesson)
+    rig.c.tick()
+    while board.view().kind == READ:
+        rig.press("select")
+    assert board.view().kind == DECIDE
+    rig.press("select")
+    steps = [t for k, t in said(rig) if "/lesson" in k]
+    assert steps[0] == "Welcome. You play red, the companion yellow. Each rule comes when it matters."
+    assert len(steps) >= 2  # every step read, one utterance each
+    wrong = rig.c.game.parse(wrong_decision(board.run))
+    for _ in range(10):  # as a player would: the inputs until the lesson answers
+        for event in events_for(rig.c, wrong):
+            rig.c.handle(event)
+        if board.run.wrong:
+            break
+        rig.advance(1.0)
+    view = board.view()
+    assert view.kind == HINT
+    hint = [t for k, t in said(rig) if "/lesson" in k][-1]
+    assert " ".join(view.say.split())[:40] in hint
