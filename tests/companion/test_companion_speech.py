@@ -276,7 +276,8 @@ def test_a_lessons_steps_are_said_and_so_is_its_hint():
     assert board.view().kind == DECIDE
     rig.press("select")
     steps = [t for k, t in said(rig) if "/lesson" in k]
-    assert steps[0] == "Welcome. You play red, the companion yellow. Each rule comes when it matters."
+    welcome = "Welcome. You play red, the companion yellow. Each rule comes when it matters."
+    assert steps[0] == welcome
     assert len(steps) >= 2  # every step read, one utterance each
     wrong = rig.c.game.parse(wrong_decision(board.run))
     for _ in range(10):  # as a player would: the inputs until the lesson answers
