@@ -147,6 +147,16 @@ def _remote(p: argparse.ArgumentParser) -> None:
     p.add_argument("--restarts", type=int, default=None, help="broker kills and restarts timed (3)")
 
 
+def _speech(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--events", type=int, default=None, help="events said (default 150)")
+    p.add_argument(
+        "--engine", choices=("espeak-ng", "piper"), default="espeak-ng", help="the engine timed"
+    )
+    p.add_argument(
+        "--piper-voices", default="", metavar="DIR", help="--engine piper: its .onnx voices"
+    )
+
+
 # name → (module:function, help, options). Keep sorted by name.
 BENCHMARKS: dict[str, tuple[str, str, Options]] = {
     "ai": ("haleakala.bench.ai:run", "search bot win rates and think times", _ai),
@@ -181,6 +191,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.sim:run",
         "simulator window frames per second",
         _seconds("default 5 s"),
+    ),
+    "speech": (
+        "haleakala.bench.speech:run",
+        "the voice: event to first audio sample p50/p99, CPU per spoken event",
+        _speech,
     ),
     "web": (
         "haleakala.bench.web:run",

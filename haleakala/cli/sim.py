@@ -95,6 +95,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="pause between decisions of the terminal demo",
     )
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help="the companion says the game aloud through the desktop's sound (espeak-ng)",
+    )
     add_language_option(p)
     add_palette_option(p)
     p.add_argument(
@@ -321,6 +326,7 @@ def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
         state_dir=state_dir,
         solo=getattr(args, "solo", None),
         strength=getattr(args, "strength", None),
+        speak=bool(getattr(args, "speak", False)),
     )
 
 

@@ -90,5 +90,8 @@ class AutoPlayer:
                 self._decided, self._next = decided, self.clock() + self.pace_s
             if self.clock() < self._next:
                 return []
+        narrator = companion.narrator
+        if narrator is not None and not narrator.voice.idle():
+            return []  # a kit that speaks: every decision is heard before the next
         d = choose(companion.game, self.seed)
         return events_for(companion, d) or [ButtonPressed("back")]

@@ -43,6 +43,7 @@ EXIT_FAILURE = 1  # hardware or state directory unusable: systemd may retry
 EXIT_CONFIG = 2  # the config has mistakes: retrying will not help
 
 _STOP = object()
+_WAKE = object()  # the voice fell silent: an autoplayer paced by speech plays on
 
 SLICE_S = 0.1
 """Longest stretch of loop time spent handling queued events before the watchdog ping and
@@ -191,7 +192,7 @@ class Daemon:
         while not self.stopping:
             fed = False
             if self.autoplayer is not None and companion.events.empty():
-                if companion.game.is_terminal():
+                if companion.game.is_terminal() and self._heard():
                     log.info("autoplay: %s", companion.status())  # "game over: red wins 16-15"
                     break
                 for event in self.autoplayer.next_events(companion):
@@ -232,7 +233,8 @@ class Daemon:
                 if event is _STOP:
                     self.stopping = True
                     break
-                companion.handle(event)
+                if event is not _WAKE:
+                    companion.handle(event)
                 if clock() >= stop_at:
                     busy = not companion.events.empty()
                     break
@@ -281,6 +283,19 @@ class Daemon:
             stats.get("maxsize", 0),
         )
 
+    def pace_by_speech(self) -> None:
+        """``--autoplay`` on a kit that speaks: the scripted player waits for the voice to
+        finish (``AutoPlayer``), and the voice wakes the loop when it does, so a demo or a
+        test hears every decision; the loop itself never waits for speech."""
+        narrator = getattr(self.companion, "narrator", None)
+        if narrator is not None and self.autoplayer is not None:
+            narrator.voice.on_idle = lambda: self.companion.post(_WAKE)
+
+    def _heard(self) -> bool:
+        """Has the voice said everything (so an autoplayed game ends after its result)?"""
+        narrator = getattr(self.companion, "narrator", None)
+        return narrator is None or narrator.voice.idle()
+
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")
         if self.live is not None:
@@ -290,6 +305,9 @@ class Daemon:
                 source.close()
             except Exception:  # a device that will not close must not stop the shutdown
                 log.exception("closing %r", source)
+        from .speaking import detach
+
+        detach(self.companion)
         self.companion.say_bye()
         log.info("bye")
         self.notifier.close()
@@ -443,7 +461,11 @@ def main(
     from . import health
 
     health.announce(companion, state_dir)  # an update rolled back: on the first frame
+    from .speaking import attach
+
+    attach(companion, config)
     daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, live=live)
+    daemon.pace_by_speech()
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()

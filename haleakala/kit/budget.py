@@ -72,6 +72,10 @@ def rfid_ma(fields: int, readers: int = SEGMENTS) -> int:
 
 RFID_MA = rfid_ma(2)
 """The default firmware's figure (two fields on at once)."""
+SPEAKER_MA = 150
+"""The loudspeaker saying the game at full volume (a MAX98357A into 4-8 ohm, or a USB speaker):
+speech averages a tenth of its 1.5-3 W peaks, which last milliseconds and come from the
+1000 uF capacitor at the amplifier (or the speaker's own); ≈ 30 mA when it is silent."""
 HEADROOM = 0.10
 SUPPLY_STEP_MA = 500
 
@@ -102,6 +106,7 @@ class PowerBudget:
     supply_ma: float
     rfid_fields: int = 0
     """RF fields on at once (the RFID kit; 0 on the buttons kit)."""
+    speaker_ma: float = SPEAKER_MA
 
     @property
     def pixels(self) -> int:
@@ -114,7 +119,7 @@ class PowerBudget:
 
     @property
     def peak_ma(self) -> float:
-        return self.pi_ma + self.oled_ma + self.rfid_ma + self.led_max_ma
+        return self.pi_ma + self.oled_ma + self.rfid_ma + self.speaker_ma + self.led_max_ma
 
     @property
     def needed_ma(self) -> float:

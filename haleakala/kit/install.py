@@ -7,8 +7,9 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    distribution; nothing pip installs again, so no python3-pil; lgpio and gpiod come from PyPI
    because Debian has no python3-lgpio and its python3-libgpiod is too old for Blinka);
 2. I2C and SPI on, in a marked block at the end of ``/boot/firmware/config.txt`` (plus the
-   fixed core clock the SPI LED driver needs on a Pi 3/4), and ``i2c-dev`` loaded at boot;
-3. the groups ``gpio spi i2c dialout`` and the service user ``haleakala`` in them;
+   fixed core clock the SPI LED driver needs on a Pi 3/4, and the I2S amplifier's overlay
+   when ``[speech] speaker = "i2s"``), and ``i2c-dev`` loaded at boot;
+3. the groups ``gpio spi i2c dialout audio`` and the service user ``haleakala`` in them;
 4. the venv ``/opt/haleakala/venv`` with ``--system-site-packages`` (Bookworm forbids system
    pip; Raspberry Pi OS's own python3- packages stay visible) and this checkout installed into
    it with the model's extra: ``[pi5]`` on a Pi 5 (Blinka's PIO NeoPixel driver), ``[pi]``
@@ -303,7 +304,7 @@ class Installer:
             )
         else:
             text = self.p(boot).read_text(encoding="utf-8")
-            block = boot_block(config.model, config.pins.led_data)
+            block = boot_block(config.model, config.pins.led_data, config.speech.speaker)
             base = strip_block(text)
             wanted = base.rstrip("\n") + "\n\n" + block
             if text != wanted:

@@ -165,4 +165,7 @@ def overlay_markdown(config: Config) -> str:
         cells = [_ranges(zone_map.pixels_of(segment, z)) for z in ZONES]
         lines.append(f"| {segment} | " + " | ".join(cells) + " |")
     lines.append("")
+    from haleakala.kit.tactile import overlay_section
+
+    lines += overlay_section()  # the marks a player finds each beach by (kit.tactile)
     return "\n".join(lines)

@@ -90,6 +90,7 @@ def report(b: PowerBudget, label: str, config: KitConfig | None = None) -> list[
             if b.rfid_ma
             else "(buttons kit: none)"
         ),
+        f"speaker_ma: {_ma(b.speaker_ma)}  (the voice at full volume, averaged over speech)",
         f"peak_ma: {_ma(b.peak_ma)}",
         f"supply_needed_ma: {_ma(b.needed_ma)}  (peak + {HEADROOM:.0%} headroom): a 5 V supply "
         f"of at least {b.recommended_supply_ma / 1000:g} A",

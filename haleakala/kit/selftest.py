@@ -123,8 +123,10 @@ class SelfTest:
         pause: Callable[[float], None] = time.sleep,
         title: str = "",
         extra_inputs: Sequence[Any] = (),
+        speaker: bool = False,
     ) -> None:
         self.config = config
+        self.speaker = speaker  # a sentence per language (kit.selftest_speaker)
         self.hw = hardware
         self.op = operator
         self.timeout_s = timeout_s
@@ -152,6 +154,10 @@ class SelfTest:
             for position in range(SEGMENTS):
                 self.check_ring(position)
             self.check_display()
+            if self.speaker:
+                from haleakala.kit.selftest_speaker import check_speaker
+
+                check_speaker(self)
             self.check_inputs()
         finally:
             for source in self.extra_inputs:
@@ -577,9 +583,11 @@ def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float,
         else:
             operator = ConsoleOperator(timeout_s=timeout)
             operator.say(title)
-        test = SelfTest(
-            config, hardware, operator, timeout_s=timeout, title=title, extra_inputs=extra
-        )
+        from haleakala.hal.audio import NoAudio
+
+        speaker = hardware.audio is not None and not isinstance(hardware.audio, NoAudio)
+        test = SelfTest(config, hardware, operator, timeout_s=timeout, title=title,
+                        extra_inputs=extra, speaker=speaker)  # fmt: skip
         report = test.run()
     finally:
         hardware.close()

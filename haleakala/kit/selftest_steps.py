@@ -75,6 +75,7 @@ class VisualCheck:
     question: str
     frames: tuple[LedFrameCheck, ...] = ()
     image: Image | None = None
+    heard: int = 0  # the loudspeaker: this many sentences were just played
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,15 @@ class SimOperator:
         pass
 
     def confirm(self, check: VisualCheck) -> tuple[bool, str]:
+        if check.heard:
+            from haleakala.hal.audio import HEARD_RMS, SimAudio, rms
+
+            audio = self.hw.audio
+            spoken = list(audio.spoken)[-check.heard :] if isinstance(audio, SimAudio) else []
+            if len(spoken) < check.heard:
+                return False, f"{check.heard - len(spoken)} sentence(s) never reached the speaker"
+            quiet = [s.language for s in spoken if not s.finished or rms(s.samples) < HEARD_RMS]
+            return (False, f"silent in {', '.join(quiet)}") if quiet else (True, "")
         if check.image is not None:
             shown = self.hw.display.last
             if shown is None:

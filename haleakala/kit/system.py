@@ -39,12 +39,15 @@ UDEV_CONTROL = PurePosixPath("/run/udev/control")
 SOURCE_STAMP = PREFIX / "installed-source.sha256"
 
 USER = "haleakala"
-GROUPS = ("gpio", "spi", "i2c", "dialout")
-APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "i2c-tools")
+GROUPS = ("gpio", "spi", "i2c", "dialout", "audio")
+APT_PACKAGES = (
+    "python3-venv", "python3-dev", "gcc", "libc6-dev", "i2c-tools", "espeak-ng", "alsa-utils",
+)  # fmt: skip
 """python3-dev, gcc, libc6-dev: rpi_ws281x (and sysv_ipc, Blinka's) come as source and build a
 C extension; i2c-tools: i2cdetect for the OLED. All from Debian: Raspberry Pi OS's own archive
 is not needed. No python3- package that pip would install again (Pillow: Debian's 9.4 is older
-than the project's lower bound)."""
+than the project's lower bound). espeak-ng: the companion's voice (English, German, French);
+alsa-utils: aplay, which plays it on the loudspeaker (``hal.audio.AlsaAudio``)."""
 TEST_MODEL_ENV = "HALEAKALA_TEST_PI_MODEL"
 DIR_MODE = 0o755
 BLOCK_BEGIN = "# >>> haleakala: added by 'haleakala install', removed by 'haleakala uninstall'"
@@ -291,10 +294,17 @@ def source_digest(source: Path) -> str:
     return digest.hexdigest()
 
 
-def boot_block(model: str, led_data: int) -> str:
+I2S_SPEAKER = ("dtparam=i2s=on", "dtoverlay=max98357a,no-sdmode")
+"""The MAX98357A amplifier on the Pi's I2S pins (GPIO 18, 19, 21), always on: its SD pin is
+tied high on the breakout, so no GPIO switches it."""
+
+
+def boot_block(model: str, led_data: int, speaker: str = "usb") -> str:
     lines = [BLOCK_BEGIN, "[all]", "dtparam=i2c_arm=on", "dtparam=spi=on"]
     if led_data == cfg.SPI_LED_GPIO:
         lines += CORE_CLOCK.get(model, ())
+    if speaker == "i2s":
+        lines += I2S_SPEAKER
     return "\n".join([*lines, BLOCK_END]) + "\n"
 
 

@@ -59,7 +59,7 @@ def root(tmp_path):
     (sandbox / "boot" / "firmware" / "config.txt").write_text(BOOT_CONFIG)
     (sandbox / "etc").mkdir()
     (sandbox / "etc" / "group").write_text(
-        "root:x:0:\ndialout:x:20:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
+        "root:x:0:\ndialout:x:20:pi\naudio:x:29:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
     )
     (sandbox / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
     (sandbox / "var" / "lib" / "dpkg").mkdir(parents=True)
@@ -140,10 +140,11 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
     )
     assert [line for line in log_lines(root) if " -c " not in line] == [
         "apt-get update",
-        "apt-get install -y --no-install-recommends python3-dev gcc libc6-dev i2c-tools",
+        "apt-get install -y --no-install-recommends python3-dev gcc libc6-dev i2c-tools "
+        "espeak-ng alsa-utils",
         "useradd --system --user-group --home-dir /var/lib/haleakala --no-create-home "
         "--shell /usr/sbin/nologin --comment 'Haleakala Companion' haleakala",
-        "usermod --append --groups gpio,spi,i2c,dialout haleakala",
+        "usermod --append --groups gpio,spi,i2c,dialout,audio haleakala",
         "systemctl daemon-reload",
         "systemctl enable haleakala-release-check.service",
         *build_lines(source),

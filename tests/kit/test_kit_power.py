@@ -40,8 +40,8 @@ def test_default_kit_budget_figures():
     assert b.at_brightness_ma == pytest.approx(48 * 3 * 76 * 20 / 255)
     assert b.led_max_ma == b.at_brightness_ma  # 859 mA < the 1800 mA limit
     assert not b.limit_bites
-    assert b.peak_ma == pytest.approx(1300 + 25 + 48 * 3 * 76 * 20 / 255)
-    assert b.recommended_supply_ma == 2500
+    assert b.peak_ma == pytest.approx(1300 + 25 + 150 + 48 * 3 * 76 * 20 / 255)  # 150: speaker
+    assert b.recommended_supply_ma == 3000
     assert b.warnings() == []
 
 
@@ -93,6 +93,7 @@ def test_power_command_prints_figures_and_ok(capsys):
     assert "leds_worst_case_ma: 2880" in out
     assert "leds_expected_max_ma: 859" in out
     assert "pi_budget_ma: 1300" in out
+    assert "speaker_ma: 150" in out
     assert "peak_ma: 2184" in out
     assert "supply_needed_ma: 2402" in out
     assert "supply_configured_ma: 6000  (leds.supply_ma)" in out
@@ -115,9 +116,9 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert len(warning) == 1
     assert "leds.supply_ma = 2000" in warning[0]
     peak = int(re.search(r"^peak_ma: (\d+)$", out, re.M).group(1))
-    assert 3100 < peak <= 1300 + 25 + 1800
+    assert 3250 < peak <= 1300 + 25 + 150 + 1800
     assert f"smaller than the {peak} mA peak" in warning[0]
-    assert "at least 3.5 A" in warning[0]
+    assert "at least 4 A" in warning[0]
 
 
 def test_rfid_kit_counts_the_two_fields_the_firmware_runs_at_once(tmp_path, capsys):

@@ -13,7 +13,9 @@ restarted without ``--solo`` resumes the companion's seat as it was. The languag
 the board's menu is kept the same way (``"language"`` in the header, a ``{"type":
 "language", …}`` record on a change), so a restart without ``--lang`` speaks it again; so is
 the colour mode (``"palette": "cvd"`` in the header, a ``{"type": "palette", "palette":
-"cvd"}`` record on a change), so a restart lights the board in it again.
+"cvd"}`` record on a change), so a restart lights the board in it again; and the speech
+settings (``"speech": {"verbosity": "events", "volume": 60}`` in the header, a ``{"type":
+"speech", "speech": {…}}`` record on a change), so a restart speaks as the players chose.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal

@@ -115,15 +115,27 @@ def language_of(record: dict[str, Any], language: str | None) -> str | None:
     return language
 
 
+def speech_of(record: dict[str, Any], speech: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The speech settings (verbosity, volume) from a header or speech record; a record
+    that names none, or nonsense, is ignored."""
+    from haleakala.speech.settings import Settings
+
+    found = Settings.of_record(record.get("speech"))
+    return found.to_record() if found is not None else speech
+
+
 def settle(walk: Any, record: dict[str, Any]) -> None:
-    """Take a settings record (solo mode, language, colour mode) into recovery's replay
-    (``walk``: its solo, strength, language and palette); other records change nothing."""
+    """Take a settings record (solo mode, language, colour mode, speech) into recovery's
+    replay (``walk``: its solo, strength, language, palette and speech); other records
+    change nothing."""
     if record.get("type") == "solo":
         walk.solo, walk.strength = settings_of(record, walk.solo, walk.strength)
     elif record.get("type") == "language":
         walk.language = language_of(record, walk.language)
     elif record.get("type") == "palette":
         walk.palette = palette_of(record, walk.palette)
+    elif record.get("type") == "speech":
+        walk.speech = speech_of(record, walk.speech)
 
 
 def palette_of(record: dict[str, Any], palette: str | None) -> str | None:

@@ -45,6 +45,7 @@ from .records import (
     record_follows,
     settings_of,
     settle,
+    speech_of,
 )
 from .repairs import Repairs
 from .resume import Resumption
@@ -66,6 +67,7 @@ class _Walk:
     last: int = 0  # index of the last piece taken
     language: str | None = None  # the board menu's language as last recorded
     palette: str | None = None  # the board menu's colour mode as last recorded
+    speech: dict[str, Any] | None = None  # the board menu's verbosity and volume
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
     reached: set[tuple[int, str]] = field(default_factory=set)  # positions proven on the way
@@ -97,6 +99,7 @@ class Recovery(Repairs, Resumption):
     strength: str | None
     language: str | None
     palette: str | None
+    speech: dict[str, Any] | None
     size: int
     archived: Path | None
     failed: JournalError | None
@@ -109,11 +112,8 @@ class Recovery(Repairs, Resumption):
 
         @property
         def game_id(self) -> str | None: ...
-
         def close(self) -> None: ...
-
         def _open_append(self) -> int: ...
-
         def write_snapshot(self, game: Game) -> None: ...
 
     def _note(self, level: int, text: str) -> None:
@@ -157,9 +157,8 @@ class Recovery(Repairs, Resumption):
         snap, snapshot_damaged = self._read_snapshot(header)
         loose = None
         if header is None and (snap is None or not self._replays(snap)):
-            first_piece = pieces[0] if pieces else None
-            if first_piece is not None:
-                loose = loose_header(found.head, first_piece.start, first_piece.end)
+            if pieces:
+                loose = loose_header(found.head, pieces[0].start, pieces[0].end)
             if loose is None:
                 self._set_aside("has no valid header")
                 return None
@@ -209,7 +208,7 @@ class Recovery(Repairs, Resumption):
         game = walk.game
         assert game is not None
         self.solo, self.strength = walk.solo, walk.strength
-        self.language, self.palette = walk.language, walk.palette
+        self.language, self.palette, self.speech = walk.language, walk.palette, walk.speech
         self.sources = walk.sources
         self.record_count = len(walk.kept)
         self.size = size
@@ -286,7 +285,7 @@ class Recovery(Repairs, Resumption):
         header = self.header
         solo, strength = settings_of(header, None, None)
         walk = _Walk(base, [], [header], solo, strength, language=language_of(header, None))
-        walk.palette = palette_of(header, None)
+        walk.palette, walk.speech = palette_of(header, None), speech_of(header, None)
         covered = pieces[: snap.records] if snap is not None else pieces
         damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
         begin = 1
@@ -531,7 +530,7 @@ class Recovery(Repairs, Resumption):
 
     def _synthesized(self, snap: Snapshot, walk: _Walk) -> list[dict[str, Any]]:
         """Journal records that lead to the snapshot's position (``records_to``)."""
-        settings = (walk.solo, walk.strength, walk.language, walk.palette)
+        settings = (walk.solo, walk.strength, walk.language, walk.palette, walk.speech)
         return self.records_to(snap.game.history, snap.sources, *settings)
 
     def _replays(self, snap: Snapshot) -> bool:
@@ -572,7 +571,7 @@ class Recovery(Repairs, Resumption):
                 raise ValueError(f"undo of {count} decisions, {len(game.history)} made")
             keep = game.history[: len(game.history) - count]
             return self._rebuild(keep), sources[: len(keep)]
-        if kind in ("solo", "language", "palette"):  # a setting, not a move: the position stays
+        if kind in ("solo", "language", "palette", "speech"):  # a setting: the position stays
             return game, sources
         raise ValueError(f"unknown record type {kind!r}")
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from haleakala.rules import Game
 
 from .games import Snapshot
-from .records import encode_record, language_of, palette_of, settings_of
+from .records import encode_record, language_of, palette_of, settings_of, speech_of
 from .storage import JournalDisagrees, keep_file_once, keep_once, write_atomically
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class Resumption:
     strength: str | None
     language: str | None
     palette: str | None
+    speech: dict[str, Any] | None
     backups: list[Path]
     record_count: int
     size: int
@@ -70,6 +71,7 @@ class Resumption:
         strength: str | None,
         language: str | None,
         palette: str | None = None,
+        speech: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Journal records that lead to the position after ``history``: the header, one
         decision record per decision (digests by replay), then the settings if they differ
@@ -93,6 +95,8 @@ class Resumption:
             records.append({"type": "language", "language": language})
         if palette != palette_of(self.header, None):
             records.append({"type": "palette", "palette": palette})
+        if speech != speech_of(self.header, None):
+            records.append({"type": "speech", "speech": speech})
         return records
 
     def _pause(
@@ -145,7 +149,7 @@ class Resumption:
             )
         history, sources = proven.history[:decision], self.sources[:decision]
         records = self.records_to(
-            history, sources, self.solo, self.strength, self.language, self.palette
+            history, sources, self.solo, self.strength, self.language, self.palette, self.speech
         )
         new = b"".join(encode_record(r) for r in records)
         self.close()

@@ -70,6 +70,8 @@ class Journal(Recovery):
     """The language chosen in the board's menu as last recorded (None: never chosen)."""
     palette: str | None = None
     """The colour mode chosen in the board's menu as last recorded (None: never chosen)."""
+    speech: dict[str, Any] | None = None
+    """The verbosity and volume chosen in the board's menu as last recorded (None: never)."""
     disk: Disk = field(default_factory=Disk)
     """Where appends go (a fault-injecting stand-in in tests)."""
     readonly: bool = False
@@ -125,6 +127,7 @@ class Journal(Recovery):
         strength: str | None = None,
         language: str | None = None,
         palette: str | None = None,
+        speech: dict[str, Any] | None = None,
     ) -> None:
         """Begin the journal of a new game (atomically replacing the previous one)."""
         self.close()
@@ -148,6 +151,9 @@ class Journal(Recovery):
         if palette is not None:
             self.header["palette"] = palette
         self.palette = palette
+        if speech is not None:
+            self.header["speech"] = speech
+        self.speech = speech
         first = encode_record(self.header)
         try:
             write_atomically(self.path, first, sync=self.sync)
@@ -242,6 +248,12 @@ class Journal(Recovery):
         board in it again, whatever the config says)."""
         self._append({"type": "palette", "palette": palette})
         self.palette = palette
+
+    def append_speech(self, speech: dict[str, Any]) -> None:
+        """Record a change of verbosity or volume in the board's menu (a restarted daemon
+        speaks as the players last chose, whatever the config says)."""
+        self._append({"type": "speech", "speech": speech})
+        self.speech = speech
 
     def append_undo(self, game: Game, count: int) -> None:
         """Record that the last ``count`` decisions were taken back (``game`` is after)."""
