@@ -98,7 +98,7 @@ def overlay_markdown(config: Config) -> str:
                 "in mm:",
                 "[placement.json](placement.json) (`haleakala kit check` proves every zone lit); "
                 "how to build it:",
-                "[ASSEMBLY.md](ASSEMBLY.md). A \"ring\" below is one segment's group on the "
+                '[ASSEMBLY.md](ASSEMBLY.md). A "ring" below is one segment\'s group on the '
                 "data wire.",
             ]
         ),

@@ -9,8 +9,8 @@ whose game code has never run. Each part is one step:
   (so a ring under the wrong segment shows at once), then each zone in turn;
 - **OLED**: a test pattern (border, corner squares, text);
 - **select, back, encoder clockwise / anticlockwise**, and per beach either the **beach
-  button** (buttons kit) or the **beach reader** (RFID kit: place any tagged disc there;
-  enrolled or not, since the raw tag UIDs count too), after the **RFID link** is up.
+  button** (buttons kit) or the **beach reader** (RFID kit: any tagged disc, enrolled or
+  not), after the **RFID link** is up. ``--tile N``: one tile on the bench (``selftest_tile``).
 
 Who answers is an ``Operator``: a person at the console (``ConsoleOperator``: instructions
 and y/n questions), or, on the sim backend with ``--auto``, ``SimOperator``, which makes the
@@ -509,6 +509,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"seconds to wait for each input (default {INTERACTIVE_TIMEOUT_S:g}, "
         f"{AUTO_TIMEOUT_S:g} with --auto)",
     )
+    parser.add_argument(
+        "--tile",
+        type=int,
+        choices=range(SEGMENTS),
+        metavar="N",
+        help="bench-test segment N's tile alone: its pixels one by one, its button or reader",
+    )
     parser.set_defaults(func=run)
 
 
@@ -577,9 +584,13 @@ def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float,
         else:
             operator = ConsoleOperator(timeout_s=timeout)
             operator.say(title)
-        test = SelfTest(
-            config, hardware, operator, timeout_s=timeout, title=title, extra_inputs=extra
-        )
+        options: dict[str, Any] = {"timeout_s": timeout, "title": title, "extra_inputs": extra}
+        if getattr(args, "tile", None) is None:
+            test = SelfTest(config, hardware, operator, **options)
+        else:
+            from haleakala.kit.selftest_tile import TileTest
+
+            test = TileTest(config, hardware, operator, segment=args.tile, **options)
         report = test.run()
     finally:
         hardware.close()

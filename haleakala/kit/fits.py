@@ -1,0 +1,442 @@
+"""Every bought part against the printed part that holds it: the switch in its post, the
+cap through its holes, the pixel boards in their cells, the reader and its plug in the riser's
+cavity, the landing mark on the antenna, screws and dowels in their holes, the walls thick
+enough, and every board of the bay (each Pi model, the Pico, the perfboard) with its plugs'
+room and the lid's parts above them. Pure arithmetic on the geometry and the envelopes
+(``kit.envelopes``); ``kit check`` prints each fit with its clearance in mm.
+
+The sizes the printed parts are built with (the switch's pocket, the post's hollow, the
+holes for the cap) are derived here from the envelopes and the clearances asked for, so the
+part (``kit.parts``) and the check use the same figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from haleakala.kit.envelopes import Board, Envelopes, Port, default_envelopes
+from haleakala.kit.shapes import (
+    PAPER,
+    POCKET_DEPTH,
+    Point,
+    Polygon,
+    bounds,
+    edge_distance,
+    inside,
+    rectangle,
+    segment_hits_polygon,
+)
+
+if TYPE_CHECKING:
+    from haleakala.kit.geometry import KitGeometry
+
+
+@dataclass(frozen=True)
+class Fit:
+    part: str
+    where: str
+    clearance: float
+    """The smallest gap found, mm (negative: an overlap)."""
+    needed: float
+    fix: str
+
+    @property
+    def ok(self) -> bool:
+        return self.clearance >= self.needed - 1e-6
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "where": self.where,
+            "fit": self.ok,
+            "clearance_mm": round(self.clearance, 2),
+            "needed_mm": round(self.needed, 2),
+        }
+
+    def sentence(self) -> str:
+        return (
+            f"{self.part} does not fit {self.where}: {self.clearance:.2f} mm of room where "
+            f"{self.needed:g} mm is needed; {self.fix}"
+        )
+
+
+# --------------------------------------------------------------------------- the button
+
+
+@dataclass(frozen=True)
+class ButtonPost:
+    """The printed post under a beach's switch, sized from the switch's envelope."""
+
+    footprint: tuple[float, float]
+    pocket: float
+    """Side of the square pocket on top that holds the switch's body."""
+    pocket_depth: float
+    hollow: tuple[float, float]
+    """The channel down the post (and through the floor) for the legs and their wires."""
+    height: float
+    recess: float
+    """Side of the 1 mm recess in the floor the post stands in."""
+    cap_hole: float
+    """Diameter of the cap's hole in the diffuser and the overlay."""
+    cap_top: float
+    """The cap's top above the overlay's top."""
+
+
+def button_post(g: KitGeometry, e: Envelopes | None = None) -> ButtonPost:
+    e = e or default_envelopes()
+    gap = e.clearance["pocket"]
+    tol = e.number("switch", "tolerance")
+    body = e.numbers("switch", "body", 3)
+    pitch = e.numbers("switch", "leg_pitch", 2)
+    leg = e.numbers("switch", "leg", 3)
+    hole_gap = e.clearance["hole"]
+    pocket = body[0] + tol + 2 * gap
+    hollow = (
+        pitch[0] + leg[1] + 2 * (tol / 2 + hole_gap),
+        pitch[1] + leg[0] + 2 * (tol / 2 + hole_gap),
+    )
+    height = g.post_height
+    lo, hi = g.cap_protrusion
+    return ButtonPost(
+        g.post,
+        pocket,
+        POCKET_DEPTH,
+        hollow,
+        height,
+        g.post[0] + 2 * gap,
+        e.number("cap", "diameter") + 2 * 0.5,
+        (lo + hi) / 2,
+    )
+
+
+def _button_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    post = button_post(g, e)
+    body = e.numbers("switch", "body", 3)
+    tol = e.number("switch", "tolerance")
+    pitch = e.numbers("switch", "leg_pitch", 2)
+    leg = e.numbers("switch", "leg", 3)
+    cap = e.number("cap", "diameter")
+    fix_post = "enlarge beach_sensor.post (or measure the switch: envelopes.toml [switch])"
+    fits = [
+        Fit(
+            "the switch's body (12 x 12 mm, +0.4)",
+            "its pocket on the button post",
+            (post.pocket - body[0] - tol) / 2,
+            e.clearance["pocket"],
+            fix_post,
+        ),
+        Fit(
+            "the switch's legs (12.5 x 5.0 mm pitch)",
+            "the button post's hollow",
+            min(
+                (post.hollow[0] - pitch[0] - leg[1]) / 2 - tol / 2,
+                (post.hollow[1] - pitch[1] - leg[0]) / 2 - tol / 2,
+            ),
+            e.clearance["hole"],
+            fix_post,
+        ),
+        Fit(
+            "the button post's wall",
+            "beside its hollow and pocket",
+            min((post.footprint[0] - post.hollow[0]) / 2, (post.footprint[0] - post.pocket) / 2),
+            g.min_wall,
+            f"beach_sensor.post must be at least {post.hollow[0] + 2 * g.min_wall:.1f} mm",
+        ),
+        Fit(
+            "the switch's cap",
+            "its hole in the diffuser and the overlay",
+            (post.cap_hole - cap) / 2,
+            0.5,
+            "the hole is the cap's diameter + 1 mm: measure the cap (envelopes.toml [cap])",
+        ),
+    ]
+    lo, hi = g.cap_protrusion
+    travel = e.number("switch", "travel")
+    fits.append(
+        Fit(
+            "the switch's cap",
+            "above the overlay (a finger finds it, the click is reached)",
+            post.cap_top - travel,
+            max(0.5, lo - travel),
+            "set beach_sensor.cap_protrusion (the post's height follows)",
+        )
+    )
+    if hi < lo:
+        fits.append(Fit("beach_sensor.cap_protrusion", "[least, most]", hi - lo, 0, "swap them"))
+    return fits
+
+
+# --------------------------------------------------------------------------- the tile
+
+
+def _cell_room(g: KitGeometry, zone: str, p: Point, radius: float) -> float:
+    """Room between a disc of ``radius`` at ``p`` and the walls of ``zone``'s cell (negative
+    when it crosses them)."""
+    from haleakala.kit.light import cells
+
+    cell = cells(g)[zone]
+    if not cell.is_open(p):
+        return -edge_distance(p, cell.outline) - radius
+    return edge_distance(p, cell.outline) - radius
+
+
+def _pixel_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    board = e.number("pixel", "board_diameter") / 2
+    fits = []
+    worst: dict[str, tuple[float, str]] = {}
+    post = rectangle(g.button, g.post)
+    holes = [(h, g.hole_diameter / 2) for h in g.floor_holes]
+    pixels = [(z, (x, y)) for z, x, y in g.tile_pixels]
+    for i, (zone, p) in enumerate(pixels):
+        room = _cell_room(g, zone, p, board)
+        what = f"its {zone} cell's walls"
+        if zone == "beach":
+            post_room = (
+                -edge_distance(p, post) - board
+                if inside(p, post)
+                else edge_distance(p, post) - board
+            )
+            if post_room < room:
+                room, what = post_room, "the button post"
+        for h, r in holes:
+            d = math.hypot(p[0] - h[0], p[1] - h[1]) - board - r
+            if d < room:
+                room, what = d, "a cable hole in the floor"
+        for j, (_z2, q) in enumerate(pixels):
+            if j != i:
+                d = math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * board
+                if d < room:
+                    room, what = d, "the next pixel's board"
+        if zone not in worst or room < worst[zone][0]:
+            worst[zone] = (room, what)
+    for zone, (room, what) in worst.items():
+        fits.append(
+            Fit(
+                f"the {zone}'s pixel boards (10 mm)",
+                what,
+                room,
+                g.pixel_clearance,
+                f"move the {zone}'s pixels in [pixels] order",
+            )
+        )
+    return fits
+
+
+def _antenna_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    """Nothing over the antenna but what must be there: the beach's own pixels (they light the
+    landing mark) and the wire between them."""
+    antenna = rectangle(g.sensor_centre, g.reader)
+    board = e.number("pixel", "board_diameter") / 2
+    fits = []
+    crossing = []
+    for zone, x, y in g.tile_pixels:
+        if zone == "beach":
+            continue
+        d = edge_distance((x, y), antenna)
+        if inside((x, y), antenna) or d < board:
+            crossing.append(f"a {zone} pixel")
+    for h in g.floor_holes:
+        if inside(h, antenna) or edge_distance(h, antenna) < g.hole_diameter / 2:
+            crossing.append("a cable hole")
+    path = g.chain_path()
+    for (ka, a), (kb, b) in itertools.pairwise(path):
+        zones = {_zone_at(g, a), _zone_at(g, b)}
+        if zones == {"beach"} or (ka == "notch" and kb == "notch"):
+            continue
+        if segment_hits_polygon(a, b, antenna) and "beach" not in zones:
+            crossing.append(f"the chain's wire from {ka} to {kb}")
+    for item in crossing:
+        fits.append(
+            Fit(
+                item,
+                "clear of the reader's antenna square",
+                -1.0,
+                0.0,
+                "move it off beach_sensor.centre ± reader/2 (only the beach's own pixels may "
+                "lie over the antenna)",
+            )
+        )
+    landing = g.landing_mark()
+    ax0, ay0, ax1, ay1 = bounds(antenna)
+    lx0, ly0, lx1, ly1 = bounds(landing)
+    fits.append(
+        Fit(
+            "the landing mark",
+            "inside its antenna square",
+            min(lx0 - ax0, ly0 - ay0, ax1 - lx1, ay1 - ly1),
+            0.0,
+            "centre beach_sensor.centre's mark on the antenna or make beach_sensor.landing "
+            "smaller than beach_sensor.reader",
+        )
+    )
+    distance = PAPER + g.diffuser + g.cell_height + g.floor
+    reach = e.number("reader", "read_range")
+    fits.append(
+        Fit(
+            "a disc's tag",
+            f"the reader's range through the stack ({distance:.1f} mm of overlay, diffuser, "
+            f"cell and floor; range {reach:g} mm)",
+            reach - distance,
+            10.0,
+            "lower cells.height or use a reader with a larger antenna",
+        )
+    )
+    return fits
+
+
+def _zone_at(g: KitGeometry, p: Point) -> str | None:
+    from haleakala.kit.light import cells
+
+    for zone, cell in cells(g).items():
+        if cell.is_open(p):
+            return zone
+    return None
+
+
+def reader_rects(g: KitGeometry, e: Envelopes) -> tuple[Polygon, Polygon]:
+    """The reader's board and the room its plug and cable need, under the floor (segment 0's
+    frame): the antenna centred on the sensor, the rest of the board ``reader_toward``."""
+    length, width, _t = e.numbers("reader", "board", 3)
+    antenna = e.numbers("reader", "antenna", 2)
+    plug = e.numbers("reader", "plug", 3)
+    bend = e.number("reader", "bend")
+    cx, cy = g.sensor_centre
+    sx = {"+x": 1, "-x": -1, "+y": 0, "-y": 0}[g.reader_toward]
+    sy = {"+x": 0, "-x": 0, "+y": 1, "-y": -1}[g.reader_toward]
+    near = -antenna[0] / 2
+    far = near + length
+    reach = far + plug[0] + bend
+    if sx:
+        board = rectangle((cx + sx * (near + far) / 2, cy), (length, width))
+        room = rectangle((cx + sx * (far + reach) / 2, cy), (reach - far, plug[1]))
+    else:
+        board = rectangle((cx, cy + sy * (near + far) / 2), (width, length))
+        room = rectangle((cx, cy + sy * (far + reach) / 2), (plug[1], reach - far))
+    return board, room
+
+
+def _cavity_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    board, room = reader_rects(g, e)
+    cavity = _inset_outline(g, g.wall)
+    gap = e.clearance["wall"]
+    fits = []
+    for what, rect, needed in (
+        ("the reader's board", board, gap),
+        ("the reader's plug and its cable's bend", room, e.clearance["plug"]),
+    ):
+        room_mm = min(
+            edge_distance(p, cavity) if inside(p, cavity) else -edge_distance(p, cavity)
+            for p in _densify(rect)
+        )
+        fits.append(Fit(what, "the riser's cavity, seen from above", room_mm, needed, "move it"))
+    thickness = e.numbers("reader", "board", 3)[2]
+    below = max(e.number("reader", "parts_below"), e.numbers("reader", "plug", 3)[2] + 1.0)
+    fits.append(
+        Fit(
+            "the reader with its header and plug",
+            f"the riser's cavity ({g.skirt:g} mm deep)",
+            g.skirt - thickness - below - 0.2,
+            2.0,
+            "raise cells.skirt",
+        )
+    )
+    jst, _bend = e.connector("jst_sm3")
+    fits.append(
+        Fit(
+            "a mated JST SM plug of the chain",
+            "the riser's cavity and its cable notch",
+            min(g.skirt - jst[1], (g.skirt_notch[0] - jst[0]) / 2, g.skirt_notch[1] - jst[1]),
+            1.0,
+            "raise cells.skirt or widen cable.skirt_notch",
+        )
+    )
+    return fits
+
+
+def _inset_outline(g: KitGeometry, by: float) -> Polygon:
+    from haleakala.kit.light import sector_polygon
+
+    return sector_polygon(g.centre_radius + by, g.radius - by, by, g.arc_steps * 2)
+
+
+def _densify(rect: Polygon, step: float = 2.0) -> list[Point]:
+    out = []
+    n = len(rect)
+    for i in range(n):
+        a, b = rect[i], rect[(i + 1) % n]
+        k = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) / step))
+        out += [(a[0] + (b[0] - a[0]) * j / k, a[1] + (b[1] - a[1]) * j / k) for j in range(k)]
+    return out
+
+
+def _joint_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    m3 = e.screws["M3"]
+    dowel = e.number("dowel", "diameter")
+    fits = [
+        Fit(
+            "an M3 bolt",
+            "its hole through two risers' sides",
+            min(g.bolt_hole - m3.clearance[0], m3.clearance[1] - g.bolt_hole),
+            0.0,
+            f"joints.bolt_hole must be {m3.clearance[0]:g}-{m3.clearance[1]:g} mm",
+        ),
+        Fit(
+            "a 3 mm dowel",
+            "its half-holes in the risers' bosses and the tiles' floors",
+            (g.dowel_hole - dowel) / 2,
+            e.clearance["hole"],
+            "joints.dowel_hole must be the dowel + 0.3 mm",
+        ),
+        Fit(
+            "the centre piece's lip",
+            "over the craters' tips (it holds them down)",
+            g.centre_lip,
+            1.0,
+            "joints.centre_lip: at least 1 mm",
+        ),
+    ]
+    for name, value in (
+        ("cells.wall", g.wall),
+        ("cells.edge_wall", g.edge_wall),
+        ("cells.floor", g.floor),
+        ("console.wall", float(g.console["wall"])),
+    ):
+        fits.append(
+            Fit(
+                name,
+                f"the least wall that survives handling (cells.min_wall = {g.min_wall:g} mm)",
+                value,
+                g.min_wall,
+                f"make {name} at least {g.min_wall:g} mm",
+            )
+        )
+    fits.append(
+        Fit(
+            "a pixel's light",
+            "under a wall's cable notch (no ray passes below the emitter's face)",
+            g.light.emitter_height - g.notch[1],
+            0.0,
+            "make cable.notch's height no more than light.emitter_height",
+        )
+    )
+    return fits
+
+
+def check_fits(g: KitGeometry, e: Envelopes | None = None) -> list[Fit]:
+    """Every fit of the kit (both kits' parts: a geometry serves both)."""
+    from haleakala.kit.bay import bay_fits
+
+    e = e or default_envelopes()
+    return (
+        _button_fits(g, e)
+        + _pixel_fits(g, e)
+        + _antenna_fits(g, e)
+        + _cavity_fits(g, e)
+        + _joint_fits(g, e)
+        + bay_fits(g, e)
+    )
+
+
+__all__ = ["Board", "ButtonPost", "Fit", "Port", "button_post", "check_fits"]
