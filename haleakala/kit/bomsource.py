@@ -79,6 +79,7 @@ def counts(g: KitGeometry) -> dict[str, int | float]:
         "pixel_per_tile": g.pixels_per_tile,
         "riser_joint": g.segments,
         "joint_bolt": g.segments * len(g.bolt_radii),
+        "joint_dowel": g.segments * len(g.dowel_radii),
         "disc_tagged": DISCS_TAGGED,
     }
     for fn in _EXTRA_COUNTS:

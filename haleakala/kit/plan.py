@@ -24,14 +24,14 @@ SLICER = {
     "shell_mm": 1.0,
     "infill": 0.15,
     "density_g_cm3": 1.24,
-    "rate_mm3_s": 6.0,
+    "rate_mm3_s": 4.0,
     "layer_change_s": 2.0,
     "spool_g": 1000.0,
 }
 """The slicer's assumptions: 0.4 mm nozzle, 0.2 mm layers, three perimeters and four top and
 bottom layers (about 1 mm of solid shell under every surface), 15 % infill, PLA at 1.24
-g/cm³, an average 6 mm³/s through the nozzle (a stock i3-class printer at its default
-speeds), 2 s per layer change."""
+g/cm³, an average 4 mm³/s through the nozzle (a stock i3-class printer at its default
+speeds on perimeter-heavy parts like these), 2 s per layer change."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,8 @@ def _fmt_hours(hours: float) -> str:
 def plan_markdown(g: KitGeometry, parts: list[PrintEstimate]) -> str:
     grams = sum(p.total_grams for p in parts)
     hours = sum(p.total_hours for p in parts)
-    spools = math.ceil(grams / SLICER["spool_g"])
+    worst = max(parts, key=lambda p: p.grams)
+    spools = math.ceil((grams + worst.grams) / SLICER["spool_g"])
     steps = hands_on(g)
     lines = [
         "# The maker's plan: material, time and the first tile's bench test",
@@ -138,10 +139,10 @@ def plan_markdown(g: KitGeometry, parts: list[PrintEstimate]) -> str:
     lines += [
         f"| **all** | | | | | **{grams:.0f}** | **{hours:.0f}** |",
         "",
-        f"About {grams / 1000:.2f} kg of filament: {spools} spool(s) of "
-        f"{SLICER['spool_g'] / 1000:g} kg, with "
-        f"{spools * SLICER['spool_g'] - grams:.0f} g to spare for a failed print; about "
-        f"{hours:.0f} hours of printing.",
+        f"About {grams / 1000:.2f} kg of filament: buy {spools} spool(s) of "
+        f"{SLICER['spool_g'] / 1000:g} kg, so that a failed {worst.name} "
+        f"({worst.grams:.0f} g) can be printed again ({spools * SLICER['spool_g'] - grams:.0f} g "
+        f"to spare); about {hours:.0f} hours of printing.",
         "",
         "## Tools",
         "",
