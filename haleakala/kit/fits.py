@@ -138,6 +138,15 @@ def _button_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
             fix_post,
         ),
         Fit(
+            "the button post",
+            "inside the beach's cell",
+            min(
+                _cell_room(g, "beach", corner, 0.0) for corner in rectangle(g.button, g.post)
+            ),
+            0.5,
+            "move beach_sensor.button towards the middle of the beach",
+        ),
+        Fit(
             "the button post's wall",
             "beside its hollow and pocket",
             min((post.footprint[0] - post.hollow[0]) / 2, (post.footprint[0] - post.pocket) / 2),

@@ -176,7 +176,7 @@ def test_config_check_refuses_a_zone_map_that_lights_the_wrong_zones_and_notes_a
     out = capsys.readouterr().out
     assert "leds.zones: on the printed board segment 0's water: the config lights" in out
     assert "'haleakala kit check' lists them" in out
-    assert "set leds.pixels_per_ring = 8" in out
+    assert "set leds.pixels_per_ring = 33" in out
     with pytest.raises(cfg.ConfigError, match="on the printed board"):
         cfg.load(swapped)
     assert main(["kit", "check", "--config", str(swapped)]) == 2  # the config is refused

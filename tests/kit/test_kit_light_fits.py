@@ -75,13 +75,13 @@ def test_players_colours_lava_and_the_legal_target_read_2_to_1_in_a_lit_room_in_
 def test_a_lambertian_pixel_lights_a_quarter_of_its_peak_at_its_depth():
     g = default_geometry()
     tile = light.Tile(g, "rfid")
-    x, y = next((x, y) for z, x, y in g.tile_pixels if z == "crater")
-    tile.pixels["crater"] = [(x, y)]  # this pixel alone
-    peak = tile.irradiance("crater", (x, y))
+    x, y = next((x, y) for z, x, y in g.tile_pixels if z == "water")
+    tile.pixels["water"] = [(x, y)]  # this pixel alone
+    peak = tile.irradiance("water", (x, y))
     depth = g.cell_height - g.light.emitter_height
     assert peak == pytest.approx(1e6 / depth**2)
-    away = (x, y + depth)  # outwards, still in the crater's cell
-    assert tile.irradiance("crater", away) / peak == pytest.approx(0.25)
+    away = (x - depth, y)  # along the water, still in its cell
+    assert tile.irradiance("water", away) / peak == pytest.approx(0.25)
 
 
 def test_a_wall_casts_its_shadow_a_ray_never_crosses_a_bands_inner_arc():
