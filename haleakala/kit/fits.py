@@ -140,9 +140,7 @@ def _button_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
         Fit(
             "the button post",
             "inside the beach's cell",
-            min(
-                _cell_room(g, "beach", corner, 0.0) for corner in rectangle(g.button, g.post)
-            ),
+            min(_cell_room(g, "beach", corner, 0.0) for corner in rectangle(g.button, g.post)),
             0.5,
             "move beach_sensor.button towards the middle of the beach",
         ),

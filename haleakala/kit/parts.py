@@ -1,11 +1,14 @@
 """``haleakala kit parts``: build the kit's parts from the geometry (``kit.geometry``).
 
 3D prints (STL and STEP, build123d on OpenCASCADE): a segment tile (floor, light-cell walls
-with cable notches, the beach sensor's boss), the riser under it (the cavity for the reader
-and the cables, bolt holes to its neighbours), the centre piece, and the electronics bay
-(tray and lid). Laser-cut alternative (DXF at 1:1, through build123d's ezdxf exporter): a
-tile's floor and its wall layer. The overlay: the island at 1:1 as PDF (fpdf2), tiled onto
-A4 and A3 with registration marks. And ``hw/placement.json``.
+with a notch wherever the chain's wire crosses one, the button post's recess, the dowels'
+half-holes), the riser under it (the cavity for the reader and the cables, the dowels'
+half-bosses, bolt holes to its neighbours), the button post, the centre piece with its lip,
+and the electronics bay (tray with a standoff for every board's hole, lid screwed to it). The
+diffuser per tile (DXF at 1:1, through build123d's ezdxf exporter). The overlay: the island
+at 1:1 as PDF (fpdf2), tiled onto A4 and A3 with registration marks, its borders over the
+walls, the buttons' holes and the landing marks. ``hw/placement.json`` and ``hw/PLAN.md``
+(filament and hours from the solids' volumes: ``kit.plan``).
 
 Every file is deterministic (fixed STEP and PDF dates, ezdxf's fixed metadata, tessellation
 at fixed tolerances), so CI regenerates them and ``--check`` compares bytes. The CAD
