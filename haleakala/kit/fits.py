@@ -338,6 +338,21 @@ def _cavity_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
             for p in _densify(rect)
         )
         fits.append(Fit(what, "the riser's cavity, seen from above", room_mm, needed, "move it"))
+    if "tile_size" in g.boards and "tile_at" in g.boards:
+        carrier = rectangle(
+            tuple(float(v) for v in g.boards["tile_at"]),  # type: ignore[arg-type]
+            tuple(float(v) for v in g.boards["tile_size"]),  # type: ignore[arg-type]
+        )
+        gaps = [_rect_gap(carrier, other) for other in (board, room)]
+        fits.append(
+            Fit(
+                "the tile's carrier board (boards.tile_at)",
+                "the riser's cavity, clear of the reader, its plug and its antenna",
+                min(gaps),
+                gap,
+                "move boards.tile_at away from beach_sensor.centre",
+            )
+        )
     thickness = e.numbers("reader", "board", 3)[2]
     below = max(e.number("reader", "parts_below"), e.numbers("reader", "plug", 3)[2] + 1.0)
     fits.append(
@@ -360,6 +375,13 @@ def _cavity_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
         )
     )
     return fits
+
+
+def _rect_gap(a: Polygon, b: Polygon) -> float:
+    """The gap between two axis-aligned rectangles (negative: how far they overlap)."""
+    ax0, ay0, ax1, ay1 = bounds(a)
+    bx0, by0, bx1, by1 = bounds(b)
+    return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
 
 
 def _inset_outline(g: KitGeometry, by: float) -> Polygon:

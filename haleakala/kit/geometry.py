@@ -159,6 +159,12 @@ class KitGeometry:
     centre_lip: float
     console: dict[str, Any]
     light: LightParams
+    boards: dict[str, Any]
+    """``[boards]``: the carrier boards' outlines, holes and places (``kit.boards``)."""
+    harness: dict[str, Any]
+    """``[harness]``: the tile cables and their route (``kit.harness``)."""
+    power: dict[str, Any]
+    """``[power]``: the 5 V supply, the fuses and the wires (``kit.power_scheme``)."""
 
     # ------------------------------------------------------------------ outlines, tile frame
 
@@ -515,6 +521,9 @@ def load_geometry(text: str | None = None, validate: bool = True) -> KitGeometry
         centre_lip=_num(joints, "centre_lip", "joints"),
         console=dict(_section(data, "console")),
         light=parse_light(_section(data, "light"), GeometryError),
+        boards=dict(_section(data, "boards")),
+        harness=dict(_section(data, "harness")),
+        power=dict(_section(data, "power")),
     )
     if validate:
         from haleakala.kit.refusals import refusals

@@ -241,6 +241,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parts.add_argument("--hw", metavar="DIR", type=Path, default=None, help="the hw/ directory")
     parts.set_defaults(func=run_parts)
+    boards = actions.add_parser(
+        "boards",
+        help="regenerate the carrier boards' KiCad projects (hw/boards/); with kicad-cli, "
+        "ERC, DRC and the fab files",
+    )
+    add_config_option(boards, "the default kit (hw/config.example.toml)")
+    boards.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 naming stale files"
+    )
+    boards.add_argument("--out", metavar="DIR", type=Path, default=None, help="hw/boards/")
+    boards.add_argument(
+        "--export",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="also run kicad-cli: ERC, DRC, Gerbers, drill, BOM, placement, netlist into DIR",
+    )
+    boards.add_argument(
+        "--renders", action="store_true", help="with --export: draw hw/assembly/board_*.png"
+    )
+    boards.add_argument(
+        "--vendor",
+        action="store_true",
+        help="copy the footprints and symbols the boards use from an installed KiCad 9",
+    )
+    boards.set_defaults(func=run_boards)
 
 
 def load_for_check(path: Path | None) -> KitGeometry:
@@ -278,6 +304,12 @@ def run_check(args: argparse.Namespace) -> int:
         f"light on target (config: {label})"
     )
     return 0
+
+
+def run_boards(args: argparse.Namespace) -> int:
+    from haleakala.kit.boards import command
+
+    return command.run(args)
 
 
 def run_parts(args: argparse.Namespace) -> int:
