@@ -4,7 +4,7 @@ coincide), the Pico, the perfboard, the plugs in their ports with their cables' 
 the lid's OLED, encoder and back button hanging below it, the lid's screw bosses. ``bay_fits``
 proves every box inside the tray and clear of every other for each Pi model in turn;
 ``kit.parts`` builds the tray and lid from the same positions and holes; the bay drawing
-draws these boxes.
+draws these boxes; ``kit.fits`` proves them.
 
 Frame: the tray's centre seen from above, x along its width, y along its depth (-y faces the
 island), z up from the table.
@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from haleakala.kit.envelopes import PI_MODELS, Board, Envelopes
 
 if TYPE_CHECKING:
-    from haleakala.kit.fits import Fit
     from haleakala.kit.geometry import KitGeometry
 
 PILOT = {"M2": 1.8, "M2.5": 2.2, "M3": 2.5}
@@ -159,79 +158,7 @@ def items_for(g: KitGeometry, e: Envelopes, model: str) -> list[Item]:
     return out
 
 
-def _gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+def gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """The gap between two boxes (negative: how far they overlap on the least axis)."""
     gaps = [max(b[i] - a[i + 3], a[i] - b[i + 3]) for i in range(3)]
     return max(gaps)
-
-
-def bay_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
-    from haleakala.kit.fits import Fit
-
-    x0, y0, x1, y1, lid = inner(g)
-    need = e.clearance["wall"]
-    worst: dict[str, tuple[float, str, str]] = {}
-    for model in PI_MODELS:
-        items = items_for(g, e, model)
-        for i, a in enumerate(items):
-            if a.kind == "boss":
-                continue
-            name = a.name.replace(model, "the Pi")
-            bx0, by0, _z0, bx1, by1, bz1 = a.box
-            room = min(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
-            if a.kind != "lid":
-                room = min(room, lid - bz1)
-            what = "the tray's walls and lid"
-            for j, b in enumerate(items):
-                mine = a.owner and a.owner == b.owner and "plug" in (a.kind, b.kind)
-                if j != i and not mine and not (a.kind == "lid" and b.kind == "lid"):
-                    gap = _gap(a.box, b.box)
-                    if gap < room:
-                        room, what = gap, b.name.replace(model, "the Pi")
-            if name not in worst or room < worst[name][0]:
-                worst[name] = (room, what, model)
-    fits = [
-        Fit(
-            name,
-            f"the bay, clear of {what} (worst with the {model})",
-            room,
-            need,
-            "move it in [console] (pi_at, pico_at, perfboard_at, *_at on the lid)",
-        )
-        for name, (room, what, model) in worst.items()
-    ]
-    for placed_key, placed in placements(g, e).items():
-        screw = e.screws[placed.board.screw]
-        fits.append(
-            Fit(
-                f"the {placed_key}'s {screw.name} screws",
-                f"the board's {placed.board.hole_diameter:g} mm holes",
-                placed.board.hole_diameter - screw.clearance[0],
-                0.0,
-                "use the next smaller screw",
-            )
-        )
-    for name, screw in e.screws.items():
-        if name in PILOT:
-            lo, hi = screw.pilot
-            fits.append(
-                Fit(
-                    f"an {name} screw",
-                    f"its {PILOT[name]:g} mm pilot hole in a printed standoff or boss",
-                    min(PILOT[name] - lo, hi - PILOT[name]),
-                    0.0,
-                    f"the pilot for {name} must be {lo:g}-{hi:g} mm",
-                )
-            )
-            if name in CLEAR:
-                lo, hi = screw.clearance
-                fits.append(
-                    Fit(
-                        f"an {name} screw",
-                        f"its {CLEAR[name]:g} mm hole through the lid",
-                        min(CLEAR[name] - lo, hi - CLEAR[name]),
-                        0.0,
-                        f"the clearance hole for {name} must be {lo:g}-{hi:g} mm",
-                    )
-                )
-    return fits

@@ -17,7 +17,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from haleakala.kit.envelopes import Board, Envelopes, Port, default_envelopes
+from haleakala.kit import bay
+from haleakala.kit.envelopes import PI_MODELS, Board, Envelopes, Port, default_envelopes
 from haleakala.kit.shapes import (
     PAPER,
     POCKET_DEPTH,
@@ -453,10 +454,78 @@ def _joint_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
     return fits
 
 
+def bay_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
+    x0, y0, x1, y1, lid = bay.inner(g)
+    need = e.clearance["wall"]
+    worst: dict[str, tuple[float, str, str]] = {}
+    for model in PI_MODELS:
+        items = bay.items_for(g, e, model)
+        for i, a in enumerate(items):
+            if a.kind == "boss":
+                continue
+            name = a.name.replace(model, "the Pi")
+            bx0, by0, _z0, bx1, by1, bz1 = a.box
+            room = min(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
+            if a.kind != "lid":
+                room = min(room, lid - bz1)
+            what = "the tray's walls and lid"
+            for j, b in enumerate(items):
+                mine = a.owner and a.owner == b.owner and "plug" in (a.kind, b.kind)
+                if j != i and not mine and not (a.kind == "lid" and b.kind == "lid"):
+                    gap = bay.gap(a.box, b.box)
+                    if gap < room:
+                        room, what = gap, b.name.replace(model, "the Pi")
+            if name not in worst or room < worst[name][0]:
+                worst[name] = (room, what, model)
+    fits = [
+        Fit(
+            name,
+            f"the bay, clear of {what} (worst with the {model})",
+            room,
+            need,
+            "move it in [console] (pi_at, pico_at, perfboard_at, *_at on the lid)",
+        )
+        for name, (room, what, model) in worst.items()
+    ]
+    for placed_key, placed in bay.placements(g, e).items():
+        screw = e.screws[placed.board.screw]
+        fits.append(
+            Fit(
+                f"the {placed_key}'s {screw.name} screws",
+                f"the board's {placed.board.hole_diameter:g} mm holes",
+                placed.board.hole_diameter - screw.clearance[0],
+                0.0,
+                "use the next smaller screw",
+            )
+        )
+    for name, screw in e.screws.items():
+        if name in bay.PILOT:
+            lo, hi = screw.pilot
+            fits.append(
+                Fit(
+                    f"an {name} screw",
+                    f"its {bay.PILOT[name]:g} mm pilot hole in a printed standoff or boss",
+                    min(bay.PILOT[name] - lo, hi - bay.PILOT[name]),
+                    0.0,
+                    f"the pilot for {name} must be {lo:g}-{hi:g} mm",
+                )
+            )
+            if name in bay.CLEAR:
+                lo, hi = screw.clearance
+                fits.append(
+                    Fit(
+                        f"an {name} screw",
+                        f"its {bay.CLEAR[name]:g} mm hole through the lid",
+                        min(bay.CLEAR[name] - lo, hi - bay.CLEAR[name]),
+                        0.0,
+                        f"the clearance hole for {name} must be {lo:g}-{hi:g} mm",
+                    )
+                )
+    return fits
+
+
 def check_fits(g: KitGeometry, e: Envelopes | None = None) -> list[Fit]:
     """Every fit of the kit (both kits' parts: a geometry serves both)."""
-    from haleakala.kit.bay import bay_fits
-
     e = e or default_envelopes()
     return (
         _button_fits(g, e)

@@ -60,6 +60,7 @@ from haleakala.kit.selftest_steps import (
     TagsSeen,
     VisualCheck,
 )
+from haleakala.kit.selftest_tile import run_tile
 from haleakala.kit.wiring import PI_GPIO_PIN, load_pico_pins
 
 if TYPE_CHECKING:
@@ -584,14 +585,11 @@ def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float,
         else:
             operator = ConsoleOperator(timeout_s=timeout)
             operator.say(title)
-        options: dict[str, Any] = {"timeout_s": timeout, "title": title, "extra_inputs": extra}
-        if getattr(args, "tile", None) is None:
-            test = SelfTest(config, hardware, operator, **options)
-        else:
-            from haleakala.kit.selftest_tile import TileTest
-
-            test = TileTest(config, hardware, operator, segment=args.tile, **options)
-        report = test.run()
+        test = SelfTest(
+            config, hardware, operator, timeout_s=timeout, title=title, extra_inputs=extra
+        )
+        tile = getattr(args, "tile", None)
+        report = test.run() if tile is None else run_tile(test, tile)
     finally:
         hardware.close()
     if not args.auto:

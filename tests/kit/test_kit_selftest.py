@@ -427,7 +427,7 @@ def test_one_tile_of_the_rfid_kit_tests_the_link_and_its_own_reader(tmp_path, ca
 
 
 def test_a_dead_pixel_on_the_bench_fails_naming_the_first_dark_one():
-    from haleakala.kit.selftest_tile import TileTest
+    from haleakala.kit.selftest_tile import run_tile
 
     class DeadPixel5(SimLeds):  # a cold joint on pixel 5's DIN: it and the rest stay dark
         def record(self, pixels, zones):
@@ -435,8 +435,7 @@ def test_a_dead_pixel_on_the_bench_fails_naming_the_first_dark_one():
 
     hw = SimHardware(history=None)
     hw.leds = DeadPixel5(6 * DEFAULT_PIXELS_PER_SEGMENT)
-    test = TileTest(cfg.Config(), hw, SimOperator(hw), segment=0, timeout_s=0.05)
-    report = test.run()
+    report = run_tile(SelfTest(cfg.Config(), hw, SimOperator(hw), timeout_s=0.05), 0)
     hw.close()
     failed = result(report, "tile 0's pixels")
     assert failed.detail == "pixel 5 (forest): chain pixels 5 should light, saw nothing"
@@ -444,12 +443,12 @@ def test_a_dead_pixel_on_the_bench_fails_naming_the_first_dark_one():
 
 
 def test_the_tile_is_checked_where_the_ring_order_puts_it():
-    from haleakala.kit.selftest_tile import TileTest
+    from haleakala.kit.selftest_tile import run_tile
 
     config = cfg.Config()
     config = replace(config, leds=replace(config.leds, ring_order=(2, 0, 1, 5, 4, 3)))
     hw = SimHardware(ZoneMap.from_config(config.leds), history=None)
-    report = TileTest(config, hw, SimOperator(hw), segment=1, timeout_s=0.05).run()
+    report = run_tile(SelfTest(config, hw, SimOperator(hw), timeout_s=0.05), 1)
     hw.close()
     assert report.ok
     first = [i for i, p in enumerate(hw.leds.frames[0].pixels) if p != (0, 0, 0)]
