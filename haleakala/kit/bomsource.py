@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import string
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -59,16 +59,6 @@ class BomRow:
         return self.kit in ("both", kit)
 
 
-CountFn = Callable[[KitGeometry], Mapping[str, int | float]]
-_EXTRA_COUNTS: list[CountFn] = []
-
-
-def register_counts(fn: CountFn) -> CountFn:
-    """Add counts another module derives (the boards, the harness): ``per`` may name them."""
-    _EXTRA_COUNTS.append(fn)
-    return fn
-
-
 def counts(g: KitGeometry) -> dict[str, int | float]:
     """Every count a row's quantity may follow, from the geometry (and the registered
     derivers). Names are nouns in the singular: what one is of."""
@@ -82,11 +72,12 @@ def counts(g: KitGeometry) -> dict[str, int | float]:
         "joint_dowel": g.segments * len(g.dowel_radii),
         "disc_tagged": DISCS_TAGGED,
     }
-    for fn in _EXTRA_COUNTS:
-        for name, value in fn(g).items():
-            if name in out:
-                raise BomError(f"count {name!r} is derived twice")
-            out[name] = value
+    from haleakala.kit.bomcounts import derived
+
+    for name, value in derived(g).items():
+        if name in out:
+            raise BomError(f"count {name!r} is derived twice")
+        out[name] = value
     return out
 
 
@@ -152,7 +143,9 @@ def _note(row: dict[str, Any], where: str, values: Mapping[str, int | float]) ->
     return note.format_map({k: f"{v:g}" for k, v in values.items()})
 
 
-def load_rows(text: str | None = None, g: KitGeometry | None = None) -> list[BomRow]:
+def load_rows(
+    text: str | None = None, g: KitGeometry | None = None, name: str = SOURCE_NAME
+) -> list[BomRow]:
     """The BOM's rows with their quantities worked out (the packaged source unless ``text``
     is given; the kit's geometry unless ``g``). A malformed row raises ``BomError``."""
     if text is None:
@@ -160,15 +153,15 @@ def load_rows(text: str | None = None, g: KitGeometry | None = None) -> list[Bom
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BomError(f"{SOURCE_NAME}: not TOML ({exc})") from None
+        raise BomError(f"{name}: not TOML ({exc})") from None
     raw_rows = data.get("row")
     if not isinstance(raw_rows, list) or not raw_rows:
-        raise BomError(f"{SOURCE_NAME}: no [[row]] tables")
+        raise BomError(f"{name}: no [[row]] tables")
     have = counts(g or default_geometry())
     rows = []
     for n, row in enumerate(raw_rows, start=1):
         part = row.get("part") if isinstance(row, dict) else None
-        where = f"{SOURCE_NAME} row {n}" + (f" ({part})" if isinstance(part, str) else "")
+        where = f"{name} row {n}" + (f" ({part})" if isinstance(part, str) else "")
         if not isinstance(row, dict):
             raise BomError(f"{where}: must be a table")
         extra = sorted(set(row) - _FIELDS)

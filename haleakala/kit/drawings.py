@@ -19,7 +19,7 @@ from matplotlib.patches import Circle, Polygon, Rectangle
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from haleakala.kit import bay
-from haleakala.kit.envelopes import PI_MODELS, default_envelopes
+from haleakala.kit.envelopes import default_envelopes
 from haleakala.kit.fits import button_post, reader_rects
 from haleakala.kit.geometry import BAND_ZONES, ZONES, KitGeometry, rotate
 from haleakala.kit.light import Tile
@@ -227,12 +227,13 @@ BAY_COLOURS = {"board": "#2e7d32", "plug": "#ef6c00", "lid": "#1565c0", "boss": 
 
 def bay_view(g: KitGeometry, path: Path) -> Path:
     """The electronics bay from above with every part's envelope: each Pi model's board
-    (outlined; the four share the standoffs), the Pico, the perfboard, each plug with its
-    cable's bend room, the lid's parts hanging below it, the screw bosses; and the lid."""
+    (outlined; the models the tray takes share the standoffs), the hub board with the Pico on
+    it, each plug with its cable's bend room, the lid's parts hanging below it, the screw
+    bosses; and the lid."""
     e = default_envelopes()
     c = g.console
     cw, cd, _ = (float(v) for v in c["size"])
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), gridspec_kw={"width_ratios": [1.6, 1]})
+    fig, axes = plt.subplots(1, 2, figsize=(13, 7.0), gridspec_kw={"width_ratios": [1.6, 1]})
     tray, lid = axes
     for ax in axes:
         ax.add_patch(Rectangle((-cw / 2, -cd / 2), cw, cd, fc="#eceff1", ec="#333", lw=1.5))
@@ -242,9 +243,9 @@ def bay_view(g: KitGeometry, path: Path) -> Path:
         ax.grid(True, lw=0.3, alpha=0.5)
     x0, y0, x1, y1, _lid = bay.inner(g)
     tray.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ec="#999", lw=0.8))
-    drawn: set[str] = set()  # a part the four models share is drawn once
-    styles = {"pi4": "-", "pi5": "--", "pi3": ":", "zero2w": "-."}
-    for model in PI_MODELS:
+    drawn: set[str] = set()  # a part the Pi models share is drawn once
+    styles = {"pi4": "-", "pi5": "--", "pi3": ":"}
+    for model in bay.held_models(g):
         for item in bay.items_for(g, e, model):
             key = f"{item.name} {item.box}"
             if key in drawn:
@@ -271,18 +272,20 @@ def bay_view(g: KitGeometry, path: Path) -> Path:
         tray.add_patch(Circle((x, y), bay.PILOT[screw] / 2, fc="#333"))
     placed = bay.placements(g, e)
     for key, label in (
-        ("pi4", "Raspberry Pi 4/5/3 (85 x 56)\nZero 2 W (65 x 30)"),
-        ("pico", "Pico (RFID kit)"),
-        ("perfboard", "perfboard\n74AHCT125,\n390 R, caps"),
+        ("pi4", "Raspberry Pi 4/5/3 (85 x 56)"),
+        ("hub", "hub board:\n74AHCT125, fuses,\ntile headers"),
+        ("pico", "Pico\n(RFID kit,\non the hub)"),
     ):
         fx0, fy0, fx1, fy1 = placed[key].footprint()
         tray.text((fx0 + fx1) / 2, (fy0 + fy1) / 2, label, ha="center", va="center", fontsize=7)
-    tray.add_patch(Rectangle((-15, -cd / 2 - 3), 30, 6, fc="#b71c1c"))
-    tray.text(0, -cd / 2 - 10, "cable to the island", ha="center", fontsize=7)
-    tray.add_patch(Rectangle((cw / 2 - 3, -cd / 4 - 7), 6, 14, fc="#f57f17"))
-    tray.text(cw / 2 - 5, -cd / 4 + 10, "5 V in", ha="right", fontsize=7)
+    sw = float(c["cable_slot"][0])
+    tray.add_patch(Rectangle((-sw / 2, -cd / 2 - 3), sw, 6, fc="#b71c1c"))
+    tray.text(0, -cd / 2 - 10, "six tile ribbons to the island", ha="center", fontsize=7)
+    sy, sw, _sh = (float(v) for v in c["supply_slot"])
+    tray.add_patch(Rectangle((-cw / 2 - 3, sy - sw / 2), 6, sw, fc="#f57f17"))
+    tray.text(-cw / 2 + 5, sy + sw / 2 + 2, "5 V in", ha="left", fontsize=7)
     tray.set_title(
-        "Tray from above: boards (green; Pi 4 solid, Pi 5 dashed, Pi 3 dotted, Zero dash-dot),\n"
+        "Tray from above: boards (green; Pi 4 solid, Pi 5 dashed, Pi 3 dotted), the hub,\n"
         "plugs with their cables' bend room (orange), lid parts hanging below it (blue), "
         "standoffs, lid screw bosses (mm)",
         fontsize=8,

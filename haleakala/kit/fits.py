@@ -1,9 +1,9 @@
 """Every bought part against the printed part that holds it: the switch in its post, the
 cap through its holes, the pixel boards in their cells, the reader and its plug in the riser's
 cavity, the landing mark on the antenna, screws and dowels in their holes, the walls thick
-enough, and every board of the bay (each Pi model, the Pico, the perfboard) with its plugs'
-room and the lid's parts above them. Pure arithmetic on the geometry and the envelopes
-(``kit.envelopes``); ``kit check`` prints each fit with its clearance in mm.
+enough, and every board of the bay (each Pi model the tray takes, the hub, the Pico on it)
+with its plugs' room and the lid's parts above them. Pure arithmetic on the geometry and the
+envelopes (``kit.envelopes``); ``kit check`` prints each fit with its clearance in mm.
 
 The sizes the printed parts are built with (the switch's pocket, the post's hollow, the
 holes for the cap) are derived here from the envelopes and the clearances asked for, so the
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from haleakala.kit import bay
-from haleakala.kit.envelopes import PI_MODELS, Board, Envelopes, Port, default_envelopes
+from haleakala.kit.envelopes import Board, Envelopes, Port, default_envelopes
 from haleakala.kit.shapes import (
     PAPER,
     POCKET_DEPTH,
@@ -365,16 +365,6 @@ def _cavity_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
             "raise cells.skirt",
         )
     )
-    jst, _bend = e.connector("jst_sm3")
-    fits.append(
-        Fit(
-            "a mated JST SM plug of the chain",
-            "the riser's cavity and its cable notch",
-            min(g.skirt - jst[1], (g.skirt_notch[0] - jst[0]) / 2, g.skirt_notch[1] - jst[1]),
-            1.0,
-            "raise cells.skirt or widen cable.skirt_notch",
-        )
-    )
     return fits
 
 
@@ -458,7 +448,7 @@ def bay_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
     x0, y0, x1, y1, lid = bay.inner(g)
     need = e.clearance["wall"]
     worst: dict[str, tuple[float, str, str]] = {}
-    for model in PI_MODELS:
+    for model in bay.held_models(g):
         items = bay.items_for(g, e, model)
         for i, a in enumerate(items):
             if a.kind == "boss":
@@ -471,6 +461,7 @@ def bay_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
             what = "the tray's walls and lid"
             for j, b in enumerate(items):
                 mine = a.owner and a.owner == b.owner and "plug" in (a.kind, b.kind)
+                mine = mine or bay.mounted(a, b)
                 if j != i and not mine and not (a.kind == "lid" and b.kind == "lid"):
                     gap = bay.gap(a.box, b.box)
                     if gap < room:
@@ -483,11 +474,13 @@ def bay_fits(g: KitGeometry, e: Envelopes) -> list[Fit]:
             f"the bay, clear of {what} (worst with the {model})",
             room,
             need,
-            "move it in [console] (pi_at, pico_at, perfboard_at, *_at on the lid)",
+            "move it in [console] (pi_at, hub_at, *_at on the lid)",
         )
         for name, (room, what, model) in worst.items()
     ]
     for placed_key, placed in bay.placements(g, e).items():
+        if placed.carrier:  # on its carrier's sockets, not screwed
+            continue
         screw = e.screws[placed.board.screw]
         fits.append(
             Fit(

@@ -145,6 +145,8 @@ class KitGeometry:
     floor_holes: tuple[Point, ...]
     hole_diameter: float
     skirt_notch: tuple[float, float]
+    cable_rim_notch: tuple[float, float]
+    cable_tie_slot: tuple[float, float]
     sensor_centre: Point
     button: Point
     post: tuple[float, float]
@@ -165,6 +167,8 @@ class KitGeometry:
     """``[harness]``: the tile cables and their route (``kit.harness``)."""
     power: dict[str, Any]
     """``[power]``: the 5 V supply, the fuses and the wires (``kit.power_scheme``)."""
+    pi_models: dict[str, Any]
+    """``[pi_models]``: each Pi's board and hole pattern, for the bay (``kit.kitreport``)."""
 
     # ------------------------------------------------------------------ outlines, tile frame
 
@@ -251,6 +255,28 @@ class KitGeometry:
     def beach_sensors(self, kit: str) -> list[BeachSensor]:
         kind, at = ("reader", self.sensor_centre) if kit == "rfid" else ("button", self.button)
         return [BeachSensor(s, kind, *rotate(at, s, self.segments)) for s in range(self.segments)]
+
+    # ------------------------------------------------------------------ the bay
+
+    def tray_boards(self) -> list[tuple[str, Point, tuple[float, float], list[Point], float]]:
+        """The boards on the tray's standoffs, in the bay's frame (its centre at 0, 0, +y away
+        from the island): (name, board centre, [wide, deep], hole centres, hole diameter)."""
+        c = self.console
+        px, py = (float(v) for v in c["pi_at"])
+        pw, pd = (float(v) for v in c["pi_board"])
+        hx, hy = (float(v) / 2 for v in c["pi_holes"])
+        # The Pi's holes sit 3.5 mm in from its edge on the side away from its ports.
+        pi_centre = (px - hx - 3.5 + pw / 2, py)
+        pi_holes = [(px + dx, py + dy) for dx in (-hx, hx) for dy in (-hy, hy)]
+        bx, by = (float(v) for v in c["hub_at"])
+        bw, bd = (float(v) for v in self.boards["hub_size"])
+        hub_holes = [
+            (bx - bw / 2 + float(x), by + bd / 2 - float(y)) for x, y in self.boards["hub_holes"]
+        ]
+        return [
+            ("Raspberry Pi", pi_centre, (pw, pd), pi_holes, 2.2),  # kit.bay's pilot holes
+            ("hub board", (bx, by), (bw, bd), hub_holes, 2.5),
+        ]
 
     # ------------------------------------------------------------------ parts
 
@@ -384,7 +410,7 @@ class KitGeometry:
                 (-cw / 2, -cd / 2, 0.0),
                 (cw / 2, cd / 2, ch - lid),
                 1,
-                "the electronics bay: Pi (any model), Pico and perfboard on standoffs",
+                "the electronics bay: the Pi and the hub board on standoffs, the lid's bosses",
             ),
             (
                 "print/console_lid",
@@ -507,6 +533,8 @@ def load_geometry(text: str | None = None, validate: bool = True) -> KitGeometry
         floor_holes=tuple(_pair({"h": h}, "h", "cable.floor_holes") for h in holes),
         hole_diameter=_num(cable, "hole_diameter", "cable"),
         skirt_notch=_pair(cable, "skirt_notch", "cable"),
+        cable_rim_notch=_pair(cable, "rim_notch", "cable"),
+        cable_tie_slot=_pair(cable, "tie_slot", "cable"),
         sensor_centre=_pair(sensor, "centre", "beach_sensor"),
         button=_pair(sensor, "button", "beach_sensor"),
         post=_pair(sensor, "post", "beach_sensor"),
@@ -524,6 +552,7 @@ def load_geometry(text: str | None = None, validate: bool = True) -> KitGeometry
         boards=dict(_section(data, "boards")),
         harness=dict(_section(data, "harness")),
         power=dict(_section(data, "power")),
+        pi_models=dict(_section(data, "pi_models")),
     )
     if validate:
         from haleakala.kit.refusals import refusals

@@ -59,6 +59,7 @@ from haleakala.kit.system import (
     APT_PACKAGES,
     BLOCK_BEGIN,
     BOOT_CONFIGS,
+    COMMAND_LINK,
     CONFIG,
     DEVICE_MODEL,
     GROUPS,
@@ -209,6 +210,7 @@ class Installer:
             self.enable_buses(config)
             self.user_and_groups()
             self.venv(config)
+            self.command_link()
             self.config_file(config.model)
             self.udev_and_unit()
         finally:
@@ -217,8 +219,8 @@ class Installer:
             self.say("nothing to do: the kit is installed")
         elif not self.dry_run:
             self.say(
-                "installed. Reboot if I2C/SPI were just enabled, then: sudo -u haleakala "
-                f"{VENV}/bin/haleakala selftest --hardware pi; sudo systemctl start haleakala"
+                "installed. Reboot if I2C/SPI were just enabled, then: sudo haleakala selftest "
+                "--hardware pi; sudo systemctl start haleakala"
             )
         return self.changes
 
@@ -355,6 +357,24 @@ class Installer:
         if readme.is_file():
             self.write(PREFIX / "README.md", readme.read_bytes(), "the unit's Documentation=")
 
+    def command_link(self) -> None:
+        """``haleakala`` on the PATH: /usr/local/bin/haleakala links to the venv's command
+        (a file of someone else's there is kept, and said)."""
+        link, target = self.p(COMMAND_LINK), VENV / "bin" / "haleakala"
+        if link.is_symlink() and PurePosixPath(os.readlink(link)) == target:
+            return
+        if link.exists() or link.is_symlink():
+            self.say(f"= kept {COMMAND_LINK} (not ours: run {target} instead)")
+            return
+
+        def do() -> None:
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(target)
+
+        self.change(
+            f"linked {COMMAND_LINK} -> {target}", do, plan=f"link {COMMAND_LINK} -> {target}"
+        )
+
     def config_file(self, model: str) -> None:
         if self.p(CONFIG).exists():
             self.say(f"= kept {CONFIG} (never overwritten)")
@@ -421,6 +441,9 @@ class Installer:
             text = self.p(boot).read_text(encoding="utf-8")
             if BLOCK_BEGIN in text:
                 self.write(boot, strip_block(text).encode(), "the haleakala block removed")
+        link = self.p(COMMAND_LINK)
+        if link.is_symlink() and PurePosixPath(os.readlink(link)) == VENV / "bin" / "haleakala":
+            self.remove(COMMAND_LINK, "the haleakala command on the PATH")
         self.remove(PREFIX, "the venv")
         if purge:
             self.remove(CONFIG.parent, "the config")

@@ -229,7 +229,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--json",
         action="store_true",
-        help="print every zone's light and every part's fit as JSON (exit 1 if any fails)",
+        help="print the report as JSON: every zone's light and every part's fit, the boards, "
+        "the harness, the power scheme and the bay (exit 1 if anything fails)",
     )
     check.set_defaults(func=run_check)
     parts = actions.add_parser(
@@ -282,26 +283,34 @@ def load_for_check(path: Path | None) -> KitGeometry:
 
 def run_check(args: argparse.Namespace) -> int:
     from haleakala.kit.common import load_for_kit
+    from haleakala.kit.kitreport import check_electrics
+    from haleakala.kit.kitreport import report as report_electrics
 
     g = load_for_check(args.geometry)
     config, label = load_for_kit(args.config)
+    problems = check_all(g, config.leds, config.kit) + check_electrics(g, config)
     if args.json:
         data = report(g, config.leds, config.kit)
-        print(json.dumps(data, indent=1, ensure_ascii=False))
+        data.update(report_electrics(g, config, problems))
+        print(json.dumps({"config": label, **data}, indent=1, ensure_ascii=False))
         return 0 if data["ok"] else 1
-    problems = check_all(g, config.leds, config.kit)
     for problem in problems:
         print(problem)
     if problems:
         print(f"kit check: {len(problems)} problem(s) (config: {label})", file=sys.stderr)
         return 1
     n = len(g.pixels())
+    from haleakala.kit.power_scheme import scheme
+
+    power = scheme(g, config)
     print(
         f"kit OK: {g.segments} segments x {len(ZONES)} zones lit by {n} pixels, "
         f"{g.segments} beach {'readers' if config.kit == 'rfid' else 'buttons'} in their "
         f"beaches, chain gaps within the wire, every part fits the {g.bed[0]:g} x "
         f"{g.bed[1]:g} mm bed, {len(check_fits(g))} fits with their clearance, every zone's "
-        f"light on target (config: {label})"
+        f"light on target, the {config.model} fits the bay, the tile ribbons fit their "
+        f"notches, the last pixel gets {power.full_white.last_pixel_v:.2f} V at full white "
+        f"behind a {power.main_fuse_a:g} A fuse (config: {label})"
     )
     return 0
 

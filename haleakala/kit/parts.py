@@ -194,7 +194,13 @@ def riser(g: KitGeometry) -> bd.Part:
         for r in g.dowel_radii:
             x, y = rotate((0.0, r), side, 12)
             part -= cylinder(x, y, g.skirt - DOWEL_IN_RISER, g.dowel_hole, DOWEL_IN_RISER + 1)
-    part -= box(0, g.radius, g.skirt - h, w, g.wall * 6, h)
+    rw, rh = g.cable_rim_notch
+    part -= box(0, g.radius, g.skirt - rh, rw, g.wall * 6, rh)
+    # Strain relief: a cable tie through a slot either side of the rim notch, round the
+    # ribbons and the wall between.
+    tw, th = g.cable_tie_slot
+    for side in (-1, 1):
+        part -= box(side * (rw / 2 + 4.0), g.radius, g.skirt - rh - th - 0.5, tw, g.wall * 6, th)
     return part
 
 
@@ -221,9 +227,11 @@ def console_tray(g: KitGeometry) -> bd.Part:
     for x, y in bay.lid_bosses(g):
         part += cylinder(x, y, t - 0.5, bay.BOSS, h - t + 0.5)
         part -= cylinder(x, y, t + 2, bay.PILOT[str(c["lid_screw"])], h)
-    # The cable to the island (the wall facing it, -y) and the supply (+x wall).
-    part -= box(0, -cd / 2, h - 12, 30, t * 4, 12.5)
-    part -= box(cw / 2, -cd / 4, t + 4, t * 4, 14, 12)
+    # The tile cables to the island (the wall facing it, -y) and the supply (-x wall).
+    sw, sh = (float(v) for v in c["cable_slot"])
+    part -= box(0, -cd / 2, h - sh + 0.5, sw, t * 4, sh)
+    sy, sw, sh = (float(v) for v in c["supply_slot"])
+    part -= box(-cw / 2, sy, t + 4, t * 4, sw, sh)
     return part
 
 

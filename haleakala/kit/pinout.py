@@ -5,7 +5,9 @@ checks can all read it."""
 
 from __future__ import annotations
 
+import runpy
 from dataclasses import dataclass
+from pathlib import Path
 
 PI_HEADER: dict[int, str] = {
     1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14",
@@ -54,3 +56,25 @@ class PicoPins:
     miso: int
     readers: tuple[PicoReader, ...]
     source: str
+
+
+# --------------------------------------------------------------------------- RF fields
+
+FIRMWARE_CONFIG = Path(__file__).resolve().parents[2] / "firmware" / "haleakala_pico" / "config.py"
+FALLBACK_SCAN_GROUPS = ((0, 3), (1, 4), (2, 5))
+"""The firmware's default, used when it is not beside the package (an installed wheel)."""
+
+
+def scan_groups(path: Path = FIRMWARE_CONFIG) -> tuple[tuple[int, ...], ...]:
+    """The beaches the Pico scans at the same time (``SCAN_GROUPS`` in its config.py, read,
+    never imported): each group's readers have their RF fields on together."""
+    if not path.is_file():
+        return FALLBACK_SCAN_GROUPS
+    values = runpy.run_path(str(path))
+    groups = values.get("SCAN_GROUPS", tuple((b,) for b in range(6)))
+    return tuple(tuple(int(b) for b in group) for group in groups)
+
+
+def fields_at_once(path: Path = FIRMWARE_CONFIG) -> int:
+    """The most RF fields the firmware has on at one time."""
+    return max((len(group) for group in scan_groups(path)), default=1)

@@ -85,7 +85,13 @@ def hands_on(g: KitGeometry) -> list[Step]:
             2.5 * pixels,
             f"{pixels} pixels x 6 joints, 3-core wire through {notches} notches: 2.5 min each",
         ),
-        Step("pigtails, feed and strain relief", 20 * n, "20 min per tile"),
+        Step(
+            "chain plugs, tile board, strain relief",
+            20 * n,
+            "a KK plug on each end of the chain, the board under the tile: 20 min per tile",
+        ),
+        Step("solder the boards", 60 + 15 * n, "the hub 60 min, each tile board 15 min"),
+        Step("crimp the tile ribbons", 10 * n, "two IDC sockets per ribbon: 10 min each"),
         Step("bench test of the first tile", 15, "haleakala selftest --tile 0 (below)"),
         Step("button posts or readers", 15 * n, "15 min per beach, either kit"),
         Step(
@@ -94,7 +100,7 @@ def hands_on(g: KitGeometry) -> list[Step]:
             f"{2 * n} dowels, {len(g.bolt_radii) * n} M3 bolts",
         ),
         Step("print and stick the overlay", 45, "print at 100 %, trim, tape, cut the holes"),
-        Step("the bay: perfboard, boards, lid", 120, "shifter, resistor, capacitors, wiring"),
+        Step("the bay: Pi, hub, lid", 45, "standoff screws, the GPIO ribbon, the lid's plugs"),
         Step("SD card, install, self-test", 45, "mostly waiting for the installer"),
     ]
 

@@ -17,6 +17,9 @@ from haleakala import config as cfg
 
 PREFIX = PurePosixPath("/opt/haleakala")
 VENV = PREFIX / "venv"
+COMMAND_LINK = PurePosixPath("/usr/local/bin/haleakala")
+"""The command on every user's PATH: a link to the venv's, so the docs' commands run as
+written (``haleakala config check``, ``sudo haleakala selftest``)."""
 CONFIG = PurePosixPath("/etc/haleakala/config.toml")
 STATE = PurePosixPath("/var/lib/haleakala")
 UNIT_NAME = "haleakala.service"

@@ -29,7 +29,7 @@ def rows():
 def hw_copy(tmp_path):
     target = tmp_path / "hw"
     target.mkdir()
-    for name in ("bom.csv", "BOM.md", "OVERLAY.md", "MAKER.md"):
+    for name in ("bom.csv", "BOM.md", "OVERLAY.md", "MAKER.md", "ASSEMBLY.md"):
         shutil.copy(HW / name, target / name)
     shutil.copy(SOURCE, target / "bom.toml")
     return target
@@ -62,14 +62,15 @@ def _one(rows, kit, *words):
 
 def test_bom_lists_every_part_both_kits_need(rows):
     assert _one(rows, "both", "Raspberry Pi 4").quantity == 1
-    for model in ("Zero 2 W", "Pi 3", "Pi 5"):
+    for model in ("Pi 3", "Pi 5"):
         _one(rows, "option", "Raspberry Pi", model)
+    # The bay's standoffs take the Pi 3/4/5 hole pattern only: the BOM offers no Zero 2 W.
+    assert not [r for r in rows if "Zero 2 W" in r.part]
     pixels = _one(rows, "both", "WS2812B", "pixels")
-    assert "pack of 50" in pixels.part and "198 used" in pixels.note  # 33 per tile, 6 tiles
-    assert _one(rows, "option", "ring", "WS2812B").quantity == 6  # the older ring build
-    assert "12 x" in _one(rows, "option", "ring").part
+    assert "pack of 50" in pixels.part and pixels.note.startswith("198 used")  # 33 per tile
+    assert not [r for r in rows if "ring" in r.part.lower()]  # no more ring build
     _one(rows, "both", "74AHCT125")
-    assert "330–470 Ω" in _one(rows, "both", "Resistor").part
+    assert "330–470 Ω" in _one(rows, "both", "Resistor 390").part
     _one(rows, "both", "1000 µF")
     _one(rows, "both", "5 V power supply")
     oled = _one(rows, "both", "OLED")
@@ -82,8 +83,38 @@ def test_bom_lists_every_part_both_kits_need(rows):
     assert _one(rows, "rfid", "ISO 15693", "tags").quantity == 12
     assert _one(rows, "option", "MFRC522", "module").quantity == 6
     assert _one(rows, "option", "NTAG").quantity == 12
-    assert any("wire" in r.part.lower() for r in rows)
-    assert any("connector" in r.part.lower() for r in rows)
+
+
+def test_bom_goes_down_to_the_last_screw(rows):
+    """Issue 36: boards, connectors and crimps, cable, fuse and holder, screws, nuts,
+    button caps, tags, glue and solder, each with a quantity the geometry or boards derive."""
+    assert _one(rows, "both", "Hub board").quantity == 1
+    assert _one(rows, "both", "Tile board, ").quantity == 2  # six boards, packs of 5
+    assert _one(rows, "both", "Fuse holder").quantity == 1
+    assert "T4A" in _one(rows, "both", "Fuse 5 x 20").part
+    assert _one(rows, "both", "Resettable fuse").quantity == 6
+    assert _one(rows, "both", "Box header, 2 x 10").quantity == 12  # hub 6 + tile boards 6
+    assert _one(rows, "both", "IDC socket, 2 x 10").quantity == 12  # two per tile cable
+    assert _one(rows, "both", "Box header, 2 x 20").quantity == 1
+    ribbon = _one(rows, "both", "ribbon cable, 20 conductors")
+    assert ribbon.quantity >= 3  # metres, the six cut lengths summed
+    assert _one(rows, "both", "KK 254, 3 pins").quantity == 12  # chain in + out per tile
+    assert _one(rows, "buttons", "KK 254, 2 pins").quantity == 6
+    assert _one(rows, "both", "KK 254, 2 pins").quantity == 1  # the back button
+    assert "crimp" in _one(rows, "both", "KK 254, 4 pins").part
+    assert _one(rows, "both", "Screw terminal").quantity == 2
+    assert _one(rows, "both", "M3 x 12 bolts").quantity == 12
+    assert _one(rows, "both", "M3 x 8").quantity == 4
+    assert _one(rows, "both", "M2.5 x 6 screws for the tile boards").quantity == 12
+    assert _one(rows, "both", "M2 x 8").quantity == 4
+    assert _one(rows, "both", "Button cap").quantity == 1  # the back's; the beaches' below
+    assert _one(rows, "buttons", "Round key cap").quantity == 6  # for the B3F's plunger
+    assert _one(rows, "both", "M3 x 10 screws for the lid").quantity == 4
+    _one(rows, "both", "Hot glue")
+    _one(rows, "both", "Solder wire")
+    _one(rows, "both", "Cable ties")
+    assert _one(rows, "rfid", "Pin socket, 1 x 13").quantity == 6
+    assert not [r for r in rows if "jumper" in r.part.lower() or "perfboard" in r.part.lower()]
 
 
 def test_options_are_not_counted_in_kit_totals(rows):
@@ -95,7 +126,7 @@ def test_options_are_not_counted_in_kit_totals(rows):
 def test_editing_the_source_makes_check_name_every_written_file(hw_copy, capsys):
     source = hw_copy / "bom.toml"
     source.write_text(
-        source.read_text(encoding="utf-8").replace("price = 15.00", "price = 17.00"),
+        source.read_text(encoding="utf-8").replace("price = 18.00", "price = 17.00"),
         encoding="utf-8",
     )
     args = ["bom", "--hw", str(hw_copy), "--source", str(source)]
@@ -117,7 +148,7 @@ def test_malformed_source_row_is_one_line_naming_the_row(hw_copy, capsys):
     assert main(["bom", "--hw", str(hw_copy), "--source", str(source), "--check"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert "bom.toml row 2 (Raspberry Pi Zero 2 W" in err[0]
+    assert "bom.toml row 2 (Raspberry Pi 3 Model B+)" in err[0]
     assert "kit 'spare' is not one of both, buttons, rfid, option" in err[0]
 
 
@@ -189,7 +220,7 @@ def test_overlay_on_disk_is_the_default_zone_map():
 
 
 # Parts whose electrical values matter: each must name one real part, not "generic".
-ELECTRICAL = ("Raspberry Pi", "74AHCT125", "Resistor", "capacitor", "NeoPixel", "Pico")
+ELECTRICAL = ("Raspberry Pi", "74AHCT125", "Resistor", "capacitor", "Pico", "fuse")
 
 
 def test_every_line_names_a_manufacturer_part_number_and_where_to_order_it(rows):

@@ -157,7 +157,7 @@ def test_kit_check_command_refuses_a_missing_geometry_file_in_one_line(tmp_path,
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_config_check_refuses_a_zone_map_that_lights_the_wrong_zones_and_notes_a_ring_build(
+def test_config_check_refuses_a_zone_map_that_lights_the_wrong_zones_and_a_ring_build(
     tmp_path, capsys
 ):
     ring = tmp_path / "ring.toml"
@@ -166,8 +166,14 @@ def test_config_check_refuses_a_zone_map_that_lights_the_wrong_zones_and_notes_a
         + "".join(f"{z} = {list(i)}\n" for z, i in RING_ZONES.items()),
         encoding="utf-8",
     )
-    assert main(["config", "check", "--config", str(ring)]) == 0
-    assert "does not apply; a ring build is fine" in capsys.readouterr().out
+    # A ring build drives 12 pixels per tile: the boards, the fuses and the power scheme are
+    # the geometry's 33, so config check refuses it with the fix (issue 36); the daemon still
+    # starts with it (it runs on any hardware the config describes).
+    assert main(["config", "check", "--config", str(ring)]) == 1
+    out = capsys.readouterr().out
+    assert "build: leds.pixels_per_ring = 12 but every tile of the geometry" in out
+    assert "set leds.pixels_per_ring = 33, or change [pixels] in the geometry" in out
+    assert cfg.load(ring).leds.pixels_per_ring == 12
     swapped = tmp_path / "swapped.toml"
     swapped.write_text("[leds.zones]\nforest = [1]\nmountain = [2]\n", encoding="utf-8")
     # An error: the printed board would light its mountain for the forest. The daemon

@@ -120,6 +120,30 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
     assert "+ service user haleakala" in out
 
 
+def test_install_puts_haleakala_on_the_path_and_uninstall_takes_it_off(root, source, capsys):
+    """The docs' commands run as written: /usr/local/bin/haleakala is the venv's (issue 36)."""
+    assert run("install", root, source) == 0
+    link = root / "usr/local/bin/haleakala"
+    assert link.is_symlink() and str(link.readlink()) == "/opt/haleakala/venv/bin/haleakala"
+    assert "+ linked /usr/local/bin/haleakala -> /opt/haleakala/venv/bin/haleakala" in (
+        capsys.readouterr().out
+    )
+    assert run("uninstall", root, source) == 0
+    assert not link.exists() and not link.is_symlink()
+
+
+def test_someone_elses_haleakala_on_the_path_is_kept(root, source, capsys):
+    own = root / "usr/local/bin/haleakala"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text("#!/bin/sh\necho mine\n")
+    assert run("install", root, source) == 0
+    assert own.read_text() == "#!/bin/sh\necho mine\n"
+    out = capsys.readouterr().out
+    assert "= kept /usr/local/bin/haleakala (not ours: run /opt/haleakala/venv/bin/haleakala" in out
+    assert run("uninstall", root, source) == 0
+    assert own.read_text() == "#!/bin/sh\necho mine\n"
+
+
 def test_second_install_changes_nothing(root, source, capsys):
     assert run("install", root, source) == 0
     before = snapshot(root)

@@ -95,7 +95,7 @@ def test_expected_maximum_never_exceeds_the_limit_or_brightness_worst_case(ppr, 
 def test_power_command_prints_figures_and_ok(capsys):
     assert main(["power"]) == 0
     out = capsys.readouterr().out
-    assert "ring 6 (segment 5): 33 pixels, worst 1980 mA, at brightness 0.3: 591 mA" in out
+    assert "tile 6 (segment 5): 33 pixels, worst 1980 mA, at brightness 0.3: 591 mA" in out
     assert "leds_worst_case_ma: 11880" in out
     assert "leds_expected_max_ma: 1771" in out and "the limit caps it" in out
     assert "pi_budget_ma: 1300" in out
@@ -103,6 +103,13 @@ def test_power_command_prints_figures_and_ok(capsys):
     assert "supply_needed_ma: 3405" in out
     assert "supply_configured_ma: 5000  (leds.supply_ma)" in out
     assert "OK: the 5 A supply covers the peak with 62% headroom" in out
+    # The power scheme: where 5 V enters, each run, the fuses, the last pixel's voltage.
+    assert "power scheme: 5 V enters at the hub's J1 (5.1 V supply)" in out
+    assert "F1 (T4A slow-blow) protects the LED and reader rail" in out
+    assert "tile ribbon (each): 4 x 28 AWG ribbon conductors each way" in out
+    full = float(re.search(r"^last_pixel_v_full_white: ([\d.]+)", out, re.M).group(1))
+    capped = float(re.search(r"^last_pixel_v_default_cap: ([\d.]+)", out, re.M).group(1))
+    assert 4.5 <= full <= capped < 5.1  # 198 pixels: the limit holds both to 1.8 A
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -119,13 +126,15 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert "at least 3.5 A" in warning[0]
 
 
-def test_rfid_kit_on_a_3_5_amp_supply_warns_about_headroom(tmp_path, capsys):
+def test_rfid_kit_counts_the_two_fields_the_firmware_runs_at_once(tmp_path, capsys):
+    """The Pico scans two opposite beaches at once (firmware SCAN_GROUPS): two RF fields on
+    (2 x 180 mA), the other four readers idle (4 x 15), the Pico (25)."""
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 3500\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 3600\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "rfid_ma: 300" in out
-    assert "warning: the 3.5 A supply (leds.supply_ma = 3500) leaves 3% headroom" in out
+    assert "rfid_ma: 445  (the Pico and six readers, 2 RF fields on at once" in out
+    assert "warning: the 3.6 A supply (leds.supply_ma = 3600) leaves 2% headroom" in out
 
 
 def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):
@@ -152,7 +161,7 @@ def test_bom_supply_covers_every_pi_and_kit_at_default_led_settings(model, kit):
 
 def test_the_chain_limit_keeps_the_biggest_kit_within_the_boms_supply():
     """The BOM note: the 198 pixels are capped at the limit, so 5 A covers a Pi 5 with the
-    RFID kit, which 4 A would not."""
+    RFID kit (two RF fields on at once), which 4 A would not."""
     config = replace(cfg.Config(), model="pi5", kit="rfid")
     b = power.budget(config)
     assert b.limit_bites and 4000 < b.peak_ma < b.needed_ma <= 5000

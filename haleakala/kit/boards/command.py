@@ -9,8 +9,8 @@ S-expressions; ``kiutils`` models the KiCad 6/7 format and drops the tokens it d
 ``skidl`` writes netlists, not boards, and KiCad's own ``pcbnew`` module lives only in
 Debian's system Python with KiCad installed, so the default suite could not regenerate the
 boards to prove they have not drifted. ``sexpr`` reads KiCad's vendored footprints and
-symbols and writes them back byte for byte as KiCad does (its round trip is tested), and the
-placement conventions were checked against files pcbnew itself wrote.
+symbols into plain trees and writes trees KiCad reads back unchanged (the round trip is
+tested), and the placement conventions were checked against files pcbnew itself wrote.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Its nets follow the config's pin map (``[pins]``) and the Pico firmware's reader
 tile connectors the geometry's segments and chain order; where every part sits is the layout
 below (mm from the board's top-left corner, KiCad's frame). What it holds:
 
-- J1, the supply's screw terminal, where 5 V enters; F1, the main fuse; C1, the bulk
-  capacitor; J2, the screw terminal of the Pi's USB power pigtail (after F1);
+- J1, the supply's screw terminal, where 5 V enters; J2 beside it, the screw terminal of the
+  Pi's USB power pigtail (the Pi has its own input protection, the supply its current
+  limit); F1, the main fuse of the LED and reader rail; C1, the rail's bulk capacitor;
 - J3, a 2x20 box header: a 40-way ribbon to the Pi's header (GPIO, 3.3 V, ground);
 - U1, the 74AHCT125 that lifts the LED data from 3.3 V to 5 V, its C2 and the 390 ohm R1;
 - one 2x10 box header per tile (J4...), each behind its resettable fuse (F2...); the LED data
@@ -42,7 +43,7 @@ class HubPins(Protocol):
 
 POWER_WIDTH = 1.5
 TILE_POWER_WIDTH = 0.8
-TILE_HEADER_PITCH = 12.065
+TILE_HEADER_PITCH = 13.97
 FIRST_TILE_HEADER = (11.43, 65.405)
 
 
@@ -69,7 +70,7 @@ def hub(g: KitGeometry, pins: HubPins, pico: PicoPins) -> Board:
     )
     for s in range(g.segments):
         b.widths[f"+5V_T{s}"] = TILE_POWER_WIDTH
-    _power(b)
+    _power(b, float(g.power["main_fuse"][0]))
     _pi_header(b, pins)
     _shifter(b, pins)
     _tiles(b, g, pins, pico)
@@ -80,13 +81,14 @@ def hub(g: KitGeometry, pins: HubPins, pico: PicoPins) -> Board:
     return b
 
 
-def _power(b: Board) -> None:
+def _power(b: Board, fuse_a: float) -> None:
     b.add(
         Part("J1", "screw_2", "terminal2", "5V IN", "supply in (+, -)", (6.35, 22.86),
              pins={"1": "VIN", "2": "GND"}, bom="hub_terminal")
     )  # fmt: skip
     b.add(
-        Part("F1", "fuse", "fuse_holder", "T5A", "main fuse, 5 x 20 mm slow-blow", (19.05, 22.86),
+        Part("F1", "fuse", "fuse_holder", f"T{fuse_a:g}A", "main fuse, 5 x 20 mm slow-blow",
+             (19.05, 22.86),
              pins={"1": "VIN", "2": "+5V"}, bom="main_fuse")
     )  # fmt: skip
     b.add(
@@ -95,7 +97,7 @@ def _power(b: Board) -> None:
     )  # fmt: skip
     b.add(
         Part("J2", "screw_2", "terminal2", "PI 5V", "to the Pi's USB power pigtail",
-             (6.35, 35.56), pins={"1": "+5V", "2": "GND"}, bom="hub_terminal")
+             (6.35, 35.56), pins={"1": "VIN", "2": "GND"}, bom="hub_terminal")
     )  # fmt: skip
 
 
@@ -200,22 +202,22 @@ def _pico(b: Board, pico: PicoPins) -> None:
             nets[pin] = "GND"
     b.add(
         Part("A1", "pico", "pico", "Pico", "RFID kit: the readers' Pico (USB to the Pi)",
-             (82.55, 33.02), 270, pin_map(range(1, 41), nets), bom="", kit="rfid")
+             (73.66, 3.81), 0, pin_map(range(1, 41), nets), bom="", kit="rfid")
     )  # fmt: skip
 
 
 def _lid(b: Board) -> None:
     b.add(
-        Part("J10", "conn_1x04", "kk4", "OLED", "OLED: GND, VCC, SCL, SDA", (59.69, 22.86),
+        Part("J10", "conn_1x04", "kk4", "OLED", "OLED: GND, VCC, SCL, SDA", (57.15, 22.86),
              pins={"1": "GND", "2": "+3V3", "3": "SCL", "4": "SDA"}, bom="kk4")
     )  # fmt: skip
     b.add(
         Part("J11", "conn_1x05", "kk5", "ENCODER", "encoder: CLK, DT, SW, +, GND",
-             (72.39, 22.86),
+             (33.02, 33.02),
              pins={"1": "ENC_A", "2": "ENC_B", "3": "ENC_SW", "4": "+3V3", "5": "GND"},
              bom="kk5")
     )  # fmt: skip
     b.add(
-        Part("J12", "conn_1x02", "kk2", "BACK", "back button", (71.12, 6.35),
+        Part("J12", "conn_1x02", "kk2", "BACK", "back button", (48.26, 33.02),
              pins={"1": "BACK", "2": "GND"}, bom="kk2")
     )  # fmt: skip

@@ -25,23 +25,19 @@ KICAD_SHARE = Path("/usr/share/kicad")
 
 
 @dataclass(frozen=True)
-class Footprint:
+class LibraryItem:
+    """A footprint or a symbol: the KiCad library it comes from and its name there."""
+
     library: str
     name: str
 
     @property
     def lib_id(self) -> str:
+        """How the generated files name it: from the vendored library, ``haleakala:NAME``."""
         return f"{LIB_NAME}:{self.name}"
 
 
-@dataclass(frozen=True)
-class Symbol:
-    library: str
-    name: str
-
-    @property
-    def lib_id(self) -> str:
-        return f"{LIB_NAME}:{self.name}"
+Footprint = Symbol = LibraryItem
 
 
 FOOTPRINTS = {
