@@ -86,7 +86,7 @@ class LedsConfig:
     pixel_order: str = "GRB"
     brightness: float = 0.3
     current_limit_ma: float = 1800
-    supply_ma: float = 6000
+    supply_ma: float = 5000
     """Rating of the one 5 V supply that feeds the rings, the Pi, the OLED and the RFID Pico."""
     zones: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_ZONES))
 

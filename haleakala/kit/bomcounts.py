@@ -67,9 +67,9 @@ def derived(g: KitGeometry) -> dict[str, int | float]:
             "tile_screw": len(g.boards["tile_holes"]) * g.segments,
             "pi_screw": 4,
             "oled_screw": 4,
+            "lid_screw": 4,  # kit.bay.lid_bosses: one in each corner of the tray
             "idc_socket": 2 * g.segments,
             "cable_tie": g.segments + 2,
-            "button_cap": g.segments + 1,
         }
     )
     return counts

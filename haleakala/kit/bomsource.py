@@ -69,6 +69,7 @@ def counts(g: KitGeometry) -> dict[str, int | float]:
         "pixel_per_tile": g.pixels_per_tile,
         "riser_joint": g.segments,
         "joint_bolt": g.segments * len(g.bolt_radii),
+        "joint_dowel": g.segments * len(g.dowel_radii),
         "disc_tagged": DISCS_TAGGED,
     }
     from haleakala.kit.bomcounts import derived

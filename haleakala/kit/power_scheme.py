@@ -247,7 +247,8 @@ def scheme(g: KitGeometry, config: KitConfig, fields: int | None = None) -> Sche
          "carries_a": round(one_tile, 3), "rated_a": AWG_AMPS[pixel_awg],
          "protected_by": f"tile fuse, trips at {trip:g} A"},
     ]  # fmt: skip
-    rail_peak = b.peak_ma - b.pi_ma - b.oled_ma - (PICO_MA if rfid else 0)
+    # the speaker (USB or the I2S amplifier) is fed from the Pi side, not the fused rail
+    rail_peak = b.peak_ma - b.pi_ma - b.oled_ma - b.speaker_ma - (PICO_MA if rfid else 0)
     problems = check_fuses(g, b, rail_peak, white, tile_max, main_a, (hold, trip), runs)
     if config.leds.supply_ma / 1000 > AWG_AMPS[int(pi_awg)]:
         problems.append(

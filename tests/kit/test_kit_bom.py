@@ -67,7 +67,7 @@ def test_bom_lists_every_part_both_kits_need(rows):
     # The bay's standoffs take the Pi 3/4/5 hole pattern only: the BOM offers no Zero 2 W.
     assert not [r for r in rows if "Zero 2 W" in r.part]
     pixels = _one(rows, "both", "WS2812B", "pixels")
-    assert "pack of 50" in pixels.part and pixels.note.startswith("48 used")  # 8 per tile
+    assert "pack of 50" in pixels.part and pixels.note.startswith("198 used")  # 33 per tile
     assert not [r for r in rows if "ring" in r.part.lower()]  # no more ring build
     _one(rows, "both", "74AHCT125")
     assert "330–470 Ω" in _one(rows, "both", "Resistor 390").part
@@ -107,7 +107,9 @@ def test_bom_goes_down_to_the_last_screw(rows):
     assert _one(rows, "both", "M3 x 8").quantity == 4
     assert _one(rows, "both", "M2.5 x 6 screws for the tile boards").quantity == 12
     assert _one(rows, "both", "M2 x 8").quantity == 4
-    assert _one(rows, "both", "Button cap").quantity == 7
+    assert _one(rows, "both", "Button cap").quantity == 1  # the back's; the beaches' below
+    assert _one(rows, "buttons", "Round key cap").quantity == 6  # for the B3F's plunger
+    assert _one(rows, "both", "M3 x 10 screws for the lid").quantity == 4
     _one(rows, "both", "Hot glue")
     _one(rows, "both", "Solder wire")
     _one(rows, "both", "Cable ties")
@@ -175,17 +177,17 @@ def test_maker_md_bom_md_and_bom_csv_agree_on_totals_and_counts():
 
 
 def test_quantities_follow_the_geometry(tmp_path):
-    """Nine pixels per tile instead of eight: the pixel packs, and the note's count, follow
-    the geometry; the per-tile rows stay at one per tile."""
+    """One pixel more per tile: the pixel packs, and the note's count, follow the geometry;
+    the per-tile rows stay at one per tile."""
     text = (REPO / "haleakala" / "kit" / "data" / "geometry.toml").read_text(encoding="utf-8")
     slot_b = '  ["slot_b", 40.0, 178.0],\n'
-    more = text.replace(slot_b, slot_b + '  ["water", -10.0, 150.0],\n')
-    g = load_geometry(more)
-    assert g.pixels_per_tile == 9
+    more = text.replace(slot_b, slot_b + '  ["slot_b", 48.0, 186.0],\n')
+    g = load_geometry(more, validate=False)
+    assert g.pixels_per_tile == 34
     rows = bomsource.load_rows(g=g)
     pixels = _one(rows, "both", "WS2812B", "pixels")
-    assert pixels.need == 54 and pixels.quantity == 2  # packs of 50
-    assert pixels.note.startswith("54 used")
+    assert pixels.need == 204 and pixels.quantity == 5  # packs of 50
+    assert pixels.note.startswith("204 used")
     assert _one(rows, "buttons", "button", "beach").quantity == g.segments
 
 
