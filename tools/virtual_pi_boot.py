@@ -218,19 +218,31 @@ def boot_files(kroot: Path) -> tuple[Path, Path]:
             sorted((kroot / "boot").glob("initrd.img-*"))[-1])  # fmt: skip
 
 
-def web_requirements(repo: Path) -> list[str]:
+def extra_requirements(repo: Path, extra: str = "web") -> list[str]:
     project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
-    return list(project["optional-dependencies"]["web"])
+    return list(project["optional-dependencies"][extra])
 
 
-def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
+def model_image(
+    vp: ModuleType,
+    kroot: Path,
+    model: str,
+    out: Path,
+    work: str | None = None,
+    extras: tuple[str, ...] = ("web",),
+    mkfs: tuple[str, ...] = (),
+) -> dict:
     """The model's disk image: the kernel root, ``haleakala install`` run in it as in the
-    chroot mode, the live view's extra, the sim drop-in; then ``mkfs.ext4 -d``."""
-    run = vp.Run(kroot, model, work=f"boot-{model}")
+    chroot mode, the live view's extra (and any other ``extras``), the sim drop-in; then
+    ``mkfs.ext4 -d`` (with ``mkfs`` options). ``work``: the copy's directory under the cache
+    (each harness its own, so that runs in parallel do not share one)."""
+    run = vp.Run(kroot, model, work=work or f"boot-{model}")
     run.step("haleakala install", f"cd {vp.CHECKOUT} && python3 -m haleakala install",
              lambda o: None if "installed." in o else "no 'installed.' line")  # fmt: skip
-    reqs = " ".join(f"'{r}'" for r in web_requirements(vp.REPO))
-    run.step("the web extra for the live view", f"{vp.VENV}/bin/pip install -q {reqs}")
+    reqs = " ".join(f"'{r}'" for extra in extras for r in extra_requirements(vp.REPO, extra))
+    name = ("the web extra for the live view" if extras == ("web",)
+            else f"the extras {', '.join(extras)}")  # fmt: skip
+    run.step(name, f"{vp.VENV}/bin/pip install -q {reqs}")
     root = run.root
     dropin = root / "etc/systemd/system/haleakala.service.d/virtual-pi.conf"
     dropin.parent.mkdir(parents=True, exist_ok=True)
@@ -250,7 +262,7 @@ def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
         partial.unlink()
     with partial.open("wb") as f:
         f.truncate(IMAGE_BYTES)
-    made = subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "rootfs", "-d", str(root),
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "rootfs", *mkfs, "-d", str(root),
                            str(partial)], capture_output=True, text=True)  # fmt: skip
     if made.returncode != 0:
         partial.unlink()

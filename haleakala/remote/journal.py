@@ -72,3 +72,28 @@ class RemoteJournal:
             ):
                 raise JournalError(f"{self.path}, line {number}: not decision {number - 1}")
         return records[0]["setup"], decisions
+
+    def resume(self, table: str) -> tuple[Any, str, list[tuple[str, str]]] | None:
+        """The game this journal holds for ``table``, every decision checked as it is
+        replayed: (game, game id, [(seat, decision), ...]); None when it holds no game of
+        that table. What the host resumes after a power cut (and what the virtual Pi's crash
+        states check on every disk state: tools/crash_check.py)."""
+        from haleakala.gameapi import game_class
+
+        saved = self.read()
+        if saved is None or saved[0].get("table") != table:
+            return None
+        setup, records = saved
+        try:
+            game = game_class(setup["name"]).from_json(setup["start"])
+            game_id = str(setup["game"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"{self.path}: its setup cannot be resumed ({exc})") from None
+        history = []
+        for r in records:
+            why = game.why_illegal(r["decision"], r["seat"])
+            if why:
+                raise JournalError(f"{self.path}: decision {r['seq']}: {why}")
+            game.apply(r["decision"], r["seat"])
+            history.append((r["seat"], r["decision"]))
+        return game, game_id, history

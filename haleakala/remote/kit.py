@@ -125,24 +125,10 @@ class RemoteKit:
     # -- the host's journal -------------------------------------------------------------
 
     def _open_authority(self, new_game: Callable[[], Any] | None, hints: bool) -> Authority:
-        from haleakala.gameapi import game_class
-
         journal = RemoteJournal(self.state_dir / "remote-journal.jsonl")
-        saved = journal.read()
-        if saved is not None and saved[0].get("table") == self.url.table:
-            setup, records = saved
-            try:
-                game = game_class(setup["name"]).from_json(setup["start"])
-                game_id = str(setup["game"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise JournalError(f"{journal.path}: its setup cannot be resumed ({exc})") from None
-            history = []
-            for r in records:
-                why = game.why_illegal(r["decision"], r["seat"])
-                if why:
-                    raise JournalError(f"{journal.path}: decision {r['seq']}: {why}")
-                game.apply(r["decision"], r["seat"])
-                history.append((r["seat"], r["decision"]))
+        resumed = journal.resume(self.url.table)
+        if resumed is not None:
+            game, game_id, history = resumed
             self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
         else:
             if new_game is None:
