@@ -6,8 +6,8 @@ long-lived process: each line on standard input names a copy of the card's state
 decisions had been acknowledged by that state's flush; each line on standard output is the
 verdict. What runs is what a start runs:
 
-- ``haleakala``: ``Journal(state_dir, snapshot_every=20).recover()``, as ``haleakala run``
-  opens it (companion/daemon.py): it may rewrite the journal and the snapshot, backing them
+- ``haleakala``: ``Journal.on_card(state_dir, 20).recover()``, as ``haleakala run`` opens
+  it (companion/daemon.py): it may rewrite the journal and the snapshot, backing them
   up first. Checked: the game recovered is this game, its history a beginning of the game
   the scripted player plays (the digest after every decision, ``autoplay.reference_game``),
   at least as long as what was acknowledged, not paused; and every file the state held is
@@ -65,7 +65,7 @@ class Haleakala:
         before = files_of(state)
         verdict: dict[str, Any] = {"resumed": None, "notes": [], "problem": None,
                                    "lost": False, "other_history": False}  # fmt: skip
-        journal = Journal(state, snapshot_every=20)
+        journal = Journal.on_card(state, 20)  # as haleakala run opens it
         try:
             game = journal.recover()
         except JournalError as exc:

@@ -351,7 +351,7 @@ def main(
     from .journal import JOURNAL_NAME, Journal, JournalError
 
     first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
-    journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
+    journal = Journal.on_card(state_dir, getattr(args, "snapshot_every", 20) or 20)
     notifier = Notifier()
     companion = None
     while companion is None:

@@ -18,7 +18,9 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    sees the system site packages. Each refusal is one sentence naming the fix.
 6. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` with this Pi's model —
    never overwritten;
-7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
+7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled;
+8. the card written only when a game changes (``kit.card``): the system log in RAM (a
+   journald drop-in) and ``lazytime`` on the ext4 root in ``/etc/fstab``.
 
 Files and directories get explicit modes and the commands run under umask 022, so a shell
 with ``umask 000`` cannot leave anything world-writable.
@@ -27,8 +29,9 @@ The model comes from ``/proc/device-tree/model``. Test-only override: ``HALEAKAL
 =pi3|pi4|pi5|zero2w`` stands in for the device tree (the virtual Pi, ``tools/virtual-pi``, has
 none); a real Pi never needs it.
 
-``uninstall`` undoes 2, 4 and 7 and keeps the config, the state and the user unless
-``--purge``; Debian packages and groups stay (other software may use them).
+``uninstall`` undoes 2, 4, 7 and the journald drop-in (``lazytime`` stays: harmless) and keeps
+the config, the state and the user unless ``--purge``; Debian packages and groups stay (other
+software may use them).
 
 ``--root DIR`` installs into a sandbox: files are written under DIR, and every command
 (apt-get, useradd, usermod, python3 -m venv, pip, systemctl, udevadm) is recorded in
@@ -54,6 +57,7 @@ from pathlib import Path, PurePosixPath
 
 from haleakala import config as cfg
 from haleakala.cli import UsageError
+from haleakala.kit.card import FSTAB, JOURNALD_DROPIN, JOURNALD_TEXT, lazytime_root
 from haleakala.kit.common import REPO_ROOT
 from haleakala.kit.system import (
     APT_PACKAGES,
@@ -211,6 +215,7 @@ class Installer:
             self.venv(config)
             self.config_file(config.model)
             self.udev_and_unit()
+            self.card_writes()
         finally:
             os.umask(old_umask)
         if not self.changes:
@@ -389,6 +394,29 @@ class Installer:
                 plan=f"enable {UNIT_NAME}",
             )
 
+    def card_writes(self) -> None:
+        """The system log in RAM and lazy file times on the root (why: ``kit.card``)."""
+        what = "the system log in RAM, not on the card"
+        if self.write(JOURNALD_DROPIN, JOURNALD_TEXT.encode(), what) and self.running(
+            "systemd-journald", SYSTEMD_RUNNING
+        ):
+            self.command(
+                "systemd-journald restarted (the log in RAM from now on)",
+                ["systemctl", "restart", "systemd-journald"],
+                plan="restart systemd-journald",
+            )
+        fstab = self.p(FSTAB)
+        text = fstab.read_text(encoding="utf-8") if fstab.is_file() else ""
+        wanted = lazytime_root(text)
+        if wanted is not None and wanted != text:
+            self.write(FSTAB, wanted.encode(), "lazytime on /: file times written lazily")
+            if self.running("systemd", SYSTEMD_RUNNING):
+                self.command(
+                    "/ remounted with lazytime",
+                    ["mount", "-o", "remount,lazytime", "/"],
+                    plan="remount / with lazytime",
+                )
+
     # -- uninstall
 
     def uninstall(self, purge: bool = False) -> list[str]:
@@ -416,6 +444,14 @@ class Installer:
                 plan="reload the udev rules",
             )
         self.remove(MODULES_LOAD, "i2c-dev at boot")
+        if self.remove(JOURNALD_DROPIN, "the system log in RAM") and self.running(
+            "systemd-journald", SYSTEMD_RUNNING
+        ):
+            self.command(
+                "systemd-journald restarted",
+                ["systemctl", "restart", "systemd-journald"],
+                plan="restart systemd-journald",
+            )
         boot = self.boot_config()
         if boot is not None:
             text = self.p(boot).read_text(encoding="utf-8")

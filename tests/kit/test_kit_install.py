@@ -114,6 +114,7 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
         "udevadm trigger",
         "systemctl daemon-reload",
         "systemctl enable haleakala.service",
+        "systemctl restart systemd-journald",
     ]
     out = capsys.readouterr().out
     assert "+ wrote /etc/systemd/system/haleakala.service (systemd unit)" in out
@@ -187,7 +188,9 @@ def test_uninstall_keeps_config_and_user_and_restores_config_txt(root, source, c
         "systemctl disable --now haleakala.service",
         "systemctl daemon-reload",
         "udevadm control --reload-rules",
+        "systemctl restart systemd-journald",
     ]
+    assert not (root / "etc/systemd/journald.conf.d/haleakala.conf").exists()
     assert not (root / "etc/systemd/system/haleakala.service").exists()
     assert not (root / "etc/udev/rules.d/99-haleakala-pico.rules").exists()
     assert not (root / "opt/haleakala").exists()
@@ -369,7 +372,7 @@ def test_the_repository_unit_and_rules_install(root):
     target = install.wanted_by(unit)
     assert (root / f"etc/systemd/system/{target}.wants/haleakala.service").is_symlink()
     assert run("install", root, REPO) == 0
-    assert log_lines(root)[-1] == "systemctl enable haleakala.service"  # nothing new
+    assert log_lines(root)[-1] == "systemctl restart systemd-journald"  # nothing new
 
 
 def test_real_install_without_root_is_refused(monkeypatch, source, capsys):

@@ -13,7 +13,11 @@ restarted without ``--solo`` resumes the companion's seat as it was. The languag
 the board's menu is kept the same way (``"language"`` in the header, a ``{"type":
 "language", …}`` record on a change), so a restart without ``--lang`` speaks it again; so is
 the colour mode (``"palette": "cvd"`` in the header, a ``{"type": "palette", "palette":
-"cvd"}`` record on a change), so a restart lights the board in it again.
+"cvd"}`` record on a change), so a restart lights the board in it again. The daemon's
+journal ends with zeros written ahead of the records (``Journal.on_card``): each record
+overwrites some of them and is synced with ``fdatasync``, so acknowledging a decision costs
+the card one page and no file-system metadata. The zeros are not records; a program that
+reads the format stops at them.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
@@ -53,6 +57,7 @@ snapshots, archives).
 
 from .games import Snapshot, game_log_lines, replay
 from .records import (
+    CARD_AHEAD,
     DEFAULT_SNAPSHOT_EVERY,
     FORMAT,
     FRAME,
@@ -85,6 +90,7 @@ from .storage import (
 from .writer import Journal
 
 __all__ = [
+    "CARD_AHEAD",
     "DEFAULT_SNAPSHOT_EVERY",
     "FORMAT",
     "FRAME",

@@ -46,6 +46,7 @@ from .records import (
     record_follows,
     settings_of,
     settle,
+    written,
 )
 from .repairs import Repairs
 from .resume import Resumption
@@ -98,6 +99,7 @@ class Recovery(Repairs, Resumption):
     language: str | None
     palette: str | None
     size: int
+    allocated: int
     archived: Path | None
     failed: JournalError | None
     readonly: bool
@@ -134,7 +136,8 @@ class Recovery(Repairs, Resumption):
         for path in (self.path, self.snapshot_path):  # unreadable: wait for the fix, touch nothing
             if path.exists() and not os.access(path, os.R_OK):
                 raise storage_error(PermissionError(errno.EACCES, "not readable"), path, "read")
-        data = self.path.read_bytes() if self.path.exists() else b""
+        raw = self.path.read_bytes() if self.path.exists() else b""
+        data = written(raw)  # (the zeros written ahead are kept in any backup of the file)
         if not data and not self.snapshot_path.exists():
             return None
         pieces = read_pieces(data)
@@ -206,17 +209,17 @@ class Recovery(Repairs, Resumption):
         self.language, self.palette = walk.language, walk.palette
         self.sources = walk.sources
         self.record_count = len(walk.kept)
-        self.size = len(data)
+        self.size, self.allocated = len(data), len(raw)
         orphans = [
             (index, record)
             for index, record in walk.skipped
             if acknowledged(record) and (record["ply"], record["digest"]) not in walk.reached
         ]
         if orphans or disagrees:  # nothing is rewritten: the game waits for a decision
-            self._pause(game, orphans, disagrees, data, snap)
+            self._pause(game, orphans, disagrees, raw, snap)
             return game
         if walk.changed:
-            self._rewrite(data, walk.kept, game, snap, self._snapshot_stands(snap, walk))
+            self._rewrite(raw, walk.kept, game, snap, self._snapshot_stands(snap, walk))
         self.since_snapshot = self.record_count - self._covered(snap, walk)
         if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
             self._replace_snapshot(game)
@@ -567,4 +570,3 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-

@@ -38,6 +38,7 @@ class Repairs:
     readonly: bool
     backups: list[Path]
     size: int
+    allocated: int
     failed: JournalError | None
     _repair: Callable[[], None] | None
 
@@ -103,7 +104,7 @@ class Repairs:
                 old = self.snapshot_path.read_bytes()
                 self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
             write_atomically(self.path, new, sync=self.sync)
-            self.size = len(new)
+            self.size = self.allocated = len(new)
             if not stands:
                 self.write_snapshot(game)
             names = ", ".join(p.name for p in self.backups) or "nothing to keep"

@@ -47,6 +47,7 @@ class Resumption:
     backups: list[Path]
     record_count: int
     size: int
+    allocated: int
     failed: JournalError | None
     unsettled: JournalDisagrees | None
     proven: Game | None
@@ -159,6 +160,7 @@ class Resumption:
         for d in history:
             game.apply(d)
         self.sources, self.record_count, self.size = list(sources), len(records), len(new)
+        self.allocated = len(new)
         self.write_snapshot(game)
         self.unsettled, self.proven, self.backups = None, None, kept
         names = ", ".join(path.name for path in kept)

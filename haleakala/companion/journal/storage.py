@@ -154,11 +154,21 @@ class Disk:
     def open_append(self, path: Path) -> int:
         return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
+    def open_write(self, path: Path) -> int:
+        """For writing at offsets (``pwrite``): O_APPEND would send every write to the end."""
+        return os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+
     def write(self, fd: int, data: bytes | memoryview) -> int:
         return os.write(fd, data)
 
+    def pwrite(self, fd: int, data: bytes | memoryview, offset: int) -> int:
+        return os.pwrite(fd, data, offset)
+
     def fsync(self, fd: int) -> None:
         os.fsync(fd)
+
+    def fdatasync(self, fd: int) -> None:
+        os.fdatasync(fd)
 
     def truncate(self, fd: int, size: int) -> None:
         os.ftruncate(fd, size)
