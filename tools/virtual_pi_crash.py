@@ -202,6 +202,14 @@ class CrashRun:
             self.keep(work / "recording.json", f"{game}-recording.json")
         return rec
 
+    def recorded(self, game: str) -> Recording:
+        """The last run's recording of ``game`` (``--reuse-recording``: the enumeration again,
+        without booting)."""
+        saved = json.loads((self.dir / game / "recording.json").read_text())
+        rec = Recording(game, Path(saved["log"]), Path(saved["console"]))
+        rec.marks, rec.acks = saved["marks"], saved["acks"]
+        return rec
+
     # -- what reached the card ------------------------------------------------------------
 
     def windows(self, rec: Recording, log: blklog.Log) -> dict[str, tuple[int, int]]:
@@ -546,7 +554,8 @@ def main(vp: ModuleType, args: Any) -> int:
     try:
         run.build()
         for game in args.game or ["haleakala", "kanaloa"]:
-            rec = run.record(game)
+            reuse = getattr(args, "reuse_recording", False)
+            rec = run.recorded(game) if reuse else run.record(game)
             result: dict[str, Any] = {"acks": len(rec.acks), "marks": rec.marks}
             run.result[game] = result
             result["budget"] = run.budget(rec)
