@@ -44,7 +44,8 @@ def test_no_crash_state_of_a_whole_game_loses_an_acknowledged_decision(tmp_path,
     report = tmp_path / "crash.json"
     evidence = ["--evidence", f"{EVIDENCE}/crash"] if EVIDENCE else []
     done = subprocess.run(
-        [str(TOOL), "crash", "--model", "pi4", "--idle", IDLE, "--per-window", PER_WINDOW,
+        [str(TOOL), "crash", "--model", "pi4", "--work", "crash-states", "--idle", IDLE,
+         "--per-window", PER_WINDOW,
          "--json", str(report), "--python", sys.executable, *evidence],
         capture_output=True, text=True,
     )  # fmt: skip
