@@ -89,9 +89,10 @@ def show(unit: str, *props: str) -> dict[str, str]:
 def play_haleakala(plan: dict) -> dict[str, str]:
     env = ENV_FILE.read_text()
     seed = re.search(r"--seed (\d+)", env)
+    run(["systemctl", "stop", UNIT])  # (returns when it has stopped: no gap to mistake)
     write_env(f"--seed {seed[1] if seed else 7} --autoplay {plan['policy']}")
     say("game start")
-    run(["systemctl", "restart", "--no-block", UNIT])
+    run(["systemctl", "start", "--no-block", UNIT])
     wait(lambda: processes(UNIT), 600)
     wait(lambda: not processes(UNIT), 7200, 1.0)
     return show(UNIT, "Result", "ExecMainStatus")
