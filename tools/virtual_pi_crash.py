@@ -432,7 +432,8 @@ def ncheck(image: Path, inodes: list[int]) -> dict[int, str]:
 
 
 E2FSCK_ROUTINE = re.compile(r"^(e2fsck \d|Pass \d|\S+: \d+/\d+ files|\S+: \*{5} FILE SYSTEM "
-                            r"WAS MODIFIED|$)")  # fmt: skip
+                            r"WAS MODIFIED|[\w ]+\? yes$|$)")  # fmt: skip
+"""e2fsck's own progress lines, and its answers (``Fix? yes``: the line before says what)."""
 E2FSCK_KINDS = (
     ("journal replay", re.compile(r"recovering journal|Journal transaction|journal")),
     ("orphan cleanup", re.compile(r"orphan", re.I)),
