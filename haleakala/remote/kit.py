@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from haleakala.companion.journal import CARD_AHEAD
+
 from .authority import Authority
 from .journal import JournalError, RemoteJournal
 from .mirror import Mirror
@@ -125,7 +127,8 @@ class RemoteKit:
     # -- the host's journal -------------------------------------------------------------
 
     def _open_authority(self, new_game: Callable[[], Any] | None, hints: bool) -> Authority:
-        journal = RemoteJournal(self.state_dir / "remote-journal.jsonl")
+        # written ahead, as the board's own journal is on the card (remote/journal.py)
+        journal = RemoteJournal(self.state_dir / "remote-journal.jsonl", ahead=CARD_AHEAD)
         resumed = journal.resume(self.url.table)
         if resumed is not None:
             game, game_id, history = resumed
