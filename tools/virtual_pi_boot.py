@@ -223,6 +223,10 @@ def extra_requirements(repo: Path, extra: str = "web") -> list[str]:
     return list(project["optional-dependencies"][extra])
 
 
+def web_requirements(repo: Path) -> list[str]:
+    return extra_requirements(repo, "web")
+
+
 def model_image(
     vp: ModuleType,
     kroot: Path,
