@@ -227,6 +227,19 @@ def web_requirements(repo: Path) -> list[str]:
     return extra_requirements(repo, "web")
 
 
+def retried(run: Any, name: str, script: str, expect: Any = None, tries: int = 3) -> None:
+    """A step whose failure may be the network's (pip fetches from PyPI inside the chroot;
+    under load a connection reset outlasted pip's own retries): run again, up to ``tries``
+    times (``haleakala install`` keeps its finished steps). A failure that was retried stays
+    in the record, marked ``retried``."""
+    for attempt in range(tries):
+        run.step(name, script, expect)
+        if run.steps[-1]["ok"] or attempt == tries - 1:
+            return
+        run.steps[-1]["retried"] = True
+        time.sleep(10)
+
+
 def model_image(
     vp: ModuleType,
     kroot: Path,
@@ -241,12 +254,12 @@ def model_image(
     ``mkfs.ext4 -d`` (with ``mkfs`` options). ``work``: the copy's directory under the cache
     (each harness its own, so that runs in parallel do not share one)."""
     run = vp.Run(kroot, model, work=work or f"boot-{model}")
-    run.step("haleakala install", f"cd {vp.CHECKOUT} && python3 -m haleakala install",
-             lambda o: None if "installed." in o else "no 'installed.' line")  # fmt: skip
+    retried(run, "haleakala install", f"cd {vp.CHECKOUT} && python3 -m haleakala install",
+            lambda o: None if "installed." in o else "no 'installed.' line")  # fmt: skip
     reqs = " ".join(f"'{r}'" for extra in extras for r in extra_requirements(vp.REPO, extra))
     name = ("the web extra for the live view" if extras == ("web",)
             else f"the extras {', '.join(extras)}")  # fmt: skip
-    run.step(name, f"{vp.VENV}/bin/pip install -q {reqs}")
+    retried(run, name, f"{vp.VENV}/bin/pip install -q {reqs}")
     root = run.root
     dropin = root / "etc/systemd/system/haleakala.service.d/virtual-pi.conf"
     dropin.parent.mkdir(parents=True, exist_ok=True)
@@ -256,7 +269,7 @@ def model_image(
     # tty2-tty6 gettys (no dbus, no logind): nobody logs in on a virtual screen here
     with contextlib.suppress(FileExistsError):
         (root / "etc/systemd/system/getty-static.service").symlink_to("/dev/null")
-    failed = [s for s in run.steps if not s["ok"]]
+    failed = [s for s in run.steps if not s["ok"] and not s.get("retried")]
     if failed:
         raise BootError(f"{model}: {failed[0]['step']} failed in the chroot: "
                         f"{failed[0].get('problem')}")  # fmt: skip

@@ -53,7 +53,7 @@ def test_no_crash_state_of_a_whole_game_loses_an_acknowledged_decision(tmp_path)
     print(done.stdout)  # the counts and the budget: shown with -rA, and on a failure
     assert report.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     (result,) = json.loads(report.read_text())["models"]
-    assert "error" not in result, result.get("error")
+    assert "error" not in result, f"{result.get('error')}\n{done.stderr[-3000:]}"
     for game in ("haleakala", "kanaloa"):
         states = result[game]["states"]
         assert result[game]["acks"] > 100 and states["acks_tied"] == result[game]["acks"]
