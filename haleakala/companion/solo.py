@@ -322,7 +322,9 @@ class Seat:
         ply = len(game.history)
         if self._proposal is None or self._proposal[0] != ply:
             legal = game.legal_actions()
-            if len(legal) != 1:
+            # a seat whose decisions are never made up here (a remote player's: agreed_only)
+            # waits for even a forced one: the host agrees it, the board does not assume it
+            if len(legal) != 1 or not self.substitute:
                 self._ask(game, ply)
                 return None
             self._proposal = (ply, legal[0])  # nothing to think about
