@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from haleakala.games.haleakala import Game
 from haleakala.hal.events import ButtonPressed, InputEvent
-from haleakala.rules import Game
 
 from .hands import events_for
 

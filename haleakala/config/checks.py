@@ -33,9 +33,9 @@ from haleakala.config.schema import (
     Problem,
     WebConfig,
 )
+from haleakala.games.haleakala.game import VARIANTS
 from haleakala.hal.zones import SEGMENTS
 from haleakala.kit.budget import budget
-from haleakala.rules.game import VARIANTS
 
 
 def _one_of(

@@ -119,7 +119,7 @@ def check(out: TextIO) -> int:
 
 def zone_words(zone: str) -> str:
     """``3.beach`` as the player reads it: "beach 3"; ``3.slot_a``: "card 3a"; an island
-    (Kahuna) by its name."""
+    (a map's islands) by its name."""
     segment, _dot, part = zone.partition(".")
     if not part:
         return zone

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from haleakala.rules.serialize import load_json
+from haleakala.games.haleakala.serialize import load_json
 
 NAME = "remote-journal.jsonl"
 

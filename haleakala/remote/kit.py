@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from haleakala.gameapi import game_of
+
 from .authority import Authority
 from .journal import JournalError, RemoteJournal
 from .mirror import Mirror
@@ -57,7 +59,7 @@ def board_line(name: str, view: dict, seat: str, decision: str) -> str:
     state = state_from_view(name, view)
     if state is not None:
         try:
-            from haleakala.words.labels import proposal_words
+            from haleakala.games.haleakala.words.labels import proposal_words
 
             headline, todo = proposal_words(state, state.parse(decision), "rfid")
             return f"{headline}: {todo}" if todo else str(headline)
@@ -154,7 +156,7 @@ class RemoteKit:
                 {
                     "table": self.url.table,
                     "game": game_id,
-                    "name": getattr(game, "game_name", "haleakala"),
+                    "name": game_of(game),
                     "start": game.to_json(),
                 }
             )
@@ -177,7 +179,7 @@ class RemoteKit:
         consenting like its own seat (a JournalError with a sentence for a wrong one)."""
         from haleakala.ai import bots_of, make_bot
 
-        name = getattr(game, "game_name", "haleakala")
+        name = game_of(game)
         bots = {}
         if self.seat not in game.players:
             return {}  # said by the caller
@@ -240,7 +242,7 @@ class RemoteKit:
         """The agreed game as this kit may hold it, for its board: the host's own game (a
         copy), a seat's state rebuilt from its view with the agreed history (its draw
         piles' order is made up: the next view corrects it); None for a game that cannot
-        be rebuilt from a view (a Kahuna hand)."""
+        be rebuilt from a view (a hidden hand)."""
         if self.authority is not None:
             return self.authority.game.clone()
         m = self.mirror
@@ -493,7 +495,7 @@ class RemoteKit:
 
     def _finish_seat(self) -> None:
         """A seat ends with what it saw (its history and view) and the host's digest of
-        the whole final state: the state itself never comes (a Kahuna hand would), and
+        the whole final state: the state itself never comes (a hidden hand would), and
         the view was checked against the host's view digest with every message."""
         m = self.mirror
         assert m is not None

@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from haleakala.ai import arena, make_bot
-from haleakala.ai.ismcts_v1 import SearchBotV1
-from haleakala.bench import ai as bench
+from haleakala.ai import make_bot
 from haleakala.cli import UsageError
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game, bench
+from haleakala.games.haleakala.bots import arena
+from haleakala.games.haleakala.bots.ismcts_v1 import SearchBotV1
 
 
 def test_ai_v1_is_registered_and_built_with_an_iteration_budget():

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from haleakala.bench import ai as bench
 from haleakala.cli import UsageError, main
+from haleakala.games.haleakala import bench
 
 
 def args(**given) -> argparse.Namespace:

@@ -12,10 +12,10 @@ from support.display import x_display_of
 
 from haleakala.ai import make_bot
 from haleakala.gameapi import new_game
-from haleakala.kahuna.board import default_board
-from haleakala.simulator.kahuna import layout as L
-from haleakala.simulator.kahuna.table import KahunaTable, Seat
-from haleakala.simulator.kahuna.view import view_of
+from haleakala.games.kahuna.board import default_board
+from haleakala.games.kahuna.views.window import layout as L
+from haleakala.games.kahuna.views.window.table import KahunaTable, Seat
+from haleakala.games.kahuna.views.window.view import view_of
 
 try:
     import pygame
@@ -211,7 +211,7 @@ def click(win, pos) -> None:
 def test_window_plays_a_turn_with_the_mouse_and_the_bot_answers(x_display, tmp_path):
     from PIL import Image
 
-    from haleakala.simulator.kahuna.window import KahunaWindow
+    from haleakala.games.kahuna.views.window.window import KahunaWindow
 
     pygame.display.init()
     try:

@@ -10,8 +10,8 @@ import pytest
 from support.display import x_display_of
 from support.waiting import wait_for
 
+from haleakala.games.haleakala.views import layout as L
 from haleakala.hal.simulated import SimClock
-from haleakala.simulator import layout as L
 from haleakala.simulator.colours import family
 
 pytestmark = pytest.mark.xvfb

@@ -18,7 +18,7 @@ from support.waiting import wait_for
 
 from haleakala.companion.autoplay import AutoPlayer, reference_game
 from haleakala.companion.daemon import Daemon
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 from haleakala.web.start import start_live_view
 
 pytest.importorskip("aiohttp")

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from haleakala.rules import PLAYERS, Game, SaveError
-from haleakala.rules.log import action_record, event_records, setup_record
+from haleakala.games.haleakala import PLAYERS, Game, SaveError
+from haleakala.games.haleakala.log import action_record, event_records, setup_record
 
 from .records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SOURCES, deal_of
 

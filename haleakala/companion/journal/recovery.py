@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 from .games import Snapshot, deal_from, read_snapshot, replay
 from .records import (
@@ -567,4 +567,3 @@ class Recovery(Repairs, Resumption):
 
     def _deal(self) -> dict[str, Any]:
         return deal_of(self.header)
-
