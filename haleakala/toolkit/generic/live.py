@@ -50,7 +50,7 @@ def snapshot(
         "labels": words,
         "seq": seq,
         "digest": digest or game.digest(),
-        "seed": game.seed,
+        # No seed: a game may deal its hidden cards from it (a watcher could re-deal them).
         "players": [{"colour": c, "name": colour_name(c)} for c in game.players],
         "decisions": len(game.history),
         "over": over,
@@ -85,7 +85,7 @@ def log_lines(before: GameState | None, after: GameState) -> tuple[list[str], bo
                 lines.append(f"{who}: {seen}")
                 replay.apply(decision)
             return lines, False
-    start = _("{title}, seed {seed}, decision {n}").format(
-        title=describe(game_of(after)).title, seed=after.seed, n=len(after.history)
+    start = _("{title}, decision {n}").format(
+        title=describe(game_of(after)).title, n=len(after.history)
     )
     return [start], True

@@ -306,7 +306,7 @@ function drawGeneric(s) {
   }
   drawLog(s);
   document.getElementById("result").hidden = true;
-  document.getElementById("meta").textContent = say("meta", { seed: s.seed, n: s.decisions, digest: s.digest });
+  document.getElementById("meta").textContent = say("meta", { seed: "–", n: s.decisions, digest: s.digest });
 }
 
 function draw(s) {
