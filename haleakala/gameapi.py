@@ -224,7 +224,7 @@ class GameState(Protocol):
         discard). Logs shown to watchers and other seats go through it."""
         ...
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """JSON-able: everything ``player`` may see, nothing more."""
         ...
 
@@ -256,7 +256,8 @@ def describe(name: str) -> GameDescription:
 
 def game_class(name: str) -> type[GameState]:
     """The class that implements game ``name`` (imported on first use)."""
-    return hook(describe(name).state)
+    cls: type[GameState] = hook(describe(name).state)
+    return cls
 
 
 def new_game(name: str, seed: int = 0, players: int | None = None, **kw: Any) -> GameState:
@@ -275,7 +276,8 @@ def load_game(name: str, text: str) -> GameState:
     checks it); a bad save is a ``ValueError`` whose message is one sentence."""
     description = describe(name)
     if description.load:
-        return hook(description.load)(text)
+        loaded: GameState = hook(description.load)(text)
+        return loaded
     return game_class(name).from_json(text)
 
 

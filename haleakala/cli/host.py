@@ -20,7 +20,7 @@ import threading
 from typing import Any
 
 from haleakala.cli import UsageError, add_language_option
-from haleakala.terminal.play import one_line_errors
+from haleakala.toolkit.terminal import one_line_errors
 
 log = logging.getLogger("haleakala.host")
 

@@ -20,12 +20,12 @@ from typing import Any
 
 from haleakala.cli import UsageError, add_language_option, add_palette_option
 from haleakala.gameapi import DEFAULT_GAME, GAMES, describe, hook
-from haleakala.terminal.play import one_line_errors
+from haleakala.toolkit.terminal import one_line_errors
 
 KITS = ("buttons", "rfid")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(
         subparsers.add_parser(
             "sim",

@@ -68,7 +68,7 @@ def option_choices() -> dict[str, tuple[list[str], str]]:
     return found
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(
         subparsers.add_parser(
             "play",

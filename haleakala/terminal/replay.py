@@ -15,15 +15,14 @@ import argparse
 from haleakala.cli import UsageError
 from haleakala.core.jsonread import load_json, printable
 from haleakala.gameapi import DEFAULT_GAME, UnknownGame, describe, game_of_save_format, hook
+from haleakala.toolkit.terminal import one_line_errors
 from haleakala.toolkit.textfile import MAX_LOG_BYTES, UnreadableFile, read_text
-
-from .play import one_line_errors
 
 GENERIC = "haleakala.toolkit.generic.replay:replay"
 """The replayer of a game whose description names none."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(
         subparsers.add_parser(
             "replay",

@@ -8,7 +8,7 @@ the order the log module builds them (``type`` first), ASCII only.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from haleakala.gameapi import game_of, log_module
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from haleakala.gameapi import GameState
 
 
-def dumps(record: dict) -> str:
+def dumps(record: dict[str, Any]) -> str:
     """One log line (without the newline)."""
     return json.dumps(record, separators=(",", ":"), ensure_ascii=True)
 

@@ -54,6 +54,7 @@ def read_text(name: str, limit: int) -> str:
 def _read_stdin(limit: int) -> bytes:
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is not None:
-        return buffer.read(limit + 1)
+        data: bytes = buffer.read(limit + 1)
+        return data
     # A text stream (a test's StringIO): its byte count is checked like a file's.
     return sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")

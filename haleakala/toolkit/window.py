@@ -176,7 +176,7 @@ class Fonts:
     def __init__(self) -> None:
         pygame.font.init()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._cache: dict[tuple, pygame.Surface] = {}
+        self._cache: dict[tuple[Any, ...], pygame.Surface] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)
@@ -200,7 +200,9 @@ class Fonts:
         return surface
 
 
-def blit_centred(target: pygame.Surface, surface: pygame.Surface, centre: tuple[float, float]):
+def blit_centred(
+    target: pygame.Surface, surface: pygame.Surface, centre: tuple[float, float]
+) -> pygame.Rect:
     rect = surface.get_rect(center=(round(centre[0]), round(centre[1])))
     target.blit(surface, rect)
     return rect

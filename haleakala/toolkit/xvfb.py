@@ -23,7 +23,7 @@ def xvfb_path() -> str | None:
     return shutil.which("Xvfb")
 
 
-def _start(binary: str, width: int, height: int) -> tuple[subprocess.Popen, int]:
+def _start(binary: str, width: int, height: int) -> tuple[subprocess.Popen[bytes], int]:
     """Start Xvfb on a display it picks itself; the process and the number once it listens.
 
     ``-displayfd`` makes Xvfb choose a free display number and write it to a pipe only when
@@ -60,7 +60,7 @@ START_S = 30.0
 """How long Xvfb may take to listen (a loaded 2-core machine can be slow to start it)."""
 
 
-def _read_display(fd: int, proc: subprocess.Popen) -> int | None:
+def _read_display(fd: int, proc: subprocess.Popen[bytes]) -> int | None:
     """The display number Xvfb writes to ``fd`` when ready; None if it exits or times out."""
     deadline = time.monotonic() + START_S
     text = b""
@@ -116,7 +116,7 @@ def fit_flags(pygame: Any) -> int:
     except pygame.error:
         return 0
     if sizes and all(w < 1280 or h < 800 for w, h in sizes):
-        return pygame.SCALED | pygame.RESIZABLE
+        return int(pygame.SCALED | pygame.RESIZABLE)
     return 0
 
 
