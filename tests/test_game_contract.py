@@ -275,3 +275,21 @@ def test_every_message_of_the_game_is_translated(name: str, language: str) -> No
         if entry is None or entry.fuzzy or not entry.string or not all(entry.string):
             missing.append(key)
     assert missing == []
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_the_host_plays_a_journalled_game_of_bots_to_its_end(
+    name: str, players: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``haleakala host`` seats every count of every game (bots at each seat here, phones
+    take the same seats): the game is played to its end and its journal kept."""
+    pytest.importorskip("aiohttp")
+    journal = tmp_path / "host.jsonl"
+    colours = describe(name).seats(players)
+    args = ["host", "--game", name, "--web", "127.0.0.1:0", "--seed", "6",
+            "--journal", str(journal), "--exit-when-over"]  # fmt: skip
+    args += [f"--seat={c}=random" for c in colours]
+    if len(describe(name).player_counts) > 1:
+        args += ["--players", str(players)]
+    assert main(args) == 0, capsys.readouterr()
+    assert list(tmp_path.iterdir()), "the journal is kept"
