@@ -289,6 +289,9 @@ function drawGeneric(s) {
   // Any game without a drawing of its own: its position as text, who decides, the legal
   // decisions in notation, the log; never another game's picture.
   document.title = s.title;
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
   document.getElementById("variant").textContent = `${s.title} · ${say("g_players", { n: s.players.length })}`;
   const status = document.getElementById("status");
   status.textContent = s.over ? s.result : say("to_decide", { colour: s.to_move_name });
