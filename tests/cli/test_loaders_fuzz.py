@@ -29,8 +29,8 @@ from haleakala.games.haleakala import Game, SaveError
 from haleakala.games.haleakala.serialize import from_json
 from haleakala.games.haleakala.views import render
 from haleakala.games.haleakala.views.replayer import Inconsistent, NotALog, replay_log
-from haleakala.games.haleakala.views.replayer import run as replay_run
 from haleakala.games.haleakala.views.terminal import TerminalGame
+from haleakala.terminal.replay import run as replay_run
 from haleakala.toolkit.gamelog import play_log
 
 # Deterministic (derandomize): the same cases on every run, as the default suite must be.
