@@ -568,9 +568,11 @@ def next_games(plan: dict, until: float) -> None:
 
 
 def readonly(plan: dict) -> None:
-    """ext4 fails under the running daemon once it has acknowledged a few decisions."""
+    """ext4 fails under the running daemon at the host's random moment: once it has
+    acknowledged ``ro_after`` decisions, and ``ro_delay_s`` later."""
     wait("decisions acknowledged", lambda: sum(m.startswith("ack decision ")
          for m in messages()) >= plan.get("ro_after", 12), 600, 1.0)  # fmt: skip
+    time.sleep(plan.get("ro_delay_s", 0.0))
     trigger = Path("/sys/fs/ext4/vda/trigger_fs_error")
     with open(trigger, "w") as f:
         f.write("virtual-pi: the card fails\n")

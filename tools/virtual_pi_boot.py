@@ -630,7 +630,8 @@ class ModelRun:
         for i in range(count + readonly + 1):
             ro = count <= i < count + readonly
             last = i == count + readonly
-            m = self.machine({"mode": "readonly" if ro else "cuts", "ro_after": 8})
+            moment = self.readonly_moment() if ro else {}
+            m = self.machine({"mode": "readonly" if ro else "cuts", **moment})
             phase = "read-only" if ro else phases[i % len(phases)]
             try:
                 killed_at = None if last else self.kill_when(m, phase, records)
@@ -661,7 +662,7 @@ class ModelRun:
             if not last:
                 pending = {"boot": self.boots, "phase": self.phase_seen(seen, phase),
                            "cut_after_s": round(killed_at or 0, 1),
-                           "last_ack_seen": self.ledger.last_ack, **times}  # fmt: skip
+                           "last_ack_seen": self.ledger.last_ack, **moment, **times}  # fmt: skip
             say(f"  [{self.model}] boot {self.boots}: resumed at {seen['resumed']}, "
                 f"{seen['acks']} acks, cut in '{pending['phase'] if pending else '-'}' "
                 f"(problems so far: {len(self.ledger.problems)})")  # fmt: skip
@@ -678,6 +679,14 @@ class ModelRun:
             "records": records,
             "boot_times": boot_times,
         }  # fmt: skip
+
+    def readonly_moment(self) -> dict:
+        """When the card fails in a read-only case: after a random number of acknowledged
+        decisions, then a random fraction of a second more (the agent polls once a second),
+        so the error lands at random moments of the daemon's write, fsync and ack (issue 35:
+        an error inside an fsync lost an acknowledged decision; one fixed point missed it)."""
+        return {"ro_after": self.rng.randint(1, 30),  # (a resumed game may be near its end)
+                "ro_delay_s": round(self.rng.uniform(0.0, 1.0), 3)}  # fmt: skip
 
     @staticmethod
     def phase_seen(seen: dict, planned: str) -> str:

@@ -2,6 +2,7 @@
 runs them.
 
 - ``engine``: random games per second through the rules engine.
+- ``journal``: recovery of a journal with a long garbage tail (MB/s, peak memory).
 - ``daemon``: the companion's event-to-frame latency, idle CPU, start-up, RFID flood.
 - ``sim``: the simulator window's frames per second.
 - ``rfid``: serial frame parsing and the scan-to-event time of the firmware scanner.

@@ -47,6 +47,7 @@ class _Pair:
         from haleakala.games.haleakala import Game
         from haleakala.remote.kit import RemoteKit
         from haleakala.remote.mqtt import parse_url
+        from haleakala.remote.wire import table_key
 
         url = parse_url(f"{broker.url}/{table}")
         self.stamps: list[tuple[str, str, int, float]] = []
@@ -57,6 +58,7 @@ class _Pair:
             kit = RemoteKit(
                 url, seat, host=host, state_dir=state, autoplay=seed,
                 new_game=lambda: Game("base", seed), out=io.StringIO(),
+                key=table_key("bench"),  # every message signed, as at every table now
                 autoplay_until=hold if not host else None,
             )  # fmt: skip
             kit.trace = self._stamper(name)

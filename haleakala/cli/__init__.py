@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "sim": "haleakala.cli.sim",
     "tags": "haleakala.cli.tags",
     "uninstall": "haleakala.kit.uninstall",
+    "update": "haleakala.kit.update",
     "wiring": "haleakala.kit.wiring",
 }
 

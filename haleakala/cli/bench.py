@@ -142,9 +142,25 @@ def _web(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _journal(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--tail-mb", type=float, default=None, help="MB of garbage behind the records (200)"
+    )
+
+
 def _remote(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=None, help="whole games timed (2)")
     p.add_argument("--restarts", type=int, default=None, help="broker kills and restarts timed (3)")
+
+
+def _speech(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--events", type=int, default=None, help="events said (default 150)")
+    p.add_argument(
+        "--engine", choices=("espeak-ng", "piper"), default="espeak-ng", help="the engine timed"
+    )
+    p.add_argument(
+        "--piper-voices", default="", metavar="DIR", help="--engine piper: its .onnx voices"
+    )
 
 
 # name → (module:function, help, options). Keep sorted by name.
@@ -159,6 +175,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.engine:run",
         "random games per second on one core",
         _engine,
+    ),
+    "journal": (
+        "haleakala.bench.journal:run",
+        "recovery of a journal with a long garbage tail: MB/s and peak memory",
+        _journal,
     ),
     "remote": (
         "haleakala.bench.remote:run",
@@ -176,6 +197,11 @@ BENCHMARKS: dict[str, tuple[str, str, Options]] = {
         "haleakala.bench.sim:run",
         "simulator window frames per second",
         _seconds("default 5 s"),
+    ),
+    "speech": (
+        "haleakala.bench.speech:run",
+        "the voice: event to first audio sample p50/p99, CPU per spoken event",
+        _speech,
     ),
     "web": (
         "haleakala.bench.web:run",

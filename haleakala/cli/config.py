@@ -54,28 +54,26 @@ def check(args: argparse.Namespace) -> int:
         n = len(cfg.errors(problems))
         print(f"{label}: {n} {english_ngettext('error', 'errors', n)}", file=sys.stderr)
         return 1
-    _kit_check(cfg.Config() if path is None else cfg.load(path))
+    kit_problems = _kit_check(cfg.Config() if path is None else cfg.load(path))
+    for line in kit_problems:
+        print(f"build: {line}; the figures: haleakala kit check", file=sys.stdout)
+    if kit_problems:
+        n = len(kit_problems)
+        print(f"{label}: {n} {english_ngettext('error', 'errors', n)}", file=sys.stderr)
+        return 1
     print(f"config OK: {label}")
     return 0
 
 
 def _kit_check(config: cfg.Config) -> list[str]:
-    """A ring build (another pixel count per segment than the printed board's) is not judged
-    by the printed board's zone map (``config.checks._check_printed_board``, an error like
-    any other, which the daemon refuses too): say so, and that the kit check does not
-    apply."""
+    """What the kit's boards, harness, power scheme and bay say about ``config``
+    (``kit.kitreport``): a Pi the bay cannot hold, a tile order or pixel count the boards
+    were not made for, fuses that do not fit the peak or the wires. ``config check`` refuses
+    these; the daemon does not (it runs on any hardware the config describes)."""
     from haleakala.kit.geometry import default_geometry
-    from haleakala.kit.zonecheck import applies_to
+    from haleakala.kit.kitreport import check_electrics
 
-    g = default_geometry()
-    if not applies_to(g, config.leds):
-        print(
-            f"note: [leds] drives {config.leds.pixels_per_ring} pixels per segment, not the "
-            f"printed board's {g.pixels_per_tile}, so 'haleakala kit check' (the printed "
-            "board's proof) does not apply; a ring build is fine"
-        )
-        return []
-    return []
+    return check_electrics(default_geometry(), config)
 
 
 def show(args: argparse.Namespace) -> int:

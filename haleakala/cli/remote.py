@@ -65,7 +65,14 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SECRET",
         help="secret shared by the kits of the table: messages are signed with it and forged "
-        "ones refused (default: $HALEAKALA_TABLE_KEY; none: rely on the broker's ACLs)",
+        "ones refused (default: ?key= in the address, $HALEAKALA_TABLE_KEY, the config's "
+        "table_key_file; a host without one makes one and prints how to join)",
+    )
+    g.add_argument(
+        "--no-table-key",
+        action="store_true",
+        help="play without a table key (warned about): only on a broker whose accounts and "
+        "ACLs keep strangers out",
     )
     g.add_argument(
         "--allow-hints",

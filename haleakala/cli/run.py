@@ -74,6 +74,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="(tests, demos; sim only) a scripted player plays both colours "
         "through the simulated inputs; exit when the game is over",
     )
+    p.add_argument(
+        "--autoplay-pace",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="with --autoplay: S seconds between its decisions (default 0: at once)",
+    )
     add_language_option(p)
     add_palette_option(p)
     p.add_argument(
@@ -92,7 +99,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if getattr(args, "remote", None):
+    from haleakala.remote.access import from_config
+
+    if getattr(args, "remote", None) or from_config(args):
         from haleakala.remote.start import main as remote_main
 
         return remote_main(args)

@@ -88,6 +88,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help="pause between decisions of the terminal demo",
     )
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help="the companion says the game aloud through the desktop's sound (espeak-ng)",
+    )
     add_language_option(p)
     add_palette_option(p)
     p.add_argument(

@@ -17,6 +17,8 @@ solo game is again a pure function of the seeds (``reference_game(..., solo=...)
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from haleakala.games.haleakala import Game
@@ -58,16 +60,38 @@ def reference_game(
 
 
 class AutoPlayer:
-    """Plays both colours (or the human colour in solo mode) with the seeded policy."""
+    """Plays both colours (or the human colour in solo mode) with the seeded policy;
+    ``pace_s`` apart, if given (a game that lasts while the virtual Pi is updated under it),
+    else as fast as the companion takes its inputs."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(
+        self, seed: int = 0, pace_s: float = 0.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.seed = seed
+        self.pace_s = pace_s
+        self.clock = clock
+        self._decided = -1  # the decisions made when the pause began
+        self._next = 0.0
+
+    def wait_until(self) -> float | None:
+        """When the next decision is due (the loop sleeps until then), or None: now."""
+        return self._next if self.pace_s and self.clock() < self._next else None
 
     def next_events(self, companion: Companion) -> list[InputEvent]:
-        """What to do next; [] when the game is over or the companion is thinking."""
+        """What to do next; [] when the game is over, the companion is thinking, or the
+        pace says wait."""
         if companion.game.is_terminal():
             return []
         if companion.thinking and companion.shown is companion.panel.chooser:
             return []
+        if self.pace_s:
+            decided = len(companion.game.history)
+            if decided != self._decided:
+                self._decided, self._next = decided, self.clock() + self.pace_s
+            if self.clock() < self._next:
+                return []
+        narrator = companion.narrator
+        if narrator is not None and not narrator.voice.idle():
+            return []  # a kit that speaks: every decision is heard before the next
         d = choose(companion.game, self.seed)
         return events_for(companion, d) or [ButtonPressed("back")]

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
 
     from .host import LiveView
     from .journal import Journal
+    from .narrator import Narrator
 
 __all__ = ["RETRY_S", "UNKNOWN_TAG", "Companion", "UnsavedDecision", "UnsavedUndo"]
 
@@ -138,12 +139,10 @@ class Companion:
             show_s=solo_show_s,
             think_limit_s=think_limit_s,
         )
-        self.auto_s = auto_s
-        self.settle_s = settle_s
+        self.auto_s, self.settle_s = auto_s, settle_s
         self.events: EventQueue = EventQueue()  # bounded; board reports coalesced
         self._seeds = random.Random(seed) if seed is not None else None
-        self.errors = 0
-        self.consecutive_errors = 0
+        self.errors, self.consecutive_errors = 0, 0
         self.handled = 0
         self.notes: tuple[U.Words, ...] = ()
         self.panel = U.Panel()
@@ -152,6 +151,7 @@ class Companion:
         self.link_ok, self.link_detail = True, ""
         self.live_view: LiveView | None = None  # web.start sets it: a menu entry shows its QR
         self.lesson: U.LessonHooks | None = None  # a lesson on the board (haleakala.learn)
+        self.narrator: Narrator | None = None  # the voice (companion.narrator), if it speaks
         self.screen = Screen(self, hardware)
         self.closed = False
         self._digest_of: Game | None = None
@@ -159,6 +159,7 @@ class Companion:
 
         resumed = self.keeper.resume(self.seat, solo, strength) if game is None else None
         self.notes = self.keeper.notes  # what the journal's recovery repaired, if anything
+        self.resumed = resumed is not None  # the journal's game, not a new one (health record)
         if resumed is not None:
             self.game, self.sources = resumed
         else:
@@ -424,8 +425,8 @@ class Companion:
             if event.button == "back":
                 self.panel = replace(self.panel, overlay=None)
                 self.keys.hold_back()
-            else:  # a long press of any other button is still a press
-                self.keys.press(event.button)
+            else:  # select held: repeat (a kit that speaks); any other: a press
+                self.keys.hold(event.button)
         elif isinstance(event, EncoderTurned):
             self.keys.turn(event.steps)
         elif isinstance(event, BotDecided):
@@ -454,6 +455,8 @@ class Companion:
             elif outcome == "resumed":
                 self.panel = replace(self.panel, message=None)
         self.keeper.housekeeping(self.game)
+        if self.narrator is not None and self.narrator.observe():
+            self.render()  # the voice went quiet: the OLED says so
 
     def _internal_error(self, what: str, exc: Exception) -> None:
         self.errors += 1

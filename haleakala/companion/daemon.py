@@ -43,6 +43,7 @@ EXIT_FAILURE = 1  # hardware or state directory unusable: systemd may retry
 EXIT_CONFIG = 2  # the config has mistakes: retrying will not help
 
 _STOP = object()
+_WAKE = object()  # the voice fell silent: an autoplayer paced by speech plays on
 
 SLICE_S = 0.1
 """Longest stretch of loop time spent handling queued events before the watchdog ping and
@@ -83,6 +84,44 @@ class Notifier:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+
+
+EXTEND_AFTER_S = 5.0
+"""A start-up still reading the journal after this long asks systemd for more time (the
+unit allows ``TimeoutStartSec=30``; a normal start is ready in well under a second)."""
+EXTEND_BY_S = 30.0
+"""Each ask: this long from now (systemd's ``EXTEND_TIMEOUT_USEC``)."""
+EXTEND_EVERY_S = 5.0
+"""Asked again this often while the reading goes on (well before the last ask runs out)."""
+
+
+class StartupClock:
+    """Told how far recovery has read the journal (``Journal.progress``): while a start-up
+    really takes long (a journal with megabytes of garbage behind its records, on a slow
+    card), it tells systemd so before the unit's start timeout kills it, and says how far
+    it is in the status line. A normal start never asks."""
+
+    def __init__(
+        self, notifier: Notifier, clock: Callable[[], float], *, started: float | None = None
+    ) -> None:
+        self.notifier = notifier
+        self.clock = clock
+        self.started = clock() if started is None else started
+        self.next_at = self.started + EXTEND_AFTER_S
+        self.asked = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now < self.next_at:
+            return
+        self.next_at = now + EXTEND_EVERY_S
+        if not self.asked:
+            log.info("the journal is long (%d MB): reading it, systemd told to wait", total >> 20)
+        self.asked += 1
+        self.notifier.notify(
+            f"EXTEND_TIMEOUT_USEC={int(EXTEND_BY_S * 1e6)}\n"
+            f"STATUS=reading the journal: {done >> 20} of {total >> 20} MB"
+        )
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -153,7 +192,7 @@ class Daemon:
         while not self.stopping:
             fed = False
             if self.autoplayer is not None and companion.events.empty():
-                if companion.game.is_terminal():
+                if companion.game.is_terminal() and self._heard():
                     log.info("autoplay: %s", companion.status())  # "game over: red wins 16-15"
                     break
                 for event in self.autoplayer.next_events(companion):
@@ -174,7 +213,8 @@ class Daemon:
                 self.notifier.notify("STATUS=" + status)
             if self.live is not None:  # before sleeping: hand over the position if it changed
                 self.live.observe(companion)
-            deadlines = [d for d in (due, next_ping) if d is not None]
+            paced = getattr(self.autoplayer, "wait_until", lambda: None)()
+            deadlines = [d for d in (due, next_ping, paced) if d is not None]
             if fed or busy:
                 timeout: float | None = 0.0
             else:
@@ -193,7 +233,8 @@ class Daemon:
                 if event is _STOP:
                     self.stopping = True
                     break
-                companion.handle(event)
+                if event is not _WAKE:
+                    companion.handle(event)
                 if clock() >= stop_at:
                     busy = not companion.events.empty()
                     break
@@ -242,6 +283,19 @@ class Daemon:
             stats.get("maxsize", 0),
         )
 
+    def pace_by_speech(self) -> None:
+        """``--autoplay`` on a kit that speaks: the scripted player waits for the voice to
+        finish (``AutoPlayer``), and the voice wakes the loop when it does, so a demo or a
+        test hears every decision; the loop itself never waits for speech."""
+        narrator = getattr(self.companion, "narrator", None)
+        if narrator is not None and self.autoplayer is not None:
+            narrator.voice.on_idle = lambda: self.companion.post(_WAKE)
+
+    def _heard(self) -> bool:
+        """Has the voice said everything (so an autoplayed game ends after its result)?"""
+        narrator = getattr(self.companion, "narrator", None)
+        return narrator is None or narrator.voice.idle()
+
     def shutdown(self) -> None:
         self.notifier.notify("STOPPING=1")
         if self.live is not None:
@@ -251,6 +305,9 @@ class Daemon:
                 source.close()
             except Exception:  # a device that will not close must not stop the shutdown
                 log.exception("closing %r", source)
+        from .speaking import detach
+
+        detach(self.companion)
         self.companion.say_bye()
         log.info("bye")
         self.notifier.close()
@@ -263,6 +320,8 @@ def main(
     args: Any,
     start_live_view: LiveViewStarter | None = None,
     teach: Callable[[Any, bool], None] | None = None,
+    *,
+    clock: Callable[[], float] = time.monotonic,
 ) -> int:
     """``haleakala run``: load the config, open the hardware, resume the game, loop.
 
@@ -271,7 +330,8 @@ def main(
     companion imports nothing of the web. Without it a live view asked for is a config
     error with a sentence. ``teach(companion, first_boot)`` lets a package above this one
     teach on the board (``haleakala.learn.board.install``: the menu's lessons, the first
-    boot's offer)."""
+    boot's offer). ``clock`` times the start-up (tests inject one)."""
+    started = clock()  # from here the unit's start timeout runs
     setup_logging(getattr(args, "log_level", "INFO"))
     from haleakala.config import ConfigError, load
 
@@ -351,8 +411,11 @@ def main(
     from .journal import JOURNAL_NAME, Journal, JournalError
 
     first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
-    journal = Journal(state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20)
     notifier = Notifier()
+    startup = StartupClock(notifier, clock, started=started)
+    journal = Journal(
+        state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20, progress=startup
+    )
     companion = None
     while companion is None:
         try:
@@ -382,7 +445,7 @@ def main(
     if autoplay is not None:
         from .autoplay import AutoPlayer
 
-        autoplayer = AutoPlayer(autoplay)
+        autoplayer = AutoPlayer(autoplay, getattr(args, "autoplay_pace", 0.0) or 0.0)
     live = None
     web = getattr(args, "web", None) or (
         f"{config.web.host}:{config.web.port}" if config.web.enabled else None
@@ -395,10 +458,19 @@ def main(
             hardware.close()
             notifier.close()
             return EXIT_CONFIG
+    from . import health
+
+    health.announce(companion, state_dir)  # an update rolled back: on the first frame
+    from .speaking import attach
+
+    attach(companion, config)
     daemon = Daemon(companion, notifier=notifier, autoplayer=autoplayer, live=live)
+    daemon.pace_by_speech()
     daemon.install_signal_handlers()
     companion.start()
     daemon.ready()
+    state = "paused" if companion.keeper.waiting else "resumed" if companion.resumed else "new"
+    health.write_health(state_dir, health.record(companion, state))
     try:
         code = daemon.run()
     finally:

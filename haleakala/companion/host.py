@@ -20,6 +20,7 @@ from .solo import Seat
 
 if TYPE_CHECKING:
     from .journal import Journal, JournalError
+    from .narrator import Narrator
 
 
 class LiveView(Protocol):
@@ -59,6 +60,7 @@ class Host(Protocol):
     errors: int
     live_view: LiveView | None  # set by web.start when the live view runs
     lesson: U.LessonHooks | None  # a lesson being taught on the board (haleakala.learn)
+    narrator: Narrator | None  # the voice, on a kit that speaks (companion.narrator)
 
     @property
     def paused(self) -> JournalError | None: ...

@@ -142,6 +142,7 @@ class Keeper:
                 **seat.settings(),
                 language=self.journal.language,
                 palette=self.journal.palette,
+                speech=self.journal.speech,
             )
         log.info(
             "new game %s (%s, seed %d, %s starts), digest %s",

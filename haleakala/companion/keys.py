@@ -135,6 +135,15 @@ class Keys:
         if offered is None:
             h.show(*N.not_on_beach(beach, menu.why_not_beach(game, beach)), beaches=(beach,))
 
+    def hold(self, button: str) -> None:
+        """A long press: on back, undo (``hold_back``); on select, on a kit that speaks,
+        repeat the last thing said; any other is still a press."""
+        narrator = self.host.narrator
+        if button == "select" and narrator is not None and not narrator.voice.silent:
+            narrator.repeat()
+        else:
+            self.press(button)
+
     def hold_back(self) -> None:
         """A long press on back: undo; in a lesson, leave it (the game stays)."""
         lesson = self.host.lesson

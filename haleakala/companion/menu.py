@@ -19,6 +19,7 @@ from haleakala.games.haleakala import PLAYERS, VARIANTS, Game
 from haleakala.games.haleakala.decision import Boat, Place, Return, decode, encode
 from haleakala.games.haleakala.words import labels
 from haleakala.games.haleakala.words import notes as N
+from haleakala.games.haleakala.words import speech as SW
 from haleakala.i18n import N_
 
 from . import ui as U
@@ -26,6 +27,7 @@ from . import ui as U
 if TYPE_CHECKING:
     from haleakala.games.haleakala.bots.coach import Hint
     from haleakala.games.haleakala.scoring import Scoring
+    from haleakala.speech.settings import Settings
 
     from .host import Host, LiveView
 
@@ -48,11 +50,18 @@ def main_menu(
     strength: str,
     cursor: int = 0,
     live: tuple[Param, str] | None = None,
+    speech: Settings | None = None,
 ) -> U.Chooser:
     """Back at a turn start: resume, undo the last decision of a player, a new game, the
     variant, solo mode and its strength, a hint, the last scoring and, when the live view
-    runs, its joining page (``live``: the entry's label and value, ``web.join.menu_option``)."""
+    runs, its joining page (``live``: the entry's label and value, ``web.join.menu_option``).
+    A kit that speaks (``speech``: its settings) offers repeat, the voice and the volume
+    right after resume, where a player who cannot read the panel finds them first."""
     options = [U.Option(Text(N_("resume")), "resume")]
+    if speech is not None:
+        options.append(U.Option(SW.REPEAT, "repeat"))
+        options.append(U.Option(SW.voice_option(speech.verbosity), "voice"))
+        options.append(U.Option(SW.volume_option(speech.volume), "volume"))
     players = [i for i, s in enumerate(sources) if s == "player"]
     if players:
         d = game.history[players[-1]]
@@ -231,8 +240,9 @@ class Menus:
         live = None
         if h.live_view is not None:
             live = h.live_view.menu_option()
+        speech = h.narrator.voice.settings if h.narrator is not None else None
         chooser = main_menu(
-            h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live
+            h.game, h.sources, h.variant, h.seat.colour, h.seat.strength, cursor, live, speech
         )
         if self.teacher is not None:  # learn to play, or the way out of a lesson
             learn = (
@@ -301,6 +311,8 @@ class Menus:
             return
         if value == "resume":
             self.close()
+        elif value in ("repeat", "voice", "volume") and h.narrator is not None:
+            self.speech(value, overlay.cursor)
         elif value == "undo":
             h.panel = replace(h.panel, overlay=None)
             h.undo()
@@ -379,6 +391,25 @@ class Menus:
         log.info("language: %s", language)
         if h.journal is not None:
             h.journal.append_language(language)
+
+    def speech(self, value: str, cursor: int) -> None:
+        """Repeat the last thing said (the menu closes, so it is heard over nothing), or the
+        next verbosity or volume, kept in the journal like the language."""
+        h = self.host
+        narrator = h.narrator
+        assert narrator is not None
+        if value == "repeat":
+            self.close()
+            narrator.repeat()
+            return
+        voice = narrator.voice
+        settings = voice.settings
+        settings = settings.next_verbosity() if value == "voice" else settings.next_volume()
+        voice.set(settings)
+        log.info("speech: %s, volume %d %%", settings.verbosity, settings.volume)
+        if h.journal is not None:
+            h.journal.append_speech(settings.to_record())
+        self.open(cursor)
 
     def next_colours(self) -> None:
         """The next colour mode of the lights and screens (default, cvd), kept in the journal

@@ -285,6 +285,12 @@ def screen(game: Game, ui: U.UiState, now: float) -> Screen:
     return _scrolled(_spoken_screen(_screen(game, ui, now)), ui.scroll, now, _since(ui, now))
 
 
+def whole(game: Game, ui: U.UiState, now: float) -> Screen:
+    """What the OLED says at this moment, every line of it (not the page on the panel): what
+    the narrator reads aloud at the ``everything`` verbosity."""
+    return _spoken_screen(_screen(game, ui, now))
+
+
 def _screen(game: Game, ui: U.UiState, now: float) -> Screen:
     if ui.bye:
         return bye_screen()

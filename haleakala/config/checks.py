@@ -25,17 +25,23 @@ from haleakala.config.schema import (
     NAME_MAX,
     PIXEL_ORDERS,
     PWM_LED_GPIO,
+    SPEECH_ENGINES,
+    SPEECH_OUTPUTS,
     SPI0_GPIOS,
     SPI_LED_GPIO,
+    VERBOSITIES,
     Config,
     DisplayConfig,
     LedsConfig,
     Problem,
+    RemoteConfig,
+    SpeechConfig,
     WebConfig,
 )
 from haleakala.games.haleakala.game import VARIANTS
 from haleakala.hal.zones import SEGMENTS
 from haleakala.kit.budget import budget
+from haleakala.speech.settings import RATES
 
 
 def _one_of(
@@ -110,6 +116,9 @@ def _check_meaning(c: Config, supply: bool = True) -> list[Problem]:
     p += _check_leds(c.leds)
     p += _check_display(c.display)
     p += _check_web(c.web)
+    p += _check_remote(c.remote)
+    p += _check_speech(c.speech)
+    p += _check_speaker_pins(c)
     if c.rfid.baud <= 0:
         p.append(
             Problem(
@@ -199,7 +208,7 @@ def _check_supply(c: Config) -> list[Problem]:
                 f"{math.ceil(b.peak_ma)} mA peak ({b.model} {math.ceil(b.pi_ma)}, LEDs "
                 f"{math.ceil(b.led_max_ma)}, OLED {math.ceil(b.oled_ma)}"
                 + (f", RFID {math.ceil(b.rfid_ma)}" if b.rfid_ma else "")
-                + " mA): the Pi would brown out",
+                + f", speaker {math.ceil(b.speaker_ma)} mA): the Pi would brown out",
                 fix,
             )
         ]
@@ -429,3 +438,103 @@ def _check_web(w: WebConfig) -> list[Problem]:
                 )
             )
     return p
+
+
+def _check_remote(r: RemoteConfig) -> list[Problem]:
+    """Remote play, when enabled: an address a kit can dial (without a password: that is
+    ``password_file``'s), and a seat colour."""
+    import re
+
+    if not r.enabled:
+        return []
+    p: list[Problem] = []
+    try:
+        from haleakala.remote.mqtt import RemoteURLError, parse_url
+
+        url = parse_url(r.broker)
+        if url.password or url.key:
+            p.append(
+                Problem(
+                    "remote.broker",
+                    "holds a secret (a password or ?key=)",
+                    "put the password in password_file and the table key in table_key_file",
+                )
+            )
+    except RemoteURLError as exc:
+        p.append(Problem("remote.broker", str(exc), 'e.g. "mqtt://broker.local:1883/ourtable"'))
+    if not re.fullmatch(r"[a-z]{1,16}", r.seat):
+        p.append(
+            Problem(
+                "remote.seat",
+                f"{_describe(r.seat).removeprefix('string ')} is not a seat colour",
+                'the colour played at this kit, e.g. "red"',
+            )
+        )
+    return p
+
+
+def _check_speech(s: SpeechConfig) -> list[Problem]:
+    """What the companion says and where: names it knows, a volume and a pace people hear."""
+    p: list[Problem] = []
+    for key, value, allowed in (
+        ("verbosity", s.verbosity, VERBOSITIES),
+        ("engine", s.engine, SPEECH_ENGINES),
+        ("output", s.output, SPEECH_OUTPUTS),
+    ):
+        if value not in allowed:
+            p.append(
+                Problem(f"speech.{key}", f"unknown value {value!r}", f"use {', '.join(allowed)}")
+            )
+    if not 0 <= s.volume <= 100:
+        p.append(
+            Problem(
+                "speech.volume",
+                f"{_short_int(s.volume)} is outside 0..100",
+                "60 is the default (per cent)",
+            )
+        )
+    if not RATES[0] <= s.rate <= RATES[1]:
+        p.append(
+            Problem(
+                "speech.rate",
+                f"{_short_int(s.rate)} words per minute is outside {RATES[0]}..{RATES[1]}",
+                "160 is the default",
+            )
+        )
+    if s.output == "files" and not s.directory:
+        p.append(
+            Problem("speech.directory", "is empty", 'output = "files" needs a folder to write to')
+        )
+    if s.engine == "piper" and not s.piper_voices:
+        p.append(
+            Problem(
+                "speech.piper_voices",
+                "is empty",
+                'engine = "piper" needs the folder of its .onnx voices (or use "espeak-ng")',
+            )
+        )
+    if not s.device:
+        p.append(Problem("speech.device", "is empty", 'use "default" or a name from aplay -L'))
+    return p
+
+
+I2S_GPIOS = {18: "BCLK", 19: "LRCLK", 21: "DIN"}
+"""The MAX98357A amplifier's I2S lines (``dtoverlay=max98357a``): fixed by the Pi's PCM block."""
+
+
+def _check_speaker_pins(c: Config) -> list[Problem]:
+    """The I2S amplifier takes GPIO 18, 19 and 21: no button or LED line of this kit may."""
+    if c.speech.speaker not in ("usb", "i2s"):
+        return [Problem("speech.speaker", f"unknown value {c.speech.speaker!r}", "use usb or i2s")]
+    if c.speech.speaker != "i2s":
+        return []
+    clashes = [(key, gpio) for key, gpio in c.pins_in_use().items() if gpio in I2S_GPIOS]
+    return [
+        Problem(
+            key,
+            f'GPIO {gpio} is the I2S amplifier\'s {I2S_GPIOS[gpio]} (speech.speaker = "i2s")',
+            "move it to a free GPIO such as 24 or 25 (and rewire), or use a USB speaker "
+            '(speech.speaker = "usb")',
+        )
+        for key, gpio in clashes
+    ]

@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from haleakala.hal.audio import OUTPUTS
 from haleakala.hal.events import BEACHES, Disc
 from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES, SEGMENTS
 from haleakala.i18n import LANGUAGES as CATALOG_LANGUAGES
 from haleakala.i18n import english_ngettext
 from haleakala.palette import MODES as COLOUR_MODE_NAMES
+from haleakala.speech.settings import DEFAULT_VERBOSITY, DEFAULT_VOLUME, ENGINES
+from haleakala.speech.settings import VERBOSITIES as SPEECH_VERBOSITIES
 
 HARDWARE = ("auto", "sim", "pi")
 MODELS = ("pi3", "pi4", "pi5", "zero2w")
@@ -20,6 +23,10 @@ PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 LANGUAGES = ("auto", *CATALOG_LANGUAGES)
 """What the OLED speaks: a language with a catalog, or auto (the locale's, else English)."""
 COLOUR_MODES = COLOUR_MODE_NAMES
+VERBOSITIES = SPEECH_VERBOSITIES
+"""How much the companion says aloud (``haleakala.speech``): off, events or everything."""
+SPEECH_ENGINES = ENGINES
+SPEECH_OUTPUTS = OUTPUTS
 """How the lights and screens are coloured (``haleakala.palette``): default, or cvd, designed
 for colour-vision deficiency."""
 
@@ -79,7 +86,7 @@ class LedsConfig:
     pixel_order: str = "GRB"
     brightness: float = 0.3
     current_limit_ma: float = 1800
-    supply_ma: float = 4000
+    supply_ma: float = 5000
     """Rating of the one 5 V supply that feeds the rings, the Pi, the OLED and the RFID Pico."""
     zones: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_ZONES))
 
@@ -115,6 +122,55 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class RemoteConfig:
+    """Remote play (``haleakala.remote``, the remote extra): off unless asked. With
+    ``enabled`` the daemon plays one seat of the game at the table ``broker`` names
+    (as ``haleakala run --remote BROKER --seat SEAT [--host]``); the installer then adds the
+    unit drop-in that lets it reach the network (systemd/remote.conf). Secrets live in files
+    of their own (the daemon's user reads them), never in this file or on a command line."""
+
+    enabled: bool = False
+    broker: str = ""
+    """mqtt://HOST:PORT/TABLE (mqtts:// for TLS), without a password."""
+    seat: str = ""
+    """The colour played at this kit."""
+    host: bool = False
+    """This kit deals, checks and journals (one kit per table)."""
+    password_file: str = ""
+    """A file holding the broker password (or $HALEAKALA_MQTT_PASSWORD)."""
+    table_key_file: str = ""
+    """A file holding the table key (a host without one makes it and keeps it)."""
+    ca_file: str = ""
+    """The CA certificate of an mqtts:// broker with a private CA."""
+
+
+@dataclass(frozen=True)
+class SpeechConfig:
+    """What the companion says aloud (``haleakala.speech``) and where it is heard."""
+
+    verbosity: str = DEFAULT_VERBOSITY
+    """off, events (the game as it happens) or everything (and every line the OLED shows)."""
+    volume: int = DEFAULT_VOLUME
+    """Per cent; the menu cycles 20, 40, 60, 80, 100."""
+    engine: str = "espeak-ng"
+    """espeak-ng (Debian, every language) or piper (neural voices from ``piper_voices``)."""
+    output: str = "auto"
+    """auto (the kit: ALSA; the simulator window: the desktop), alsa, desktop, files, none."""
+    device: str = "auto"
+    """The ALSA device: auto (the I2S amplifier's or USB speaker's card, else default), or a
+    name ``aplay -L`` lists, e.g. plughw:CARD=MAX98357A,DEV=0."""
+    speaker: str = "usb"
+    """usb (a USB speaker: any kit) or i2s (the MAX98357A amplifier on GPIO 18, 19 and 21:
+    ``haleakala install`` adds its overlay; the buttons kit must move beach3 and beach5)."""
+    directory: str = ""
+    """Where ``output = "files"`` writes one WAV per utterance (and spoken.jsonl)."""
+    rate: int = 160
+    """Words per minute."""
+    piper_voices: str = ""
+    """A folder of Piper models (``de_DE-thorsten-medium.onnx`` with its .onnx.json)."""
+
+
+@dataclass(frozen=True)
 class Config:
     hardware: str = "auto"
     model: str = "pi4"
@@ -129,6 +185,8 @@ class Config:
     rfid: RfidConfig = field(default_factory=RfidConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
     tags: dict[str, Disc] = field(default_factory=dict)
     """Normalised tag UID (upper-case hex, no separators) -> the disc it is glued into."""
     source: Path | None = field(default=None, compare=False)
@@ -191,6 +249,8 @@ _SECTIONS: dict[str, type] = {
     "rfid": RfidConfig,
     "inputs": InputsConfig,
     "web": WebConfig,
+    "remote": RemoteConfig,
+    "speech": SpeechConfig,
 }
 _TOP_SCALARS = ("hardware", "model", "kit", "state_dir", "variant", "language", "palette")
 _TOP_KEYS = (*_TOP_SCALARS, *_SECTIONS, "tags")

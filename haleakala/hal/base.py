@@ -33,6 +33,8 @@ from haleakala.hal.zones import (  # noqa: F401  (re-exported: the HAL's public 
 if TYPE_CHECKING:  # only types: the HAL needs no Pillow at import time
     from PIL.Image import Image
 
+    from haleakala.hal.audio import AudioOutput
+
 
 BUTTONS = ("select", "back", *(f"beach{b}" for b in range(BEACHES)))
 """Every named button: encoder push, back, and one per beach (buttons kit)."""
@@ -122,6 +124,8 @@ class Hardware:
     ``rfid`` is the RFID kit's link when the factory opened one: the backend's ``inputs``
     start and close it with the buttons, so whoever starts the inputs gets the beaches too;
     it is kept here as well for its health and for the sim backend's virtual Pico.
+    ``audio`` is the loudspeaker (``hal.audio``; None: the kit has none), which the speech
+    worker plays on.
     """
 
     def __init__(
@@ -132,6 +136,7 @@ class Hardware:
         zone_map: ZoneMap,
         backend: str = "",
         rfid: RfidLink | None = None,
+        audio: AudioOutput | None = None,
     ) -> None:
         if leds.pixel_count != zone_map.pixel_count:
             raise ValueError(
@@ -144,6 +149,7 @@ class Hardware:
         self.zone_map = zone_map
         self.backend = backend
         self.rfid = rfid
+        self.audio = audio
         self._closed = False
         self._close_lock = threading.Lock()
 
@@ -164,6 +170,8 @@ class Hardware:
             self.rfid.close()
         for step in (self.leds.off, self.display.clear):
             step()
+        if self.audio is not None:
+            self.audio.close()
         for part in (self.leds, self.display):
             closer = getattr(part, "close", None)
             if callable(closer):

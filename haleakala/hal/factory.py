@@ -109,6 +109,7 @@ def open_hardware(
     rfid: bool | None = None,
     rfid_options: Mapping[str, Any] | None = None,
     history: int | None = None,
+    window: bool = False,
     **options: Any,
 ) -> Hardware:
     """Open the kit's hardware on the chosen backend.
@@ -120,7 +121,9 @@ def open_hardware(
     Pico, so scenario tests and autoplay stay in memory.
 
     ``history`` is how many frames the sim backend keeps (it records what it shows; the pi
-    backend records nothing, so it ignores it). ``options`` go to the backend
+    backend records nothing, so it ignores it). The loudspeaker is the config's ``[speech]
+    output`` (``hal.audio.open_audio``; ``window``: the simulator's window, whose "auto" is
+    the desktop's sound). ``options`` go to the backend
     (``SimHardware.from_config`` or ``open_pi_hardware``), e.g. ``clock=`` for either or
     ``pin_factory=`` for the pi backend.
     """
@@ -132,6 +135,15 @@ def open_hardware(
     if rfid is None:
         rfid = config.kit == "rfid" and chosen == "pi"
     link = open_rfid_link(config, chosen, **(rfid_options or {})) if rfid else None
+    from haleakala.hal.audio import open_audio
+
+    speech = config.speech
+    options.setdefault(
+        "audio",
+        open_audio(
+            speech.output, chosen, device=speech.device, directory=speech.directory, window=window
+        ),
+    )
     try:
         if chosen == "sim":
             from haleakala.hal.simulated import SimHardware

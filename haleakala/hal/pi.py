@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from haleakala.config import Config, DisplayConfig
+    from haleakala.hal.audio import AudioOutput
 
 OS_AGNOSTIC_BOARD = "OS_AGNOSTIC_BOARD"
 PI5_NEOPIXEL_HINT = (
@@ -408,11 +409,13 @@ def open_pi_hardware(
     clock: Callable[[], float] = time.monotonic,
     ticker: bool = True,
     rfid: RfidLink | None = None,
+    audio: AudioOutput | None = None,
 ) -> Hardware:
     """Open every device of the kit; on failure close what was opened and raise
     ``HardwareError``. The keyword arguments replace a vendor piece (tests, bench rigs);
     ``rfid`` is the Pico link ``hal.factory`` made for an RFID kit (it opens its port only
-    when the inputs start)."""
+    when the inputs start); ``audio`` the loudspeaker (``hal.audio.AlsaAudio``: aplay, no
+    library to import, checked by the speech worker, never here)."""
     zone_map = ZoneMap.from_config(config.leds)
     opened: list[Any] = []
     try:
@@ -436,4 +439,4 @@ def open_pi_hardware(
         for part in reversed(opened):
             part.close()
         raise
-    return Hardware(leds, display, inputs, zone_map, backend="pi", rfid=rfid)
+    return Hardware(leds, display, inputs, zone_map, backend="pi", rfid=rfid, audio=audio)

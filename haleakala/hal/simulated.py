@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from haleakala.hal.audio import AudioOutput, SimAudio
 from haleakala.hal.base import (
     BUTTONS,
     DISPLAY_HEIGHT,
@@ -279,6 +280,7 @@ class SimHardware(Hardware):
         bounce_s: float = DEFAULT_BOUNCE_S,
         hold_s: float = DEFAULT_HOLD_S,
         rfid: RfidLink | None = None,
+        audio: AudioOutput | None = None,
     ) -> None:
         zone_map = zone_map if zone_map is not None else ZoneMap()
         super().__init__(
@@ -288,6 +290,7 @@ class SimHardware(Hardware):
             zone_map,
             backend="sim",
             rfid=rfid,
+            audio=audio if audio is not None else SimAudio(history),
         )
 
     @classmethod
@@ -298,6 +301,7 @@ class SimHardware(Hardware):
         clock: Callable[[], float] | None = None,
         history: int | None = DEFAULT_HISTORY,
         rfid: RfidLink | None = None,
+        audio: AudioOutput | None = None,
     ) -> SimHardware:
         return cls(
             ZoneMap.from_config(config.leds),
@@ -306,6 +310,7 @@ class SimHardware(Hardware):
             bounce_s=config.inputs.bounce_ms / 1000,
             hold_s=config.inputs.hold_ms / 1000,
             rfid=rfid,
+            audio=audio,
         )
 
     def show_zones(self, frame: ZoneFrame) -> list[Pixel]:

@@ -33,20 +33,21 @@ ZoneFrame = Mapping[ZoneKey, Colour]
 
 DARK: Colour = (0, 0, 0)
 
-DEFAULT_PIXELS_PER_SEGMENT = 8
-"""The kit's board: one WS2812B pixel in every zone's light cell, eight per segment tile."""
+DEFAULT_PIXELS_PER_SEGMENT = 33
+"""The kit's board: WS2812B pixels in every zone's light cell, as many as the zone's light
+target takes (``haleakala kit check``), 33 per segment tile."""
 
 DEFAULT_ZONES: Mapping[str, tuple[int, ...]] = {
-    "crater": (0,),
-    "mountain": (1,),
-    "forest": (2,),
-    "grassland": (3,),
-    "beach": (4,),
-    "water": (5,),
-    "slot_a": (6,),
-    "slot_b": (7,),
+    "crater": (0, 1),
+    "mountain": (2, 3, 4),
+    "forest": (5, 6, 7, 8),
+    "grassland": (9, 10, 11, 12, 13, 14),
+    "beach": (15, 16, 17, 18, 19, 20),
+    "water": (21, 22, 23, 24, 25, 26),
+    "slot_a": (27, 28, 29),
+    "slot_b": (30, 31, 32),
 }
-"""Zone of each pixel of a segment's tile, in the order the data wire visits them (from the
+"""Pixels of each zone on a segment's tile, in the order the data wire visits them (from the
 crater out to slot b): the kit's geometry (``haleakala/kit/data/geometry.toml``) places them,
 and a test keeps the two equal."""
 

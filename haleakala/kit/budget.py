@@ -55,9 +55,27 @@ PI_BUDGET_MA = {"zero2w": 600, "pi3": 1000, "pi4": 1300, "pi5": 2000}
 rounded up): Zero 2 W ≈ 0.6 A, 3 B/B+ ≈ 0.8-1.0 A, 4 B ≈ 1.3 A, 5 ≈ 1.6-2.0 A."""
 OLED_MA = 25
 """A 128x64 SSD1306/SH1106 with every pixel on draws ≈ 20 mA."""
-RFID_MA = 300
-"""RFID kit over the Pi's USB: Pico ≈ 25 mA, six idle readers ≈ 15 mA each, and one RF field
-(≈ 180 mA) — the firmware switches on one reader's field at a time."""
+PICO_MA = 25
+"""The Pico, from the Pi's USB port."""
+READER_IDLE_MA = 15
+"""A PN5180 module with its RF field off, from the hub's 5 V through its tile cable."""
+READER_FIELD_MA = 180
+"""A PN5180 module with its RF field on."""
+
+
+def rfid_ma(fields: int, readers: int = SEGMENTS) -> int:
+    """The RFID kit's draw: the Pico, the readers whose fields are off, and ``fields`` readers
+    with their fields on together (the firmware scans two opposite beaches at once:
+    ``fields_at_once`` reads its ``SCAN_GROUPS``)."""
+    return PICO_MA + READER_IDLE_MA * (readers - fields) + READER_FIELD_MA * fields
+
+
+RFID_MA = rfid_ma(2)
+"""The default firmware's figure (two fields on at once)."""
+SPEAKER_MA = 150
+"""The loudspeaker saying the game at full volume (a MAX98357A into 4-8 ohm, or a USB speaker):
+speech averages a tenth of its 1.5-3 W peaks, which last milliseconds and come from the
+1000 uF capacitor at the amplifier (or the speaker's own); ≈ 30 mA when it is silent."""
 HEADROOM = 0.10
 SUPPLY_STEP_MA = 500
 
@@ -86,6 +104,9 @@ class PowerBudget:
     oled_ma: float
     rfid_ma: float
     supply_ma: float
+    rfid_fields: int = 0
+    """RF fields on at once (the RFID kit; 0 on the buttons kit)."""
+    speaker_ma: float = SPEAKER_MA
 
     @property
     def pixels(self) -> int:
@@ -98,7 +119,7 @@ class PowerBudget:
 
     @property
     def peak_ma(self) -> float:
-        return self.pi_ma + self.oled_ma + self.rfid_ma + self.led_max_ma
+        return self.pi_ma + self.oled_ma + self.rfid_ma + self.speaker_ma + self.led_max_ma
 
     @property
     def needed_ma(self) -> float:
@@ -141,8 +162,13 @@ def chain_current_ma(pixels: int, brightness: float, limit_ma: float = math.inf)
     return estimate_current_ma(frame)
 
 
-def budget(config: KitConfig) -> PowerBudget:
-    """The kit's current budget for ``config`` (a ``haleakala.config.Config``)."""
+def budget(config: KitConfig, fields: int | None = None) -> PowerBudget:
+    """The kit's current budget for ``config`` (a ``haleakala.config.Config``); ``fields``:
+    the RF fields on at once (default: as the Pico firmware's config.py runs them)."""
+    if fields is None:
+        from haleakala.kit.pinout import fields_at_once
+
+        fields = fields_at_once()
     leds = config.leds
     ppr = leds.pixels_per_ring
     rings = tuple(
@@ -167,6 +193,7 @@ def budget(config: KitConfig) -> PowerBudget:
         led_max_ma=chain_current_ma(total, leds.brightness, leds.current_limit_ma),
         pi_ma=PI_BUDGET_MA.get(config.model, max(PI_BUDGET_MA.values())),
         oled_ma=OLED_MA,
-        rfid_ma=RFID_MA if config.kit == "rfid" else 0,
+        rfid_ma=rfid_ma(fields) if config.kit == "rfid" else 0,
         supply_ma=float(leds.supply_ma),
+        rfid_fields=fields if config.kit == "rfid" else 0,
     )

@@ -14,22 +14,45 @@ segment 0's tile and turned here.
 
 from __future__ import annotations
 
-import json
 import math
 import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
-Point = tuple[float, float]
-Polygon = tuple[Point, ...]
+from haleakala.kit.envelopes import default_envelopes
+from haleakala.kit.lightparams import LightParams, parse_light
+from haleakala.kit.shapes import (
+    BAND_ZONES,
+    BANDS,
+    LIP_THICKNESS,
+    PAPER,
+    POCKET_DEPTH,
+    RECESS,
+    ZONES,
+    Point,
+    Polygon,
+    circle,
+    rectangle,
+    rotate,
+    segments_cross,
+)
 
-ZONES = ("water", "beach", "grassland", "forest", "mountain", "crater", "slot_a", "slot_b")
-"""The daemon's zone names (``hal.zones.ZONES``), repeated so this module imports nothing."""
-BAND_ZONES = ("water", "beach", "grassland", "forest", "mountain", "crater")
-BANDS = ("sea", *BAND_ZONES)
+__all__ = [
+    "BANDS",
+    "BAND_ZONES",
+    "ZONES",
+    "GeometryError",
+    "KitGeometry",
+    "Point",
+    "Polygon",
+    "default_geometry",
+    "load_geometry",
+    "rectangle",
+    "rotate",
+]
+
 PARTS_DIR = "hw/parts"
 """Where the generated part files live, relative to the repository (paths in placement)."""
 
@@ -66,24 +89,6 @@ class PartSpec:
     copies: int
     printed: bool
     what: str
-
-
-def rectangle(centre: Point, size: tuple[float, float]) -> Polygon:
-    """The axis-aligned rectangle of ``size`` (width, depth) around ``centre``, anticlockwise."""
-    (cx, cy), (w, d) = centre, size
-    return (
-        (cx - w / 2, cy - d / 2),
-        (cx + w / 2, cy - d / 2),
-        (cx + w / 2, cy + d / 2),
-        (cx - w / 2, cy + d / 2),
-    )
-
-
-def rotate(point: Point, segment: int, segments: int = 6) -> Point:
-    """``point`` on segment 0's tile, turned to ``segment`` (clockwise seen from above)."""
-    a = -2.0 * math.pi * segment / segments
-    x, y = point
-    return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a))
 
 
 def _num(data: dict[str, Any], key: str, where: str) -> float:
@@ -124,6 +129,8 @@ class KitGeometry:
     slot_size: tuple[float, float]
     pieces: dict[str, Any]
     wall: float
+    edge_wall: float
+    min_wall: float
     cell_height: float
     floor: float
     skirt: float
@@ -138,14 +145,30 @@ class KitGeometry:
     floor_holes: tuple[Point, ...]
     hole_diameter: float
     skirt_notch: tuple[float, float]
+    cable_rim_notch: tuple[float, float]
+    cable_tie_slot: tuple[float, float]
     sensor_centre: Point
-    boss: tuple[float, float]
-    switch: tuple[float, float]
-    switch_height: float
+    button: Point
+    post: tuple[float, float]
+    cap_protrusion: tuple[float, float]
     reader: tuple[float, float]
+    reader_toward: str
+    landing: float
     bolt_radii: tuple[float, ...]
     bolt_hole: float
+    dowel_radii: tuple[float, ...]
+    dowel_hole: float
+    centre_lip: float
     console: dict[str, Any]
+    light: LightParams
+    boards: dict[str, Any]
+    """``[boards]``: the carrier boards' outlines, holes and places (``kit.boards``)."""
+    harness: dict[str, Any]
+    """``[harness]``: the tile cables and their route (``kit.harness``)."""
+    power: dict[str, Any]
+    """``[power]``: the 5 V supply, the fuses and the wires (``kit.power_scheme``)."""
+    pi_models: dict[str, Any]
+    """``[pi_models]``: each Pi's board and hole pattern, for the bay (``kit.kitreport``)."""
 
     # ------------------------------------------------------------------ outlines, tile frame
 
@@ -190,8 +213,18 @@ class KitGeometry:
         """The whole tile: the sea's outer edge to the centre piece."""
         return self.sector(self.centre_radius, self.radius)
 
-    def boss_rect(self) -> Polygon:
-        return rectangle(self.sensor_centre, self.boss)
+    def post_rect(self) -> Polygon:
+        """The button post's footprint on the floor (buttons kit)."""
+        return rectangle(self.button, self.post)
+
+    def antenna_rect(self) -> Polygon:
+        """The reader's antenna square under the beach (RFID kit), seen from above."""
+        return rectangle(self.sensor_centre, self.reader)
+
+    def landing_mark(self) -> Polygon:
+        """The overlay's landing mark on the beach: where the discs are laid to be read,
+        centred over the antenna."""
+        return circle(self.sensor_centre, self.landing)
 
     # ------------------------------------------------------------------ the whole island
 
@@ -220,10 +253,29 @@ class KitGeometry:
         return {z: tuple(v) for z, v in out.items()}
 
     def beach_sensors(self, kit: str) -> list[BeachSensor]:
-        kind = "reader" if kit == "rfid" else "button"
+        kind, at = ("reader", self.sensor_centre) if kit == "rfid" else ("button", self.button)
+        return [BeachSensor(s, kind, *rotate(at, s, self.segments)) for s in range(self.segments)]
+
+    # ------------------------------------------------------------------ the bay
+
+    def tray_boards(self) -> list[tuple[str, Point, tuple[float, float], list[Point], float]]:
+        """The boards on the tray's standoffs, in the bay's frame (its centre at 0, 0, +y away
+        from the island): (name, board centre, [wide, deep], hole centres, hole diameter)."""
+        c = self.console
+        px, py = (float(v) for v in c["pi_at"])
+        pw, pd = (float(v) for v in c["pi_board"])
+        hx, hy = (float(v) / 2 for v in c["pi_holes"])
+        # The Pi's holes sit 3.5 mm in from its edge on the side away from its ports.
+        pi_centre = (px - hx - 3.5 + pw / 2, py)
+        pi_holes = [(px + dx, py + dy) for dx in (-hx, hx) for dy in (-hy, hy)]
+        bx, by = (float(v) for v in c["hub_at"])
+        bw, bd = (float(v) for v in self.boards["hub_size"])
+        hub_holes = [
+            (bx - bw / 2 + float(x), by + bd / 2 - float(y)) for x, y in self.boards["hub_holes"]
+        ]
         return [
-            BeachSensor(s, kind, *rotate(self.sensor_centre, s, self.segments))
-            for s in range(self.segments)
+            ("Raspberry Pi", pi_centre, (pw, pd), pi_holes, 2.2),  # kit.bay's pilot holes
+            ("hub board", (bx, by), (bw, bd), hub_holes, 2.5),
         ]
 
     # ------------------------------------------------------------------ parts
@@ -232,75 +284,156 @@ class KitGeometry:
     def tile_height(self) -> float:
         return self.floor + self.cell_height
 
+    @property
+    def stack_height(self) -> float:
+        """Table to the overlay's underside: riser, tile, diffuser."""
+        return self.skirt + self.tile_height + self.diffuser
+
     def tile_bbox2d(self) -> tuple[float, float, float, float]:
         xs = [p[0] for p in self.tile_outline()]
         ys = [p[1] for p in self.tile_outline()]
         return min(xs), min(ys), max(xs), max(ys)
 
+    # ------------------------------------------------------------------ the chain's path
+
+    def chain_path(self) -> list[tuple[str, Point]]:
+        """One tile's wiring from above, in order: ("hole", p) where the chain comes up
+        through the floor, ("pixel", p) each pixel, ("notch", p) each wall the wire between
+        two pixels crosses, ("hole", p) where it goes down again."""
+        path: list[tuple[str, Point]] = [("hole", self.floor_holes[1])]
+        pixels = [(x, y) for _z, x, y in self.tile_pixels]
+        for i, p in enumerate(pixels):
+            if i:
+                for q in self.wall_crossings(pixels[i - 1], p):
+                    path.append(("notch", q))
+            path.append(("pixel", p))
+        path.append(("hole", self.floor_holes[0]))
+        return path
+
+    def wall_crossings(self, a: Point, b: Point) -> list[Point]:
+        """Where the straight wire a→b crosses a cell wall (a band's arc or a slot's edge),
+        in order along it."""
+        hits: list[tuple[float, Point]] = []
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        qa = dx * dx + dy * dy
+        if qa == 0:
+            return []
+        radii = sorted({r for band in BAND_ZONES for r in self.bands[band]} - {self.centre_radius})
+        for r in radii:
+            qb = 2 * (a[0] * dx + a[1] * dy)
+            qc = a[0] ** 2 + a[1] ** 2 - r * r
+            disc = qb * qb - 4 * qa * qc
+            if disc < 0:
+                continue
+            for t in ((-qb - math.sqrt(disc)) / (2 * qa), (-qb + math.sqrt(disc)) / (2 * qa)):
+                if 0 < t < 1:
+                    hits.append((t, (a[0] + t * dx, a[1] + t * dy)))
+        for zone in ("slot_a", "slot_b"):
+            rect = self.slot_rect(zone)
+            for i in range(4):
+                c, d = rect[i], rect[(i + 1) % 4]
+                hit = segments_cross(a, b, c, d)
+                if hit is not None:
+                    hits.append((math.hypot(hit[0] - a[0], hit[1] - a[1]) ** 2 / qa, hit))
+        return [p for _t, p in sorted(hits)]
+
+    def notches(self) -> list[tuple[Point, float]]:
+        """Every wall notch of one tile: (where, direction of the wire in radians)."""
+        out = []
+        path = self.chain_path()
+        for i, (kind, p) in enumerate(path):
+            if kind != "notch":
+                continue
+            prev = next(q for k, q in reversed(path[:i]) if k == "pixel")
+            nxt = next(q for k, q in path[i + 1 :] if k == "pixel")
+            out.append((p, math.atan2(nxt[1] - prev[1], nxt[0] - prev[0])))
+        return out
+
+    # ------------------------------------------------------------------ the button
+
+    @property
+    def post_height(self) -> float:
+        """The button post's height above the floor: the cap stands ``cap_protrusion[0]``
+        above the overlay (its lower figure plus half the range between)."""
+        e = default_envelopes()
+        lo, hi = self.cap_protrusion
+        cap_top = self.tile_height + self.diffuser + PAPER + (lo + hi) / 2
+        plunger_top = cap_top - e.number("cap", "rise")
+        seat = plunger_top - e.number("switch", "plunger_height")
+        return seat + POCKET_DEPTH - self.floor
+
+    # ------------------------------------------------------------------ parts
+
     def parts(self) -> list[PartSpec]:
         """Every generated part file with its bounding box (derived here, and checked
         against the built solid by the parts test)."""
         x0, y0, x1, y1 = self.tile_bbox2d()
-        r = self.centre_radius - 0.2
+        lip = self.centre_radius + self.centre_lip
         cw, cd, ch = (float(v) for v in self.console["size"])
         lid = float(self.console["wall"])
-        total = self.skirt + self.tile_height + self.diffuser
         n = self.segments
+        pw, pd = self.post
         solids = [
             (
                 "print/tile",
                 (x0, y0, 0.0),
                 (x1, y1, self.tile_height),
                 n,
-                "one segment's light cells: floor, walls, the beach's boss",
+                "one segment's light cells: floor, walls with the chain's notches, the "
+                "button post's socket",
             ),
             (
                 "print/riser",
                 (x0, y0, 0.0),
                 (x1, y1, self.skirt),
                 n,
-                "the rim under a tile: the cavity for the reader and the cables",
+                "the rim under a tile: the cavity for the reader and the cables, the dowels' "
+                "bosses, bolts to its neighbours",
+            ),
+            (
+                "print/button_post",
+                (-pw / 2, -pd / 2, -RECESS),
+                (pw / 2, pd / 2, self.post_height),
+                n,
+                "buttons kit: holds the beach's switch under its hole (its spigot in the "
+                "tile's socket)",
             ),
             (
                 "print/centre",
-                (-r, -r, 0.0),
-                (r, r, total),
+                (-lip, -lip, 0.0),
+                (lip, lip, self.stack_height + PAPER + LIP_THICKNESS),
                 1,
-                "the summit: fills the middle of the six craters",
+                "the summit: fills the middle of the six craters, its lip over their tips",
             ),
             (
                 "print/console_tray",
                 (-cw / 2, -cd / 2, 0.0),
                 (cw / 2, cd / 2, ch - lid),
                 1,
-                "the electronics bay: Pi, Pico and perfboard on standoffs",
+                "the electronics bay: the Pi and the hub board on standoffs, the lid's bosses",
             ),
             (
                 "print/console_lid",
                 (-cw / 2, -cd / 2, 0.0),
                 (cw / 2, cd / 2, lid),
                 1,
-                "the bay's lid: OLED, encoder and back button",
+                "the bay's lid: OLED, encoder and back button; four screws into the tray",
             ),
         ]
         out = []
         for stem, lo, hi, copies, what in solids:
             for ext in ("stl", "step"):
                 out.append(PartSpec(f"{PARTS_DIR}/{stem}.{ext}", (lo, hi), copies, True, what))
-        laser = [
-            ("laser/tile_floor.dxf", (x0, y0), (x1, y1), n, "a tile's floor, 3 mm sheet"),
-            (
-                "laser/tile_walls.dxf",
-                (x0, y0),
-                (x1, y1),
-                n * 5,
-                "a tile's cell walls, 3 mm sheet: stack five",
-            ),
-        ]
-        for file, (lx, ly), (hx, hy), copies, what in laser:
-            out.append(
-                PartSpec(f"{PARTS_DIR}/{file}", ((lx, ly, 0.0), (hx, hy, 0.0)), copies, False, what)
+        out.append(
+            PartSpec(
+                f"{PARTS_DIR}/laser/diffuser.dxf",
+                ((x0, y0, 0.0), (x1, y1, 0.0)),
+                n,
+                False,
+                f"a tile's diffuser, {self.diffuser:g} mm opal acrylic: the tile's outline and "
+                "the button's hole",
             )
+        )
         R = self.radius
         for paper in ("a4", "a3"):
             out.append(
@@ -314,72 +447,14 @@ class KitGeometry:
             )
         return out
 
-    # ------------------------------------------------------------------ placement.json
 
-    def placement(self, kit: str = "buttons") -> dict[str, Any]:
-        """``hw/placement.json``: the physical truth a program can read (mm, island frame)."""
-
-        def pt(p: Sequence[float]) -> list[float]:
-            return [round(p[0], 2) + 0.0, round(p[1], 2) + 0.0]
-
-        return {
-            "units": "mm",
-            "frame": (
-                "island centre at [0, 0] seen from above; +y along segment 0's centre line, "
-                "segments numbered clockwise"
-            ),
-            "kit": kit,
-            "bed": [self.bed[0], self.bed[1]],
-            "zones": [
-                {
-                    "segment": s,
-                    "zone": z,
-                    "polygon": [pt(p) for p in self.zone_polygon(s, z)],
-                }
-                for s in range(self.segments)
-                for z in ZONES
-            ],
-            "pixels": [
-                {
-                    "index": p.index,
-                    "segment": p.segment,
-                    "zone": p.zone,
-                    "x": round(p.x, 2) + 0.0,
-                    "y": round(p.y, 2) + 0.0,
-                }
-                for p in self.pixels()
-            ],
-            "beach_sensors": [
-                {
-                    "segment": b.segment,
-                    "kind": b.kind,
-                    "x": round(b.x, 2) + 0.0,
-                    "y": round(b.y, 2) + 0.0,
-                }
-                for b in self.beach_sensors(kit)
-            ],
-            "parts": [
-                {
-                    "file": p.file,
-                    "copies": p.copies,
-                    "printed": p.printed,
-                    "what": p.what,
-                    "bbox": [
-                        [round(v, 2) + 0.0 for v in p.bbox[0]],
-                        [round(v, 2) + 0.0 for v in p.bbox[1]],
-                    ],
-                }
-                for p in self.parts()
-            ],
-        }
-
-    def placement_json(self, kit: str = "buttons") -> str:
-        return json.dumps(self.placement(kit), indent=1, ensure_ascii=False) + "\n"
-
-
-def load_geometry(text: str | None = None) -> KitGeometry:
+def load_geometry(text: str | None = None, validate: bool = True) -> KitGeometry:
     """Parse the geometry (the packaged file unless ``text`` is given); a malformed file
-    raises ``GeometryError`` with a sentence naming the key."""
+    raises ``GeometryError`` with a sentence naming the key, and (``validate``) so does one
+    that parses but cannot work: a cell that misses its light target, a part bigger than
+    its pocket, a landing mark off its antenna (``kit.refusals``: the part, the figure and
+    the fix). ``default_geometry`` skips the (slower) proof: the suite proves the packaged
+    file."""
     if text is None:
         text = resources.files("haleakala.kit").joinpath("data/geometry.toml").read_text("utf-8")
     try:
@@ -427,9 +502,12 @@ def load_geometry(text: str | None = None) -> KitGeometry:
     sensor = _section(data, "beach_sensor")
     joints = _section(data, "joints")
     holes = cable.get("floor_holes")
-    if not isinstance(holes, list):
-        raise GeometryError("geometry: cable.floor_holes must be a list of [x, y]")
-    return KitGeometry(
+    if not isinstance(holes, list) or len(holes) != 2:
+        raise GeometryError("geometry: cable.floor_holes must be two [x, y]: out, in")
+    toward = sensor.get("reader_toward")
+    if toward not in ("+x", "-x", "+y", "-y"):
+        raise GeometryError('geometry: beach_sensor.reader_toward must be "+x", "-x", "+y" or "-y"')
+    g = KitGeometry(
         segments=6,
         bed=_pair(bed, "size", "bed"),
         bed_margin=_num(bed, "margin", "bed"),
@@ -439,6 +517,8 @@ def load_geometry(text: str | None = None) -> KitGeometry:
         slot_size=_pair(slots, "size", "slots"),
         pieces=dict(_section(data, "pieces")),
         wall=_num(cells, "wall", "cells"),
+        edge_wall=_num(cells, "edge_wall", "cells"),
+        min_wall=_num(cells, "min_wall", "cells"),
         cell_height=_num(cells, "height", "cells"),
         floor=_num(cells, "floor", "cells"),
         skirt=_num(cells, "skirt", "cells"),
@@ -453,17 +533,42 @@ def load_geometry(text: str | None = None) -> KitGeometry:
         floor_holes=tuple(_pair({"h": h}, "h", "cable.floor_holes") for h in holes),
         hole_diameter=_num(cable, "hole_diameter", "cable"),
         skirt_notch=_pair(cable, "skirt_notch", "cable"),
+        cable_rim_notch=_pair(cable, "rim_notch", "cable"),
+        cable_tie_slot=_pair(cable, "tie_slot", "cable"),
         sensor_centre=_pair(sensor, "centre", "beach_sensor"),
-        boss=_pair(sensor, "boss", "beach_sensor"),
-        switch=_pair(sensor, "switch", "beach_sensor"),
-        switch_height=_num(sensor, "switch_height", "beach_sensor"),
+        button=_pair(sensor, "button", "beach_sensor"),
+        post=_pair(sensor, "post", "beach_sensor"),
+        cap_protrusion=_pair(sensor, "cap_protrusion", "beach_sensor"),
         reader=_pair(sensor, "reader", "beach_sensor"),
+        reader_toward=str(toward),
+        landing=_num(sensor, "landing", "beach_sensor"),
         bolt_radii=tuple(float(r) for r in joints.get("bolt_radii", ())),
         bolt_hole=_num(joints, "bolt_hole", "joints"),
+        dowel_radii=tuple(float(r) for r in joints.get("dowel_radii", ())),
+        dowel_hole=_num(joints, "dowel_hole", "joints"),
+        centre_lip=_num(joints, "centre_lip", "joints"),
         console=dict(_section(data, "console")),
+        light=parse_light(_section(data, "light"), GeometryError),
+        boards=dict(_section(data, "boards")),
+        harness=dict(_section(data, "harness")),
+        power=dict(_section(data, "power")),
+        pi_models=dict(_section(data, "pi_models")),
+    )
+    if validate:
+        from haleakala.kit.refusals import refusals
+
+        problems = refusals(g)
+        if problems:
+            raise GeometryError("geometry: " + problems[0] + _more(problems))
+    return g
+
+
+def _more(problems: list[str]) -> str:
+    return (
+        f" (and {len(problems) - 1} more: run 'haleakala kit check')" if len(problems) > 1 else ""
     )
 
 
 @cache
 def default_geometry() -> KitGeometry:
-    return load_geometry()
+    return load_geometry(validate=False)

@@ -7,8 +7,9 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    distribution; nothing pip installs again, so no python3-pil; lgpio and gpiod come from PyPI
    because Debian has no python3-lgpio and its python3-libgpiod is too old for Blinka);
 2. I2C and SPI on, in a marked block at the end of ``/boot/firmware/config.txt`` (plus the
-   fixed core clock the SPI LED driver needs on a Pi 3/4), and ``i2c-dev`` loaded at boot;
-3. the groups ``gpio spi i2c dialout`` and the service user ``haleakala`` in them;
+   fixed core clock the SPI LED driver needs on a Pi 3/4, and the I2S amplifier's overlay
+   when ``[speech] speaker = "i2s"``), and ``i2c-dev`` loaded at boot;
+3. the groups ``gpio spi i2c dialout audio`` and the service user ``haleakala`` in them;
 4. the venv ``/opt/haleakala/venv`` with ``--system-site-packages`` (Bookworm forbids system
    pip; Raspberry Pi OS's own python3- packages stay visible) and this checkout installed into
    it with the model's extra: ``[pi5]`` on a Pi 5 (Blinka's PIO NeoPixel driver), ``[pi]``
@@ -18,7 +19,10 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    sees the system site packages. Each refusal is one sentence naming the fix.
 6. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` with this Pi's model —
    never overwritten;
-7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled.
+7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled;
+8. remote play only when the config's ``[remote]`` is enabled: the remote extra in the venv
+   and ``systemd/remote.conf`` as the unit's drop-in (the unit has no network otherwise);
+   removed again when it is disabled.
 
 Files and directories get explicit modes and the commands run under umask 022, so a shell
 with ``umask 000`` cannot leave anything world-writable.
@@ -27,7 +31,7 @@ The model comes from ``/proc/device-tree/model``. Test-only override: ``HALEAKAL
 =pi3|pi4|pi5|zero2w`` stands in for the device tree (the virtual Pi, ``tools/virtual-pi``, has
 none); a real Pi never needs it.
 
-``uninstall`` undoes 2, 4 and 7 and keeps the config, the state and the user unless
+``uninstall`` undoes 2, 4, 7 and 8 and keeps the config, the state and the user unless
 ``--purge``; Debian packages and groups stay (other software may use them).
 
 ``--root DIR`` installs into a sandbox: files are written under DIR, and every command
@@ -54,18 +58,22 @@ from pathlib import Path, PurePosixPath
 
 from haleakala import config as cfg
 from haleakala.cli import UsageError
+from haleakala.kit import releases as R
+from haleakala.kit.builder import Builder
 from haleakala.kit.common import REPO_ROOT
+from haleakala.kit.service_health import Systemd
+from haleakala.kit.sources import check_checkout
 from haleakala.kit.system import (
     APT_PACKAGES,
     BLOCK_BEGIN,
     BOOT_CONFIGS,
+    COMMAND_LINK,
     CONFIG,
     DEVICE_MODEL,
     GROUPS,
     MODEL_NAMES,
     MODULES_LOAD,
     PREFIX,
-    SOURCE_STAMP,
     STATE,
     SYSTEMD_RUNNING,
     TEST_MODEL_ENV,
@@ -76,21 +84,22 @@ from haleakala.kit.system import (
     USER,
     VENV,
     InstallError,
-    SandboxRunner,
-    SystemRunner,
     boot_block,
     installed_packages,
+    kit_extra,
     make_dirs,
-    pip_extra,
     read_groups,
     read_users,
-    source_digest,
+    runner_for,
     source_version,
     strip_block,
     wanted_by,
 )
+from haleakala.kit.update import Updater
 
 # --------------------------------------------------------------------------- the installer
+
+REMOTE_DROPIN = UNIT_DIR / f"{UNIT_NAME}.d" / "remote.conf"
 
 
 @dataclass
@@ -104,11 +113,8 @@ class Installer:
     def __post_init__(self) -> None:
         self.sandbox = self.root.resolve() != Path("/")
         self.version = source_version(self.source)
-        self.runner: SystemRunner | SandboxRunner = (
-            SandboxRunner(self.root, self.say, self.version)
-            if self.sandbox
-            else SystemRunner(self.say)
-        )
+        self.runner = runner_for(self.root, self.say, self.version)
+        self.unit_was: str | None = None
 
     # -- helpers
 
@@ -208,17 +214,20 @@ class Installer:
             self.apt()
             self.enable_buses(config)
             self.user_and_groups()
-            self.venv(config)
+            self.release_check()
+            self.release(config)
+            self.command_link()
             self.config_file(config.model)
             self.udev_and_unit()
+            self.remote_dropin(config)
         finally:
             os.umask(old_umask)
         if not self.changes:
             self.say("nothing to do: the kit is installed")
         elif not self.dry_run:
             self.say(
-                "installed. Reboot if I2C/SPI were just enabled, then: sudo -u haleakala "
-                f"{VENV}/bin/haleakala selftest --hardware pi; sudo systemctl start haleakala"
+                "installed. Reboot if I2C/SPI were just enabled, then: sudo haleakala selftest "
+                "--hardware pi; sudo systemctl start haleakala"
             )
         return self.changes
 
@@ -295,7 +304,7 @@ class Installer:
             )
         else:
             text = self.p(boot).read_text(encoding="utf-8")
-            block = boot_block(config.model, config.pins.led_data)
+            block = boot_block(config.model, config.pins.led_data, config.speech.speaker)
             base = strip_block(text)
             wanted = base.rstrip("\n") + "\n\n" + block
             if text != wanted:
@@ -328,32 +337,69 @@ class Installer:
                 plan=f"add {USER} to the groups {' '.join(lacking)}",
             )
 
-    def venv(self, config: cfg.Config) -> None:
-        if not self.p(VENV / "pyvenv.cfg").is_file():
-            # Bookworm's pip 23.0 builds rpi_ws281x with the legacy setup.py path, which
-            # neither caches a wheel nor isolates the build: a current pip first.
-            self.command(
-                f"venv {VENV} (with system site packages: Raspberry Pi OS's python3- packages)",
-                ["python3", "-m", "venv", "--system-site-packages", str(VENV)],
-                [str(VENV / "bin" / "pip"), "install", "--upgrade", "pip>=24"],
-                plan=f"make the venv {VENV} (with system site packages)",
-            )
-        # The stamp names the extra too: a model change (pi4 -> pi5) must run pip again even
-        # when the source did not change.
-        extra = pip_extra(config.model)
-        wanted = f"{source_digest(self.source)} [{extra}]"
-        stamp = self.p(SOURCE_STAMP)
-        current = stamp.read_text(encoding="utf-8").strip() if stamp.is_file() else ""
-        if current != wanted:
-            self.command(
-                f"haleakala-companion {self.version} [{extra}] from {self.source} into the venv",
-                [str(VENV / "bin" / "pip"), "install", "--upgrade", f"{self.source}[{extra}]"],
-                plan=f"install haleakala-companion {self.version} [{extra}] into the venv",
-            )
-            self.write(SOURCE_STAMP, (wanted + "\n").encode(), "what the venv was built from")
-        readme = self.source / "README.md"
-        if readme.is_file():
-            self.write(PREFIX / "README.md", readme.read_bytes(), "the unit's Documentation=")
+    def release(self, config: cfg.Config) -> None:
+        """The venv as a release beside any other (``haleakala.kit.releases``): a kit of the
+        old layout is moved into one first; a first install builds one and switches to it;
+        new code (or a model change, which needs another extra) is an update: built beside,
+        checked, switched, and, where the service runs, kept only if it resumes the game."""
+        layout = R.Layout(self.root)
+        extra = kit_extra(config)
+        if layout.legacy():
+            unit = self.p(UNIT_DIR / UNIT_NAME)
+            text = unit.read_bytes() if unit.is_file() and not unit.is_symlink() else None
+
+            def move() -> None:
+                R.migrate(layout, text, self.say)
+
+            self.change("moved the venv into a release of the new layout (/opt/haleakala/"
+                        "releases, current, previous)", move,
+                        plan="move /opt/haleakala/venv into /opt/haleakala/releases")  # fmt: skip
+            if self.dry_run:
+                return
+        source = check_checkout(self.source)
+        name = R.release_name(source.name, extra)
+        current = layout.current()
+        manifest = layout.manifest(current) if current else None
+        if manifest is not None and (manifest.get("digest"), manifest.get("extra")) == (
+            source.digest,
+            extra,
+        ):
+            return
+        if current is None:
+
+            def first() -> None:
+                built = Builder(layout, self.runner, self.say).build(source, extra, online=True)
+                R.switch(layout, built)
+
+            self.change(f"release {name} (haleakala-companion {self.version} [{extra}], its "
+                        f"venv with system site packages) in {R.PREFIX}/{R.RELEASES}",
+                        first, plan=f"build release {name} [{extra}] and switch to it")  # fmt: skip
+            return
+        self.changes.append(f"update to release {name}")
+        if self.dry_run:
+            self.say(f"would update release {current} to {name} [{extra}] (haleakala update)")
+            return
+        updater = Updater(layout, self.runner, Systemd(self.root, self.say), self.say)
+        if updater.update(source, online=True) != 0:
+            raise InstallError(f"the update to release {name} did not happen (see above)")
+
+    def command_link(self) -> None:
+        """``haleakala`` on the PATH: /usr/local/bin/haleakala links to the venv's command
+        (a file of someone else's there is kept, and said)."""
+        link, target = self.p(COMMAND_LINK), VENV / "bin" / "haleakala"
+        if link.is_symlink() and PurePosixPath(os.readlink(link)) == target:
+            return
+        if link.exists() or link.is_symlink():
+            self.say(f"= kept {COMMAND_LINK} (not ours: run {target} instead)")
+            return
+
+        def do() -> None:
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(target)
+
+        self.change(
+            f"linked {COMMAND_LINK} -> {target}", do, plan=f"link {COMMAND_LINK} -> {target}"
+        )
 
     def config_file(self, model: str) -> None:
         if self.p(CONFIG).exists():
@@ -375,19 +421,49 @@ class Installer:
                 ["udevadm", "trigger"],
                 plan="reload the udev rules",
             )
+        unit = self.p(UNIT_DIR / UNIT_NAME)
+        linked = unit.is_symlink() and os.readlink(unit) == str(R.UNIT_TARGET)
+        if (
+            linked
+            and self.unit_was != str(R.UNIT_TARGET)
+            and self.running("systemd", SYSTEMD_RUNNING)
+        ):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
         unit_text = (self.source / "systemd" / UNIT_NAME).read_bytes()
-        if self.write(UNIT_DIR / UNIT_NAME, unit_text, "systemd unit") and self.running(
+        self.enable(UNIT_NAME, wanted_by(unit_text.decode()))
+
+    def enable(self, unit: str, target: str) -> None:
+        if not self.p(UNIT_DIR / f"{target}.wants" / unit).is_symlink():
+            self.command(f"{unit} enabled", ["systemctl", "enable", unit], plan=f"enable {unit}")
+
+    def release_check(self) -> None:
+        """The boot-time release check (its unit and its copy of ``releases.py``), before
+        anything moves: a cut in the middle of the migration below is finished by it."""
+        unit = self.p(UNIT_DIR / UNIT_NAME)
+        self.unit_was = os.readlink(unit) if unit.is_symlink() else None
+        script = Path(R.__file__).read_bytes()
+        self.write(R.PREFIX / R.CHECK_SCRIPT, script, "the boot-time release check", 0o755)
+        text = (self.source / "systemd" / R.CHECK_UNIT).read_bytes()
+        if self.write(UNIT_DIR / R.CHECK_UNIT, text, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
-        target = wanted_by(unit_text.decode())
-        link = self.p(UNIT_DIR / f"{target}.wants" / UNIT_NAME)
-        if not link.is_symlink():
-            self.command(
-                f"{UNIT_NAME} enabled",
-                ["systemctl", "enable", UNIT_NAME],
-                plan=f"enable {UNIT_NAME}",
-            )
+        self.enable(R.CHECK_UNIT, wanted_by(text.decode()))
+
+    def remote_dropin(self, config: cfg.Config) -> None:
+        """The network for remote play, only while ``[remote]`` is enabled in the config:
+        ``systemd/remote.conf`` as a drop-in of the unit (which has ``PrivateNetwork=yes``),
+        written when it is on, removed when it is off."""
+        target = REMOTE_DROPIN
+        if config.remote.enabled:
+            text = (self.source / "systemd" / REMOTE_DROPIN.name).read_bytes()
+            changed = self.write(target, text, "the network for remote play ([remote] enabled)")
+        elif self.p(target).exists():
+            changed = self.remove(target, "the network for remote play ([remote] is off)")
+        else:
+            changed = False
+        if changed and self.running("systemd", SYSTEMD_RUNNING):
+            self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
 
     # -- uninstall
 
@@ -401,6 +477,12 @@ class Installer:
                 ["systemctl", "disable", "--now", UNIT_NAME],
                 plan=f"stop and disable {UNIT_NAME}",
             )
+        check_wanted = self.p(UNIT_DIR / "multi-user.target.wants" / R.CHECK_UNIT)
+        if check_wanted.is_symlink():
+            self.command(f"{R.CHECK_UNIT} disabled", ["systemctl", "disable", R.CHECK_UNIT],
+                         plan=f"disable {R.CHECK_UNIT}")  # fmt: skip
+        self.remove(UNIT_DIR / R.CHECK_UNIT, "the boot-time release check")
+        self.remove(REMOTE_DROPIN, "the network for remote play")
         if self.remove(UNIT_DIR / UNIT_NAME, "systemd unit") and self.running(
             "systemd", SYSTEMD_RUNNING
         ):
@@ -421,7 +503,10 @@ class Installer:
             text = self.p(boot).read_text(encoding="utf-8")
             if BLOCK_BEGIN in text:
                 self.write(boot, strip_block(text).encode(), "the haleakala block removed")
-        self.remove(PREFIX, "the venv")
+        link = self.p(COMMAND_LINK)
+        if link.is_symlink() and PurePosixPath(os.readlink(link)) == VENV / "bin" / "haleakala":
+            self.remove(COMMAND_LINK, "the haleakala command on the PATH")
+        self.remove(PREFIX, "the releases and their venvs")
         if purge:
             self.remove(CONFIG.parent, "the config")
             self.remove(STATE, "the journal and saved games")

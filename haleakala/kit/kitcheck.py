@@ -15,52 +15,31 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import sys
 from pathlib import Path
 
 from haleakala.cli import INSTALLED_CONFIG, UsageError, add_config_option
+from haleakala.kit.fits import Fit, check_fits
 from haleakala.kit.geometry import (
     ZONES,
     GeometryError,
     KitGeometry,
-    Point,
-    Polygon,
     default_geometry,
     load_geometry,
 )
+from haleakala.kit.light import light_problems, light_report
+from haleakala.kit.refusals import landing_problems
+from haleakala.kit.shapes import Point, edge_distance, inside, rotate
 from haleakala.kit.zonecheck import check_config, zone_name
 
-
-def inside(point: Point, polygon: Polygon) -> bool:
-    """Even-odd rule: whether ``point`` lies inside ``polygon`` (boundary counts as out)."""
-    x, y = point
-    hit = False
-    n = len(polygon)
-    for i in range(n):
-        (x1, y1), (x2, y2) = polygon[i], polygon[(i + 1) % n]
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            hit = not hit
-    return hit
-
-
-def edge_distance(point: Point, polygon: Polygon) -> float:
-    """Shortest distance from ``point`` to the outline of ``polygon``."""
-    px, py = point
-    best = math.inf
-    n = len(polygon)
-    for i in range(n):
-        (x1, y1), (x2, y2) = polygon[i], polygon[(i + 1) % n]
-        dx, dy = x2 - x1, y2 - y1
-        length2 = dx * dx + dy * dy
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / length2))
-        best = min(best, math.hypot(px - (x1 + t * dx), py - (y1 + t * dy)))
-    return best
+__all__ = ["edge_distance", "inside"]
 
 
 def check_zones_lit(g: KitGeometry) -> list[str]:
-    """Every (segment, zone) has a pixel inside its polygon, clear of its walls (and, on the
-    beach, clear of the sensor's boss)."""
+    """Every (segment, zone) has pixels, each inside its zone's polygon (how far their boards
+    stand from the walls is a fit: ``kit.fits``)."""
     problems = []
     pixels = g.pixels()
     for segment in range(g.segments):
@@ -74,53 +53,34 @@ def check_zones_lit(g: KitGeometry) -> list[str]:
                 )
                 continue
             for p in mine:
-                where = (p.x, p.y)
-                if not inside(where, polygon):
+                if not inside((p.x, p.y), polygon):
                     problems.append(
                         f"pixel {p.index} ({zone_name(segment, zone)}) at "
                         f"({p.x:.1f}, {p.y:.1f}) mm "
                         f"lies outside the {zone}'s polygon: move it into the {zone} in "
                         "[pixels] order"
                     )
-                    continue
-                room = edge_distance(where, polygon)
-                if room < g.pixel_clearance:
-                    problems.append(
-                        f"pixel {p.index} ({zone_name(segment, zone)}) is {room:.1f} mm from a "
-                        "wall, "
-                        f"less than cells.pixel_clearance = {g.pixel_clearance:g} mm: move it "
-                        "towards the middle of the cell"
-                    )
-                    continue
-                if zone == "beach":
-                    boss = tuple(_turn(q, segment, g) for q in g.boss_rect())
-                    if inside(where, boss) or edge_distance(where, boss) < g.pixel_clearance:
-                        problems.append(
-                            f"pixel {p.index} ({zone_name(segment, zone)}) sits on or beside the "
-                            "beach sensor's boss, which would shade it: move the pixel or "
-                            "beach_sensor.centre apart"
-                        )
     return problems
 
 
 def _turn(point: Point, segment: int, g: KitGeometry) -> Point:
-    from haleakala.kit.geometry import rotate
-
     return rotate(point, segment, g.segments)
 
 
 def check_sensors(g: KitGeometry, kit: str) -> list[str]:
-    """Every beach's sensor (its boss, for the buttons kit) lies inside that beach."""
+    """Every beach's sensor lies inside that beach: the button's post (buttons kit) or the
+    landing mark over the reader's antenna (RFID kit)."""
     problems = []
+    outline = g.post_rect() if kit != "rfid" else g.landing_mark()
     for sensor in g.beach_sensors(kit):
         beach = g.zone_polygon(sensor.segment, "beach")
-        outline = [_turn(q, sensor.segment, g) for q in g.boss_rect()]
-        if not inside((sensor.x, sensor.y), beach) or not all(inside(q, beach) for q in outline):
+        turned = [_turn(q, sensor.segment, g) for q in outline]
+        if not inside((sensor.x, sensor.y), beach) or not all(inside(q, beach) for q in turned):
+            key = "beach_sensor.button" if kit != "rfid" else "beach_sensor.centre"
             problems.append(
                 f"segment {sensor.segment}'s beach {sensor.kind} at ({sensor.x:.1f}, "
-                f"{sensor.y:.1f}) mm is not inside its beach: move beach_sensor.centre into the "
-                f"beach band ({g.bands['beach'][0]:g}-{g.bands['beach'][1]:g} mm out) or shrink "
-                "beach_sensor.boss"
+                f"{sensor.y:.1f}) mm is not inside its beach: move {key} into the "
+                f"beach band ({g.bands['beach'][0]:g}-{g.bands['beach'][1]:g} mm out)"
             )
     return problems
 
@@ -202,6 +162,10 @@ def check_pieces(g: KitGeometry) -> list[str]:
 
 
 def check_all(g: KitGeometry, leds: object, kit: str) -> list[str]:
+    """Every problem of the kit ``g`` with this config's ``[leds]`` and ``kit``: the zones, the
+    sensors, the chain, the bed, the pieces, the zone map, every fit, and the light (its
+    contrast at the config's brightness)."""
+    brightness = float(getattr(leds, "brightness", 0.3))
     return (
         check_zones_lit(g)
         + check_sensors(g, kit)
@@ -209,7 +173,39 @@ def check_all(g: KitGeometry, leds: object, kit: str) -> list[str]:
         + check_bed(g)
         + check_pieces(g)
         + check_config(g, leds)
+        + [f.sentence() for f in check_fits(g) if not f.ok]
+        + light_problems(g, "buttons" if kit != "rfid" else "rfid", brightness)
+        + (landing_problems(g) if kit == "rfid" else [])
     )
+
+
+def report(g: KitGeometry, leds: object, kit: str) -> dict[str, object]:
+    """``kit check --json``: per zone its light (coverage, bleed, contrast per palette mode
+    and role), per part its fit and clearance in mm, and every problem."""
+    brightness = float(getattr(leds, "brightness", 0.3))
+    problems = check_all(g, leds, kit)
+    fits: list[Fit] = check_fits(g)
+    return {
+        "ok": not problems,
+        "kit": kit,
+        "brightness": brightness,
+        "pixels": len(g.pixels()),
+        "zones": {
+            zone: {"light": light.to_json()}
+            for zone, light in light_report(
+                g, "buttons" if kit != "rfid" else "rfid", brightness
+            ).items()
+        },
+        "targets": {
+            "coverage": g.light.coverage_target,
+            "threshold": g.light.threshold,
+            "bleed": g.light.bleed_target,
+            "contrast": g.light.contrast_target,
+            "room_lux": g.light.room_lux,
+        },
+        "parts": [{"part": f.part, **f.to_json()} for f in fits],
+        "problems": problems,
+    }
 
 
 # --------------------------------------------------------------------------- command
@@ -230,6 +226,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--geometry", metavar="FILE", type=Path, help="a geometry TOML (default: the kit's own)"
     )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as JSON: every zone's light and every part's fit, the boards, "
+        "the harness, the power scheme and the bay (exit 1 if anything fails)",
+    )
     check.set_defaults(func=run_check)
     parts = actions.add_parser(
         "parts",
@@ -240,6 +242,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parts.add_argument("--hw", metavar="DIR", type=Path, default=None, help="the hw/ directory")
     parts.set_defaults(func=run_parts)
+    boards = actions.add_parser(
+        "boards",
+        help="regenerate the carrier boards' KiCad projects (hw/boards/); with kicad-cli, "
+        "ERC, DRC and the fab files",
+    )
+    add_config_option(boards, "the default kit (hw/config.example.toml)")
+    boards.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 naming stale files"
+    )
+    boards.add_argument("--out", metavar="DIR", type=Path, default=None, help="hw/boards/")
+    boards.add_argument(
+        "--export",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="also run kicad-cli: ERC, DRC, Gerbers, drill, BOM, placement, netlist into DIR",
+    )
+    boards.add_argument(
+        "--renders", action="store_true", help="with --export: draw hw/assembly/board_*.png"
+    )
+    boards.add_argument(
+        "--vendor",
+        action="store_true",
+        help="copy the footprints and symbols the boards use from an installed KiCad 9",
+    )
+    boards.set_defaults(func=run_boards)
 
 
 def load_for_check(path: Path | None) -> KitGeometry:
@@ -255,23 +283,42 @@ def load_for_check(path: Path | None) -> KitGeometry:
 
 def run_check(args: argparse.Namespace) -> int:
     from haleakala.kit.common import load_for_kit
+    from haleakala.kit.kitreport import check_electrics
+    from haleakala.kit.kitreport import report as report_electrics
 
     g = load_for_check(args.geometry)
     config, label = load_for_kit(args.config)
-    problems = check_all(g, config.leds, config.kit)
+    problems = check_all(g, config.leds, config.kit) + check_electrics(g, config)
+    if args.json:
+        data = report(g, config.leds, config.kit)
+        data.update(report_electrics(g, config, problems))
+        print(json.dumps({"config": label, **data}, indent=1, ensure_ascii=False))
+        return 0 if data["ok"] else 1
     for problem in problems:
         print(problem)
     if problems:
         print(f"kit check: {len(problems)} problem(s) (config: {label})", file=sys.stderr)
         return 1
     n = len(g.pixels())
+    from haleakala.kit.power_scheme import scheme
+
+    power = scheme(g, config)
     print(
         f"kit OK: {g.segments} segments x {len(ZONES)} zones lit by {n} pixels, "
         f"{g.segments} beach {'readers' if config.kit == 'rfid' else 'buttons'} in their "
         f"beaches, chain gaps within the wire, every part fits the {g.bed[0]:g} x "
-        f"{g.bed[1]:g} mm bed (config: {label})"
+        f"{g.bed[1]:g} mm bed, {len(check_fits(g))} fits with their clearance, every zone's "
+        f"light on target, the {config.model} fits the bay, the tile ribbons fit their "
+        f"notches, the last pixel gets {power.full_white.last_pixel_v:.2f} V at full white "
+        f"behind a {power.main_fuse_a:g} A fuse (config: {label})"
     )
     return 0
+
+
+def run_boards(args: argparse.Namespace) -> int:
+    from haleakala.kit.boards import command
+
+    return command.run(args)
 
 
 def run_parts(args: argparse.Namespace) -> int:

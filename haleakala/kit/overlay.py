@@ -1,4 +1,4 @@
-"""hw/OVERLAY.md: where each ring sits and which pixel lights which zone, generated from the
+"""hw/OVERLAY.md: where each tile sits and which pixel lights which zone, generated from the
 config's ``[leds]`` section through ``ZoneMap`` — the same object the daemon renders with — so
 the maker's notes cannot drift from what the scenes light up."""
 
@@ -72,8 +72,9 @@ def ring_picture(zone_map: ZoneMap, rx: int = 22, ry: int = 8) -> list[str]:
 def overlay_markdown(config: Config) -> str:
     zone_map = ZoneMap.from_config(config.leds)
     ppr = zone_map.pixels_per_ring
+    group = "ring" if ppr == RING_PIXELS else "tile"
     lines = [
-        "# Board overlay: rings and zones",
+        f"# Board overlay: {group}s and zones",
         "",
         "<!-- Generated from the config's [leds] section by `haleakala bom`: edit the config, "
         "not this file. -->",
@@ -98,20 +99,21 @@ def overlay_markdown(config: Config) -> str:
                 "in mm:",
                 "[placement.json](placement.json) (`haleakala kit check` proves every zone lit); "
                 "how to build it:",
-                "[ASSEMBLY.md](ASSEMBLY.md). A \"ring\" below is one segment's group on the "
-                "data wire.",
+                "[ASSEMBLY.md](ASSEMBLY.md).",
             ]
         ),
         "The scenes never name pixels, only zones",
         "(below), so a different layout is a config change (`[leds]`), not a code change.",
         "",
-        "## Rings on the data wire",
+        f"## {group.capitalize()}s on the data wire",
         "",
-        "Follow the data wire from the Pi: the first ring is ring 1. `leds.ring_order` says which",
-        "segment each ring sits under; `haleakala selftest` lights ring *n* with *segment + 1*",
+        f"Follow the data wire from the Pi: the first {group} is {group} 1. `leds.ring_order` "
+        "says which",
+        f"segment each {group} sits under; `haleakala selftest` lights {group} *n* with "
+        "*segment + 1*",
         "pixels so a wrong order shows at once.",
         "",
-        "| Ring on the wire | Under segment | Chain pixels |",
+        f"| {group.capitalize()} on the wire | Under segment | Chain pixels |",
         "|---:|---:|---|",
     ]
     for pos, segment in enumerate(zone_map.ring_order):
@@ -119,7 +121,7 @@ def overlay_markdown(config: Config) -> str:
         lines.append(f"| {pos + 1} | {segment} | {first}–{first + ppr - 1} |")
     lines += [
         "",
-        "## Which pixel lights which zone (every ring)",
+        f"## Which pixel lights which zone (every {group})",
         "",
         "| Pixel | Zone | Shows |",
         "|---:|---|---|",
@@ -163,4 +165,7 @@ def overlay_markdown(config: Config) -> str:
         cells = [_ranges(zone_map.pixels_of(segment, z)) for z in ZONES]
         lines.append(f"| {segment} | " + " | ".join(cells) + " |")
     lines.append("")
+    from haleakala.kit.tactile import overlay_section
+
+    lines += overlay_section()  # the marks a player finds each beach by (kit.tactile)
     return "\n".join(lines)

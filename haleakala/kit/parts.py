@@ -1,11 +1,14 @@
 """``haleakala kit parts``: build the kit's parts from the geometry (``kit.geometry``).
 
 3D prints (STL and STEP, build123d on OpenCASCADE): a segment tile (floor, light-cell walls
-with cable notches, the beach sensor's boss), the riser under it (the cavity for the reader
-and the cables, bolt holes to its neighbours), the centre piece, and the electronics bay
-(tray and lid). Laser-cut alternative (DXF at 1:1, through build123d's ezdxf exporter): a
-tile's floor and its wall layer. The overlay: the island at 1:1 as PDF (fpdf2), tiled onto
-A4 and A3 with registration marks. And ``hw/placement.json``.
+with a notch wherever the chain's wire crosses one, the button post's recess, the dowels'
+half-holes), the riser under it (the cavity for the reader and the cables, the dowels'
+half-bosses, bolt holes to its neighbours), the button post, the centre piece with its lip,
+and the electronics bay (tray with a standoff for every board's hole, lid screwed to it). The
+diffuser per tile (DXF at 1:1, through build123d's ezdxf exporter). The overlay: the island
+at 1:1 as PDF (fpdf2), tiled onto A4 and A3 with registration marks, its borders over the
+walls, the buttons' holes and the landing marks. ``hw/placement.json`` and ``hw/PLAN.md``
+(filament and hours from the solids' volumes: ``kit.plan``).
 
 Every file is deterministic (fixed STEP and PDF dates, ezdxf's fixed metadata, tessellation
 at fixed tolerances), so CI regenerates them and ``--check`` compares bytes. The CAD
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import math
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +29,9 @@ import build123d as bd
 import ezdxf
 from fpdf import FPDF
 
+from haleakala.kit import bay, fits
 from haleakala.kit.common import REPO_ROOT, check_or_write
+from haleakala.kit.envelopes import default_envelopes
 from haleakala.kit.geometry import (
     BAND_ZONES,
     KitGeometry,
@@ -33,9 +39,17 @@ from haleakala.kit.geometry import (
     default_geometry,
     rotate,
 )
+from haleakala.kit.light import cells, sector_polygon
+from haleakala.kit.placement import placement_json
+from haleakala.kit.plan import estimate, plan_markdown
+from haleakala.kit.shapes import LIP_THICKNESS, PAPER, RECESS
 
 FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 """Written into STEP headers and PDF info instead of the clock, so the bytes never drift."""
+DOWEL_DEPTH = 1.5
+"""How far a dowel enters a tile's floor from below (the floor is 2 mm)."""
+DOWEL_IN_RISER = 8.5
+"""How deep the dowel's hole goes into the risers' half-bosses."""
 STL_TOLERANCE = (0.02, 0.2)  # linear mm, angular rad: round holes show as 30-odd facets
 OVERLAY_LINE = 0.35
 OVERLAY_TINT = {
@@ -75,17 +89,21 @@ def rect(cx: float, cy: float, w: float, d: float) -> bd.Face:
 
 
 def open_cells(g: KitGeometry) -> bd.Sketch:
-    """The light cells' insides on segment 0's tile: every zone inset by half a wall; the sea
-    (unlit) around the two slot windows. The walls are the tile less these."""
+    """The light cells' insides on segment 0's tile (``kit.light.cells``: every zone inset by
+    half a wall, by a whole edge wall at the tile's radial edges); the sea (unlit) around the
+    two slot windows. The walls are the tile less these."""
     half = g.wall / 2
-    cells: list[bd.Face] = [inset(face(g.tile_zone(z)), half) for z in BAND_ZONES]
+    light_cells = cells(g)
+    faces: list[bd.Face] = [face(light_cells[z].outline) for z in BAND_ZONES]
     sea_inner, _ = g.bands["sea"]
-    sea = inset(face(g.sector(sea_inner, g.radius - half)), half)
+    sea = face(
+        sector_polygon(sea_inner + half, g.radius - g.edge_wall, g.edge_wall, g.arc_steps * 2)
+    )
     for zone in ("slot_a", "slot_b"):
         window = face(g.tile_zone(zone))
-        cells.append(inset(window, half))
+        faces.append(face(light_cells[zone].outline))
         sea = sea - bd.offset(window, half, kind=bd.Kind.INTERSECTION)
-    total = bd.Sketch() + cells
+    total = bd.Sketch() + faces
     return total + sea
 
 
@@ -103,34 +121,60 @@ def box(x: float, y: float, z: float, w: float, d: float, h: float) -> bd.Part:
 
 
 def tile(g: KitGeometry) -> bd.Part:
-    """One segment's tile, printed floor down: floor, walls, notches, holes, the boss."""
+    """One segment's tile, printed floor down: floor, walls, the chain's notches where its
+    wires cross the walls, the cable holes, the button post's recess and the dowels'
+    half-holes under its two edges."""
     outline = face(g.tile_outline())
     walls2d = outline - open_cells(g)
     part = bd.extrude(outline, g.floor, dir=(0, 0, 1)) + bd.extrude(
         walls2d, g.tile_height, dir=(0, 0, 1)
     )
     nw, nh = g.notch
-    r0, r1 = g.centre_radius - 5.0, g.bands["water"][1] + g.wall  # through the inner edge
-    part -= box(0, (r0 + r1) / 2, g.floor, nw, r1 - r0, nh)
-    sx, sy = g.slot_centre
-    sw = g.slot_size[0]
-    part -= box(0, sy, g.floor, 2 * (sx + sw / 2 + g.wall), nw, nh)
+    for (x, y), angle in g.notches():
+        part -= (
+            bd.Pos(x, y, g.floor)
+            * bd.Rot(0, 0, math.degrees(angle))
+            * bd.Box(g.wall + 6, nw, nh, align=(bd.Align.CENTER, bd.Align.CENTER, bd.Align.MIN))
+        )
     for hx, hy in g.floor_holes:
         part -= cylinder(hx, hy, -1, g.hole_diameter, g.floor + 2)
-    bx, by = g.sensor_centre
-    boss_h = g.cell_height + g.diffuser + 1.2 + 2.0 - g.switch_height
-    boss = box(bx, by, g.floor, g.boss[0], g.boss[1], boss_h)
-    boss -= box(bx, by, g.floor + boss_h - 2.0, g.switch[0], g.switch[1], 2.0)
-    part += boss
-    part -= cylinder(bx, by, -1, 6.0, g.floor + boss_h + 2)
+    post = button_post(g)
+    bx, by = g.button
+    part -= box(bx, by, g.floor - RECESS, post.recess, post.recess, RECESS + 0.01)
+    part -= box(bx, by, -1, post.hollow[0], post.hollow[1], g.floor + 2)
+    for side in (-1, 1):
+        for r in g.dowel_radii:
+            x, y = rotate((0.0, r), side, 12)
+            part -= cylinder(x, y, -1, g.dowel_hole, 1 + DOWEL_DEPTH)
+    return part
+
+
+def button_post(g: KitGeometry) -> fits.ButtonPost:
+    return fits.button_post(g)
+
+
+def button_post_part(g: KitGeometry) -> bd.Part:
+    """The post under a beach's switch (buttons kit), standing in the tile's recess: the
+    switch's body in the pocket on top, its legs and their wires down the hollow."""
+    post = button_post(g)
+    (pw, pd), h = g.post, post.height
+    part = box(0, 0, -RECESS, pw, pd, h + RECESS)
+    part -= box(0, 0, h - post.pocket_depth, post.pocket, post.pocket, post.pocket_depth + 1)
+    part -= box(0, 0, -RECESS - 1, post.hollow[0], post.hollow[1], h + RECESS + 2)
     return part
 
 
 def riser(g: KitGeometry) -> bd.Part:
-    """The rim under a tile: a wall round the tile's outline with cable notches and bolts."""
+    """The rim under a tile: a wall round the tile's outline with cable notches, the bolts to
+    its neighbours and, at each joint, half-bosses for the dowels that key the tiles."""
     outline = face(g.tile_outline())
     ring = outline - inset(outline, g.wall)
     part = bd.extrude(ring, g.skirt, dir=(0, 0, 1))
+    dowel_boss = 2 * (g.dowel_hole / 2 + g.min_wall + 1.0)
+    for side in (-1, 1):
+        for r in g.dowel_radii:
+            x, y = rotate((0.0, r), side, 12)
+            part += cylinder(x, y, 0, dowel_boss, g.skirt) & bd.extrude(outline, g.skirt)
     w, h = g.skirt_notch
     for side in (-1, 1):
         x, y = rotate((0.0, 100.0), side, 12)  # 30 degrees: on the tile's edge
@@ -147,13 +191,27 @@ def riser(g: KitGeometry) -> bd.Part:
                 * bd.Rot(0, 90, 0)
                 * bd.Cylinder(g.bolt_hole / 2, g.wall * 4)
             )
-    part -= box(0, g.radius, g.skirt - h, w, g.wall * 6, h)
+        for r in g.dowel_radii:
+            x, y = rotate((0.0, r), side, 12)
+            part -= cylinder(x, y, g.skirt - DOWEL_IN_RISER, g.dowel_hole, DOWEL_IN_RISER + 1)
+    rw, rh = g.cable_rim_notch
+    part -= box(0, g.radius, g.skirt - rh, rw, g.wall * 6, rh)
+    # Strain relief: a cable tie through a slot either side of the rim notch, round the
+    # ribbons and the wall between.
+    tw, th = g.cable_tie_slot
+    for side in (-1, 1):
+        part -= box(side * (rw / 2 + 4.0), g.radius, g.skirt - rh - th - 0.5, tw, g.wall * 6, th)
     return part
 
 
 def centre(g: KitGeometry) -> bd.Part:
-    total = g.skirt + g.tile_height + g.diffuser
-    return cylinder(0, 0, 0, 2 * (g.centre_radius - 0.2), total)
+    """The summit: a plug in the ring of craters, its lip over their tips holding the tiles,
+    diffusers and overlay down (print it upside down, the lip on the bed)."""
+    total = g.stack_height + PAPER
+    lip = g.centre_radius + g.centre_lip
+    return cylinder(0, 0, 0, 2 * (g.centre_radius - 0.2), total) + cylinder(
+        0, 0, total, 2 * lip, LIP_THICKNESS
+    )
 
 
 def console_tray(g: KitGeometry) -> bd.Part:
@@ -162,21 +220,18 @@ def console_tray(g: KitGeometry) -> bd.Part:
     t = float(c["wall"])
     h = ch - t
     part = box(0, 0, 0, cw, cd, h) - box(0, 0, t, cw - 2 * t, cd - 2 * t, h)
-    stand = float(c["standoff"])
-    for at, holes, hole_d in (
-        ("pi_at", "pi_holes", 2.2),
-        ("pico_at", "pico_holes", 1.8),
-        ("perfboard_at", "perfboard_holes", 2.7),
-    ):
-        ax, ay = (float(v) for v in c[at])
-        hx, hy = (float(v) / 2 for v in c[holes])
-        for dx in (-hx, hx):
-            for dy in (-hy, hy):
-                part += cylinder(ax + dx, ay + dy, t - 0.5, 6.0, stand + 0.5)
-                part -= cylinder(ax + dx, ay + dy, t, hole_d, stand + 1)
-    # The cable to the island (the wall facing it, -y) and the supply (+x wall).
-    part -= box(0, -cd / 2, h - 12, 30, t * 4, 12.5)
-    part -= box(cw / 2, -cd / 4, t + 4, t * 4, 14, 12)
+    e = default_envelopes()
+    for x, y, screw in bay.standoffs(g, e):
+        part += cylinder(x, y, t - 0.5, bay.STANDOFF, bay.STANDOFF + 0.5)
+        part -= cylinder(x, y, t, bay.PILOT[screw], bay.STANDOFF + 1)
+    for x, y in bay.lid_bosses(g):
+        part += cylinder(x, y, t - 0.5, bay.BOSS, h - t + 0.5)
+        part -= cylinder(x, y, t + 2, bay.PILOT[str(c["lid_screw"])], h)
+    # The tile cables to the island (the wall facing it, -y) and the supply (-x wall).
+    sw, sh = (float(v) for v in c["cable_slot"])
+    part -= box(0, -cd / 2, h - sh + 0.5, sw, t * 4, sh)
+    sy, sw, sh = (float(v) for v in c["supply_slot"])
+    part -= box(-cw / 2, sy, t + 4, t * 4, sw, sh)
     return part
 
 
@@ -184,24 +239,28 @@ def console_lid(g: KitGeometry) -> bd.Part:
     c = g.console
     cw, cd, _ = (float(v) for v in c["size"])
     t = float(c["wall"])
+    e = default_envelopes()
     part = box(0, 0, 0, cw, cd, t)
     ox, oy = (float(v) for v in c["oled_at"])
     ww, wd = (float(v) for v in c["oled_window"])
     part -= box(ox, oy, -1, ww, wd, t + 2)
-    hx, hy = (float(v) / 2 for v in c["oled_holes"])
-    for dx in (-hx, hx):
-        for dy in (-hy, hy):
-            part -= cylinder(ox + dx, oy + dy, -1, 2.2, t + 2)
+    oled = e.boards["oled"]
+    bw, bh, _ = oled.board
+    for hx, hy in oled.holes:
+        part -= cylinder(ox - bw / 2 + hx, oy - bh / 2 + hy, -1, bay.CLEAR[oled.screw], t + 2)
     ex, ey = (float(v) for v in c["encoder_at"])
     part -= cylinder(ex, ey, -1, float(c["encoder_hole"]), t + 2)
     kx, ky = (float(v) for v in c["back_at"])
     part -= cylinder(kx, ky, -1, float(c["back_hole"]), t + 2)
+    for x, y in bay.lid_bosses(g):
+        part -= cylinder(x, y, -1, bay.CLEAR[str(c["lid_screw"])], t + 2)
     return part
 
 
 SOLIDS = {
     "tile": tile,
     "riser": riser,
+    "button_post": button_post_part,
     "centre": centre,
     "console_tray": console_tray,
     "console_lid": console_lid,
@@ -258,17 +317,12 @@ def dxf_bytes(shapes: list[bd.Face | bd.Sketch]) -> bytes:
         return _via_file(".dxf", exporter.write)
 
 
-def laser_floor(g: KitGeometry) -> bd.Face | bd.Sketch:
-    floor = face(g.tile_outline())
-    for hx, hy in g.floor_holes:
-        floor -= bd.Pos(hx, hy) * bd.Circle(g.hole_diameter / 2)
-    bx, by = g.sensor_centre
-    floor -= bd.Pos(bx, by) * bd.Circle(3.0)
-    return floor
-
-
-def laser_walls(g: KitGeometry) -> bd.Face | bd.Sketch:
-    return face(g.tile_outline()) - open_cells(g)
+def diffuser(g: KitGeometry) -> bd.Face | bd.Sketch:
+    """A tile's diffuser: the tile's outline (0.25 mm in, so six sheets lie side by side)
+    and the button's hole; no cable holes (light would leak up through them)."""
+    sheet = inset(face(g.tile_outline()), 0.25)
+    bx, by = g.button
+    return sheet - bd.Pos(bx, by) * bd.Circle(button_post(g).cap_hole / 2)
 
 
 # --------------------------------------------------------------------------- overlay PDF
@@ -336,32 +390,46 @@ def _cross(pdf: FPDF, x: float, y: float) -> None:
 def _draw_island(
     pdf: FPDF, g: KitGeometry, page: Callable[[float, float], tuple[float, float]]
 ) -> None:
-    pdf.set_line_width(OVERLAY_LINE)
+    def outlines(segment: int) -> list[tuple[str, Polygon]]:
+        sea = tuple(rotate(p, segment) for p in g.sector(*g.bands["sea"]))
+        return [
+            ("sea", sea),
+            *((z, g.zone_polygon(segment, z)) for z in (*BAND_ZONES, "slot_a", "slot_b")),
+        ]
+
+    for segment in range(g.segments):  # the tints first, then every border over them
+        for band, polygon in outlines(segment):
+            pdf.set_fill_color(*OVERLAY_TINT.get(band, (255, 255, 255)))
+            pdf.polygon([page(x, y) for x, y in polygon], style="F")
+    pdf.set_line_width(g.light.border)  # printed over every wall: the light model's border
     pdf.set_draw_color(60, 60, 60)
     for segment in range(g.segments):
-        sea = tuple(rotate(p, segment) for p in g.sector(*g.bands["sea"]))
-        bands = [("sea", sea)] + [(z, g.zone_polygon(segment, z)) for z in BAND_ZONES]
-        for band, polygon in bands:
-            pdf.set_fill_color(*OVERLAY_TINT[band])
-            pdf.polygon([page(x, y) for x, y in polygon], style="DF")
-        for zone in ("slot_a", "slot_b"):
-            pdf.set_fill_color(255, 255, 255)
-            pdf.polygon([page(x, y) for x, y in g.zone_polygon(segment, zone)], style="DF")
+        for _band, polygon in outlines(segment):
+            pdf.polygon([page(x, y) for x, y in polygon], style="D")
+    for segment in range(g.segments):
         pdf.set_font("helvetica", size=9)
         pdf.set_text_color(40, 40, 40)
         for k, band in enumerate(("grassland", "forest", "mountain")):
             inner, _outer = g.bands[band]
-            x, y = page(*rotate((0.0, inner + 3.5), segment))
+            x, y = page(*rotate((0.0, inner + 6.5), segment))
             label = f"{segment}{'GFM'[k]}"
             pdf.text(x - pdf.get_string_width(label) / 2, y, label)
         x, y = page(*rotate((0.0, g.radius - 8), segment))
         label = f"segment {segment}"
         pdf.text(x - pdf.get_string_width(label) / 2, y, label)
         # The beach button's hole (buttons kit): cut it out after gluing the sheets.
-        bx, by = page(*rotate(g.sensor_centre, segment))
+        bx, by = page(*rotate(g.button, segment))
+        pdf.set_line_width(OVERLAY_LINE)
         pdf.set_draw_color(200, 0, 0)
-        pdf.circle(bx, by, 6.5)
-        pdf.set_draw_color(60, 60, 60)
+        pdf.circle(bx, by, button_post(g).cap_hole / 2)
+        # The landing mark over the reader's antenna (RFID kit): lay the discs here.
+        lx, ly = page(*rotate(g.sensor_centre, segment))
+        pdf.set_draw_color(40, 20, 90)
+        pdf.set_line_width(0.8)
+        pdf.circle(lx, ly, g.landing / 2)
+        pdf.set_line_width(0.3)
+        pdf.circle(lx, ly, 1.0)
+    pdf.set_draw_color(60, 60, 60)
     cx, cy = page(0.0, 0.0)
     pdf.set_fill_color(120, 90, 80)
     pdf.circle(cx, cy, g.centre_radius, style="DF")
@@ -373,13 +441,19 @@ def _draw_island(
 def generate(g: KitGeometry, hw_dir: Path, kit: str = "buttons") -> dict[Path, bytes]:
     """Every file this command owns, as bytes, keyed by path."""
     parts_dir = hw_dir / "parts"
-    files: dict[Path, bytes] = {hw_dir / "placement.json": g.placement_json(kit).encode()}
+    files: dict[Path, bytes] = {hw_dir / "placement.json": placement_json(g, kit).encode()}
+    copies = {p.file.rsplit("/", 1)[1].rsplit(".", 1)[0]: p.copies for p in g.parts()}
+    estimates = []
     for name, build in SOLIDS.items():
         solid = build(g)
         files[parts_dir / "print" / f"{name}.stl"] = stl_bytes(solid)
         files[parts_dir / "print" / f"{name}.step"] = step_bytes(solid, name)
-    files[parts_dir / "laser" / "tile_floor.dxf"] = dxf_bytes([laser_floor(g)])
-    files[parts_dir / "laser" / "tile_walls.dxf"] = dxf_bytes([laser_walls(g)])
+        box = solid.bounding_box()
+        estimates.append(
+            estimate(name, copies[name], solid.volume, solid.area, box.max.Z - box.min.Z)
+        )
+    files[hw_dir / "PLAN.md"] = plan_markdown(g, estimates).encode()
+    files[parts_dir / "laser" / "diffuser.dxf"] = dxf_bytes([diffuser(g)])
     for paper in ("a4", "a3"):
         files[parts_dir / "overlay" / f"overlay_{paper}.pdf"] = overlay_pdf(g, paper)
     return files

@@ -21,8 +21,10 @@ import math
 
 from haleakala.cli import INSTALLED_CONFIG, add_config_option
 from haleakala.hal.zones import MA_PER_CHANNEL
-from haleakala.kit.budget import HEADROOM, MA_PER_PIXEL, PowerBudget, budget
+from haleakala.kit.budget import HEADROOM, MA_PER_PIXEL, KitConfig, PowerBudget, budget
 from haleakala.kit.common import load_for_kit
+from haleakala.kit.geometry import default_geometry
+from haleakala.kit.power_scheme import scheme
 
 
 def _ma(value: float) -> int:
@@ -30,14 +32,43 @@ def _ma(value: float) -> int:
     return math.ceil(value - 1e-9)
 
 
-def report(b: PowerBudget, label: str) -> list[str]:
+def scheme_lines(config: KitConfig) -> list[str]:
+    """The power scheme (``kit.power_scheme``): where 5 V enters, each run, the fuses, the
+    voltage at the last pixel."""
+    s = scheme(default_geometry(), config)
+    hold, trip, _ohm = s.tile_fuse
+    lines = [
+        f"power scheme: 5 V enters at the hub's J1 ({s.supply_v:g} V supply); J2 beside it "
+        f"feeds the Pi; F1 (T{s.main_fuse_a:g}A slow-blow) protects the LED and reader rail "
+        f"({math.ceil(s.peak_ma)} mA peak at the cap); each tile's ribbon has its own PTC "
+        f"(holds {hold:g} A, trips at {trip:g} A)",
+    ]
+    for run in s.runs:
+        lines.append(
+            f"  {run['run']}: {run['made_of']}, {run['carries_a']:g} A at full white, rated "
+            f"{run['rated_a']:g} A, protected by {run['protected_by']}"
+        )
+    white, cap = s.full_white, s.at_cap
+    lines += [
+        f"last_pixel_v_full_white: {white.last_pixel_v:.2f}  (tile {white.worst_tile}'s last "
+        f"pixel, every pixel white at brightness 1 held to the current limit: "
+        f"{white.total_a:.2f} A from the supply; uncapped the pixels alone would draw "
+        f"{s.uncapped_a:.2f} A, {s.uncapped_words()})",
+        f"last_pixel_v_default_cap: {cap.last_pixel_v:.2f}  (brightness "
+        f"{config.leds.brightness:g}, limit {config.leds.current_limit_ma:g} mA: "
+        f"{cap.total_a:.2f} A)",
+    ]
+    return lines
+
+
+def report(b: PowerBudget, label: str, config: KitConfig | None = None) -> list[str]:
     lines = [
         f"Power budget: {b.model}, {b.kit} kit (config: {label})",
-        f"LED chain: {len(b.rings)} rings x {b.rings[0].pixels} pixels = {b.pixels} pixels; "
+        f"LED chain: {len(b.rings)} tiles x {b.rings[0].pixels} pixels = {b.pixels} pixels; "
         f"a pixel draws ~{MA_PER_PIXEL:g} mA at full white ({MA_PER_CHANNEL:g} mA per channel)",
     ]
     lines += [
-        f"  ring {r.position} (segment {r.segment}): {r.pixels} pixels, worst {_ma(r.worst_ma)} "
+        f"  tile {r.position} (segment {r.segment}): {r.pixels} pixels, worst {_ma(r.worst_ma)} "
         f"mA, at brightness {b.brightness:g}: {_ma(r.at_brightness_ma)} mA"
         for r in b.rings
     ]
@@ -53,7 +84,13 @@ def report(b: PowerBudget, label: str) -> list[str]:
         f"pi_budget_ma: {_ma(b.pi_ma)}  ({b.model} under full CPU load, no USB devices)",
         f"oled_ma: {_ma(b.oled_ma)}",
         f"rfid_ma: {_ma(b.rfid_ma)}  "
-        + ("(Pico and six readers, one RF field on)" if b.rfid_ma else "(buttons kit: none)"),
+        + (
+            f"(the Pico and six readers, {b.rfid_fields} RF fields on at once as the firmware "
+            "scans them)"
+            if b.rfid_ma
+            else "(buttons kit: none)"
+        ),
+        f"speaker_ma: {_ma(b.speaker_ma)}  (the voice at full volume, averaged over speech)",
         f"peak_ma: {_ma(b.peak_ma)}",
         f"supply_needed_ma: {_ma(b.needed_ma)}  (peak + {HEADROOM:.0%} headroom): a 5 V supply "
         f"of at least {b.recommended_supply_ma / 1000:g} A",
@@ -65,6 +102,9 @@ def report(b: PowerBudget, label: str) -> list[str]:
             "(enough for the RFID Pico)"
         )
     warnings = b.warnings()
+    if config is not None:
+        lines += scheme_lines(config)
+        warnings += scheme(default_geometry(), config).problems
     lines += [f"warning: {w}" for w in warnings]
     if not warnings:
         lines.append(
@@ -89,5 +129,5 @@ def run(args: argparse.Namespace) -> int:
     """Print the budget; exit 1 when the configured supply is too small."""
     config, label = load_for_kit(args.config, supply=False)
     b = budget(config)
-    print("\n".join(report(b, label)))
-    return 1 if b.warnings() else 0
+    print("\n".join(report(b, label, config)))
+    return 1 if b.warnings() or scheme(default_geometry(), config).problems else 0

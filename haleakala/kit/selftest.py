@@ -9,8 +9,8 @@ whose game code has never run. Each part is one step:
   (so a ring under the wrong segment shows at once), then each zone in turn;
 - **OLED**: a test pattern (border, corner squares, text);
 - **select, back, encoder clockwise / anticlockwise**, and per beach either the **beach
-  button** (buttons kit) or the **beach reader** (RFID kit: place any tagged disc there;
-  enrolled or not, since the raw tag UIDs count too), after the **RFID link** is up.
+  button** (buttons kit) or the **beach reader** (RFID kit: any tagged disc, enrolled or
+  not), after the **RFID link** is up. ``--tile N``: one tile on the bench (``selftest_tile``).
 
 Who answers is an ``Operator``: a person at the console (``ConsoleOperator``: instructions
 and y/n questions), or, on the sim backend with ``--auto``, ``SimOperator``, which makes the
@@ -57,9 +57,11 @@ from haleakala.kit.selftest_steps import (
     PartResult,
     Report,
     SimOperator,
+    TagsRelay,
     TagsSeen,
     VisualCheck,
 )
+from haleakala.kit.selftest_tile import run_tile
 from haleakala.kit.wiring import PI_GPIO_PIN, load_pico_pins
 
 if TYPE_CHECKING:
@@ -123,8 +125,10 @@ class SelfTest:
         pause: Callable[[float], None] = time.sleep,
         title: str = "",
         extra_inputs: Sequence[Any] = (),
+        speaker: bool = False,
     ) -> None:
         self.config = config
+        self.speaker = speaker  # a sentence per language (kit.selftest_speaker)
         self.hw = hardware
         self.op = operator
         self.timeout_s = timeout_s
@@ -152,6 +156,10 @@ class SelfTest:
             for position in range(SEGMENTS):
                 self.check_ring(position)
             self.check_display()
+            if self.speaker:
+                from haleakala.kit.selftest_speaker import check_speaker
+
+                check_speaker(self)
             self.check_inputs()
         finally:
             for source in self.extra_inputs:
@@ -451,34 +459,6 @@ def _describe(event: InputEvent | TagsSeen) -> str:
     return ""
 
 
-# --------------------------------------------------------------------------- RFID on a Pi
-
-
-class TagsRelay:
-    """Raw tag UIDs from the RFID link (its ``on_uids``) as ``TagsSeen`` events, so that a
-    tag not enrolled yet counts too. Only a tag that arrives on a beach is told: a disc left
-    on the previous beach must not answer for the next one."""
-
-    def __init__(self) -> None:
-        self._post: Callable[[InputEvent | TagsSeen], None] | None = None
-        self._last: list[frozenset[str]] = [frozenset()] * BEACHES
-
-    def seen(self, beaches: Sequence[frozenset[str] | None]) -> None:
-        """The link's ``on_uids``: the UIDs per beach after each snapshot (None: unknown)."""
-        for beach, uids in enumerate(beaches):
-            if uids is None:
-                continue
-            arrived, self._last[beach] = uids - self._last[beach], uids
-            if arrived and self._post is not None:
-                self._post(TagsSeen(beach, frozenset(arrived)))
-
-    def start(self, post: Callable[[InputEvent | TagsSeen], None]) -> None:
-        self._post = post
-
-    def close(self) -> None:
-        self._post = None
-
-
 # --------------------------------------------------------------------------- the command
 
 
@@ -508,6 +488,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help=f"seconds to wait for each input (default {INTERACTIVE_TIMEOUT_S:g}, "
         f"{AUTO_TIMEOUT_S:g} with --auto)",
+    )
+    parser.add_argument(
+        "--tile",
+        type=int,
+        choices=range(SEGMENTS),
+        metavar="N",
+        help="bench-test segment N's tile alone: its pixels one by one, its button or reader",
     )
     parser.set_defaults(func=run)
 
@@ -577,10 +564,13 @@ def _run_on(config: Any, backend: str, args: argparse.Namespace, timeout: float,
         else:
             operator = ConsoleOperator(timeout_s=timeout)
             operator.say(title)
-        test = SelfTest(
-            config, hardware, operator, timeout_s=timeout, title=title, extra_inputs=extra
-        )
-        report = test.run()
+        from haleakala.hal.audio import NoAudio
+
+        speaker = hardware.audio is not None and not isinstance(hardware.audio, NoAudio)
+        test = SelfTest(config, hardware, operator, timeout_s=timeout, title=title,
+                        extra_inputs=extra, speaker=speaker)  # fmt: skip
+        tile = getattr(args, "tile", None)
+        report = test.run() if tile is None else run_tile(test, tile)
     finally:
         hardware.close()
     if not args.auto:

@@ -6,9 +6,11 @@ on the sim backend exactly as on a Pi."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+from haleakala.hal.events import BEACHES, InputEvent
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -75,6 +77,7 @@ class VisualCheck:
     question: str
     frames: tuple[LedFrameCheck, ...] = ()
     image: Image | None = None
+    heard: int = 0  # the loudspeaker: this many sentences were just played
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,15 @@ class SimOperator:
         pass
 
     def confirm(self, check: VisualCheck) -> tuple[bool, str]:
+        if check.heard:
+            from haleakala.hal.audio import HEARD_RMS, SimAudio, rms
+
+            audio = self.hw.audio
+            spoken = list(audio.spoken)[-check.heard :] if isinstance(audio, SimAudio) else []
+            if len(spoken) < check.heard:
+                return False, f"{check.heard - len(spoken)} sentence(s) never reached the speaker"
+            quiet = [s.language for s in spoken if not s.finished or rms(s.samples) < HEARD_RMS]
+            return (False, f"silent in {', '.join(quiet)}") if quiet else (True, "")
         if check.image is not None:
             shown = self.hw.display.last
             if shown is None:
@@ -206,3 +218,31 @@ ANY_TAG = "E0040150C0FFEE01"
 
 def _indices(pixels: frozenset[int]) -> str:
     return ", ".join(str(i) for i in sorted(pixels))
+
+
+# --------------------------------------------------------------------------- RFID on a Pi
+
+
+class TagsRelay:
+    """Raw tag UIDs from the RFID link (its ``on_uids``) as ``TagsSeen`` events, so that a
+    tag not enrolled yet counts too. Only a tag that arrives on a beach is told: a disc left
+    on the previous beach must not answer for the next one."""
+
+    def __init__(self) -> None:
+        self._post: Callable[[InputEvent | TagsSeen], None] | None = None
+        self._last: list[frozenset[str]] = [frozenset()] * BEACHES
+
+    def seen(self, beaches: Sequence[frozenset[str] | None]) -> None:
+        """The link's ``on_uids``: the UIDs per beach after each snapshot (None: unknown)."""
+        for beach, uids in enumerate(beaches):
+            if uids is None:
+                continue
+            arrived, self._last[beach] = uids - self._last[beach], uids
+            if arrived and self._post is not None:
+                self._post(TagsSeen(beach, frozenset(arrived)))
+
+    def start(self, post: Callable[[InputEvent | TagsSeen], None]) -> None:
+        self._post = post
+
+    def close(self) -> None:
+        self._post = None

@@ -17,6 +17,9 @@ from haleakala import config as cfg
 
 PREFIX = PurePosixPath("/opt/haleakala")
 VENV = PREFIX / "venv"
+COMMAND_LINK = PurePosixPath("/usr/local/bin/haleakala")
+"""The command on every user's PATH: a link to the venv's, so the docs' commands run as
+written (``haleakala config check``, ``sudo haleakala selftest``)."""
 CONFIG = PurePosixPath("/etc/haleakala/config.toml")
 STATE = PurePosixPath("/var/lib/haleakala")
 UNIT_NAME = "haleakala.service"
@@ -36,12 +39,15 @@ UDEV_CONTROL = PurePosixPath("/run/udev/control")
 SOURCE_STAMP = PREFIX / "installed-source.sha256"
 
 USER = "haleakala"
-GROUPS = ("gpio", "spi", "i2c", "dialout")
-APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev", "i2c-tools")
+GROUPS = ("gpio", "spi", "i2c", "dialout", "audio")
+APT_PACKAGES = (
+    "python3-venv", "python3-dev", "gcc", "libc6-dev", "i2c-tools", "espeak-ng", "alsa-utils",
+)  # fmt: skip
 """python3-dev, gcc, libc6-dev: rpi_ws281x (and sysv_ipc, Blinka's) come as source and build a
 C extension; i2c-tools: i2cdetect for the OLED. All from Debian: Raspberry Pi OS's own archive
 is not needed. No python3- package that pip would install again (Pillow: Debian's 9.4 is older
-than the project's lower bound)."""
+than the project's lower bound). espeak-ng: the companion's voice (English, German, French);
+alsa-utils: aplay, which plays it on the loudspeaker (``hal.audio.AlsaAudio``)."""
 TEST_MODEL_ENV = "HALEAKALA_TEST_PI_MODEL"
 DIR_MODE = 0o755
 BLOCK_BEGIN = "# >>> haleakala: added by 'haleakala install', removed by 'haleakala uninstall'"
@@ -68,6 +74,12 @@ def pip_extra(model: str) -> str:
     return "pi5" if model == "pi5" else "pi"
 
 
+def kit_extra(config: cfg.Config) -> str:
+    """The extras a release of this kit is built with: the model's, and ``remote`` while
+    remote play is enabled in the config (an update keeps what the install chose)."""
+    return pip_extra(config.model) + (",remote" if config.remote.enabled else "")
+
+
 def make_dirs(path: Path, mode: int = DIR_MODE) -> None:
     """``mkdir -p`` with an explicit mode on every directory it creates (umask-proof)."""
     missing = []
@@ -91,6 +103,19 @@ class SystemRunner:
 
     def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
+
+    def capture(self, argv: Sequence[str], timeout: float | None = None) -> tuple[int, str]:
+        """Run ``argv`` and return its exit status and output (stdout and stderr together):
+        for the checks, whose words the updater repeats when they fail. 127: not found."""
+        self.say(f"$ {shlex.join(argv)}")
+        try:
+            done = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
+                                  errors="replace")  # fmt: skip
+        except FileNotFoundError:
+            return 127, f"{argv[0]}: not found"
+        except subprocess.TimeoutExpired:
+            return 124, f"{shlex.join(argv)}: no answer within {timeout:.0f} s"
+        return done.returncode, done.stdout + done.stderr
 
     def run(self, argv: Sequence[str]) -> None:
         self.say(f"$ {shlex.join(argv)}")
@@ -122,8 +147,13 @@ class SandboxRunner:
         self.say(f"$ {shlex.join(argv)}  (recorded)")
         make_dirs(self.log.parent)
         with self.log.open("a", encoding="utf-8") as log:
-            log.write(shlex.join(argv) + "\n")
+            log.write(shlex.join(argv).replace("\n", "\\n") + "\n")  # one line each
         self._trace(list(argv))
+
+    def capture(self, argv: Sequence[str], timeout: float | None = None) -> tuple[int, str]:
+        """Recorded like ``run``; the answer is a success with no words."""
+        self.run(argv)
+        return 0, ""
 
     def _append(self, path: PurePosixPath, text: str) -> None:
         target = self.p(path)
@@ -153,7 +183,11 @@ class SandboxRunner:
             venv = self.p(argv[-1])
             make_dirs(venv / "bin")
             (venv / "pyvenv.cfg").write_text("include-system-site-packages = true\n")
-        elif name.endswith("/bin/pip") and "install" in argv:
+        elif name.endswith("/bin/python") and "wheel" in argv and "--no-deps" in argv:
+            dist = self.p(argv[argv.index("--wheel-dir") + 1])
+            make_dirs(dist)
+            (dist / f"haleakala_companion-{self.version}-py3-none-any.whl").write_bytes(b"")
+        elif name.endswith(("/bin/pip", "/bin/python")) and "install" in argv[:5]:
             site = self.p(PurePosixPath(name).parent.parent) / "lib" / "python3" / "site-packages"
             info = site / f"haleakala_companion-{self.version}.dist-info"
             make_dirs(info)
@@ -172,6 +206,16 @@ def _drop_lines(path: Path, name: str) -> None:
     if path.is_file():
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         path.write_text("".join(line for line in lines if not line.startswith(f"{name}:")))
+
+
+def runner_for(
+    root: Path, say: Callable[[str], None] = print, version: str | None = None
+) -> SystemRunner | SandboxRunner:
+    """For real on ``/``; recorded (with the traces a real run leaves) under a sandbox."""
+    if root.resolve() == Path("/"):
+        return SystemRunner(say)
+    repo = Path(__file__).resolve().parents[2]
+    return SandboxRunner(root, say, version or source_version(repo))
 
 
 # --------------------------------------------------------------------------- system state
@@ -250,10 +294,17 @@ def source_digest(source: Path) -> str:
     return digest.hexdigest()
 
 
-def boot_block(model: str, led_data: int) -> str:
+I2S_SPEAKER = ("dtparam=i2s=on", "dtoverlay=max98357a,no-sdmode")
+"""The MAX98357A amplifier on the Pi's I2S pins (GPIO 18, 19, 21), always on: its SD pin is
+tied high on the breakout, so no GPIO switches it."""
+
+
+def boot_block(model: str, led_data: int, speaker: str = "usb") -> str:
     lines = [BLOCK_BEGIN, "[all]", "dtparam=i2c_arm=on", "dtparam=spi=on"]
     if led_data == cfg.SPI_LED_GPIO:
         lines += CORE_CLOCK.get(model, ())
+    if speaker == "i2s":
+        lines += I2S_SPEAKER
     return "\n".join([*lines, BLOCK_END]) + "\n"
 
 

@@ -108,8 +108,11 @@ class BoardLesson:
             return None
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format {data.get('format')!r}")
+            if data.get("format") != FORMAT:  # e.g. a newer release's, after a rollback
+                raise ValueError(
+                    f"{path} is format {data.get('format')!r} and this release reads {FORMAT!r}:"
+                    " the file is left as it is (the release that wrote it resumes it)"
+                )
             lesson = load(find(str(data["lesson"])))
             run = Run.from_dict(lesson, data)
         except (OSError, ValueError, KeyError, TypeError) as exc:

@@ -45,6 +45,8 @@ class Authority:
         journal: Callable[[dict[str, Any]], None] | None = None,
         clock: Callable[[], float],
         history: Iterable[tuple[str, str]] = (),
+        boot: str = "",
+        result: Callable[[Any], str] | None = None,
     ) -> None:
         self.game = game
         self.name: str = game_of(game)
@@ -61,6 +63,11 @@ class Authority:
             seat: now for seat in self.players if seat not in self.local
         }
         self.kits: dict[str, str] = {}  # seat -> id of the kit that said hello for it
+        self.sessions: dict[str, str] = {}  # seat -> the run of that kit (its hello's session)
+        self.ticks: dict[str, int] = {}  # seat -> the last presence tick taken of that run
+        self.boot = boot  # this run of the host: its statuses and snapshots carry it
+        self.tick = 0  # counts the snapshots and statuses of this run (a replay is older)
+        self.result = result or (lambda game: "")
         self.views = {seat: self._view(seat) for seat in self.players}
         self.seen: dict[str, list[str]] = {  # the history as each seat may see it
             to: [self._seen(d, s, to) for s, d in self.history] for to in self.players
@@ -106,9 +113,14 @@ class Authority:
         """The game waits while any seat is missing; it is never forfeited for that."""
         return bool(self.away_since)
 
-    def snapshot(self, seat: str) -> Snapshot:
+    def _next_tick(self) -> int:
+        self.tick += 1
+        return self.tick
+
+    def snapshot(self, seat: str, re: str = "") -> Snapshot:
         """Everything ``seat`` may know now: the history as it saw it; once the game is
-        over, ``reveal`` holds the host's digest of the whole final state (not the state)."""
+        over, ``reveal`` holds the host's digest of the whole final state (not the state)
+        and ``result`` the final score in words. ``re``: the session of the hello answered."""
         view = self.views[seat]
         over = self.game.is_terminal()
         return Snapshot(
@@ -128,20 +140,33 @@ class Authority:
             hints=self.hints_allowed(),
             away=self.away(),
             reveal=self.final_digest() if over else "",
+            re=re,
+            boot=self.boot,
+            tick=self._next_tick(),
+            result=self.result(self.game) if over else "",
         )
 
     def status(self) -> Status:
         return Status(
             self.table, self.game_id, HOST, seq=self.seq, away=self.away(),
-            hints=self.hints_allowed(),
+            hints=self.hints_allowed(), boot=self.boot, tick=self._next_tick(),
         )  # fmt: skip
 
     # -- presence ----------------------------------------------------------------------
 
-    def connected(self, seat: str, online: bool) -> list[Message]:
-        """The transport saw ``seat`` come or go (a Last Will, a closed socket)."""
+    def connected(
+        self, seat: str, online: bool, session: str | None = None, tick: int = 0
+    ) -> list[Message]:
+        """The transport saw ``seat`` come or go (a Last Will, a closed socket). With a
+        ``session`` (a kit's signed presence) it counts only for the run of the seat's kit
+        that said hello, and only if newer (``tick``) than the last one taken: a replayed
+        or a former run's presence changes nothing."""
         if seat not in self.players or seat in self.local:
             return []
+        if session is not None:
+            if session != self.sessions.get(seat) or tick <= self.ticks.get(seat, 0):
+                return []
+            self.ticks[seat] = tick
         if online:
             if self.away_since.pop(seat, None) is None:
                 return []
@@ -163,21 +188,48 @@ class Authority:
             return self.hello(seat, message)
         if isinstance(message, Decide):
             if message.game != self.game_id:
-                return [self._ack(seat, message.seq, "a decision from another game")]
-            return self.decide(seat, message.seq, message.decision)
+                return [self._ack(seat, message.seq, "a decision from another game",
+                                  re=message.nonce)]  # fmt: skip
+            return self.decide(seat, message.seq, message.decision, message.nonce)
         return []
 
+    def held_by_another(self, seat: str, message: Hello) -> bool:
+        """``seat`` is here with another kit than the one saying hello now: a second kit
+        started with the same seat (and key) must not silently take the seat over. The same
+        kit started again (its id is stable on one machine) takes its seat back at once;
+        another kit gets it once the first is away (its Last Will)."""
+        held = self.kits.get(seat)
+        return (
+            held is not None
+            and held != message.kit
+            and seat not in self.away_since
+            and self.sessions.get(seat) not in (None, message.session)
+        )
+
     def hello(self, seat: str, message: Hello) -> list[Message]:
-        """A seat (re)joins: it is present, its consent counts, it gets its snapshot."""
+        """A seat (re)joins: it is present, its consent counts, it gets its snapshot
+        (carrying its ``session`` back). A seat held by another kit is refused (``seq`` 0)."""
+        if self.held_by_another(seat, message):
+            return [self._ack(seat, 0, self.held_sentence(seat), re=message.session)]
+        if self.sessions.get(seat) != message.session:
+            self.ticks.pop(seat, None)  # a new run of the seat's kit: its presences count
         self.kits[seat] = message.kit
+        self.sessions[seat] = message.session
         self.consent[seat] = message.hints
         self.away_since.pop(seat, None)
-        return [self.snapshot(seat), self.status()]
+        return [self.snapshot(seat, re=message.session), self.status()]
 
-    def _ack(self, seat: str, seq: int, reason: str = "", final: bool = True) -> Ack:
+    def held_sentence(self, seat: str) -> str:
+        return (
+            f"seat {seat} of table {self.table} is already held by kit {self.kits[seat]}: "
+            f"choose another seat (this game's are {', '.join(self.players)}), or stop that "
+            "kit first (a kit that died is let go within about 15 s)"
+        )
+
+    def _ack(self, seat: str, seq: int, reason: str = "", final: bool = True, re: str = "") -> Ack:
         return Ack(
             self.table, self.game_id, HOST, to=seat, seq=seq, ok=not reason, reason=reason,
-            final=final,
+            final=final, re=re,
         )  # fmt: skip
 
     def refusal(self, seat: str, seq: int, text: str) -> tuple[str, bool]:
@@ -208,16 +260,17 @@ class Authority:
         except ValueError:
             return text
 
-    def decide(self, seat: str, seq: int, text: str) -> list[Message]:
-        """Take ``seat``'s decision if it is legal and next; always answer with an Ack."""
+    def decide(self, seat: str, seq: int, text: str, nonce: str = "") -> list[Message]:
+        """Take ``seat``'s decision if it is legal and next; always answer with an Ack
+        (carrying the decide's ``nonce`` back)."""
         reason, final = self.refusal(seat, seq, text)
         if reason:
-            return [self._ack(seat, seq, reason, final)]
+            return [self._ack(seat, seq, reason, final, re=nonce)]
         if seq <= self.seq:
-            return [self._ack(seat, seq)]
-        return self._accept(seat, text)
+            return [self._ack(seat, seq, re=nonce)]
+        return self._accept(seat, text, nonce)
 
-    def _accept(self, seat: str, text: str) -> list[Message]:
+    def _accept(self, seat: str, text: str, nonce: str = "") -> list[Message]:
         decision = self.game.format(self.game.parse(text))
         seen = {to: self._seen(decision, seat, to) for to in self.players}
         record = {"seq": self.seq + 1, "seat": seat, "decision": decision}
@@ -227,7 +280,7 @@ class Authority:
         self.history.append((seat, decision))
         for to in self.players:
             self.seen[to].append(seen[to])
-        out: list[Message] = [self._ack(seat, self.seq)]
+        out: list[Message] = [self._ack(seat, self.seq, re=nonce)]
         for to in self.players:
             new = self._view(to)
             changes, removed = diff(self.views[to], new)

@@ -3,72 +3,180 @@
 Why a file of its own beside the companion's journal: the remote authority is
 game-neutral and must be able to resume any registered game after a power cut or a
 SIGKILL with the same game id (so the seats' mirrors stay valid) and every decision it
-ever acknowledged. Each line is flushed and fsynced before the acknowledgement leaves; a
-torn last line (the cut came mid-write) was never acknowledged and is dropped.
+ever acknowledged. Each line is flushed and fsynced before the acknowledgement leaves.
+
+It keeps the companion journal's rules (``companion.journal``): a torn last line (the cut
+came mid-write: never acknowledged) is cut off at the next start and its bytes are kept in
+a backup beside the journal, so every later start reads a whole file; damage anywhere else
+is refused with a sentence naming the line, and nothing is changed; a journal is never
+replaced without a backup of what it held; and another table's unfinished game in the
+state directory is refused, never overwritten. Any content, however broken, ends in a
+``JournalError`` with a sentence, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from haleakala.companion.journal.storage import keep_copy, write_atomically
+from haleakala.core.statefile import StateFileError, read_bounded
 from haleakala.games.haleakala.serialize import load_json
 
 NAME = "remote-journal.jsonl"
+MAX_BYTES = 64 * 1024 * 1024
+"""A remote journal is a few dozen kilobytes; a bigger file is refused, not read."""
 
 
 class JournalError(ValueError):
     """A journal that cannot be resumed; the message names the line and why."""
 
 
+def _setup_problem(setup: Any) -> str:
+    if not isinstance(setup, dict):
+        return "it is not an object"
+    for key in ("table", "game", "name", "start"):
+        if not isinstance(setup.get(key), str) or not setup[key]:
+            return f"its {key!r} is missing or not text"
+    if not re.fullmatch(r"[0-9a-f]{1,32}", setup["game"]):
+        return "its game id is not a game id"
+    return ""
+
+
 class RemoteJournal:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, sync: bool = True) -> None:
         self.path = path
+        self.sync = sync
+        self.notes: list[str] = []
+        """What reading it changed (a torn line cut off, and where its bytes are kept)."""
 
     def start(self, setup: dict[str, Any]) -> None:
-        """A new game: the file holds only ``setup`` from now on."""
-        tmp = self.path.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            f.write(json.dumps({"setup": setup}, sort_keys=True) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        """A new game: the file holds only ``setup`` from now on (a journal that was there
+        is kept first in a backup beside it: nothing is ever overwritten unkept)."""
+        if self.path.exists():
+            kept = keep_copy(self.path, self.path.read_bytes(), sync=self.sync)
+            self.notes.append(f"{self.path.name}: the journal that was there is kept in {kept}")
+        line = json.dumps({"setup": setup}, sort_keys=True) + "\n"
+        write_atomically(self.path, line.encode(), sync=self.sync)
 
     def append(self, record: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record, sort_keys=True) + "\n")
             f.flush()
-            os.fsync(f.fileno())
+            if self.sync:
+                os.fsync(f.fileno())
 
-    def read(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    def read(self, *, repair: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """(setup, decisions) or None when there is no journal; ``JournalError`` when it
-        is damaged anywhere but in a torn last line."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
-        except (OSError, UnicodeDecodeError) as exc:
+        is damaged anywhere but in a torn last line. A torn last line is cut off (its bytes
+        kept in a backup, said in ``notes``) unless ``repair`` is False."""
+        try:  # a regular file of a bounded size only: never a pipe that hangs the start
+            data = read_bounded(self.path, MAX_BYTES, "a remote game's journal")
+            if data is None:
+                return None
+        except StateFileError as exc:
+            raise JournalError(str(exc)) from None
+        except OSError as exc:
             raise JournalError(f"{self.path}: cannot be read ({exc})") from None
-        lines = text.split("\n")
-        torn = lines.pop()  # "" when the file ends with a newline
-        del torn  # a line without its newline was cut mid-write: never acknowledged
+        whole, _, torn = data.rpartition(b"\n")
+        if not whole and not data.endswith(b"\n"):
+            whole, torn = b"", data
+        else:
+            whole += b"\n"
+        if torn and repair:
+            kept = keep_copy(self.path, data, sync=self.sync)
+            write_atomically(self.path, whole, sync=self.sync)
+            self.notes.append(
+                f"{self.path.name}: a torn last line ({len(torn)} bytes, never acknowledged) "
+                f"was cut off; the file as it was is kept in {kept.name}"
+            )
+        return self._parse(whole)
+
+    def _parse(self, whole: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        try:
+            text = whole.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JournalError(f"{self.path}: not UTF-8 text ({exc.reason})") from None
         records = []
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(text.split("\n")[:-1], 1):
             try:
                 records.append(load_json(line))
-            except ValueError as exc:
-                raise JournalError(f"{self.path}, line {number}: not JSON ({exc})") from None
+            except (ValueError, RecursionError) as exc:
+                why = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+                raise JournalError(f"{self.path}, line {number}: not JSON ({why})") from None
         if not records or not isinstance(records[0], dict) or "setup" not in records[0]:
             raise JournalError(f"{self.path}, line 1: the game's setup is missing")
+        problem = _setup_problem(records[0]["setup"])
+        if problem:
+            raise JournalError(f"{self.path}, line 1: the game's setup is damaged: {problem}")
         decisions = records[1:]
         for number, record in enumerate(decisions, 2):
             if (
                 not isinstance(record, dict)
+                or type(record.get("seq")) is not int
                 or record.get("seq") != number - 1
                 or not isinstance(record.get("seat"), str)
                 or not isinstance(record.get("decision"), str)
             ):
                 raise JournalError(f"{self.path}, line {number}: not decision {number - 1}")
         return records[0]["setup"], decisions
+
+
+def resume(
+    setup: dict[str, Any], records: list[dict[str, Any]], where: Path
+) -> tuple[Any, list[tuple[str, str]]]:
+    """The game of ``setup`` with every journalled decision replayed and checked, and its
+    history; ``JournalError`` with a sentence for anything that does not replay."""
+    from haleakala.gameapi import game_class
+
+    try:
+        game = game_class(setup["name"]).from_json(setup["start"])
+    except Exception as exc:  # any content: a sentence, never a traceback
+        raise JournalError(f"{where}: its setup cannot be resumed ({_short(exc)})") from None
+    history = []
+    for r in records:
+        try:
+            why = game.why_illegal(r["decision"], r["seat"])
+            if not why:
+                game.apply(r["decision"], r["seat"])
+        except Exception as exc:
+            why = _short(exc)
+        if why:
+            raise JournalError(f"{where}: decision {r['seq']} does not replay: {why}")
+        history.append((r["seat"], r["decision"]))
+    return game, history
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0][:160] if str(exc) else ""
+    return text or type(exc).__name__
+
+
+def open_host_game(
+    journal: RemoteJournal, table: str, new_game: Callable[[], Any] | None
+) -> tuple[Any, str, list[tuple[str, str]], bool]:
+    """The host's game at ``table``: (game, game id, history, resumed). The journal's game
+    if it is this table's; a new one (``new_game``) if there is none. A journal of another
+    table's unfinished game is refused with a sentence (it can still be played there), and
+    so is a damaged one: nothing is overwritten."""
+    saved = journal.read()
+    if saved is not None:
+        setup, records = saved
+        if setup["table"] != table:
+            raise JournalError(
+                f"{journal.path} holds table {setup['table']}'s unfinished game "
+                f"{setup['game']} ({len(records)} decisions): go on with it "
+                f"(--remote …/{setup['table']} --host), or give table {table} a state "
+                "directory of its own (--state-dir); nothing was changed"
+            )
+        game, history = resume(setup, records, journal.path)
+        return game, setup["game"], history, True
+    if new_game is None:
+        raise JournalError("no game to resume and none to start")
+    from .wire import nonce
+
+    return new_game(), nonce(), [], False

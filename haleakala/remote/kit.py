@@ -19,10 +19,10 @@ printing its digest.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import queue
-import secrets
 import socket
 import sys
 import threading
@@ -31,17 +31,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from haleakala.gameapi import game_of
-
+from . import typed
 from .authority import Authority
-from .journal import JournalError, RemoteJournal
+from .claims import Claim, HostClaim
+from .hosting import EXIT_CONFIG, EXIT_OK, HostSide, write_final
+from .hosting import EXIT_FAILURE as EXIT_FAILURE  # re-exported: start.py, table.py
+from .journal import NAME as JOURNAL
 from .mirror import Mirror
 from .mqtt import Link, TableURL
 from .policy import pick
-from .wire import HOST, Hello, Message, ProtocolError, Snapshot, decode
+from .told import Quiet, forged_hint, unreachable
+from .wire import HOST, Message, Presence, ProtocolError, Snapshot, decode, nonce
 
-EXIT_OK, EXIT_FAILURE, EXIT_CONFIG = 0, 1, 2
-FINAL = "remote-final.json"
+SAY_AGAIN_S = 30.0
+"""A broker still unreachable is said again this often (and whenever the reason changes)."""
+WAIT_FOR_HOST_S = 10.0
+"""(seat) Connected this long without a host's answer: say what to check."""
 
 
 def kit_id(table: str, role: str, state_dir: Path) -> str:
@@ -68,7 +73,7 @@ def board_line(name: str, view: dict, seat: str, decision: str) -> str:
     return f"{seat.upper()} PLAYS {decision}"
 
 
-class RemoteKit:
+class RemoteKit(HostSide):
     """One kit's remote session (host or seat), driven by ``run``."""
 
     def __init__(
@@ -88,6 +93,7 @@ class RemoteKit:
         bots: dict[str, str] | None = None,
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        typed: bool = False,
     ) -> None:
         self.url, self.seat, self.is_host = url, seat, host
         self.state_dir = state_dir
@@ -95,11 +101,15 @@ class RemoteKit:
         self.key = key
         self.out = out or sys.stdout
         self.clock = clock
+        self.quiet = Quiet(self.say, clock=clock)
         self.events: queue.Queue = queue.Queue()
         role = HOST if host else seat
         self.kit = kit_id(url.table, role, state_dir)
+        self.session = nonce()  # this run: its presences and hellos carry it
+        self.ca_file = ca_file
         self.link = Link(url, role, self.kit, self.events, key=key, keepalive=keepalive,
-                         ca_file=ca_file)  # fmt: skip
+                         ca_file=ca_file, session=self.session)  # fmt: skip
+        self.claim = HostClaim(self.kit, self.session, url.table, clock) if host else None
         self.authority: Authority | None = None
         self.mirror: Mirror | None = None
         self.finished: set[str] = set()  # seats that confirmed the final snapshot
@@ -109,92 +119,37 @@ class RemoteKit:
         self.before: dict | None = None  # this seat's view after the last one told
         self.autoplay_until: int | None = None  # (tests) hold the autoplayer after this
         self.holding = False
-        self.established = False  # (host) our claim on the table is confirmed
         self.autoplay_until = autoplay_until
+        self.typed = typed  # decisions typed: prompt, legal list, hand, local commands
+        self.prompted = 0  # the decision number last prompted for
+        self.held: dict[str, str] = {}  # seat -> a decision made while paused, sent later
+        self.replied: dict[str, float] = {}  # (host) kits told they have no seat here
+        self.unreachable_said: tuple[str, float] | None = None
+        self.connected_at: float | None = None
+        self.waiting_said = False
         # (bench) trace(what, seq): "decided", "shown", "snapshot", "connected"
         self.trace: Callable[[str, int], None] = lambda what, seq: None
         self.bot_names = dict(bots or {})  # (host) seat -> bot played here for it
         self.bots: dict[str, Any] = {}
+        self.phones: set[str] = set()  # (host) seats played by phones it serves (``phones``)
+        self.start_json = ""  # (host) the game's start, for the phones' logs
+        self.lock: Any = contextlib.nullcontext()  # the phones' table's, when there is one
+        self.after_change: Callable[[], None] = lambda: None  # the phones are told
         # the physical board (``remote.table``): told every agreed decision and position
         self.agreed: Callable[[int, str, str], None] | None = None
         self.position: Callable[[int, Any], None] | None = None
         self.board_answer: Callable[[str, int, str, Any], None] | None = None
         if host:
             self.authority = self._open_authority(new_game, hints)
+            self.link.game = self.authority.game_id
         else:
-            self.mirror = Mirror(seat, table=url.table, kit=self.kit, hints=hints)
+            self.mirror = Mirror(seat, table=url.table, kit=self.kit, hints=hints,
+                                 session=self.session)  # fmt: skip
 
-    # -- the host's journal -------------------------------------------------------------
-
-    def _open_authority(self, new_game: Callable[[], Any] | None, hints: bool) -> Authority:
-        from haleakala.gameapi import game_class
-
-        journal = RemoteJournal(self.state_dir / "remote-journal.jsonl")
-        saved = journal.read()
-        if saved is not None and saved[0].get("table") == self.url.table:
-            setup, records = saved
-            try:
-                game = game_class(setup["name"]).from_json(setup["start"])
-                game_id = str(setup["game"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise JournalError(f"{journal.path}: its setup cannot be resumed ({exc})") from None
-            history = []
-            for r in records:
-                why = game.why_illegal(r["decision"], r["seat"])
-                if why:
-                    raise JournalError(f"{journal.path}: decision {r['seq']}: {why}")
-                game.apply(r["decision"], r["seat"])
-                history.append((r["seat"], r["decision"]))
-            self.say(f"resumed game {game_id} of table {self.url.table} at decision {len(history)}")
-        else:
-            if new_game is None:
-                raise JournalError("no game to resume and none to start")
-            game = new_game()
-            self.bots = self._make_bots(game)  # a wrong --seat starts no journal
-            game_id, history = secrets.token_hex(8), []
-            journal.start(
-                {
-                    "table": self.url.table,
-                    "game": game_id,
-                    "name": game_of(game),
-                    "start": game.to_json(),
-                }
-            )
-        if self.seat not in game.players:
-            raise JournalError(
-                f"{self.seat} is not a seat of this game: choose {', '.join(game.players)}"
-            )
-        self.bots = self.bots or self._make_bots(game)
-        authority = Authority(
-            game, table=self.url.table, game_id=game_id, local={self.seat, *self.bots},
-            local_hints=hints,
-            journal=journal.append, clock=self.clock, history=history,
-        )  # fmt: skip
-        if game.is_terminal():
-            self.finished = set()
-        return authority
-
-    def _make_bots(self, game: Any) -> dict[str, Any]:
-        """The bots of ``--seat COLOUR=BOT``: seats the host plays itself, present and
-        consenting like its own seat (a JournalError with a sentence for a wrong one)."""
-        from haleakala.ai import bots_of, make_bot
-
-        name = game_of(game)
-        bots = {}
-        if self.seat not in game.players:
-            return {}  # said by the caller
-        for i, (colour, who) in enumerate(sorted(self.bot_names.items())):
-            if colour not in game.players or colour == self.seat:
-                others = ", ".join(p for p in game.players if p != self.seat)
-                raise JournalError(f"--seat {colour}={who}: COLOUR is one of {others}")
-            known = bots_of(name)
-            if who not in known:
-                raise JournalError(
-                    f"--seat {colour}={who}: WHO is kit or a bot of {name}: "
-                    + ", ".join(sorted(known))
-                )
-            bots[colour] = make_bot(who, seed=i + 1, game=name)
-        return bots
+    @property
+    def established(self) -> bool:
+        """(host) This kit hosts the table: its claim stands (``claims.HostClaim``)."""
+        return self.claim is not None and self.claim.established
 
     # -- telling the board ----------------------------------------------------------------
 
@@ -203,29 +158,41 @@ class RemoteKit:
 
     def send(self, messages: list[Message]) -> None:
         for m in messages:
+            if getattr(m, "to", None) in self.phones:
+                continue  # a phone's view travels only to the phone, never to a broker
             self.link.send(m)
+
+    def _history_here(self) -> tuple[list[tuple[str, str]], str, dict] | None:
+        """(seat, decision as this kit's seat may see it) by seq, the game's name and this
+        seat's view; None before a seat has its snapshot. The host's own console shows the
+        other seats' decisions as its seat saw them (a face-down discard is
+        ``discard ?`` here too), never the full text it keeps."""
+        if self.authority is not None:
+            a = self.authority
+            deciders = [seat for seat, _ in a.history]
+            return list(zip(deciders, a.seen[self.seat], strict=True)), a.name, a.views[self.seat]
+        m = self.mirror
+        assert m is not None
+        if not m.synced:
+            return None
+        return list(zip(m.deciders, m.history, strict=True)), m.name, m.view
 
     def _tell_new_decisions(self) -> None:
         """One line per decision the board has not shown yet; another table's decision is
         an instruction in the board's words (place it), this table's a confirmation. Only
         the newest can be put in words (the view before it is known); a catch-up after a
         snapshot is listed in notation."""
-        if self.authority is not None:
-            a = self.authority
-            pairs, name, view = a.history, a.name, a.views[self.seat]
-        else:
-            m = self.mirror
-            assert m is not None
-            if not m.synced:
-                return
-            pairs = list(zip(m.deciders, m.history, strict=True))
-            name, view = m.name, m.view
+        here = self._history_here()
+        if here is None:
+            return
+        pairs, name, view = here
         first = self.shown == 0 and self.before is None
         for seq in range(self.shown + 1, len(pairs) + 1):
             seat, decision = pairs[seq - 1]
             self.trace("shown", seq)
             if self.agreed is not None:
-                self.agreed(seq, seat, decision)
+                full = self.authority.history[seq - 1][1] if self.authority else decision
+                self.agreed(seq, seat, full)  # the board (Haleakala's: nothing is hidden)
             if seat == self.seat:
                 self.say(f"{seq}: {seat} {decision} (taken)")
             elif seq == len(pairs) and self.before is not None and seq == self.shown + 1:
@@ -262,6 +229,8 @@ class RemoteKit:
         if kind == "connected":
             self.trace("connected", 0)
             self.say(f"connected to {self.url}")
+            self.unreachable_said = None
+            self.connected_at = self.clock()
             if self.authority is not None:
                 if self.established:  # a newcomer waits until its claim is echoed
                     self.send([self.authority.status()])
@@ -271,60 +240,81 @@ class RemoteKit:
         elif kind == "disconnected":
             self.say(f"broker lost ({event[1]}): dialling again; the game waits")
         elif kind == "refused":  # a wrong password or a forbidden client: retrying is futile
-            self.say(f"the broker refused this kit: {event[1]} (check the user and password)")
+            self.say(
+                f"the broker refused this kit: {event[1]} (check the user and the password: "
+                "[remote] password in the config, or $HALEAKALA_MQTT_PASSWORD)"
+            )
             self.exit_code = EXIT_CONFIG
+        elif kind == "unreachable":
+            self._unreachable(event[1])
         elif kind == "presence":
-            self._presence(*event[1:])
+            self._presence(event[1], event[2])
         elif kind == "message":
             self._message(event[1], event[2])
         elif kind == "local":
-            self.decide(event[1])
+            self.typed_line(event[1])
         elif kind == "board":
             self.board_decide(*event[1:])
         elif kind == "release":
             self.autoplay_until, self.holding = None, False
+        elif kind == "send":  # a phone seat's decision or presence, judged at this host
+            self.send(event[1])
+            self._tell_new_decisions()
 
-    def _presence(self, role: str, online: bool, kit: str) -> None:
-        if role == HOST:
-            if self.authority is not None:
-                self._host_presence(online, kit)
-                return
-            if online:
-                if self.host_away_since is not None:
-                    self.say("the host is back")
-                self.host_away_since = None
-                assert self.mirror is not None
-                self.send([self.mirror.hello(), *self.mirror.outbox()])
-            elif self.host_away_since is None:
-                self.host_away_since = self.clock()
-                self.say("the host is away: the game is paused")
-            return
-        if self.authority is not None and role != self.seat:
-            out = self.authority.connected(role, online)
-            if out:
-                self.send(out)
-                self._tell_pause(self.authority.away())
+    def _unreachable(self, error: BaseException | None) -> None:
+        """No broker answered: said at once, then again only when the reason changes or
+        every ``SAY_AGAIN_S``; a TLS certificate nobody vouches for ends the kit (exit 2)."""
+        sentence, retry = unreachable(self.url, error, ca_file=self.ca_file)
+        now = self.clock()
+        last = self.unreachable_said
+        if last is None or last[0] != sentence or now - last[1] >= SAY_AGAIN_S:
+            self.say(sentence)
+            self.unreachable_said = (sentence, now)
+        if not retry:
+            self.exit_code = EXIT_CONFIG
 
-    def _host_presence(self, online: bool, kit: str) -> None:
-        """Two hosts for one table: the retained presence says who hosts. A newcomer sees
-        the sitting host's claim (delivered on subscribing, before the echo of its own) and
-        leaves without a goodbye; the sitting host puts its claim back and plays on."""
-        if kit == self.kit:
-            if online and not self.established:
-                self.established = True
-                self.send([self.authority.status()])  # type: ignore[union-attr]
+    def _refused(self, sender: str, why: ProtocolError) -> None:
+        known = sender == HOST or (
+            self.authority is not None and sender in self.authority.players
+        ) or sender == self.seat  # fmt: skip
+        line = f"refused a message from {sender}: {why}"
+        if "forged" in str(why) and known:
+            line += f" ({forged_hint(sender)})"
+        self.quiet.say("refused" if known else "refused-other", line)
+
+    def _presence(self, role: str, raw: bytes) -> None:
+        """A kit's signed presence: the host judges seats' and rival hosts' claims, a seat
+        the host's (``Mirror.host_presence``); replays and strangers change nothing."""
+        try:
+            p = decode(raw, self.key)
+        except ProtocolError as why:
+            self._refused(role, why)
             return
-        if not self.established:
-            if online:
-                self.say(
-                    f"table {self.url.table} already has a host (kit {kit}): join it with "
-                    "--seat and without --host, or choose another table"
-                )
-                self.exit_code = EXIT_CONFIG
-                self.link.goodbye = False  # the presence is the sitting host's, not ours
+        if not isinstance(p, Presence) or p.sender != role or p.table != self.url.table:
             return
-        self.say(f"another kit ({kit}) tried to host table {self.url.table}: ignored")
-        self.link.claim()
+        if self.authority is not None:
+            if role == HOST:
+                assert self.claim is not None
+                self._claimed(self.claim.seen(Claim(p.kit, p.session, p.tick), p.online), p.kit)
+            elif role != self.seat and role not in self.bots:
+                out = self.authority.connected(role, p.online, p.session, p.tick)
+                if out:
+                    self.send(out)
+                    self._tell_pause(self.authority.away())
+            return
+        if role != HOST:
+            return
+        m = self.mirror
+        assert m is not None
+        said = m.host_presence(p.online, p.session, p.tick)
+        if said in ("new", "back"):
+            if self.host_away_since is not None:
+                self.say("the host is back")
+            self.host_away_since = None
+            self.send([m.hello(), *m.outbox()])
+        elif said == "away" and self.host_away_since is None:
+            self.host_away_since = self.clock()
+            self.say("the host is away: the game is paused")
 
     def _tell_pause(self, away: dict[str, int]) -> None:
         if away:
@@ -337,36 +327,20 @@ class RemoteKit:
         try:
             message = decode(raw, self.key)
         except ProtocolError as refused:
-            self.say(f"refused a message from {sender}: {refused}")
+            self._refused(sender, refused)
             return
         if self.authority is not None:
-            if not self.established:
-                return  # not yet known to be the table's only host: judge nothing
-            if sender not in self.authority.players or sender == self.seat or sender in self.bots:
-                self.say(
-                    f"ignored a kit that claims seat {sender}: this game's remote seats are "
-                    + ", ".join(s for s in self.authority.players if s != self.seat)
-                )
-                return
-            out = self.authority.receive(message, sender)
-            self.send(out)
-            for answer in out:
-                reason = getattr(answer, "reason", "")
-                if reason:
-                    seq = getattr(answer, "seq", "?")
-                    self.say(f"refused {sender}'s decision {seq}: {reason}")
-            if (
-                isinstance(message, Hello)
-                and self.authority.game.is_terminal()
-                and message.have == self.authority.seq
-            ):
-                self.finished.add(sender)
-            self._tell_new_decisions()
+            self._host_message(sender, message)
             return
         m = self.mirror
         assert m is not None
         had_reveal, was_paused, earlier = bool(m.reveal), m.paused, m.refused
         self.send(m.receive(message))
+        self.link.game = m.game_id
+        if m.rejected:
+            self.say(f"the host of table {self.url.table} refused this kit: {m.rejected}")
+            self.exit_code = EXIT_CONFIG
+            return
         if isinstance(message, Snapshot) and m.synced:
             self.trace("snapshot", m.seq)
         if m.refused is not None and m.refused is not earlier:
@@ -383,6 +357,14 @@ class RemoteKit:
 
     # -- this seat's decisions ------------------------------------------------------------
 
+    def paused_here(self) -> bool:
+        """The game waits (someone is away, or the host): decisions are held, not sent."""
+        if self.authority is not None:
+            return bool(self.authority.paused())
+        m = self.mirror
+        assert m is not None
+        return m.paused or self.host_away_since is not None
+
     def my_turn_legal(self) -> list[str]:
         """The legal decisions of this kit's seat now, [] when it is not to decide."""
         if self.authority is not None:
@@ -394,9 +376,20 @@ class RemoteKit:
             return []
         return sorted(m.legal) if m.to_move == self.seat else []
 
+    def _seq(self) -> int:
+        if self.authority is not None:
+            return self.authority.seq
+        assert self.mirror is not None
+        return self.mirror.seq
+
     def decide(self, text: str, seat: str = "") -> str:
-        """Send (seat kit) or take (host) this kit's decision; the reason it was not, or ""."""
-        seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
+        """Send (seat kit) or take (host) this kit's decision; the reason it was not, or "".
+        A decision made while the game is paused is held and sent when it goes on."""
+        seq = self._seq() + 1
+        if self.paused_here() and self._to_move() == (seat or self.seat):
+            self.held[seat or self.seat] = text
+            self.say(f"held: {text} is sent when the game goes on")
+            return ""
         self.trace("decided", seq)
         if self.authority is not None:
             reason, out = self.authority.local_decide(seat or self.seat, text)
@@ -414,6 +407,59 @@ class RemoteKit:
             return reason
         self.send([message])
         return ""
+
+    def _to_move(self) -> str:
+        if self.authority is not None:
+            return self.authority.game.to_move or ""
+        assert self.mirror is not None
+        return self.mirror.to_move
+
+    def _release_held(self) -> None:
+        """The game goes on: the decisions held during the pause are sent now."""
+        if self.held and not self.paused_here():
+            held, self.held = self.held, {}
+            for seat, text in held.items():
+                self.say(f"sending the held decision {text}")
+                self.decide(text, seat if seat != self.seat else "")
+
+    def typed_line(self, text: str) -> None:
+        """A line typed at this kit: a local command is answered here, anything else is
+        this seat's decision."""
+        here = self._history_here()
+        view = here[2] if here else {}
+        legal = self.my_turn_legal()
+        said = typed.answer(text, seat=self.seat, name=here[1] if here else "",
+                            seq=self._seq(), to_move=self._to_move(), legal=legal,
+                            view=view)  # fmt: skip
+        if said is not None:
+            for line in said:
+                self.say(line)
+            return
+        self.decide(text)
+
+    def _prompt(self) -> None:
+        """(typed) When this seat is to decide: its hand and the legal decisions, once."""
+        if not self.typed:
+            return
+        legal = self.my_turn_legal()
+        seq = self._seq() + 1
+        if legal and self.prompted != seq and not self.held:
+            self.prompted = seq
+            here = self._history_here()
+            for line in typed.prompt(self.seat, seq, legal, here[2] if here else {}):
+                self.say(line)
+
+    def _waiting(self) -> None:
+        """(seat) Connected, and no host has answered for a while: say what to check."""
+        m = self.mirror
+        if m is None or m.synced or self.waiting_said or self.connected_at is None:
+            return
+        if self.clock() - self.connected_at >= WAIT_FOR_HOST_S:
+            self.waiting_said = True
+            self.say(
+                f"no host of table {self.url.table} has answered yet: is the host kit started "
+                "(--host) with this table's name and the same table key?"
+            )
 
     def board_decide(self, seq: int, text: str, digest: str) -> None:
         """A decision taken at this kit's board (``remote.table``): sent (seat kit) or taken
@@ -446,7 +492,7 @@ class RemoteKit:
             return False
         legal = self.my_turn_legal()
         if legal:
-            seq = (self.authority.seq if self.authority else self.mirror.seq) + 1  # type: ignore[union-attr]
+            seq = self._seq() + 1
             if self.autoplay_until is not None and seq > self.autoplay_until:
                 if not self.holding:
                     self.holding = True
@@ -455,15 +501,6 @@ class RemoteKit:
             self.decide(pick(legal, self.autoplay, seq))
             return True
         return False
-
-    def _play_bots(self) -> bool:
-        """(host) A seat of ``--seat COLOUR=BOT`` to decide: its bot decides here."""
-        a = self.authority
-        if a is None or a.paused() or a.game.is_terminal() or a.game.to_move not in self.bots:
-            return False
-        game = a.game
-        text = game.format(self.bots[game.to_move].decide(game.clone()))
-        return not self.decide(text, game.to_move)
 
     # -- the end ------------------------------------------------------------------------
 
@@ -478,19 +515,25 @@ class RemoteKit:
         if game is None:
             return False
         if self.authority is not None:
-            remote = set(self.authority.players) - {self.seat, *self.bots}
+            remote = set(self.authority.players) - {self.seat, *self.bots, *self.phones}
             return remote <= self.finished
         return True
 
     def finish(self) -> None:
-        game = self.final_game()
+        """The game is over: the final record written (an earlier one kept), the journal
+        closed as ``.done``, the table's retained topics cleared, the score and digest said."""
         if self.authority is None:
             self._finish_seat()
             return
-        (self.state_dir / FINAL).write_text(game.to_json(), encoding="utf-8")
-        if self.authority is not None:  # the next --host run deals a new game
-            journal = self.state_dir / "remote-journal.jsonl"
-            journal.replace(journal.with_name(f"remote-journal-{self.authority.game_id}.done"))
+        game = self.final_game()
+        a = self.authority
+        write_final(self.state_dir, game.to_json(), a.game_id)
+        journal = self.state_dir / JOURNAL
+        journal.replace(journal.with_name(f"remote-journal-{a.game_id}.done"))
+        self.link.clear()
+        result = a.result(game)
+        if result:
+            self.say(f"final score: {result}")
         self.say(f"game over after {len(game.history)} decisions, digest {game.digest()}")
 
     def _finish_seat(self) -> None:
@@ -501,26 +544,46 @@ class RemoteKit:
         assert m is not None
         record = {
             "game": m.game_id, "name": m.name, "history": m.history, "deciders": m.deciders,
-            "view": m.view, "digest": m.final_digest,
+            "view": m.view, "digest": m.final_digest, "result": m.result,
         }  # fmt: skip
-        (self.state_dir / FINAL).write_text(json.dumps(record, indent=1), encoding="utf-8")
+        write_final(self.state_dir, json.dumps(record, indent=1), m.game_id)
+        self.link.clear()
+        if m.result:
+            self.say(f"final score: {m.result}")
         self.say(f"game over after {m.seq} decisions, digest {m.final_digest}")
+
+    def _step(self) -> bool:
+        """What the loop does between events; True once the game is over and finished."""
+        while self._autoplay() or self._play_bots():  # several in a row need no message
+            pass
+        self._release_held()
+        self._prompt()
+        self._waiting()
+        if self.claim is not None:
+            due = self.claim.due()
+            if due:
+                self._claimed(due)
+        self.after_change()
+        if self.done():
+            self.finish()
+            return True
+        return False
 
     def run(self, stop: threading.Event | None = None) -> int:
         stop = stop or threading.Event()
         self.link.start()
         try:
             while not stop.is_set() and self.exit_code is None:
-                while self._autoplay() or self._play_bots():  # several in a row need no message
-                    pass
-                if self.done():
-                    self.finish()
-                    return EXIT_OK
+                with self.lock:
+                    if self._step():
+                        return EXIT_OK
                 try:
                     event = self.events.get(timeout=0.5)
                 except queue.Empty:
                     continue
-                self.handle(event)
+                with self.lock:
+                    self.handle(event)
+                    self.after_change()
             return self.exit_code or EXIT_OK
         finally:
             self.link.stop()

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .views import patch, state_from_view, view_digest
-from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status
+from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, nonce
+
+MAX_ASKED = 64
+"""Host runs a seat asks a snapshot of on their word: a table has had a few, a flood more."""
 
 
 @dataclass
@@ -30,11 +33,23 @@ class Mirror:
     """One seat's side of a remote game. Feed it the host's messages with ``receive``;
     send what ``hello``, ``decide`` and ``outbox`` return."""
 
-    def __init__(self, seat: str, *, table: str, kit: str, hints: bool = False) -> None:
+    def __init__(
+        self, seat: str, *, table: str, kit: str, hints: bool = False, session: str = ""
+    ) -> None:
         self.seat = seat
         self.table = table
         self.kit = kit
         self.allow_hints = hints
+        self.session = session or nonce()
+        """This run of the seat: a seat without a game takes only the snapshot that
+        answers its own hello (a persistent session's, a retained or replayed old game's
+        snapshot never starts it)."""
+        self.boot = ""  # the host's run of the last snapshot taken
+        self.tick = 0  # that run's last snapshot or status taken (older ones are replays)
+        self.host_tick = 0  # the host run's last presence taken
+        self.asked: set[str] = set()  # host runs a hello was sent for on their status
+        self.result = ""
+        self.rejected = ""  # the host's sentence when it refused this seat's hello
         self.game_id = ""
         self.name = ""
         self.players: list[str] = []
@@ -66,7 +81,7 @@ class Mirror:
     def hello(self) -> Hello:
         return Hello(
             self.table, self.game_id, self.seat, have=self.seq, hints=self.allow_hints,
-            kit=self.kit,
+            kit=self.kit, session=self.session,
         )  # fmt: skip
 
     def decide(self, decision: str) -> Decide | None:
@@ -76,7 +91,7 @@ class Mirror:
             return None
         self.refused = None
         self.pending = Decide(self.table, self.game_id, self.seat, seq=self.seq + 1,
-                              decision=decision)  # fmt: skip
+                              decision=decision, nonce=nonce())  # fmt: skip
         return self.pending
 
     def outbox(self) -> list[Message]:
@@ -92,6 +107,14 @@ class Mirror:
             return []
         if getattr(message, "to", self.seat) != self.seat:
             return []
+        if (
+            isinstance(message, Ack)
+            and message.seq == 0
+            and not message.ok
+            and message.re == self.session
+        ):
+            self.rejected = message.reason  # this seat is not ours to take at this table
+            return []
         if self.game_id and message.game != self.game_id:
             return []  # an old game's message replayed, or a second host: ignore it
         if isinstance(message, Snapshot):
@@ -103,13 +126,48 @@ class Mirror:
         if isinstance(message, Ack):
             return self._ack(message)
         if isinstance(message, Status):
-            self.away, self.hints = dict(message.away), message.hints
-            if message.seq > self.seq:
-                self.synced = False
-                return [self.hello()]  # decisions were missed: ask for the snapshot
+            return self._status(message)
         return []
 
+    def _status(self, s: Status) -> list[Message]:
+        """A status of the host run this seat follows counts if newer than the last taken;
+        one of another run (the host restarted, or a replay) only makes the seat ask for a
+        snapshot, once per run: who is away is never taken from it."""
+        if s.boot != self.boot:
+            if s.boot in self.asked or len(self.asked) >= MAX_ASKED:
+                return []  # asked already (or a flood of made-up runs: the connection asks)
+            self.asked.add(s.boot)
+            return [self.hello()]
+        if s.tick <= self.tick:
+            return []  # older than what this seat holds: a replay
+        self.tick = s.tick
+        self.away, self.hints = dict(s.away), s.hints
+        if s.seq > self.seq:
+            self.synced = False
+            return [self.hello()]  # decisions were missed: ask for the snapshot
+        return []
+
+    def host_presence(self, online: bool, session: str, tick: int) -> str:
+        """The host's signed presence judged: "away", "back" (its run this seat follows),
+        "new" (another run is online: ask it for a snapshot) or "" (old: a replay, a former
+        run's Last Will)."""
+        if session != self.boot or not self.boot:
+            if not online or session in self.asked or len(self.asked) >= MAX_ASKED:
+                return ""
+            self.asked.add(session)
+            return "new"
+        if tick <= self.host_tick:
+            return ""
+        self.host_tick = tick
+        return "back" if online else "away"
+
     def _snapshot(self, s: Snapshot) -> list[Message]:
+        if not self.game_id and s.re != self.session:
+            return []  # a seat without a game takes only the answer to its own hello
+        if s.boot == self.boot and s.tick <= self.tick:
+            return []  # this run's older snapshot: a replay
+        if s.boot != self.boot and s.re != self.session:
+            return []  # another run's, not the answer to this seat's hello: a replay
         if s.seq < self.seq or len(s.history) != s.seq or len(s.deciders) != s.seq:
             return []  # older than what this seat holds, or not consistent: ignore
         if s.history[: self.seq] != self.history and self.synced:
@@ -120,6 +178,10 @@ class Mirror:
         self.history, self.deciders = list(s.history), list(s.deciders)
         self.view, self.to_move, self.legal = s.view, s.to_move, list(s.legal)
         self.hints, self.away, self.reveal = s.hints, dict(s.away), s.reveal
+        self.result = s.result
+        if s.boot != self.boot:
+            self.host_tick = 0
+        self.boot, self.tick = s.boot, s.tick
         self.synced = True
         if self.pending is not None and self.pending.seq <= self.seq:
             self.pending = None  # taken (or overtaken): the history says which
@@ -144,8 +206,8 @@ class Mirror:
 
     def _ack(self, a: Ack) -> list[Message]:
         p = self.pending
-        if p is None or a.seq != p.seq:
-            return []
+        if p is None or a.seq != p.seq or a.re != p.nonce:
+            return []  # not the answer to the decision on its way (a replay, another run's)
         if not a.ok and a.final:
             self.refused = Refused(p.seq, p.decision, a.reason)
             self.pending = None

@@ -2,18 +2,25 @@
 
 Why MQTT: both kits dial out to a broker (Mosquitto on the host's LAN, or a public one),
 so nobody opens a port on a router and no kit listens. The broker keeps what a kit needs
-across drops: QoS 1 with a persistent session (a fixed client id, clean session off)
-holds a kit's messages while it is away; a retained ``presence/<role>`` with a Last Will
-says "offline" the moment a kit dies; a retained ``state`` topic holds the table's last
-status for whoever connects next. Nothing here knows the game: it moves ``wire``
-messages and hands them, with the seat its topic proves, to the caller's queue.
+across drops: QoS 1 with a session that outlives a broker restart or a dropped line
+(MQTT 5, ``SESSION_EXPIRY_S``) holds a kit's messages while it is away; a retained
+``presence/<role>`` with a Last Will says "offline" the moment a kit dies; a retained
+``state`` topic holds the table's last status for whoever connects next. Nothing here
+knows the game: it moves ``wire`` messages and hands them, with the seat its topic
+proves, to the caller's queue.
+
+Each run of a kit is a new MQTT session with a client id nobody can guess (a random part):
+a stranger who reuses a kit's id cannot throw it off the broker, and a new run never
+inherits what the broker held for an earlier one (the old game's final snapshot). Within a
+run, reconnections keep the session (clean start on the first connection only).
 
 Topics (``haleakala/<table>/...``)::
 
-    presence/<role>   retained {"online": bool, "kit": id}; the Last Will sets it offline
+    presence/<role>   retained: the kit's signed ``presence`` (wire); its Last Will says
+                      offline; cleared (empty) when a finished game's kit leaves
     to-host/<seat>    a seat's messages to the host (the seat is the topic's last level)
     to-seat/<seat>    the host's messages to one seat (its filtered view only)
-    state             retained: the host's last Status
+    state             retained: the host's last Status; cleared when the game is over
 
 paho calls back on its own network thread; every callback only puts a tuple on the
 queue, so the game is handled on the kit's one main thread.
@@ -22,18 +29,22 @@ queue, so the game is handled on the kit's one main thread.
 from __future__ import annotations
 
 import contextlib
-import json
 import queue
+import secrets
 import socket
 import ssl
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from .wire import _NAME, HOST, Message, encode
+from .wire import _NAME, HOST, MAX_TICK, Message, Presence, encode
 
 PREFIX = "haleakala"
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+SESSION_EXPIRY_S = 900
+"""How long the broker keeps a kit's session (its queued messages) after the line drops:
+a broker restart or a Wi-Fi outage is bridged; a kit gone for good leaves nothing behind.
+A kit that comes back later asks for a snapshot and loses nothing."""
 
 
 class RemoteURLError(ValueError):
@@ -50,12 +61,14 @@ class TableURL:
     table: str
     username: str | None = None
     password: str | None = None
+    key: str = ""
+    """The table key given in the address (``?key=``, as the host's join line writes it)."""
 
     @property
     def tls(self) -> bool:
         return self.scheme == "mqtts"
 
-    def __str__(self) -> str:  # never shows the password
+    def __str__(self) -> str:  # never shows the password nor the key
         user = f"{self.username}@" if self.username else ""
         return f"{self.scheme}://{user}{self.host}:{self.port}/{self.table}"
 
@@ -80,8 +93,17 @@ def parse_url(text: str) -> TableURL:
             f"{text!r}: the table name after the host (letters, digits, - and _, up to 64) "
             "is missing or has other characters"
         )
-    if parts.query or parts.fragment:
-        raise RemoteURLError(f"{text!r}: an address takes no ?query or #fragment")
+    key = ""
+    if parts.query:
+        name, sep, key = parts.query.partition("=")
+        if name != "key" or not sep or not key:
+            raise RemoteURLError(
+                f"{text!r}: the only ?query an address takes is ?key=TABLEKEY (the line the "
+                "host prints)"
+            )
+        key = unquote(key)
+    if parts.fragment:
+        raise RemoteURLError(f"{text!r}: an address takes no #fragment")
     return TableURL(
         parts.scheme,
         parts.hostname,
@@ -89,6 +111,7 @@ def parse_url(text: str) -> TableURL:
         table,
         unquote(parts.username) if parts.username else None,
         unquote(parts.password) if parts.password else None,
+        key,
     )
 
 
@@ -96,11 +119,36 @@ def topic(table: str, *levels: str) -> str:
     return "/".join((PREFIX, table, *levels))
 
 
+class _Client:
+    """paho's client, keeping the reason of the last failed connection attempt (paho's
+    ``on_connect_fail`` is told nothing), so a kit can say what is wrong and what to do."""
+
+    @staticmethod
+    def make(**kwargs: Any) -> Any:
+        import paho.mqtt.client as mqtt
+
+        class Client(mqtt.Client):
+            last_error: BaseException | None = None
+
+            def reconnect(self) -> Any:
+                try:
+                    return super().reconnect()
+                except OSError as exc:
+                    self.last_error = exc
+                    raise
+
+        return Client(**kwargs)
+
+
 class Link:
     """One kit's connection to one table, as the host or as one seat.
 
     Events put on ``events``: ``("connected",)``, ``("disconnected", reason)``,
-    ``("message", seat_or_host, raw_bytes)``, ``("presence", role, online, kit)``.
+    ``("refused", reason)`` (the broker said no: a password), ``("unreachable", error)``
+    (no broker answered: the address, the network, TLS), ``("message", seat_or_host,
+    raw_bytes)`` and ``("presence", role, raw_bytes)`` (a signed ``wire.Presence``, judged
+    by the kit). ``session`` is this run's random id; ``game`` the game id this kit knows
+    (its presences carry it; the kit updates it).
     """
 
     def __init__(
@@ -113,32 +161,41 @@ class Link:
         key: bytes = b"",
         keepalive: int = 10,
         ca_file: str | None = None,
+        session: str = "",
+        game: str = "",
     ) -> None:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
 
         self.url, self.role, self.kit, self.key, self.events = url, role, kit, key, events
         self.table = url.table
+        self.session = session or secrets.token_hex(8)
+        self.game = game
+        self.tick = 0
         self.bytes_sent = 0
         self.messages_sent = 0
-        # A fixed client id per table and role: the broker keeps the session (queued QoS 1
-        # messages, subscriptions) while the kit is away, and a restarted kit takes it over.
-        self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
-            client_id=f"{PREFIX}-{url.table}-{role}",
-            clean_session=False,
-            protocol=mqtt.MQTTv311,
+        # A client id of this run only, with a part nobody can guess: see the module's doc.
+        self.client = _Client.make(
+            callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+            client_id=f"{PREFIX}-{role}-{secrets.token_hex(8)}",
+            protocol=mqtt.MQTTv5,
         )
         if url.username:
             self.client.username_pw_set(url.username, url.password)
         if url.tls:
             self.client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        self.client.will_set(self._presence_topic(role), self._presence(False), 1, retain=True)
+        will = self._presence(False, MAX_TICK)
+        self.client.will_set(self._presence_topic(role), will, 1, retain=True)
         self.client.reconnect_delay_set(min_delay=1, max_delay=4)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_socket_open = self._on_socket_open
         self.keepalive = keepalive
+        self.properties = Properties(PacketTypes.CONNECT)
+        self.properties.SessionExpiryInterval = SESSION_EXPIRY_S
         self.goodbye = True
 
     # -- topics ---------------------------------------------------------------------------
@@ -146,19 +203,40 @@ class Link:
     def _presence_topic(self, role: str) -> str:
         return topic(self.table, "presence", role)
 
-    def _presence(self, online: bool) -> bytes:
-        return json.dumps({"online": online, "kit": self.kit}, sort_keys=True).encode()
+    def _presence(self, online: bool, tick: int | None = None) -> bytes:
+        """This kit's signed presence; each one newer than the last (the Last Will, set
+        before any, carries the highest tick: nothing of this run comes after it)."""
+        if tick is None:
+            self.tick += 1
+            tick = self.tick
+        said = Presence(self.table, self.game, self.role, online=online, kit=self.kit,
+                        session=self.session, tick=tick)  # fmt: skip
+        return encode(said, self.key)
 
     # -- the connection ---------------------------------------------------------------------
 
     def start(self) -> None:
         """Dial out (in the background, retrying until the broker answers)."""
-        self.client.connect_async(self.url.host, self.url.port, keepalive=self.keepalive)
+        self.client.connect_async(
+            self.url.host, self.url.port, keepalive=self.keepalive, properties=self.properties
+        )
         self.client.loop_start()
 
     def claim(self) -> None:
         """Publish this kit's presence (online) again, over whatever another kit left."""
         self.client.publish(self._presence_topic(self.role), self._presence(True), 1, retain=True)
+
+    def clear(self) -> None:
+        """The game is over: take back what this kit left retained (its presence; the
+        host's status too), so the table's next game starts from nothing of this one."""
+        self.goodbye = False
+        infos = [self.client.publish(self._presence_topic(self.role), b"", 1, retain=True)]
+        if self.role == HOST:
+            infos.append(self.client.publish(topic(self.table, "state"), b"", 1, retain=True))
+        for info in infos:
+            if self.client.is_connected():
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(timeout=2)
 
     def stop(self) -> None:
         """Say goodbye (presence offline, unless ``goodbye`` was turned off), then close."""
@@ -205,27 +283,22 @@ class Link:
         client.publish(self._presence_topic(self.role), self._presence(True), 1, retain=True)
         self.events.put(("connected",))
 
+    def _on_connect_fail(self, client: Any, _u: Any) -> None:
+        self.events.put(("unreachable", getattr(client, "last_error", None)))
+
     def _on_disconnect(self, _c: Any, _u: Any, _flags: Any, reason: Any, _p: Any) -> None:
         self.events.put(("disconnected", str(reason)))
 
     def _on_message(self, client: Any, _u: Any, msg: Any) -> None:
         levels = msg.topic.split("/")
         if len(levels) != 4 or levels[:2] != [PREFIX, self.table]:
-            if len(levels) == 3 and levels[2] == "state":
+            if len(levels) == 3 and levels[2] == "state" and msg.payload:
                 self.events.put(("message", HOST, msg.payload))
             return
         kind, who = levels[2], levels[3]
         if kind == "presence":
-            try:
-                data = json.loads(msg.payload[:200] or b"{}")
-                online, kit = bool(data.get("online")), str(data.get("kit", ""))[:64]
-            except (ValueError, AttributeError):
-                return
-            if who == self.role and not online and kit == self.kit and client.is_connected():
-                # our own Last Will from a session we took over after a crash: we are here
-                client.publish(self._presence_topic(self.role), self._presence(True), 1, True)
-                return
-            self.events.put(("presence", who, online, kit))
+            if msg.payload:  # empty: a finished game's kit took its presence back
+                self.events.put(("presence", who, msg.payload))
         elif kind == "to-host" and self.role == HOST:
             self.events.put(("message", who, msg.payload))
         elif kind == "to-seat" and who == self.role:

@@ -8,7 +8,6 @@ state directory, and choosing how this seat's decisions are made, is start-up.
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
 import sys
@@ -18,6 +17,7 @@ from typing import Any
 
 from haleakala.gameapi import DEFAULT_GAME
 
+from .access import AccessError, access, phone_options, serve_phones, show_join
 from .journal import JournalError
 from .kit import EXIT_CONFIG, EXIT_FAILURE, RemoteKit, stdin_reader
 from .mqtt import RemoteURLError, parse_url
@@ -55,6 +55,10 @@ def main(args: Any) -> int:
         url = parse_url(args.remote)
     except RemoteURLError as exc:
         print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    problem = phone_options(args)
+    if problem:
+        print(f"haleakala run: {problem}", file=sys.stderr)
         return EXIT_CONFIG
     seat, bots, problem = seat_options(getattr(args, "seat", None))
     if problem:
@@ -102,23 +106,40 @@ def main(args: Any) -> int:
                 raise JournalError(f"--players {players}: {exc}") from None
         return Game(args.variant or config.variant, seed, args.start)
 
-    secret = getattr(args, "table_key", None) or os.environ.get("HALEAKALA_TABLE_KEY", "")
+    try:
+        url, secret, said = access(args, url, config, state_dir)
+    except AccessError as exc:
+        print(f"haleakala run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    for line in said:
+        print(line, file=sys.stderr)
     try:
         kit = RemoteKit(
             url, seat, host=bool(args.host), state_dir=state_dir, new_game=new_game, bots=bots,
             autoplay=args.autoplay, autoplay_until=getattr(args, "autoplay_until", None),
             hints=bool(getattr(args, "allow_hints", False)),
             key=table_key(secret), ca_file=getattr(args, "ca_file", None),
+            typed=bool(getattr(args, "typed", False)),
         )  # fmt: skip
     except JournalError as exc:
         print(f"haleakala run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    if kit.authority is not None:
+        remote = [s for s in kit.authority.players if s not in (seat, *kit.bots, *kit.phones)]
+        show_join(url, secret, remote, sys.stdout)
+    if kit.phones:
+        try:
+            serve_phones(kit, args.web)
+        except ValueError as exc:
+            print(f"haleakala run: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
     if args.autoplay is None and not getattr(args, "typed", False):
         from .table import run_board
 
         if kit.authority is None or kit.authority.name == DEFAULT_GAME:
             return run_board(args, kit)  # the companion daemon on this kit's board
     if args.autoplay is None:
+        kit.typed = True  # a prompt, the legal decisions, the hand, local commands
         threading.Thread(target=stdin_reader, args=(kit.events,), daemon=True).start()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -364,6 +364,7 @@ def run_board(args: Any, kit: Any) -> int:
         from .kit import stdin_reader
 
         log.info("this game is not played on a Haleakala board: decisions are typed")
+        kit.typed = True
         threading.Thread(target=stdin_reader, args=(kit.events,), daemon=True).start()
         with _stopped_by_signals(stop):
             while thread.is_alive():

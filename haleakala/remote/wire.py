@@ -15,22 +15,29 @@ import hashlib
 import hmac
 import json
 import re
+import secrets
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from haleakala.games.haleakala.serialize import load_json
 
-VERSION = 1
-"""The protocol version every message carries; only this one is accepted."""
+VERSION = 2
+"""The protocol version every message carries; only this one is accepted. Version 2 grew
+(docs/REMOTE-PROTOCOL.md, "Versions"): ``hello.session``, ``decide.nonce``, ``ack.re``,
+``snapshot.re/boot/tick/result``, ``status.boot/tick`` and the signed ``presence`` kind,
+so that every message is bound to its game, its sender's session and an order."""
 MAX_BYTES = 65536
 """Longest message accepted (a snapshot of a long game's history is a few kilobytes)."""
 MAX_SEQ = 1_000_000
 """No game has a million decisions: larger numbers are refused, not stored."""
+MAX_TICK = 2**31 - 1
+"""The highest ``tick``: a session's Last Will carries it (nothing of that session follows)."""
 HOST = "host"
 
 _COLOUR = re.compile(r"[a-z]{1,16}")
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _GAME_ID = re.compile(r"[0-9a-f]{0,32}")
+_NONCE = _GAME_ID
 _MAC = re.compile(r"[0-9a-f]{64}|")
 
 
@@ -63,6 +70,9 @@ class Hello(Message):
     have: int
     hints: bool
     kit: str
+    session: str = field(default="", kw_only=True)
+    """(v2) random per run of the seat's kit: the host's snapshot answering this hello
+    carries it back (``re``), and a seat that has no game yet takes only such a snapshot."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,9 @@ class Decide(Message):
     KIND: ClassVar[str] = "decide"
     seq: int
     decision: str
+    nonce: str = field(default="", kw_only=True)
+    """(v2) random per decision: the host's ``ack`` carries it back (``re``), so an old
+    answer replayed is never taken for the answer to this one."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,9 @@ class Ack(Message):
     ok: bool
     reason: str
     final: bool
+    re: str = field(default="", kw_only=True)
+    """(v2) the ``nonce`` of the decide answered, or the ``session`` of a hello refused
+    (``seq`` 0: the seat is not this table's to take)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +144,14 @@ class Snapshot(Message):
     hints: bool
     away: dict
     reveal: str
+    re: str = field(default="", kw_only=True)
+    """(v2) the ``session`` of the hello it answers ("" when the host sends it unasked)."""
+    boot: str = field(default="", kw_only=True)
+    """(v2) random per run of the host: statuses and presences of another run are old."""
+    tick: int = field(default=0, kw_only=True)
+    """(v2) the host's counter of snapshots and statuses in this run: only a newer one counts."""
+    result: str = field(default="", kw_only=True)
+    """(v2) once the game is over, the result in the host's words (the final score)."""
 
 
 @dataclass(frozen=True)
@@ -140,10 +164,28 @@ class Status(Message):
     seq: int
     away: dict
     hints: bool
+    boot: str = field(default="", kw_only=True)
+    """(v2) as the snapshot's: the host's run this status belongs to."""
+    tick: int = field(default=0, kw_only=True)
+    """(v2) as the snapshot's: a status older than the last one taken is a replay."""
+
+
+@dataclass(frozen=True)
+class Presence(Message):
+    """(v2) A kit says it is at the table (``online``) or gone, retained on its
+    ``presence/ROLE`` topic and set by its Last Will: signed like every message and bound to
+    the sender's run (``session``) and an order (``tick``: 1, 2, … while it is here; the
+    Last Will carries ``MAX_TICK``), so a replayed or stranger's presence changes nothing."""
+
+    KIND: ClassVar[str] = "presence"
+    online: bool
+    kit: str
+    session: str
+    tick: int
 
 
 KINDS: dict[str, type[Message]] = {
-    cls.KIND: cls for cls in (Hello, Decide, Ack, Decision, Snapshot, Status)
+    cls.KIND: cls for cls in (Hello, Decide, Ack, Decision, Snapshot, Status, Presence)
 }
 
 
@@ -209,6 +251,12 @@ def _away(value: Any) -> dict:
     return value
 
 
+def _tick(value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_TICK:
+        raise ProtocolError(f"a tick must be a whole number from 0 to {MAX_TICK}")
+    return value
+
+
 def _colour_or_empty(value: Any) -> str:
     return value if value == "" else _pattern(_COLOUR, "a seat colour")(value)
 
@@ -246,6 +294,13 @@ _CHECKS: dict[str, Any] = {
     "digest": _pattern(re.compile(r"[0-9a-f]{64}"), "the digest"),
     "away": _away,
     "reveal": lambda v: _text(v, MAX_BYTES, "the reveal"),
+    "session": _pattern(_NONCE, "the session"),
+    "nonce": _pattern(_NONCE, "the nonce"),
+    "re": _pattern(_NONCE, "the answered nonce"),
+    "boot": _pattern(_NONCE, "the host's run"),
+    "tick": _tick,
+    "result": lambda v: _text(v, 400, "the result"),
+    "online": _bool("online"),
 }
 
 
@@ -329,6 +384,11 @@ def decode(raw: bytes | str, key: bytes = b"") -> Message:
             )
         values["mac"] = mac
     return cls(**values)
+
+
+def nonce() -> str:
+    """A fresh random nonce, session or run id (64 bits, hex)."""
+    return secrets.token_hex(8)
 
 
 def table_key(secret: str) -> bytes:

@@ -162,6 +162,7 @@ def make_session(args: argparse.Namespace, *, temporary: bool) -> Any:
         state_dir=state_dir,
         solo=getattr(args, "solo", None),
         strength=getattr(args, "strength", None),
+        speak=bool(getattr(args, "speak", False)),
     )
 
 

@@ -73,6 +73,7 @@ class SimSession:
         misplace_seed: int = 0,
         solo: str | None = None,
         strength: str | None = None,
+        speak: bool = False,
     ) -> None:
         if kit not in ("buttons", "rfid"):
             raise ValueError(f"kit {kit!r}: choose buttons or rfid")
@@ -92,6 +93,7 @@ class SimSession:
             tags=tag_map() if kit == "rfid" else dict(base.tags),
         )
         self.kit = kit
+        self.speak = speak  # the companion's voice through the desktop's sound (pygame)
         self.clock: Callable[[], float] = clock if clock is not None else time.monotonic
         self.rfid_transport = rfid_transport
         self.journal_sync = journal_sync
@@ -137,7 +139,12 @@ class SimSession:
         from haleakala.companion.controller import Companion
         from haleakala.companion.journal import Journal
 
-        self.hw = SimHardware.from_config(self.config, clock=self.clock, history=64)
+        audio = None
+        if self.speak:
+            from haleakala.hal.audio import DesktopAudio
+
+            audio = DesktopAudio()
+        self.hw = SimHardware.from_config(self.config, clock=self.clock, history=64, audio=audio)
         journal = Journal(self.state_dir, sync=self.journal_sync)
         options: dict[str, Any] = {}
         if new_game is not None:
@@ -156,6 +163,10 @@ class SimSession:
 
         install(self.companion)  # the menu's lessons; a lesson goes on after a power cut
         self.companion.start()
+        if self.speak:
+            from haleakala.companion.speaking import attach
+
+            attach(self.companion, self.config)
         if self.kit == "rfid":
             self.link = open_link(self.companion.post, self.rfid_transport)
             self.link.start()
@@ -167,6 +178,8 @@ class SimSession:
         then the kit powers up again on the same state dir and resumes."""
         old = self.companion
         old.stop_bot()  # the process dies: so does the thread its bot was thinking on
+        if old.narrator is not None:  # and its voice, mid-sentence
+            old.narrator.voice.close()
         with contextlib.suppress(Exception):
             old.hardware.inputs.close()
         if old.journal is not None:
@@ -190,6 +203,8 @@ class SimSession:
         self.settle()
 
     def close(self) -> None:
+        if self.companion is not None and self.companion.narrator is not None:
+            self.companion.narrator.voice.close()
         if self.companion is not None:
             with contextlib.suppress(Exception):
                 self.companion.say_bye()

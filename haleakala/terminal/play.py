@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from haleakala.ai import bots_of, make_bot
 from haleakala.cli import UsageError, add_language_option, add_palette_option
@@ -101,6 +101,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("child", "easy", "normal", "strong"),
         default=None,
         help="the ai seats play at this level (levels by Elo: docs/benchmarks.md)",
+    )
+    p.add_argument(
+        "--speak",
+        nargs="?",
+        const="events",
+        default=None,
+        choices=("events", "everything"),
+        help="say the game aloud (espeak-ng): events (default) or everything",
+    )
+    p.add_argument("--speak-to", metavar="DIR", default=None,
+                   help="with --speak: write each utterance as a WAV file into DIR instead "
+                        "of the desktop's sound")  # fmt: skip
+    p.add_argument(
+        "--volume",
+        type=int,
+        default=None,
+        metavar="PERCENT",
+        help="with --speak: 0 to 100 (default 60)",
     )
     add_language_option(p)
     add_palette_option(p)
@@ -238,4 +256,26 @@ def run(args: argparse.Namespace) -> int:
     # The game's own session, else the generic one (its text and its notation).
     own = describe(args.game).terminal
     open_session = hook(own or "haleakala.toolkit.generic.terminal:open_session")
-    return int(open_session(game, seats, out=out, tty=tty, delay=args.delay).run())
+    session = open_session(game, seats, out=out, tty=tty, delay=args.delay)
+    if args.speak is not None:
+        session.voice = session_voice(args)
+    return int(session.run())
+
+
+def session_voice(args: argparse.Namespace) -> Any:
+    """``--speak``: espeak-ng through the desktop's sound, or WAV files (``--speak-to``); a
+    missing engine or sound device is said once on stderr and the game goes on silently."""
+    from haleakala.hal.audio import DesktopAudio, FileAudio
+    from haleakala.speech.engine import Espeak
+    from haleakala.speech.settings import DEFAULT_VOLUME, Settings
+    from haleakala.speech.voice import Voice
+    from haleakala.toolkit.speaking import SessionVoice
+
+    volume = DEFAULT_VOLUME if args.volume is None else args.volume
+    if not 0 <= volume <= 100:
+        raise UsageError(f"--volume must be 0 to 100 (per cent), not {volume}")
+    audio = FileAudio(args.speak_to) if args.speak_to else DesktopAudio()
+    voice = Voice(Espeak(), audio, Settings(args.speak, volume)).start()
+    for trouble in voice.troubles:
+        print(f"haleakala play: speech off: {trouble.detail}", file=sys.stderr)
+    return SessionVoice(voice, args.game)

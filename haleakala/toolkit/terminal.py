@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from haleakala.ai import Bot
     from haleakala.core.refusal import Refusal
 
+    from .speaking import SessionVoice
+
 WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
 WIDTH = 80  # every line the terminal game prints fits a classic terminal (render.WIDTH)
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
@@ -175,6 +177,8 @@ class TerminalSession(ABC, Generic[G]):
         self.undo_stack: list[Any] = []
         self._drawn = False  # is the board on screen up to date?
         self._listed: tuple[int, int] | None = None  # (decisions made, player) listed for
+        self.voice: SessionVoice | None = None  # ``play --speak``: the table's lines said
+        self._announced: int | None = None  # the player whose turn was last said
 
     # -- hooks: what only the game knows ---------------------------------------------------
 
@@ -276,6 +280,11 @@ class TerminalSession(ABC, Generic[G]):
             for part in fit(line) if wrap else [line]:
                 print(part, file=self.out)
 
+    def speak(self, what: str, *lines: str, level: str = "events") -> None:
+        """Say ``lines`` (already printed) if the session speaks, keyed by the decisions made."""
+        if self.voice is not None:
+            self.voice.say(len(self.game.history), what, *lines, level=level)
+
     def draw(self) -> None:
         self.say(self.render())
         self._drawn = True
@@ -294,6 +303,7 @@ class TerminalSession(ABC, Generic[G]):
         if fresh and (limit is None or len(game.legal_actions()) <= limit):
             for text in self.legal_lines():
                 self.say(text)
+            self.speak("legal", *self.legal_lines(), level="everything")
         else:
             self.say(self.compact_legal())
         self._listed = now
@@ -302,17 +312,23 @@ class TerminalSession(ABC, Generic[G]):
 
     def run(self) -> int:
         """Play until the game ends, a person quits, or the input ends; exit status 0."""
-        self.say(self.introduction())
+        introduction = self.introduction()
+        self.say(introduction)
+        self.speak("introduction", introduction, level="everything")
         if self.people:
             self.say(_(self.TYPE_A_DECISION))
-        while not self.game.is_terminal():
-            p = self.game.decider
-            seat = self.seats[p]
-            if seat is not None:
-                self.bot_turn(seat)
-            elif not self.hand_over(p) or not self.person_turn():
-                return 0
-        self.finish()
+        try:
+            while not self.game.is_terminal():
+                p = self.game.decider
+                seat = self.seats[p]
+                if seat is not None:
+                    self.bot_turn(seat)
+                elif not self.hand_over(p) or not self.person_turn():
+                    return 0
+            self.finish()
+        finally:
+            if self.voice is not None:  # what is queued is heard before the program ends
+                self.voice.finish()
         return 0
 
     def finish(self) -> None:
@@ -321,6 +337,7 @@ class TerminalSession(ABC, Generic[G]):
         result = self.result_text()
         if result is not None:
             self.say(result)
+            self.speak("result", result)
 
     def ask(self, prompt: str, end: str = END_OF_INPUT_IN_TURN) -> str | None:
         """One line typed, or None when the input ended (said with ``end``)."""
@@ -347,16 +364,21 @@ class TerminalSession(ABC, Generic[G]):
 
     def bot_turn(self, bot: Bot) -> None:
         """A bot decides; the table is told what it did."""
+        if self.voice is not None:
+            self.voice.before_bot()  # a game between bots is heard, decision by decision
         game = self.game
         who = game.to_move or ""
         decision = bot.decide(game)
         text = self.decision_text(decision)
         events = game.apply(decision)
         self._drawn = False
-        self.say(_("{colour} ({bot}): {decision}").format(colour=self.name_of(who), bot=bot.name,
-                                                           decision=text))  # fmt: skip
-        for line in self.describe(events, self.viewer):
+        said = _("{colour} ({bot}): {decision}").format(colour=self.name_of(who), bot=bot.name,
+                                                         decision=text)  # fmt: skip
+        self.say(said)
+        told = self.describe(events, self.viewer)
+        for line in told:
             self.say("  " + line)
+        self.speak("decision", said, *told)
         self.bot_decided(decision)
 
     @property
@@ -368,6 +390,10 @@ class TerminalSession(ABC, Generic[G]):
 
     def person_turn(self) -> bool:
         """Read and carry out one line; False when the person quits or the input ends."""
+        if self._announced != self.game.decider:  # said once per turn, before its prompt
+            self._announced = self.game.decider
+            who = self.name_of(self.game.to_move or "")
+            self.speak("turn", _("{who}'s turn").format(who=who[:1].upper() + who[1:]))
         if not self.show_turn():
             return True
         line = self.ask(f"{self.name_of(self.game.to_move or '')}> ")
@@ -413,7 +439,10 @@ class TerminalSession(ABC, Generic[G]):
         game = self.game
         said = self.refuse(line)
         if said is not None:
-            self.say(_("refused: {reason}").format(reason=said))
+            refused = _("refused: {reason}").format(reason=said)
+            self.say(refused)
+            if self.voice is not None:
+                self.voice.refuse(len(game.history), refused)
             return
         before = game.clone()
         decision = game.parse(line)
@@ -422,8 +451,11 @@ class TerminalSession(ABC, Generic[G]):
         self.undo_stack.append(before)
         self._drawn = False
         self._listed = (len(game.history), me)
-        for text in self.describe(events, me):
+        told = self.describe(events, me)
+        for text in told:
             self.say("  " + text)
+        who = self.name_of(before.players[me])
+        self.speak("decision", f"{who}: {before.format(decision)}", *told)
         self.decided(decision, before, me)
 
     def undo(self) -> None:
@@ -478,6 +510,8 @@ class TerminalSession(ABC, Generic[G]):
                 self.game = game
                 self.undo_stack.clear()
                 self._listed = None
+                if self.voice is not None:  # its decisions are numbered from its own start
+                    self.voice.loads += 1
                 self.loaded(name)
                 return
             reason = refused

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from typing import Any
 
 from aiohttp import web
@@ -37,8 +38,13 @@ MAX_BODY = 512
 POLL_S = 20.0
 """How long a waiting ``state`` request is held before it answers unchanged (the page
 asks again at once): short enough that proxies and phones keep the connection."""
-SWEEP_S = 5.0
-"""How often the host looks for seats whose page went quiet (``Table.sweep``)."""
+POLLS_PER_SEAT = 4
+"""Waiting ``state`` requests held at once for one seat (a page holds one; a reload or a
+second tab one more): beyond that the oldest is answered at once, so one seat's cookie
+cannot hold every connection of the server and lock the other seats out."""
+SWEEP_S = 1.0
+"""How often the host looks for seats whose page went quiet (``Table.sweep``): a seat
+is away within a second of ``seats.AWAY_AFTER_S``."""
 SEAT_COOKIE = "haleakala_seat_{colour}"
 SEAT_FILES = {
     "": ("seat.html", "text/html; charset=utf-8"),
@@ -60,7 +66,7 @@ class HostView(LiveView):
             name: (resources.files("haleakala.web").joinpath("static", file).read_bytes(), kind)
             for name, (file, kind) in SEAT_FILES.items()
         }
-        self._wake: asyncio.Event | None = None
+        self._polls: dict[str, deque[asyncio.Event]] = {}  # seat -> its waiting requests
         self._sweeper: asyncio.Task | None = None
 
     # -- addresses ------------------------------------------------------------------------
@@ -81,7 +87,6 @@ class HostView(LiveView):
 
     def _add_routes(self, app: web.Application) -> None:
         loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
 
         def changed() -> None:  # any thread: the table just took a decision
             if not loop.is_closed():
@@ -91,11 +96,17 @@ class HostView(LiveView):
         self.table.listeners.append(changed)
         self._sweeper = loop.create_task(self._sweep())
         app.router.add_get("/", self._host_page)
-        app.router.add_get("/seat/{colour}/", self._seat_file)
-        app.router.add_get("/seat/{colour}/seat.js", self._seat_file)
-        app.router.add_get("/seat/{colour}/seat.css", self._seat_file)
-        app.router.add_get("/seat/{colour}/state", self._seat_state)
-        app.router.add_post("/seat/{colour}/decide", self._seat_decide)
+        # Every method reaches the seat's routes, so that the colour is always read from the
+        # route that matched (``_seat_of``) and a wrong method gets its sentence in ``_answer``.
+        for path, handler, name in (
+            ("/seat/{colour}", self._seat_file, "seat-bare"),
+            ("/seat/{colour}/", self._seat_file, "seat-page"),
+            ("/seat/{colour}/seat.js", self._seat_file, "seat-file"),
+            ("/seat/{colour}/seat.css", self._seat_file, "seat-file-css"),
+            ("/seat/{colour}/state", self._seat_state, "seat-state"),
+            ("/seat/{colour}/decide", self._seat_decide, "seat-decide"),
+        ):
+            app.router.add_route("*", path, handler, name=name)
 
     async def _sweep(self) -> None:
         """Every few seconds: a seat whose page has gone quiet is away (the game pauses)."""
@@ -107,14 +118,26 @@ class HostView(LiveView):
             self.table.sweep()
 
     def _wake_seats(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
-            self._wake = asyncio.Event()
+        polls, self._polls = self._polls, {}
+        for waiting in polls.values():
+            for event in waiting:
+                event.set()
 
     @staticmethod
     def _seat_of(request: web.Request) -> str | None:
-        parts = request.path.split("/")
-        return parts[2] if len(parts) >= 3 and parts[1] == "seat" else None
+        """The seat a request is for, read once from the route aiohttp matched: the access
+        check and the handler read the same decoded colour (``/seat/black%2F..%2Fwhite/``
+        is the seat ``black/../white``, which does not exist). "" for a path under
+        ``/seat/`` that no route matched; None for the rest of the server."""
+        colour = request.match_info.get("colour")
+        if colour is not None:
+            return colour
+        return "" if request.path.startswith("/seat") else None
+
+    @staticmethod
+    def _route(request: web.Request) -> str:
+        route = request.match_info.route
+        return str(getattr(route, "name", "") or "")
 
     def _authorised(self, request: web.Request) -> bool:
         colour = self._seat_of(request)
@@ -133,7 +156,10 @@ class HostView(LiveView):
         colour = self._seat_of(request)
         if colour is None:
             return await super()._answer(request, handler)
-        decide = request.path == f"/seat/{colour}/decide"
+        if not colour:  # under /seat/, but no seat's address
+            return _said(404, N_("this table has no phone seat at that address: open the "
+                                 "seat's link or scan its QR code again"))  # fmt: skip
+        decide = self._route(request) == "seat-decide"
         allowed = ("POST",) if decide else ("GET", "HEAD")
         if request.method not in allowed:
             return _said(405, N_("this address does not take that request"),
@@ -146,8 +172,8 @@ class HostView(LiveView):
         if not self._authorised(request):
             return _said(403, N_("this seat's token is missing or wrong: open the seat's "
                                  "link or scan its QR code again"))  # fmt: skip
-        if request.path == f"/seat/{colour}" or (
-            "token" in request.query and request.path == f"/seat/{colour}/"
+        if self._route(request) == "seat-bare" or (
+            "token" in request.query and self._route(request) == "seat-page"
         ):
             # The token leaves the address bar: the seat's cookie carries it from here on.
             redirect = _plain(303, headers={"Location": f"/seat/{colour}/"})
@@ -177,7 +203,7 @@ class HostView(LiveView):
         return web.Response(body=host_page(self), content_type="text/html", charset="utf-8")
 
     async def _seat_file(self, request: web.Request) -> web.StreamResponse:
-        name = request.path.rsplit("/", 1)[1]
+        name = {"seat-file": "seat.js", "seat-file-css": "seat.css"}.get(self._route(request), "")
         body, kind = self._seat_files[name]
         return web.Response(body=body, headers={"Content-Type": kind})
 
@@ -188,15 +214,26 @@ class HostView(LiveView):
             return _said(400, N_("since must be a whole number of decisions"))
         since = int(since_text)
         if request.query.get("wait") == "1" and self.table.seq == since:
-            wake = self._wake
-            if wake is not None:
-                try:
-                    async with asyncio.timeout(POLL_S):
-                        await wake.wait()
-                except TimeoutError:
-                    pass
+            await self._held(colour)
         view = self.table.view(colour, since)
         return _json(200, view)
+
+    async def _held(self, colour: str) -> None:
+        """Wait (at most ``POLL_S``) for the table to change; at most ``POLLS_PER_SEAT`` of
+        one seat wait at once: a newcomer answers the seat's oldest now."""
+        mine = asyncio.Event()
+        waiting = self._polls.setdefault(colour, deque())
+        waiting.append(mine)
+        while len(waiting) > POLLS_PER_SEAT:
+            waiting.popleft().set()
+        try:
+            async with asyncio.timeout(POLL_S):
+                await mine.wait()
+        except TimeoutError:
+            pass
+        finally:
+            with contextlib.suppress(ValueError):
+                waiting.remove(mine)
 
     async def _seat_decide(self, request: web.Request) -> web.StreamResponse:
         colour = request.match_info["colour"]

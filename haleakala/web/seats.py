@@ -146,7 +146,10 @@ class Table:
         name: str = TABLE,
         game_id: str | None = None,
         history: Iterable[tuple[str, str]] = (),
+        authority: Any = None,
     ) -> None:
+        """``authority``: a table shared with kits (``remote.phones``) — that authority,
+        its game and history (``game`` is then the game's start, replayed here)."""
         from haleakala.remote.authority import Authority
 
         players = tuple(game.players)
@@ -172,6 +175,12 @@ class Table:
         """Called (from whichever thread decided) after each decision or change of who is
         here: the server's wake-up, a test's recorder."""
         self.changed = threading.Condition()
+        self.outbox: Callable[[list[Any]], None] = lambda messages: None
+        """Where the authority's messages for seats that are not phones go (a shared
+        table's kits); a phone's come through its view."""
+        if authority is not None:
+            history = list(authority.history)
+            self.game_id = authority.game_id
         history = list(history)
         with self.changed:
             for seat, text in history:  # a resumed game: ``game`` is its start, replayed here
@@ -181,7 +190,7 @@ class Table:
                 before = game.clone()
                 game.apply(text, seat)
                 self._record(before, seat, text)
-        self.authority = Authority(
+        self.authority = authority or Authority(
             game,
             table=name,
             game_id=self.game_id,
@@ -190,7 +199,10 @@ class Table:
             clock=clock,
             history=history,
         )
+        if authority is not None:
+            self.game = authority.game
         self.seen_at: dict[str, float] = {}
+        self.asked_at: dict[str, float] = {}  # seat -> when its page's last request began
         self.open: dict[str, int] = dict.fromkeys(self.tokens, 0)
 
     # -- who is who ---------------------------------------------------------------------
@@ -223,11 +235,11 @@ class Table:
             return
         with self.changed:
             self.open[colour] += 1
-            self.seen_at[colour] = self.clock()
+            self.seen_at[colour] = self.asked_at[colour] = self.clock()
             if colour in self.authority.away_since:
                 hello = Hello(self.name, self.game_id, colour, have=self.seq, hints=False,
                               kit="phone")  # fmt: skip
-                self.authority.receive(hello, colour)
+                self._send(self.authority.receive(hello, colour))
                 self._changed()
 
     def left(self, colour: str) -> None:
@@ -240,14 +252,17 @@ class Table:
 
     def sweep(self) -> None:
         """Seats whose page has asked nothing for ``AWAY_AFTER_S`` are away: the core pauses
-        the game (it is never forfeited) and every seat sees for how long."""
+        the game (it is never forfeited) and every seat sees for how long. Counted from the
+        page's last request *start*: a live page asks again at least every ``host.POLL_S``
+        (a waiting request is answered by then), so a request still open because the phone
+        vanished mid-wait does not keep it "here" past the documented 30 s."""
         with self.changed:
             now = self.clock()
             for colour in self.tokens:
-                if colour in self.authority.away_since or self.open[colour]:
+                if colour in self.authority.away_since:
                     continue
-                if now - self.seen_at.get(colour, now) >= AWAY_AFTER_S:
-                    self.authority.connected(colour, False)
+                if now - self.asked_at.get(colour, now) >= AWAY_AFTER_S:
+                    self._send(self.authority.connected(colour, False))
                     self._changed()
 
     # -- decisions ----------------------------------------------------------------------
@@ -289,6 +304,7 @@ class Table:
             before = self.game.clone()
             message = Decide(self.name, game_id or self.game_id, colour, seq=seq, decision=text)
             answers = self.authority.receive(message, colour)
+            self._send(answers)
             ack = next((m for m in answers if isinstance(m, Ack)), None)
             if ack is None:
                 return self._refuse(403, N_("this message is signed for another seat or table"))
@@ -325,6 +341,12 @@ class Table:
                 seen[seat] = (said, *self.hooks.seen_events(before, events, p))
         self.moves.append(Move(len(self.moves) + 1, colour, text, seen))
         self._changed()
+
+    def _send(self, messages: list[Any]) -> None:
+        """The authority's messages that are not for a phone (its view carries them)."""
+        others = [m for m in messages if getattr(m, "to", None) not in self.tokens]
+        if others:
+            self.outbox(others)
 
     def _changed(self) -> None:
         self.changed.notify_all()
@@ -397,17 +419,24 @@ class Table:
             }
 
     def _result(self) -> str:
-        describe = getattr(self.hooks, "result_words", None)
-        if describe is not None:
-            return str(describe(self.game))
-        returns = self.game.returns()
-        return " ".join(f"{_(c)} {v:g}" for c, v in zip(self.players, returns, strict=True))
+        return result_words(self.game, self.hooks)
 
     def wait_for_change(self, seq: int, timeout: float) -> int:
         """Block (the host's command, a test) until a decision beyond ``seq`` or ``timeout``."""
         with self.changed:
             self.changed.wait_for(lambda: self.seq != seq, timeout)
             return self.seq
+
+
+def result_words(game: Any, hooks: Any = None) -> str:
+    """The final score in words, in the language in use: the game's seat hook where it
+    has one (every game of the package: Haleakala's ``game over: red 28, yellow 8: red
+    wins``), else the seats' returns."""
+    describe = getattr(hooks or hooks_for(game), "result_words", None)
+    if describe is not None:
+        return str(describe(game))
+    returns = game.returns()
+    return " ".join(f"{_(c)} {v:g}" for c, v in zip(game.players, returns, strict=True))
 
 
 def _seen_move(move: Move, colour: str) -> dict:

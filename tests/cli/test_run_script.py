@@ -55,7 +55,7 @@ def _installed(root: Path, extras: str) -> None:
 
 
 def test_run_on_a_machine_that_is_not_a_pi_prints_nothing_on_stderr(checkout, tmp_path):
-    _installed(checkout, "sim,web,kit")
+    _installed(checkout, "sim,web,kit,remote")
     result = _run(checkout, tmp_path / "no-device-tree" / "model", "play", "--help")
     assert result.stderr == ""
     assert result.returncode == 0
@@ -65,15 +65,19 @@ def test_run_on_a_machine_that_is_not_a_pi_prints_nothing_on_stderr(checkout, tm
 
 
 def test_run_off_a_pi_installs_the_kit_extra_the_documented_commands_need(checkout, tmp_path):
+    """The kit extra (wiring), and the remote extra that ``./run run --remote`` needs."""
     result = _run(checkout, tmp_path / "absent", "wiring", "--check")
-    assert "installing haleakala[sim,web,kit]" in result.stderr
+    assert "installing haleakala[sim,web,kit,remote]" in result.stderr
     calls = (checkout / ".venv" / "calls").read_text()
-    assert f"-m pip install --quiet -e {checkout}[sim,web,kit]" in calls
+    assert f"-m pip install --quiet -e {checkout}[sim,web,kit,remote]" in calls
 
 
 @pytest.mark.parametrize(
     ("model", "extras"),
-    [("Raspberry Pi 5 Model B Rev 1.0", "pi5,web"), ("Raspberry Pi 4 Model B Rev 1.5", "pi,web")],
+    [
+        ("Raspberry Pi 5 Model B Rev 1.0", "pi5,web,remote"),
+        ("Raspberry Pi 4 Model B Rev 1.5", "pi,web,remote"),
+    ],
 )
 def test_run_on_a_pi_installs_that_models_extra(checkout, tmp_path, model, extras):
     model_file = tmp_path / "model"
@@ -95,7 +99,12 @@ def test_install_hints_name_this_pythons_pip_and_the_checkout():
 
     hint = install_hint("kit")
     assert shlex.split(hint) == [
-        sys.executable, "-m", "pip", "install", "-e", f"{source_checkout()}[kit]"
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-e",
+        f"{source_checkout()}[kit]",
     ]
     sources = sorted((REPO_ROOT / "haleakala").rglob("*.py"))
     unpublished = [p.name for p in sources if "install 'haleakala-companion" in p.read_text()]

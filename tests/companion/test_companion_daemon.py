@@ -230,7 +230,7 @@ def test_the_unit_is_a_notify_service_with_a_watchdog_that_restarts_on_failure()
 def test_the_unit_runs_as_its_own_user_with_the_device_groups_and_a_state_directory():
     service = unit()["Service"]
     assert service["User"] == "haleakala"
-    assert set(service["SupplementaryGroups"].split()) == {"gpio", "spi", "i2c", "dialout"}
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "spi", "i2c", "dialout", "audio"}
     assert service["StateDirectory"] == "haleakala"
 
 

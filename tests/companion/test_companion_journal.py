@@ -245,12 +245,17 @@ def test_a_game_that_ended_just_before_a_power_cut_is_still_kept_as_a_log(tmp_pa
     assert len(logs) == 1 and logs[0].read_text().count('"type":"result"') == 1
 
 
-def test_a_journal_of_another_version_is_moved_aside_whole_and_a_new_game_starts(tmp_path):
-    old = J.encode_record({"type": "header", "format": J.FORMAT, "version": 9}) + b"more"
+def test_a_journal_of_an_unknown_older_version_is_moved_aside_whole_and_a_new_game_starts(
+    tmp_path,
+):
+    """Version 1 is the first: a lower one is no journal this project wrote. A newer one is
+    refused in words instead, files untouched (test_companion_update_health.py): after a
+    rollback, the release that wrote it resumes it."""
+    old = J.encode_record({"type": "header", "format": J.FORMAT, "version": 0}) + b"more"
     (tmp_path / "journal.bin").write_bytes(old)
     rig = Rig("buttons", journal=Journal(tmp_path))
     assert rig.game.history == []
-    assert "is version 9; this program writes 1" in " ".join(rig.c.journal.notes)
+    assert "is version 0; this program writes 1" in " ".join(rig.c.journal.notes)
     assert [p.read_bytes() for p in tmp_path.glob("journal.bin.bad-*")] == [old]
 
 

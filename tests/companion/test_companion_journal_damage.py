@@ -432,18 +432,18 @@ def test_a_damaged_snapshot_on_a_full_disk_is_kept_before_the_next_record(
     state.mkdir()
     (state / JOURNAL_NAME).write_bytes(small.journal)
     (state / SNAPSHOT_NAME).write_bytes(snapshot)
-    keep = repairs.keep_copy
+    keep = repairs.keep_file
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(repairs, "keep_copy", full_disk)
+    monkeypatch.setattr(repairs, "keep_file", full_disk)
     j = Journal(state, snapshot_every=EVERY, sync=False)
     game = j.recover()
     assert game is not None and game.history == small.final.history
     assert j.failed is not None and j.failed.errno == errno.ENOSPC
     assert (state / SNAPSHOT_NAME).read_bytes() == snapshot and j.backups == []
-    monkeypatch.setattr(repairs, "keep_copy", keep)  # room again
+    monkeypatch.setattr(repairs, "keep_file", keep)  # room again
     game.apply(choose(game, 1))
     j.append_decision(game)
     j.close()
@@ -468,16 +468,16 @@ def test_a_journal_repair_that_waits_for_space_writes_the_position_recovered(
     state = tmp_path / "state"
     state.mkdir()
     (state / JOURNAL_NAME).write_bytes(journal)  # no snapshot: the repair writes one
-    keep = repairs.keep_copy
+    keep = repairs.keep_file
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(repairs, "keep_copy", full_disk)
+    monkeypatch.setattr(repairs, "keep_file", full_disk)
     j = Journal(state, snapshot_every=EVERY, sync=False)
     game = j.recover()
     assert game is not None and game.history == small.final.history and j.failed is not None
-    monkeypatch.setattr(repairs, "keep_copy", keep)
+    monkeypatch.setattr(repairs, "keep_file", keep)
     game.apply(choose(game, 1))
     j.append_decision(game)
     j.close()

@@ -40,10 +40,10 @@ def test_check_prints_every_problem_and_exits_1(tmp_path, capsys):
         "every device needs its own pin: pick a free GPIO",
         "warning: pins.beach0: GPIO 1 is a HAT ID EEPROM pin (ID_SD/ID_SC); "
         "it works, but a HAT on the header would clash: prefer 4..27",
-        "leds.supply_ma: the 2000 mA supply cannot carry the kit's 2184 mA peak (pi4 1300, "
-        "LEDs 859, OLED 25 mA): the Pi would brown out; fit a 5 V supply of at least 2.5 A and "
-        "set leds.supply_ma to its rating, or lower leds.current_limit_ma / leds.brightness "
-        "(details: haleakala power)",
+        "leds.supply_ma: the 2000 mA supply cannot carry the kit's 3246 mA peak (pi4 1300, "
+        "LEDs 1771, OLED 25, speaker 150 mA): the Pi would brown out; fit a 5 V supply of at "
+        "least 4 A and set leds.supply_ma to its rating, or lower leds.current_limit_ma / "
+        "leds.brightness (details: haleakala power)",
     ]
     assert captured.err == f"{path}: 2 errors\n"
 

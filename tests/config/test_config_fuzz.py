@@ -340,7 +340,12 @@ def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_
                 assert lines and all(PROBLEM_LINE.match(line) for line in lines), lines
                 n = sum(not line.startswith("warning: ") for line in lines)
                 assert err == f"{path}: {n} {'error' if n == 1 else 'errors'}\n"
-                assert start(path) == daemon_module.EXIT_CONFIG, text
+                # "build: " lines are the kit's build (the bay, the boards, the harness, the
+                # power scheme: issue 36): config check refuses them, the daemon runs on
+                # whatever hardware the config describes.
+                kit_only = all(line.startswith(("build: ", "warning: ")) for line in lines)
+                refused = daemon_module.EXIT_OK if kit_only else daemon_module.EXIT_CONFIG
+                assert start(path) == refused, text
                 tally["refused"] += 1
 
         run()

@@ -31,6 +31,7 @@ from haleakala.hal.pi import (
     open_pi_hardware,
 )
 from haleakala.hal.simulated import SimClock
+from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES
 
 gpiozero_mock = pytest.importorskip("gpiozero.pins.mock")
 luma_device = pytest.importorskip("luma.core.device")
@@ -374,8 +375,9 @@ def test_open_pi_hardware_end_to_end_on_vendor_mocks(factory, blinka):
     events: list = []
     hw.inputs.start(events.append)
     pixels = hw.show_zones({(1, "beach"): (255, 255, 255)})
-    assert wire[-1][12 * 3 : 13 * 3] == bytes([76] * 3)  # segment 1's beach at brightness 0.3
-    assert pixels[12] == (76, 76, 76)
+    beach = DEFAULT_PIXELS_PER_SEGMENT + DEFAULT_ZONES["beach"][0]  # segment 1's first
+    assert wire[-1][beach * 3 : beach * 3 + 3] == bytes([76] * 3)  # at brightness 0.3
+    assert pixels[beach] == (76, 76, 76)
     hw.display.show(card_image())
     assert hw.display.device.image.getbbox() == (4, 4, 41, 61)
     drive(factory.pin(23), True)
@@ -383,7 +385,7 @@ def test_open_pi_hardware_end_to_end_on_vendor_mocks(factory, blinka):
     drive(factory.pin(23), False)
     assert events == [ButtonPressed("back")]
     hw.close()
-    assert wire[-1] == bytes(48 * 3)  # LEDs dark after close
+    assert wire[-1] == bytes(6 * DEFAULT_PIXELS_PER_SEGMENT * 3)  # LEDs dark after close
 
 
 def test_a_failed_open_closes_what_was_already_opened(factory):

@@ -19,6 +19,7 @@ from haleakala.hal.events import (
     LinkHealth,
 )
 from haleakala.hal.simulated import SimClock, SimHardware
+from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_sim_parts_satisfy_the_protocols(hw):
     assert isinstance(hw.leds, LedChain)
     assert isinstance(hw.display, Display)
     assert isinstance(hw.inputs, Inputs)
-    assert hw.backend == "sim" and hw.leds.pixel_count == 48
+    assert hw.backend == "sim" and hw.leds.pixel_count == 6 * DEFAULT_PIXELS_PER_SEGMENT
 
 
 def test_a_zone_frame_is_recorded_with_the_pixels_it_became(hw):
@@ -47,7 +48,8 @@ def test_a_zone_frame_is_recorded_with_the_pixels_it_became(hw):
     pixels = hw.show_zones(frame)
     last = hw.leds.last
     assert last.zones == frame and last.pixels == tuple(pixels)
-    assert last.pixels[2 * 8 + 0] == (76, 0, 0)  # brightness 0.3 from the default config
+    crater = 2 * DEFAULT_PIXELS_PER_SEGMENT + DEFAULT_ZONES["crater"][0]
+    assert last.pixels[crater] == (76, 0, 0)  # brightness 0.3 from the default config
     assert hw.leds.show_count == 1
 
 
@@ -59,13 +61,13 @@ def test_recorded_zone_frame_is_a_copy(hw):
 
 
 def test_raw_pixels_are_recorded_without_a_zone_frame(hw):
-    hw.leds.show([(1, 2, 3)] * 48)
+    hw.leds.show([(1, 2, 3)] * hw.leds.pixel_count)
     assert hw.leds.last.zones is None and hw.leds.last.pixels[0] == (1, 2, 3)
 
 
 def test_a_pixel_list_of_the_wrong_length_is_refused(hw):
-    with pytest.raises(ValueError, match="LED chain has 48 pixels, got 47"):
-        hw.leds.show([(0, 0, 0)] * 47)
+    with pytest.raises(ValueError, match="LED chain has 198 pixels, got 197"):
+        hw.leds.show([(0, 0, 0)] * 197)
 
 
 def test_history_is_bounded_but_counters_count_everything():

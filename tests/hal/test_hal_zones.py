@@ -141,11 +141,14 @@ def test_missing_zones_are_dark_and_brightness_is_applied():
 
 def test_zone_map_from_default_config_applies_config_brightness_and_limit():
     zm = ZoneMap.from_config(Config().leds)
-    assert zm.pixel_count == 48 and zm.brightness == 0.3 and zm.current_limit_ma == 1800
+    assert zm.pixel_count == 198 and zm.brightness == 0.3 and zm.current_limit_ma == 1800
     white = {(s, z): (255, 255, 255) for s in range(SEGMENTS) for z in ZONES}
     pixels = zm.render(white)
-    # 48 px at 0.3 brightness would draw 864 mA: under the 1800 mA limit, so not scaled.
-    assert set(pixels) == {(76, 76, 76)}
+    # 198 px white at 0.3 brightness would draw 3541 mA: the 1800 mA limit scales it down.
+    assert len(set(pixels)) == 1 and pixels[0][0] < 76
+    one_zone = zm.render({(0, "beach"): (255, 255, 255)})
+    # One zone alone (6 pixels, 107 mA) is not scaled.
+    assert {one_zone[i] for i in zm.pixels_of(0, "beach")} == {(76, 76, 76)}
 
 
 @pytest.mark.parametrize(
@@ -154,7 +157,7 @@ def test_zone_map_from_default_config_applies_config_brightness_and_limit():
         ({"pixels_per_ring": 0}, "at least 1"),
         ({"ring_order": (0, 1, 2, 3, 4, 4)}, "each segment 0..5 exactly once"),
         ({"zones": {"lava": (1,)}}, "unknown zone 'lava'"),
-        ({"zones": {"water": (8,)}}, "pixel 8 is outside a 8-pixel ring"),
+        ({"zones": {"water": (33,)}}, "pixel 33 is outside a 33-pixel ring"),
         ({"zones": {"water": (1,), "beach": (1,)}}, "pixel 1 is in both zone water and zone beach"),
     ],
 )

@@ -5,6 +5,7 @@ uninstall that keeps config and state unless --purge."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -14,6 +15,8 @@ from support.paths import REPO_ROOT
 
 from haleakala.cli import main
 from haleakala.kit import install
+from haleakala.kit.releases import release_name
+from haleakala.kit.sources import check_checkout
 
 REPO = REPO_ROOT
 BOOT_CONFIG = (
@@ -26,6 +29,7 @@ UNIT = (
     "ExecStart=/opt/haleakala/venv/bin/haleakala run --hardware pi\nUser=haleakala\n\n"
     "[Install]\nWantedBy=multi-user.target\n"
 )
+CHECK_UNIT = "haleakala-release-check.service"
 RULE = 'SUBSYSTEM=="tty", ATTRS{idVendor}=="2e8a", GROUP="dialout", SYMLINK+="haleakala-pico"\n'
 
 
@@ -40,6 +44,8 @@ def source(tmp_path):
     shutil.copy(REPO / "hw" / "config.example.toml", src / "hw" / "config.example.toml")
     (src / "systemd" / "haleakala.service").write_text(UNIT)
     (src / "systemd" / "99-haleakala-pico.rules").write_text(RULE)
+    shutil.copy(REPO / "systemd" / "remote.conf", src / "systemd" / "remote.conf")
+    shutil.copy(REPO / "systemd" / CHECK_UNIT, src / "systemd" / CHECK_UNIT)
     (src / "haleakala" / "__init__.py").write_text('"""the package"""\n')
     (src / "README.md").write_text("# Haleakala\n")
     return src
@@ -53,7 +59,7 @@ def root(tmp_path):
     (sandbox / "boot" / "firmware" / "config.txt").write_text(BOOT_CONFIG)
     (sandbox / "etc").mkdir()
     (sandbox / "etc" / "group").write_text(
-        "root:x:0:\ndialout:x:20:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
+        "root:x:0:\ndialout:x:20:pi\naudio:x:29:pi\ngpio:x:997:pi\ni2c:x:998:pi\nspi:x:999:pi\n"
     )
     (sandbox / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
     (sandbox / "var" / "lib" / "dpkg").mkdir(parents=True)
@@ -85,9 +91,40 @@ def log_lines(root: Path) -> list[str]:
     return log.read_text().splitlines() if log.exists() else []
 
 
+def release_of(source: Path, extra: str = "pi") -> str:
+    return release_name(check_checkout(source).name, extra)
+
+
+def build_lines(source: Path, extra: str = "pi") -> list[str]:
+    """What building a release from ``source`` runs (the import check is one more line)."""
+    rel = f"/opt/haleakala/releases/{release_of(source, extra)}"
+    pip = f"{rel}/venv/bin/python -m pip --disable-pip-version-check"
+    wheels = "--find-links /opt/haleakala/wheels"
+    wheel = f"{rel}/dist/haleakala_companion-0.1.0-py3-none-any.whl"
+    return [
+        f"python3 -m venv --system-site-packages {rel}/venv",
+        f"{pip} install -q --upgrade {wheels} 'pip>=24'",
+        f"{pip} wheel -q --no-deps --wheel-dir {rel}/dist {wheels} "
+        f"'haleakala-companion @ {source.resolve().as_uri()}'",
+        f"{pip} wheel -q --wheel-dir /opt/haleakala/wheels {wheels} 'pip>=24' 'setuptools>=77' "
+        f"wheel 'haleakala-companion[{extra}] @ file://{wheel}'",
+        f"{pip} install -q --no-index {wheels} 'haleakala-companion[{extra}] @ file://{wheel}'",
+    ]
+
+
+def built(lines: list[str]) -> list[str]:
+    """The build's lines without the import check (a Python snippet)."""
+    return [line for line in lines if "/releases/" in line and " -c " not in line
+            and " -m haleakala " not in line]  # fmt: skip
+
+
 def test_install_writes_unit_rules_config_and_records_the_commands(root, source, capsys):
     assert run("install", root, source) == 0
-    assert (root / "etc/systemd/system/haleakala.service").read_text() == UNIT
+    unit = root / "etc/systemd/system/haleakala.service"
+    assert os.readlink(unit) == "/opt/haleakala/current/systemd/haleakala.service"
+    assert (root / "opt/haleakala/current/systemd/haleakala.service").read_text() == UNIT
+    assert os.readlink(root / "opt/haleakala/current") == f"releases/{release_of(source)}"
+    assert os.readlink(root / "opt/haleakala/venv") == "current/venv"
     assert (root / "etc/udev/rules.d/99-haleakala-pico.rules").read_text() == RULE
     assert (root / "etc/haleakala/config.toml").read_bytes() == (
         REPO / "hw" / "config.example.toml"
@@ -101,23 +138,48 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
         "[all]\ndtparam=i2c_arm=on\ndtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n"
         "# <<< haleakala\n"
     )
-    assert log_lines(root) == [
+    assert [line for line in log_lines(root) if " -c " not in line] == [
         "apt-get update",
-        "apt-get install -y --no-install-recommends python3-dev gcc libc6-dev i2c-tools",
+        "apt-get install -y --no-install-recommends python3-dev gcc libc6-dev i2c-tools "
+        "espeak-ng alsa-utils",
         "useradd --system --user-group --home-dir /var/lib/haleakala --no-create-home "
         "--shell /usr/sbin/nologin --comment 'Haleakala Companion' haleakala",
-        "usermod --append --groups gpio,spi,i2c,dialout haleakala",
-        "python3 -m venv --system-site-packages /opt/haleakala/venv",
-        "/opt/haleakala/venv/bin/pip install --upgrade 'pip>=24'",
-        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]'",
+        "usermod --append --groups gpio,spi,i2c,dialout,audio haleakala",
+        "systemctl daemon-reload",
+        "systemctl enable haleakala-release-check.service",
+        *build_lines(source),
         "udevadm control --reload-rules",
         "udevadm trigger",
         "systemctl daemon-reload",
         "systemctl enable haleakala.service",
     ]
     out = capsys.readouterr().out
-    assert "+ wrote /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert f"+ release {release_of(source)} (haleakala-companion 0.1.0 [pi]" in out
     assert "+ service user haleakala" in out
+
+
+def test_install_puts_haleakala_on_the_path_and_uninstall_takes_it_off(root, source, capsys):
+    """The docs' commands run as written: /usr/local/bin/haleakala is the venv's (issue 36)."""
+    assert run("install", root, source) == 0
+    link = root / "usr/local/bin/haleakala"
+    assert link.is_symlink() and str(link.readlink()) == "/opt/haleakala/venv/bin/haleakala"
+    assert "+ linked /usr/local/bin/haleakala -> /opt/haleakala/venv/bin/haleakala" in (
+        capsys.readouterr().out
+    )
+    assert run("uninstall", root, source) == 0
+    assert not link.exists() and not link.is_symlink()
+
+
+def test_someone_elses_haleakala_on_the_path_is_kept(root, source, capsys):
+    own = root / "usr/local/bin/haleakala"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text("#!/bin/sh\necho mine\n")
+    assert run("install", root, source) == 0
+    assert own.read_text() == "#!/bin/sh\necho mine\n"
+    out = capsys.readouterr().out
+    assert "= kept /usr/local/bin/haleakala (not ours: run /opt/haleakala/venv/bin/haleakala" in out
+    assert run("uninstall", root, source) == 0
+    assert own.read_text() == "#!/bin/sh\necho mine\n"
 
 
 def test_second_install_changes_nothing(root, source, capsys):
@@ -138,7 +200,7 @@ def test_existing_config_is_never_overwritten_and_decides_the_model(root, source
     config.write_text('model = "pi5"\n# my kit\n')
     assert run("install", root, source) == 0
     assert config.read_text() == 'model = "pi5"\n# my kit\n'
-    assert f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi5]'" in log_lines(root)
+    assert built(log_lines(root)) == build_lines(source, "pi5")
     assert "core_freq" not in (root / "boot/firmware/config.txt").read_text()
     assert "= kept /etc/haleakala/config.toml (never overwritten)" in capsys.readouterr().out
 
@@ -153,17 +215,26 @@ def test_a_broken_existing_config_stops_install_with_one_line(root, source, caps
     assert log_lines(root) == []
 
 
-def test_a_new_unit_or_new_code_redoes_only_its_own_step(root, source):
+def test_a_new_unit_or_new_code_is_a_new_release_beside_the_old_one(root, source, capsys):
+    """A release carries its unit: either change builds another release and switches to it
+    (here, with no systemd running, without the health check: ``haleakala update`` on a
+    running kit does that); the one before is kept."""
     assert run("install", root, source) == 0
+    first = release_of(source)
     count = len(log_lines(root))
     (source / "systemd" / "haleakala.service").write_text(UNIT.replace("notify", "simple"))
     assert run("install", root, source) == 0
-    assert log_lines(root)[count:] == ["systemctl daemon-reload"]
+    second = release_of(source)
+    assert built(log_lines(root)[count:]) == build_lines(source)
+    assert os.readlink(root / "opt/haleakala/previous") == f"releases/{first}"
+    assert (root / "opt/haleakala/current/systemd/haleakala.service").read_text() == UNIT.replace(
+        "notify", "simple"
+    )
     (source / "haleakala" / "__init__.py").write_text('"""changed"""\n')
     assert run("install", root, source) == 0
-    assert log_lines(root)[count + 1 :] == [
-        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi]'"
-    ]
+    assert os.readlink(root / "opt/haleakala/previous") == f"releases/{second}"
+    assert os.readlink(root / "opt/haleakala/current") == f"releases/{release_of(source)}"
+    assert "without a health check (systemd is not running here)" in capsys.readouterr().out
 
 
 def test_dry_run_changes_nothing_and_says_what_it_would_do(root, source, capsys):
@@ -171,7 +242,8 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(root, source, capsys)
     assert run("install", root, source, "--dry-run") == 0
     assert snapshot(root) == before
     out = capsys.readouterr().out
-    assert "would write /etc/systemd/system/haleakala.service (systemd unit)" in out
+    assert f"would build release {release_of(source)} [pi] and switch to it" in out
+    assert "would write /etc/systemd/system/haleakala-release-check.service (systemd unit)" in out
     assert "would: " not in out and "would wrote" not in out
     assert "  $ systemctl enable haleakala.service" in out
 
@@ -185,10 +257,12 @@ def test_uninstall_keeps_config_and_user_and_restores_config_txt(root, source, c
     assert run("uninstall", root, source) == 0
     assert log_lines(root)[count:] == [
         "systemctl disable --now haleakala.service",
+        "systemctl disable haleakala-release-check.service",
         "systemctl daemon-reload",
         "udevadm control --reload-rules",
     ]
-    assert not (root / "etc/systemd/system/haleakala.service").exists()
+    assert not (root / "etc/systemd/system/haleakala.service").is_symlink()
+    assert not (root / "etc/systemd/system/haleakala-release-check.service").exists()
     assert not (root / "etc/udev/rules.d/99-haleakala-pico.rules").exists()
     assert not (root / "opt/haleakala").exists()
     assert (root / "boot/firmware/config.txt").read_text() == BOOT_CONFIG
@@ -228,7 +302,7 @@ def test_without_config_txt_it_warns_and_does_the_rest(root, source, capsys):
     assert run("install", root, source) == 0
     out = capsys.readouterr().out
     assert "warning: no /boot/firmware/config.txt (not Raspberry Pi OS?)" in out
-    assert (root / "etc/systemd/system/haleakala.service").exists()
+    assert (root / "etc/systemd/system/haleakala.service").is_symlink()
 
 
 def pi_board(root: Path, text: bytes) -> None:
@@ -258,21 +332,66 @@ def test_a_fresh_install_writes_the_config_for_the_pi_it_runs_on(root, source):
     assert run("install", root, source) == 0
     written = (root / "etc/haleakala/config.toml").read_text()
     assert 'model = "pi5"' in written and 'model = "pi4"' not in written
-    assert f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi5]'" in log_lines(root)
+    assert built(log_lines(root)) == build_lines(source, "pi5")
 
 
-def test_a_model_change_reruns_pip_with_that_models_packages(root, source):
+def test_a_model_change_builds_a_release_with_that_models_packages(root, source):
     """The source is unchanged, but a Pi 5 needs the PIO NeoPixel driver the pi4 venv lacks."""
     assert run("install", root, source) == 0
     count = len(log_lines(root))
     config = root / "etc/haleakala/config.toml"
     config.write_text(config.read_text().replace('model = "pi4"', 'model = "pi5"'))
     assert run("install", root, source) == 0
-    assert log_lines(root)[count:] == [
-        f"/opt/haleakala/venv/bin/pip install --upgrade '{source}[pi5]'"
-    ]
+    assert built(log_lines(root)[count:]) == build_lines(source, "pi5")
+    assert os.readlink(root / "opt/haleakala/current") == f"releases/{release_of(source, 'pi5')}"
+    count = len(log_lines(root))
     assert run("install", root, source) == 0
-    assert len(log_lines(root)) == count + 1
+    assert len(log_lines(root)) == count
+
+
+def test_remote_play_in_the_config_brings_its_extra_and_the_network_and_takes_them_back(
+    root, source
+):
+    """The unit has no network (PrivateNetwork=yes); [remote] enabled adds the drop-in that
+    opens it and the remote extra; disabled again, the drop-in goes."""
+    assert run("install", root, source) == 0
+    dropin = root / "etc/systemd/system/haleakala.service.d/remote.conf"
+    assert not dropin.exists()
+    count = len(log_lines(root))
+    config = root / "etc/haleakala/config.toml"
+    head, _, section = config.read_text().partition("[remote]\n")
+    for key, value in (("enabled", "true"), ("broker", '"mqtt://pi.local/ourtable"'),
+                       ("seat", '"red"'), ("host", "true")):  # fmt: skip
+        section = re.sub(rf"^{key} = .*$", f"{key} = {value}", section, count=1, flags=re.M)
+    on = head + "[remote]\n" + section
+    config.write_text(on)
+    assert run("install", root, source) == 0
+    assert dropin.read_bytes() == (REPO / "systemd" / "remote.conf").read_bytes()
+    text = dropin.read_text()
+    assert "PrivateNetwork=no" in text and "AF_INET" in text
+    lines = log_lines(root)[count:]
+    assert built(lines) == build_lines(source, "pi,remote")
+    assert lines[-1] == "systemctl daemon-reload"
+    assert os.readlink(root / "opt/haleakala/current") == (
+        f"releases/{release_of(source, 'pi,remote')}"
+    )
+    config.write_text(head + "[remote]\n" + section.replace("enabled = true", "enabled = false", 1))
+    assert run("install", root, source) == 0
+    assert not dropin.exists()
+    assert run("uninstall", root, source) == 0
+
+
+def test_the_remote_section_of_the_config_is_checked_when_enabled(tmp_path):
+    from haleakala.config import ConfigError, load
+
+    path = tmp_path / "config.toml"
+    path.write_text('[remote]\nenabled = true\nbroker = "mqtt://u:secret@pi.local/t"\n'
+                    'seat = "Red!"\n')  # fmt: skip
+    with pytest.raises(ConfigError) as refused:
+        load(path)
+    said = str(refused.value)
+    assert "remote.broker: holds a secret" in said and "password_file" in said
+    assert "remote.seat" in said
 
 
 def test_an_unsupported_pi_is_refused_naming_the_supported_ones(root, source, capsys):
@@ -332,7 +451,15 @@ def test_python_libraries_come_from_pip_not_from_debian():
 def host_commands(monkeypatch):
     """Installs at / in these tests must never reach the host: record instead."""
     ran: list[list[str]] = []
-    monkeypatch.setattr(install.SystemRunner, "run", lambda self, argv: ran.append(list(argv)))
+    from haleakala.kit import system
+
+    monkeypatch.setattr(system.SystemRunner, "run", lambda self, argv: ran.append(list(argv)))
+
+    def capture(self, argv, timeout=None):
+        ran.append(list(argv))
+        return 0, ""
+
+    monkeypatch.setattr(system.SystemRunner, "capture", capture)
     monkeypatch.setattr(install.os, "geteuid", lambda: 0)
     monkeypatch.delenv(install.TEST_MODEL_ENV, raising=False)
     return ran
@@ -384,7 +511,7 @@ def test_source_without_the_unit_is_refused(root, tmp_path, capsys):
 
 
 def test_a_failing_command_names_itself():
-    runner = install.SystemRunner(lambda _text: None)
+    runner = install.runner_for(Path("/"), lambda _text: None)
     with pytest.raises(install.InstallError, match=r"'false' failed with exit status 1"):
         runner.run(["false"])
     with pytest.raises(install.InstallError, match="no-such-tool-xyz is not installed"):
@@ -404,7 +531,8 @@ def test_in_a_chroot_without_systemd_the_reloads_are_skipped_not_failed(
     assert installer.running("systemd", install.SYSTEMD_RUNNING)
 
 
-def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_installed():
+@pytest.mark.parametrize("command", ["install", "update"])
+def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_installed(command):
     """A maker runs ``python3 -m haleakala install`` on a fresh Pi: no venv yet, so none of the
     package's dependencies (Babel, Pillow, pygame, ...) exist. Importing the command line and
     the installer must not need them; the test hides every third-party package the package
@@ -416,11 +544,11 @@ def test_the_installer_runs_on_debians_bare_python_before_any_dependency_is_inst
     code = (
         "import sys, runpy\n"
         f"for name in {hidden!r}: sys.modules[name] = None\n"
-        "sys.argv = ['haleakala', 'install', '--help']\n"
+        f"sys.argv = ['haleakala', '{command}', '--help']\n"
         "runpy.run_module('haleakala', run_name='__main__')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "--dry-run" in done.stdout
+    assert "--root" in done.stdout

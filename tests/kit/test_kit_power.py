@@ -17,6 +17,7 @@ from haleakala import config as cfg
 from haleakala.cli import main
 from haleakala.hal.zones import ZoneMap, estimate_current_ma
 from haleakala.kit import power
+from haleakala.kit.geometry import default_geometry
 
 REPO = REPO_ROOT
 
@@ -31,23 +32,28 @@ def with_leds(config: cfg.Config, **changes) -> cfg.Config:
     return replace(config, leds=replace(config.leds, **changes))
 
 
+PIXELS = 6 * default_geometry().pixels_per_tile
+"""The kit's board: 33 pixels on each of the 6 tiles (the geometry's count; the budget and the
+BOM follow it)."""
+
+
 def test_default_kit_budget_figures():
     b = power.budget(cfg.Config())
-    assert b.pixels == 48  # the kit's board: 8 single pixels on each of 6 tiles
-    assert b.worst_ma == pytest.approx(48 * 60)
-    assert [r.worst_ma for r in b.rings] == [pytest.approx(480)] * 6
+    assert b.pixels == PIXELS == 198
+    assert b.worst_ma == pytest.approx(PIXELS * 60)
+    assert [r.worst_ma for r in b.rings] == [pytest.approx(PIXELS / 6 * 60)] * 6
     # brightness 0.3: each channel 255 -> round(76.5) = 76, i.e. 76/255 x 60 mA per pixel
-    assert b.at_brightness_ma == pytest.approx(48 * 3 * 76 * 20 / 255)
-    assert b.led_max_ma == b.at_brightness_ma  # 859 mA < the 1800 mA limit
-    assert not b.limit_bites
-    assert b.peak_ma == pytest.approx(1300 + 25 + 48 * 3 * 76 * 20 / 255)
-    assert b.recommended_supply_ma == 2500
+    assert b.at_brightness_ma == pytest.approx(PIXELS * 3 * 76 * 20 / 255)
+    # 3541 mA of all-white at 0.3: the 1800 mA limit caps the chain.
+    assert b.limit_bites and 1700 < b.led_max_ma <= 1800
+    assert b.peak_ma == pytest.approx(1300 + 25 + 150 + b.led_max_ma)  # 150: the speaker
+    assert b.recommended_supply_ma == 4000
     assert b.warnings() == []
 
 
 def test_limit_caps_the_chain_when_brightness_alone_would_exceed_it():
     b = power.budget(with_leds(cfg.Config(), brightness=1.0, current_limit_ma=1800))
-    assert b.at_brightness_ma == pytest.approx(2880)
+    assert b.at_brightness_ma == pytest.approx(PIXELS * 60)
     assert b.limit_bites
     assert 1700 < b.led_max_ma <= 1800
 
@@ -89,14 +95,22 @@ def test_expected_maximum_never_exceeds_the_limit_or_brightness_worst_case(ppr, 
 def test_power_command_prints_figures_and_ok(capsys):
     assert main(["power"]) == 0
     out = capsys.readouterr().out
-    assert "ring 6 (segment 5): 8 pixels, worst 480 mA, at brightness 0.3: 144 mA" in out
-    assert "leds_worst_case_ma: 2880" in out
-    assert "leds_expected_max_ma: 859" in out
+    assert "tile 6 (segment 5): 33 pixels, worst 1980 mA, at brightness 0.3: 591 mA" in out
+    assert "leds_worst_case_ma: 11880" in out
+    assert "leds_expected_max_ma: 1771" in out and "the limit caps it" in out
     assert "pi_budget_ma: 1300" in out
-    assert "peak_ma: 2184" in out
-    assert "supply_needed_ma: 2402" in out
-    assert "supply_configured_ma: 4000  (leds.supply_ma)" in out
-    assert "OK: the 4 A supply covers the peak with 83% headroom" in out
+    assert "speaker_ma: 150" in out
+    assert "peak_ma: 3246" in out
+    assert "supply_needed_ma: 3570" in out
+    assert "supply_configured_ma: 5000  (leds.supply_ma)" in out
+    assert "OK: the 5 A supply covers the peak with 54% headroom" in out
+    # The power scheme: where 5 V enters, each run, the fuses, the last pixel's voltage.
+    assert "power scheme: 5 V enters at the hub's J1 (5.1 V supply)" in out
+    assert "F1 (T4A slow-blow) protects the LED and reader rail" in out
+    assert "tile ribbon (each): 4 x 28 AWG ribbon conductors each way" in out
+    full = float(re.search(r"^last_pixel_v_full_white: ([\d.]+)", out, re.M).group(1))
+    capped = float(re.search(r"^last_pixel_v_default_cap: ([\d.]+)", out, re.M).group(1))
+    assert 4.5 <= full <= capped < 5.1  # 198 pixels: the limit holds both to 1.8 A
 
 
 def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
@@ -108,18 +122,20 @@ def test_supply_below_the_peak_warns_and_exits_1(tmp_path, capsys):
     assert len(warning) == 1
     assert "leds.supply_ma = 2000" in warning[0]
     peak = int(re.search(r"^peak_ma: (\d+)$", out, re.M).group(1))
-    assert 3100 < peak <= 1300 + 25 + 1800
+    assert 3200 < peak <= 1300 + 25 + 150 + 1800
     assert f"smaller than the {peak} mA peak" in warning[0]
-    assert "at least 3.5 A" in warning[0]
+    assert "at least 4 A" in warning[0]
 
 
-def test_rfid_kit_on_a_2_5_amp_supply_warns_about_headroom(tmp_path, capsys):
+def test_rfid_kit_counts_the_two_fields_the_firmware_runs_at_once(tmp_path, capsys):
+    """The Pico scans two opposite beaches at once (firmware SCAN_GROUPS): two RF fields on
+    (2 x 180 mA), the other four readers idle (4 x 15), the Pico (25)."""
     path = tmp_path / "rfid.toml"
-    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 2500\n')
+    path.write_text('kit = "rfid"\n[leds]\nsupply_ma = 3900\n')
     assert main(["power", "--config", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "rfid_ma: 300" in out
-    assert "warning: the 2.5 A supply (leds.supply_ma = 2500) leaves 1% headroom" in out
+    assert "rfid_ma: 445  (the Pico and six readers, 2 RF fields on at once" in out
+    assert "warning: the 3.9 A supply (leds.supply_ma = 3900) leaves 6% headroom" in out
 
 
 def test_broken_config_is_a_one_line_usage_error(tmp_path, capsys):
@@ -144,12 +160,12 @@ def test_bom_supply_covers_every_pi_and_kit_at_default_led_settings(model, kit):
     assert power.budget(config).warnings() == []
 
 
-@pytest.mark.parametrize("model", ["zero2w", "pi3", "pi4"])
-def test_three_amps_is_enough_for_the_buttons_kit_on_the_smaller_pis(model):
-    """The BOM note says so; a Pi 5 or the RFID kit needs more."""
-    config = replace(cfg.Config(), model=model)
-    assert power.budget(config).recommended_supply_ma <= 3000
-    assert power.budget(replace(config, model="pi5")).recommended_supply_ma > 3000
+def test_the_chain_limit_keeps_the_biggest_kit_within_the_boms_supply():
+    """The BOM note: the 198 pixels are capped at the limit, so 5 A covers a Pi 5 with the
+    RFID kit (two RF fields on at once), which 4 A would not."""
+    config = replace(cfg.Config(), model="pi5", kit="rfid")
+    b = power.budget(config)
+    assert b.limit_bites and 4000 < b.peak_ma < b.needed_ma <= 5000
 
 
 def test_the_default_supply_is_the_boms_supply():

@@ -13,7 +13,7 @@ from haleakala.hal import factory
 from haleakala.hal.base import ZoneMap
 from haleakala.hal.events import LinkHealth
 from haleakala.hal.simulated import SimDisplay, SimHardware, SimLeds
-from haleakala.hal.zones import RING_ZONES
+from haleakala.hal.zones import DEFAULT_PIXELS_PER_SEGMENT, DEFAULT_ZONES, RING_ZONES
 from haleakala.kit import selftest
 from haleakala.kit.selftest import ConsoleOperator, SelfTest, SimOperator
 
@@ -69,8 +69,9 @@ def test_rings_show_their_segment_number_then_each_zone():
     first_ring = frames[:9]  # count frame + 8 zones of ring 1 on the wire (segment 2)
     lit = [{i for i, p in enumerate(f.pixels) if p != (0, 0, 0)} for f in first_ring]
     assert lit[0] == {0, 1, 2}  # segment 2: three pixels from the ring's pixel 0
-    assert lit[1] == {5} and first_ring[1].zones == {(2, "water"): selftest.ZONE_COLOUR["water"]}
-    assert lit[8] == {7}  # slot_b, the last pixel of the tile
+    assert lit[1] == set(DEFAULT_ZONES["water"])  # all of the water's pixels
+    assert first_ring[1].zones == {(2, "water"): selftest.ZONE_COLOUR["water"]}
+    assert lit[8] == set(DEFAULT_ZONES["slot_b"])  # slot_b, the last pixels of the tile
 
 
 def test_encoder_that_never_answers_fails_naming_its_pins(capsys):
@@ -127,12 +128,14 @@ def test_display_showing_the_wrong_picture_fails():
 
 
 def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
+    ppr = DEFAULT_PIXELS_PER_SEGMENT
+
     class BrokenAfterRing3(SimLeds):
         def record(self, pixels, zones):
-            super().record([p if i < 24 else (0, 0, 0) for i, p in enumerate(pixels)], zones)
+            super().record([p if i < 3 * ppr else (0, 0, 0) for i, p in enumerate(pixels)], zones)
 
     hw = SimHardware()
-    hw.leds = BrokenAfterRing3(48)
+    hw.leds = BrokenAfterRing3(6 * ppr)
     report = run_selftest(hw)
     assert [r.part for r in report.failed] == [
         "LED ring 4 (under segment 3)",
@@ -140,7 +143,9 @@ def test_chain_that_stops_after_ring_3_fails_rings_4_to_6():
         "LED ring 6 (under segment 5)",
     ]
     ring4 = result(report, "LED ring 4 (under segment 3)")
-    assert ring4.detail == "4 white pixel(s): chain pixels 24, 25, 26, 27 should light, saw nothing"
+    assert (
+        ring4.detail == "4 white pixel(s): chain pixels 99, 100, 101, 102 should light, saw nothing"
+    )
     assert "ring 4's DIN wire from ring 3's DOUT" in ring4.hint
 
 
@@ -160,7 +165,7 @@ def test_zone_map_missing_a_zone_is_named_and_the_command_exits_1(tmp_path, caps
 def test_printed_board_config_missing_a_zone_is_refused_before_the_self_test(tmp_path, capsys):
     # On the printed board the config itself is refused (issue 24): the crater would stay dark.
     path = tmp_path / "no_crater.toml"
-    path.write_text(cfg.to_toml(cfg.Config()).replace("crater = [0]\n", ""))
+    path.write_text(cfg.to_toml(cfg.Config()).replace("crater = [0, 1]\n", ""))
     assert main(["selftest", "--auto", "--config", str(path)]) == 2
     err = capsys.readouterr().err
     assert "on the printed board segment 0's crater" in err and "Traceback" not in err
@@ -398,3 +403,59 @@ def test_rfid_kit_on_sim_reads_every_beach_through_the_factorys_virtual_pico(
     assert health["connects"] >= 1 and health["driver_errors"] == 0
     assert health["unknown_tags"] == [ANY_TAG] and health["snapshots"] > 0
     assert not hw.rfid.driver.running  # closed with the hardware
+
+
+# --------------------------------------------------------------------------- one tile
+
+
+def test_one_tile_on_the_bench_lights_its_pixels_one_by_one_then_its_button(capsys):
+    assert main(["selftest", "--auto", "--hardware", "sim", "--tile", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "PASS  tile 0's pixels: 33 pixels, one by one" in out
+    assert "PASS  beach 0 button: seen" in out
+    assert not any(line.startswith(("PASS  LED ring", "PASS  OLED")) for line in out)
+    assert out[-1] == "3 of 3 parts pass"
+
+
+def test_one_tile_of_the_rfid_kit_tests_the_link_and_its_own_reader(tmp_path, capsys):
+    path = tmp_path / "rfid.toml"
+    path.write_text('kit = "rfid"\n')
+    assert main(["selftest", "--auto", "--config", str(path), "--tile", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS  RFID link: seen" in out and "PASS  beach 3 reader: seen" in out
+    assert "beach 2 reader" not in out
+
+
+def test_a_dead_pixel_on_the_bench_fails_naming_the_first_dark_one():
+    from haleakala.kit.selftest_tile import run_tile
+
+    class DeadPixel5(SimLeds):  # a cold joint on pixel 5's DIN: it and the rest stay dark
+        def record(self, pixels, zones):
+            super().record([p if i < 5 else (0, 0, 0) for i, p in enumerate(pixels)], zones)
+
+    hw = SimHardware(history=None)
+    hw.leds = DeadPixel5(6 * DEFAULT_PIXELS_PER_SEGMENT)
+    report = run_tile(SelfTest(cfg.Config(), hw, SimOperator(hw), timeout_s=0.05), 0)
+    hw.close()
+    failed = result(report, "tile 0's pixels")
+    assert failed.detail == "pixel 5 (forest): chain pixels 5 should light, saw nothing"
+    assert "first pixel that stayed dark" in failed.hint
+
+
+def test_the_tile_is_checked_where_the_ring_order_puts_it():
+    from haleakala.kit.selftest_tile import run_tile
+
+    config = cfg.Config()
+    config = replace(config, leds=replace(config.leds, ring_order=(2, 0, 1, 5, 4, 3)))
+    hw = SimHardware(ZoneMap.from_config(config.leds), history=None)
+    report = run_tile(SelfTest(config, hw, SimOperator(hw), timeout_s=0.05), 1)
+    hw.close()
+    assert report.ok
+    first = [i for i, p in enumerate(hw.leds.frames[0].pixels) if p != (0, 0, 0)]
+    assert first == [2 * DEFAULT_PIXELS_PER_SEGMENT]  # segment 1 is third on the wire
+
+
+def test_a_tile_that_does_not_exist_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["selftest", "--auto", "--hardware", "sim", "--tile", "6"])
+    assert "--tile" in capsys.readouterr().err

@@ -52,39 +52,66 @@ def test_every_configured_pin_is_wired_to_its_header_pin():
         assert pi[pin].startswith(f"GPIO{gpio}"), key
         assert wiring._partner(h, wiring.PI, pin), f"{key}: header pin {pin} has no wire"
     text = wiring.pins_markdown(h)
-    assert "| 18 | GPIO24 | back | `pins.back` | Back button pin 1 | both |" in text
-    assert "| 38 | GPIO20 | beach 5 | `pins.beach5` | Beach 5 button pin 1 | buttons |" in text
-    assert 16 not in pi  # GPIO 23, no longer used
+    assert "| 18 | GPIO24 | BACK | `pins.back` | hub net BACK |" in text
+    assert "| 38 | GPIO20 | BTN5 | `pins.beach5` | hub net BTN5 |" in text
+    assert "| 16 | GPIO23 |  |  | unused |" in text  # GPIO 23, no longer used
 
 
-def test_led_data_goes_through_the_level_shifter_and_resistor_to_ring_1():
+def test_pins_md_is_titled_for_its_kit_and_says_tile_not_ring():
+    for kit in ("buttons", "rfid"):
+        text = wiring.pins_markdown(default_harness(replace(cfg.Config(), kit=kit)))
+        assert text.startswith(f"# Pin table: Raspberry Pi 4, {kit} kit (boards, harness")
+        assert not re.search(r"\brings?\b", text.lower().replace("leds.ring_order", ""))
+
+
+def test_led_data_goes_through_the_hub_shifter_and_out_and_back_through_every_tile():
     h = default_harness()
-    (to_shifter,) = [w for c in h.cables for w in c.wires if w.signal == "LED data 3.3 V"]
-    assert (to_shifter.a, to_shifter.a_pin) == (wiring.PI, 19)
-    assert (to_shifter.b, to_shifter.b_pin) == (wiring.SHIFTER, 2)
-    chain = [(w.a, w.b) for c in h.cables for w in c.wires if w.signal.startswith("LED data")]
-    assert chain[1:] == [
-        (wiring.SHIFTER, wiring.RESISTOR),
-        (wiring.RESISTOR, "Ring 1"),
-        *[(f"Ring {i}", f"Ring {i + 1}") for i in range(1, 6)],
-    ]
+    hub = h.hub
+    assert hub.part("J3").pins["19"] == "LED_3V3"  # GPIO 10
+    assert hub.part("U1").pins["2"] == "LED_3V3" and hub.part("U1").pins["3"] == "LED_5V"
+    assert hub.part("R1").pins == {"1": "LED_5V", "2": "DATA0"}
+    # Tile n on the chain takes DATA(n) in on conductor 9 and sends DATA(n+1) back on 11.
+    for position, segment in enumerate(h.config.leds.ring_order):
+        pins = hub.part(f"J{4 + segment}").pins
+        assert pins["9"] == f"DATA{position}"
+        assert pins["11"] == (f"DATA{position + 1}" if position < 5 else None)
 
 
-def test_rfid_kit_config_draws_no_beach_buttons():
+def test_every_tile_ribbon_carries_power_and_its_beach_and_reader_lines():
+    h = default_harness()
+    pico = h.pico
+    for segment in range(6):
+        pins = h.hub.part(f"J{4 + segment}").pins
+        assert [pins[str(n)] for n in (1, 2, 3, 4)] == [f"+5V_T{segment}"] * 4
+        assert pins["12"] == f"BTN{segment}"
+        assert (pins["18"], pins["19"], pins["20"]) == (
+            f"CS{segment}",
+            f"BUSY{segment}",
+            f"RST{segment}",
+        )
+        pico_pins = h.hub.part("A1").pins
+        reader = pico.readers[segment]
+        assert pico_pins[str(wiring.PICO_GP_PIN[reader.cs])] == f"CS{segment}"
+        (ribbon,) = [c for c in h.cables if c.wires[0].a == wiring.hub_part(f"J{4 + segment}")]
+        assert len(ribbon.wires) == 20 and ribbon.length_m > 0.2 and ribbon.gauge == "28 AWG"
+
+
+def test_rfid_kit_config_draws_readers_and_no_beach_buttons():
     h = default_harness(replace(cfg.Config(), kit="rfid"))
     assert not [p for p in h.parts if p.startswith("Beach")]
-    assert all(not label.startswith("GPIO5") for _, label in h.parts[wiring.PI].pins)
-    assert "Reader 5" in h.parts and "## Beach buttons" not in wiring.pins_markdown(h)
+    assert "Reader 5" in h.parts and wiring.PICO in h.parts
+    text = wiring.pins_markdown(h)
+    assert "## Raspberry Pi Pico on the hub (RFID kit)" in text
 
 
 def test_reader_chip_selects_come_from_the_firmware_config():
     pico = wiring.load_pico_pins()
     h = default_harness()
+    nets = h.hub.part("A1").pins
     for beach, reader in enumerate(pico.readers):
-        wires = {w.b_pin: w.a_pin for c in h.cables for w in c.wires if w.b == wiring.reader(beach)}
-        assert wires["NSS"] == wiring.PICO_GP_PIN[reader.cs]
-        assert wires["RST"] == wiring.PICO_GP_PIN[reader.rst]
-        assert wires["SCK"] == wiring.PICO_GP_PIN[pico.sck]
+        assert nets[str(wiring.PICO_GP_PIN[reader.cs])] == f"CS{beach}"
+        assert nets[str(wiring.PICO_GP_PIN[reader.rst])] == f"RST{beach}"
+    assert nets[str(wiring.PICO_GP_PIN[pico.sck])] == "SCK"
 
 
 def test_reader_pins_follow_an_edited_firmware_config(tmp_path):
@@ -96,9 +123,9 @@ def test_reader_pins_follow_an_edited_firmware_config(tmp_path):
     )
     pico = wiring.load_pico_pins(edited)
     assert pico.readers[0].cs == 15 and pico.readers[1].kind == "mfrc522"
-    h = wiring.build(cfg.Config(), pico)
+    h = wiring.build(replace(cfg.Config(), kit="rfid"), pico)
     assert h.parts[wiring.reader(1)].type.startswith("MFRC522")
-    assert wiring.PICO_GP_PIN[15] in dict(h.parts[wiring.PICO].pins)
+    assert h.hub.part("A1").pins[str(wiring.PICO_GP_PIN[15])] == "CS0"
 
 
 def test_a_pin_used_twice_in_the_firmware_config_is_refused(tmp_path, capsys):
@@ -128,7 +155,7 @@ def test_yaml_and_pins_are_byte_for_byte_reproducible():
 
 def test_check_names_a_hand_edited_pin_table(wiring_copy, capsys):
     pins = wiring_copy / "PINS.md"
-    pins.write_text(pins.read_text(encoding="utf-8").replace("GPIO23", "GPIO24"), encoding="utf-8")
+    pins.write_text(pins.read_text(encoding="utf-8").replace("GPIO24", "GPIO25"), encoding="utf-8")
     assert main(["wiring", "--out", str(wiring_copy), "--check"]) == 1
     err = capsys.readouterr().err
     assert f"stale: {pins} differs from the config" in err
@@ -212,10 +239,17 @@ def test_regenerating_into_an_empty_directory_passes_the_check(tmp_path, capsys)
 
 
 def test_the_level_shifter_is_decoupled_by_100_nf_across_its_supply_pins():
-    h = default_harness()
-    assert "100 nF" in h.parts[wiring.DECOUPLING].type
-    wires = {(w.a, w.a_pin, w.b) for c in h.cables for w in c.wires if w.b == wiring.DECOUPLING}
-    assert wires == {
-        (wiring.SHIFTER, 14, wiring.DECOUPLING),
-        (wiring.SHIFTER, 7, wiring.DECOUPLING),
-    }
+    hub = default_harness().hub
+    assert hub.part("C2").value == "100nF"
+    assert hub.part("C2").pins == {"1": "+5V", "2": "GND"}
+    assert hub.part("U1").pins["14"] == "+5V" and hub.part("U1").pins["7"] == "GND"
+
+
+def test_the_power_numbers_in_pins_md_are_haleakala_powers(capsys):
+    text = (WIRING / "PINS.md").read_text(encoding="utf-8")
+    assert main(["power"]) == 0
+    out = capsys.readouterr().out
+    full = re.search(r"^last_pixel_v_full_white: ([\d.]+)", out, re.M).group(1)
+    capped = re.search(r"^last_pixel_v_default_cap: ([\d.]+)", out, re.M).group(1)
+    assert f"**{full} V at full white**" in text and f"**{capped} V at the default cap**" in text
+    assert "F1 (T4A slow-blow)" in text and "F1 (T4A slow-blow)" in out

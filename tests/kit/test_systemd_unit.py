@@ -62,7 +62,7 @@ def test_the_hardening_keeps_every_device_the_kit_opens():
     allowed = values("DeviceAllow")
     for device in ("gpiochip", "spi", "i2c", "pio", "ttyACM"):
         assert any(device in line and line.endswith(" rw") for line in allowed), device
-    assert set(s["SupplementaryGroups"].split()) == {"gpio", "spi", "i2c", "dialout"}
+    assert set(s["SupplementaryGroups"].split()) == {"gpio", "spi", "i2c", "dialout", "audio"}
 
 
 def test_the_pico_rule_matches_micropythons_pico_and_nothing_else_of_raspberry_pi():

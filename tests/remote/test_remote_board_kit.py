@@ -153,6 +153,7 @@ def test_run_remote_without_autoplay_starts_the_companion_daemon_on_the_board(tm
     import sys
 
     from support.paths import REPO_ROOT
+    from support.remote_kits import KEY
     from support.waiting import wait_for
 
     host = Kit(tmp_path, broker, "red", host=True).start()
@@ -160,6 +161,7 @@ def test_run_remote_without_autoplay_starts_the_companion_daemon_on_the_board(tm
     args = [
         sys.executable, "-m", "haleakala", "run", "--remote", f"{broker.url}/t1", "--seat",
         "yellow", "--hardware", "sim", "--headless", "--state-dir", str(tmp_path / "board"),
+        "--table-key", KEY,
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1"}
     with out.open("w") as sink:

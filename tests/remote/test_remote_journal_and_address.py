@@ -19,12 +19,15 @@ def test_a_journal_cut_mid_line_resumes_with_every_complete_decision(tmp_path):
     assert setup["game"] == "ab" and decisions == [{"seq": 1, "seat": "red", "decision": "1@0"}]
 
 
+SETUP = '{"setup": {"table": "t", "game": "ab", "name": "haleakala", "start": "{}"}}'
+
+
 @pytest.mark.parametrize(
     ("lines", "sentence"),
     [
-        (['{"setup": {}}', "{oops", '{"seq": 2}'], "line 2: not JSON"),
+        ([SETUP, "{oops", '{"seq": 2}'], "line 2: not JSON"),
         (
-            ['{"setup": {}}', '{"seq": 3, "seat": "red", "decision": "1@0"}'],
+            [SETUP, '{"seq": 3, "seat": "red", "decision": "1@0"}'],
             "line 2: not decision 1",
         ),
         (['{"seq": 1}'], "line 1: the game's setup is missing"),

@@ -76,8 +76,9 @@ def test_a_signed_message_changed_on_the_way_is_refused_as_forged():
 @pytest.mark.parametrize(
     ("version", "sentence"),
     [
-        (2, "a message of protocol version 2, newer than this kit's 1: update this kit"),
-        (0, "a message of protocol version 0, older than this kit's 1: update the other kit"),
+        (3, "a message of protocol version 3, newer than this kit's 2: update this kit"),
+        (1, "a message of protocol version 1, older than this kit's 2: update the other kit"),
+        (0, "a message of protocol version 0, older than this kit's 2: update the other kit"),
     ],
 )
 def test_a_message_of_another_protocol_version_is_refused_naming_which_kit_to_update(

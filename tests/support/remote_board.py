@@ -17,6 +17,8 @@ from haleakala.remote.kit import RemoteKit
 from haleakala.remote.mqtt import parse_url
 from haleakala.remote.policy import pick
 from haleakala.remote.table import BoardLink, RemoteCompanion
+from haleakala.remote.wire import table_key
+from support.remote_kits import KEY
 
 
 class Board:
@@ -33,7 +35,7 @@ class Board:
         state_dir.mkdir(exist_ok=True)
         self.kit = RemoteKit(
             parse_url(f"{broker.url}/{table}"), seat, host=host_seed is not None,
-            state_dir=state_dir, out=self.out,
+            state_dir=state_dir, out=self.out, key=table_key(KEY),
             new_game=lambda: new_game("haleakala", seed=host_seed or 0),
         )  # fmt: skip
         self.link = BoardLink(self.kit)

@@ -16,6 +16,7 @@ from support.paths import REPO_ROOT
 from support.waiting import wait_for
 
 SEED, POLICY = 5, 9  # the deal and the autoplayer's seed of every game here
+KEY = "test-table-key"  # every table here has a key (secure by default), unless a test says
 GAME_S = 120.0  # hang guard for a whole game of ~500 decisions on a loaded machine
 
 
@@ -31,7 +32,12 @@ class Kit:
         host: bool = False,
         table: str = "t1",
         name: str = "",
+        seed: int = SEED,
+        keyed: bool = True,
+        autoplay: bool = True,
     ) -> None:
+        """``keyed`` False: no ``--table-key`` is added (the host makes one, a seat needs
+        one); ``autoplay`` False: decisions are typed (``write``)."""
         self.name = name or ("host" if host else seat)
         self.state_dir = tmp / self.name
         self.out = tmp / f"{self.name}.out"
@@ -46,26 +52,35 @@ class Kit:
             seat,
             "--state-dir",
             str(self.state_dir),
-            "--autoplay",
-            str(POLICY),
+            *(("--autoplay", str(POLICY)) if autoplay else ("--typed",)),
             *extra,
         ]
+        if keyed and "--table-key" not in extra and "--no-table-key" not in extra:
+            self.args += ["--table-key", KEY]
+        self.seed = seed
         if host:
-            self.args += ["--host", "--seed", str(SEED)]
+            self.args += ["--host", "--seed", str(seed)]
         self.process: subprocess.Popen | None = None
+        self.env: dict[str, str] = {}  # more environment for the kit (a password)
 
     def start(self, *extra: str) -> Kit:
-        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **self.env}
         with self.out.open("a") as out:
             self.process = subprocess.Popen(
                 self.args + list(extra),
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if "--typed" in self.args else subprocess.DEVNULL,
                 env=env,
                 cwd=REPO_ROOT,
             )
         return self
+
+    def write(self, line: str) -> None:
+        """Type ``line`` at a ``--typed`` kit."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.flush()
 
     def text(self) -> str:
         return self.out.read_text() if self.out.exists() else ""
@@ -117,7 +132,7 @@ class Kit:
         if "view" in record:  # the texts it saw, replayed on the deal, and the announced digest
             from haleakala.gameapi import new_game
 
-            game = new_game("haleakala", seed=SEED)
+            game = new_game("haleakala", seed=self.seed)
             for seat, text in zip(record["deciders"], record["history"], strict=True):
                 game.apply(text, seat)
             digest = record["digest"]

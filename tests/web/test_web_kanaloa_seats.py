@@ -152,8 +152,9 @@ def test_a_three_seat_kanaloa_game_over_the_hosts_http_as_a_phone_plays_it():
             if not seen["your_turn"]:
                 continue
             text = pick(sorted(d["text"] for d in seen["legal"]), 7, known + 1)
-            message = {"v": 1, "kind": "decide", "table": table.name, "game": table.game_id,
-                       "sender": phone, "seq": known + 1, "decision": text, "mac": ""}  # fmt: skip
+            message = {"v": 2, "kind": "decide", "table": table.name, "game": table.game_id,
+                       "sender": phone, "seq": known + 1, "decision": text, "nonce": "",
+                       "mac": ""}  # fmt: skip
             status, answer = request("POST", f"/seat/{phone}/decide", json.dumps(message).encode())
             assert status == 200 and answer == {"v": 1, "ok": True, "seq": known + 1}
     finally:

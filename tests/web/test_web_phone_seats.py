@@ -36,8 +36,9 @@ def get(port: int, path: str, token: str | None = None):
 
 
 def decide(table: Table, colour: str, seq: int, text: str, **over) -> bytes:
-    message = {"v": 1, "kind": "decide", "table": table.name, "game": table.game_id,
-               "sender": colour, "seq": seq, "decision": text, "mac": "", **over}  # fmt: skip
+    message = {"v": 2, "kind": "decide", "table": table.name, "game": table.game_id,
+               "sender": colour, "seq": seq, "decision": text, "nonce": "", "mac": "",
+               **over}  # fmt: skip
     return json.dumps(message).encode()
 
 
@@ -172,9 +173,9 @@ def malformed(table: Table, name: str) -> bytes:
     good = json.loads(decide(table, "white", 1, "end"))
     match name:
         case "future-version":
-            good["v"] = 2
+            good["v"] = 3
         case "old-version":
-            good["v"] = 0
+            good["v"] = 1
         case "unknown-kind":
             good["kind"] = "cheat"
         case "missing-fields":
@@ -196,8 +197,9 @@ def malformed(table: Table, name: str) -> bytes:
         case "decision-long":
             good["decision"] = "e" * 65
         case "hello-instead":
-            good = {"v": 1, "kind": "hello", "table": table.name, "game": table.game_id,
-                    "sender": "white", "have": 0, "hints": True, "kit": "x", "mac": ""}  # fmt: skip
+            good = {"v": 2, "kind": "hello", "table": table.name, "game": table.game_id,
+                    "sender": "white", "have": 0, "hints": True, "kit": "x", "session": "",
+                    "mac": ""}  # fmt: skip
     return json.dumps(good).encode()
 
 

@@ -53,12 +53,12 @@ def test_a_page_quiet_for_thirty_seconds_pauses_the_game_and_its_return_resumes_
     clock.now += AWAY_AFTER_S - 1
     table.sweep()
     assert not table.paused()
-    table.arrived("white")  # a long poll open: here, however long it waits
-    clock.now += 10 * AWAY_AFTER_S
+    table.arrived("white")  # a long poll open: answered within host.POLL_S, then asked again
+    clock.now += AWAY_AFTER_S - 1
     table.sweep()
     assert not table.paused()
-    table.left("white")
-    clock.now += AWAY_AFTER_S
+    table.left("white")  # and then nothing: the phone is gone
+    clock.now += 1
     table.sweep()
     assert table.paused()
     clock.now += 12

@@ -13,7 +13,9 @@ restarted without ``--solo`` resumes the companion's seat as it was. The languag
 the board's menu is kept the same way (``"language"`` in the header, a ``{"type":
 "language", …}`` record on a change), so a restart without ``--lang`` speaks it again; so is
 the colour mode (``"palette": "cvd"`` in the header, a ``{"type": "palette", "palette":
-"cvd"}`` record on a change), so a restart lights the board in it again.
+"cvd"}`` record on a change), so a restart lights the board in it again; and the speech
+settings (``"speech": {"verbosity": "events", "volume": 60}`` in the header, a ``{"type":
+"speech", "speech": {…}}`` record on a change), so a restart speaks as the players chose.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
@@ -64,13 +66,12 @@ from .records import (
     SNAPSHOT_VERSION,
     SOURCES,
     VERSION,
-    Piece,
     RecordScan,
     encode_record,
     new_game_id,
-    read_pieces,
     scan_records,
 )
+from .scan import MAX_RECORDS, JournalScan, Piece, read_pieces, scan_journal
 from .storage import (
     Disk,
     JournalDisagrees,
@@ -91,6 +92,7 @@ __all__ = [
     "GAMES_DIR",
     "JOURNAL_NAME",
     "MAX_PAYLOAD",
+    "MAX_RECORDS",
     "SNAPSHOT_FORMAT",
     "SNAPSHOT_NAME",
     "SNAPSHOT_VERSION",
@@ -100,6 +102,7 @@ __all__ = [
     "Journal",
     "JournalDisagrees",
     "JournalError",
+    "JournalScan",
     "Piece",
     "RecordScan",
     "Snapshot",
@@ -111,6 +114,7 @@ __all__ = [
     "ownership_fix",
     "read_pieces",
     "replay",
+    "scan_journal",
     "scan_records",
     "storage_error",
     "unwritable",

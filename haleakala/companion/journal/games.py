@@ -9,10 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from haleakala.core.statefile import StateFileError, read_bounded
 from haleakala.games.haleakala import PLAYERS, Game, SaveError
 from haleakala.games.haleakala.log import action_record, event_records, setup_record
 
 from .records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SOURCES, deal_of
+
+MAX_SNAPSHOT = 16 << 20
+"""A snapshot is a few kB (a long game's whole history is tens of kB): a larger file is not
+one, and is not read (it is kept aside like a damaged one)."""
 
 
 def replay(variant: str, seed: int, start: str, history: list[int] | list[str]) -> Game:
@@ -78,12 +83,18 @@ def snapshot_bytes(snap: dict[str, Any]) -> bytes:
 def read_snapshot(path: Path, header: dict[str, Any] | None) -> Snapshot | str | None:
     """The snapshot at ``path`` if it reads well, agrees with itself and belongs to the game
     of ``header``; else why it is unusable (None: there is none, or an older game's)."""
-    if not path.exists():
-        return None
     why = ""
     raw = b""
     try:
-        raw = path.read_bytes()
+        found = read_bounded(path, MAX_SNAPSHOT, "a snapshot")
+    except StateFileError as exc:
+        if exc.kind != "too large":
+            raise  # a pipe, a device, a directory: refused, not "damaged" (nothing is moved)
+        return f"not read: {exc.size:,} bytes, larger than a snapshot ever is"
+    if found is None:
+        return None
+    try:
+        raw = found
         snap = json.loads(raw)
         if not isinstance(snap, dict) or snap.get("format") != SNAPSHOT_FORMAT:
             why = "not a snapshot"

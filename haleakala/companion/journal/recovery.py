@@ -1,6 +1,6 @@
 """Recovery on start: the game of a journal exactly as last acknowledged, whatever happened.
 
-Recovery never destroys anything: it reads every record it can (``records.read_pieces``) and
+Recovery never destroys anything: it reads every record it can (``scan.scan_journal``) and
 picks the longest history it can *verify*: the journal replayed from its header, the
 snapshot, and journal records after the snapshot's position whose digests prove they follow
 it. Every decision and undo must prove itself: it is accepted only when its digest is the
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from haleakala.core.statefile import StateFileError, aside_command, open_regular
 from haleakala.games.haleakala import Game
 
 from .games import Snapshot, deal_from, read_snapshot, replay
@@ -32,7 +33,6 @@ from .records import (
     FORMAT,
     SOURCES,
     VERSION,
-    Piece,
     acknowledged,
     counted,
     deal_of,
@@ -42,14 +42,15 @@ from .records import (
     may_follow,
     new_game_id,
     palette_of,
-    read_pieces,
     record_follows,
     settings_of,
     settle,
+    speech_of,
 )
 from .repairs import Repairs
 from .resume import Resumption
-from .storage import JournalDisagrees, JournalError, storage_error
+from .scan import MAX_RECORDS, JournalScan, Piece, Progress, TooManyRecords, scan_journal
+from .storage import JournalDisagrees, JournalError, newer_format, refused, storage_error
 
 log = logging.getLogger("haleakala.journal")
 
@@ -66,6 +67,7 @@ class _Walk:
     last: int = 0  # index of the last piece taken
     language: str | None = None  # the board menu's language as last recorded
     palette: str | None = None  # the board menu's colour mode as last recorded
+    speech: dict[str, Any] | None = None  # the board menu's verbosity and volume
     anchored: bool = False  # the position comes from the snapshot
     uncertain: bool = False  # a record was lost: the next must prove it follows
     reached: set[tuple[int, str]] = field(default_factory=set)  # positions proven on the way
@@ -97,22 +99,21 @@ class Recovery(Repairs, Resumption):
     strength: str | None
     language: str | None
     palette: str | None
+    speech: dict[str, Any] | None
     size: int
     archived: Path | None
     failed: JournalError | None
     readonly: bool
     unsettled: JournalDisagrees | None
+    progress: Progress | None
     _repair: Callable[[], None] | None
 
     if TYPE_CHECKING:  # provided by Journal: its file handle and snapshot writer
 
         @property
         def game_id(self) -> str | None: ...
-
         def close(self) -> None: ...
-
         def _open_append(self) -> int: ...
-
         def write_snapshot(self, game: Game) -> None: ...
 
     def _note(self, level: int, text: str) -> None:
@@ -134,13 +135,16 @@ class Recovery(Repairs, Resumption):
         for path in (self.path, self.snapshot_path):  # unreadable: wait for the fix, touch nothing
             if path.exists() and not os.access(path, os.R_OK):
                 raise storage_error(PermissionError(errno.EACCES, "not readable"), path, "read")
-        data = self.path.read_bytes() if self.path.exists() else b""
-        if not data and not self.snapshot_path.exists():
+        found = self._scan()
+        if not found.size and not self.snapshot_path.exists():
             return None
-        pieces = read_pieces(data)
+        pieces, size = found.pieces, found.size
         first = pieces[0].payload if pieces else None
         header = first if is_header(first) else None
-        if header is not None and header.get("version") != VERSION:
+        version = header.get("version") if header is not None else None
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            raise newer_format(self.path, version, VERSION)
+        if header is not None and version != VERSION:
             self._set_aside(f"is version {header.get('version')}; this program writes {VERSION}")
             return None
         base = None
@@ -153,7 +157,8 @@ class Recovery(Repairs, Resumption):
         snap, snapshot_damaged = self._read_snapshot(header)
         loose = None
         if header is None and (snap is None or not self._replays(snap)):
-            loose = loose_header(data, pieces[0]) if pieces else None
+            if pieces:
+                loose = loose_header(found.head, pieces[0].start, pieces[0].end)
             if loose is None:
                 self._set_aside("has no valid header")
                 return None
@@ -203,20 +208,20 @@ class Recovery(Repairs, Resumption):
         game = walk.game
         assert game is not None
         self.solo, self.strength = walk.solo, walk.strength
-        self.language, self.palette = walk.language, walk.palette
+        self.language, self.palette, self.speech = walk.language, walk.palette, walk.speech
         self.sources = walk.sources
         self.record_count = len(walk.kept)
-        self.size = len(data)
+        self.size = size
         orphans = [
             (index, record)
             for index, record in walk.skipped
             if acknowledged(record) and (record["ply"], record["digest"]) not in walk.reached
         ]
         if orphans or disagrees:  # nothing is rewritten: the game waits for a decision
-            self._pause(game, orphans, disagrees, data, snap)
+            self._pause(game, orphans, disagrees, size, snap)
             return game
         if walk.changed:
-            self._rewrite(data, walk.kept, game, snap, self._snapshot_stands(snap, walk))
+            self._rewrite(size, walk.kept, game, snap, self._snapshot_stands(snap, walk))
         self.since_snapshot = self.record_count - self._covered(snap, walk)
         if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
             self._replace_snapshot(game)
@@ -225,6 +230,27 @@ class Recovery(Repairs, Resumption):
         if not self.readonly:
             self._check_writable()
         return game
+
+    def _scan(self) -> JournalScan:
+        """The journal's records, streamed (bounded memory, whatever its size); a file that
+        is not a regular file, or holds more records than any game, is refused with the fix
+        (``JournalError``) and left as it is."""
+        try:
+            f = open_regular(self.path)
+            if f is None:
+                return JournalScan([], 0, b"")
+            with f:
+                return scan_journal(f, progress=self.progress)
+        except StateFileError as exc:
+            raise refused(exc) from exc
+        except TooManyRecords as exc:
+            fix = aside_command(self.path)
+            text = (
+                f"{self.path} holds more than {MAX_RECORDS:,} records, more than any game "
+                f"makes: it is not read on and nothing was changed; move it away ({fix})"
+            )
+            too_many = StateFileError(errno.EFBIG, text, path=self.path, kind="too large", fix=fix)
+            raise refused(too_many) from exc
 
     def _covers_more(self, snap: Snapshot, walk: _Walk) -> bool:
         """Does the snapshot hold more of the history the journal proved (the walk's history
@@ -259,7 +285,7 @@ class Recovery(Repairs, Resumption):
         header = self.header
         solo, strength = settings_of(header, None, None)
         walk = _Walk(base, [], [header], solo, strength, language=language_of(header, None))
-        walk.palette = palette_of(header, None)
+        walk.palette, walk.speech = palette_of(header, None), speech_of(header, None)
         covered = pieces[: snap.records] if snap is not None else pieces
         damaged = any(p.payload is None or p.mended for p in covered)  # after it: the walk
         begin = 1
@@ -504,7 +530,7 @@ class Recovery(Repairs, Resumption):
 
     def _synthesized(self, snap: Snapshot, walk: _Walk) -> list[dict[str, Any]]:
         """Journal records that lead to the snapshot's position (``records_to``)."""
-        settings = (walk.solo, walk.strength, walk.language, walk.palette)
+        settings = (walk.solo, walk.strength, walk.language, walk.palette, walk.speech)
         return self.records_to(snap.game.history, snap.sources, *settings)
 
     def _replays(self, snap: Snapshot) -> bool:
@@ -545,7 +571,7 @@ class Recovery(Repairs, Resumption):
                 raise ValueError(f"undo of {count} decisions, {len(game.history)} made")
             keep = game.history[: len(game.history) - count]
             return self._rebuild(keep), sources[: len(keep)]
-        if kind in ("solo", "language", "palette"):  # a setting, not a move: the position stays
+        if kind in ("solo", "language", "palette", "speech"):  # a setting: the position stays
             return game, sources
         raise ValueError(f"unknown record type {kind!r}")
 
@@ -556,7 +582,10 @@ class Recovery(Repairs, Resumption):
     def _read_snapshot(self, header: dict[str, Any] | None) -> tuple[Snapshot | None, bool]:
         """The snapshot if it reads well, agrees with itself and belongs to this game; and
         whether one is there but unusable (damaged: to be kept aside, never overwritten)."""
-        found = read_snapshot(self.snapshot_path, header)
+        try:
+            found = read_snapshot(self.snapshot_path, header)
+        except StateFileError as exc:  # a pipe, a device, a directory: wait for the fix
+            raise refused(exc) from exc
         if isinstance(found, str) and self.readonly:
             self._note(logging.WARNING, f"snapshot: {found}; the whole journal is replayed")
             return None, False

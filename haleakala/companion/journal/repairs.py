@@ -19,7 +19,8 @@ from .games import Snapshot
 from .records import encode_record
 from .storage import (
     JournalError,
-    keep_copy,
+    keep_file,
+    move_aside,
     ownership_fix,
     runs_as,
     storage_error,
@@ -58,9 +59,8 @@ class Repairs:
         game = game.clone()  # a repair that waits must not see the decisions played meanwhile
 
         def repair() -> None:
-            if self.snapshot_path.exists():
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
+            if self.snapshot_path.exists():  # a link, not a read: it may be huge
+                self.backups.append(keep_file(self.snapshot_path, sync=self.sync))
             self.write_snapshot(game)
             self._note(
                 logging.WARNING,
@@ -77,7 +77,7 @@ class Repairs:
 
     def _rewrite(
         self,
-        data: bytes,
+        size: int,
         kept: list[dict[str, Any]],
         game: Game,
         snap: Snapshot | None,
@@ -97,11 +97,10 @@ class Repairs:
 
         def repair() -> None:
             self.close()  # the file is replaced: a handle would write to the old one
-            if data:
-                self.backups.append(keep_copy(self.path, data, sync=self.sync))
+            if size:  # the journal as found, every byte (a cut tail too), under a new name
+                self.backups.append(keep_file(self.path, sync=self.sync))
             if self.snapshot_path.exists() and not stands:
-                old = self.snapshot_path.read_bytes()
-                self.backups.append(keep_copy(self.snapshot_path, old, sync=self.sync))
+                self.backups.append(keep_file(self.snapshot_path, sync=self.sync))
             write_atomically(self.path, new, sync=self.sync)
             self.size = len(new)
             if not stands:
@@ -128,10 +127,8 @@ class Repairs:
             return
         moved = []
         for path in (self.path, self.snapshot_path):
-            if path.exists():
-                target = keep_copy(path, path.read_bytes(), sync=self.sync)
-                path.unlink()
-                moved.append(target)
+            if path.exists():  # renamed, whole: nothing is read, copied or cut
+                moved.append(move_aside(path, sync=self.sync))
         self.backups = moved
         names = ", ".join(p.name for p in moved)
         self._note(logging.ERROR, f"journal {why}; moved to {names}, starting afresh")

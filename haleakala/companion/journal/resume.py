@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from haleakala.games.haleakala import Game
 
 from .games import Snapshot
-from .records import encode_record, language_of, palette_of, settings_of
-from .storage import JournalDisagrees, keep_once, write_atomically
+from .records import encode_record, language_of, palette_of, settings_of, speech_of
+from .storage import JournalDisagrees, keep_file_once, keep_once, write_atomically
 
 if TYPE_CHECKING:
     from .storage import JournalError
@@ -44,6 +44,7 @@ class Resumption:
     strength: str | None
     language: str | None
     palette: str | None
+    speech: dict[str, Any] | None
     backups: list[Path]
     record_count: int
     size: int
@@ -70,6 +71,7 @@ class Resumption:
         strength: str | None,
         language: str | None,
         palette: str | None = None,
+        speech: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Journal records that lead to the position after ``history``: the header, one
         decision record per decision (digests by replay), then the settings if they differ
@@ -93,6 +95,8 @@ class Resumption:
             records.append({"type": "language", "language": language})
         if palette != palette_of(self.header, None):
             records.append({"type": "palette", "palette": palette})
+        if speech != speech_of(self.header, None):
+            records.append({"type": "speech", "speech": speech})
         return records
 
     def _pause(
@@ -100,7 +104,7 @@ class Resumption:
         game: Game,
         orphans: list[tuple[int, dict[str, Any]]],
         disagrees: str,
-        data: bytes,
+        size: int,
         snap: Snapshot | None,
     ) -> None:
         """Wait at ``game`` (what recovery proves): keep the files once, say so, write nothing."""
@@ -108,8 +112,8 @@ class Resumption:
         proven = len(game.history)
         kept = None
         if not self.readonly:
-            if data:
-                kept = keep_once(self.path, data, sync=self.sync)
+            if size:
+                kept = keep_file_once(self.path, sync=self.sync)
                 self.backups.append(kept)
             if snap is not None:
                 self.backups.append(keep_once(self.snapshot_path, snap.raw, sync=self.sync))
@@ -145,12 +149,12 @@ class Resumption:
             )
         history, sources = proven.history[:decision], self.sources[:decision]
         records = self.records_to(
-            history, sources, self.solo, self.strength, self.language, self.palette
+            history, sources, self.solo, self.strength, self.language, self.palette, self.speech
         )
         new = b"".join(encode_record(r) for r in records)
         self.close()
         kept = [
-            keep_once(path, path.read_bytes(), sync=self.sync)
+            keep_file_once(path, sync=self.sync)
             for path in (self.path, self.snapshot_path)
             if path.exists()
         ]

@@ -37,6 +37,7 @@ from .records import (
     new_game_id,
 )
 from .recovery import Recovery
+from .scan import Progress
 from .storage import Disk, JournalDisagrees, JournalError, storage_error, write_atomically
 
 log = logging.getLogger("haleakala.journal")
@@ -69,10 +70,15 @@ class Journal(Recovery):
     """The language chosen in the board's menu as last recorded (None: never chosen)."""
     palette: str | None = None
     """The colour mode chosen in the board's menu as last recorded (None: never chosen)."""
+    speech: dict[str, Any] | None = None
+    """The verbosity and volume chosen in the board's menu as last recorded (None: never)."""
     disk: Disk = field(default_factory=Disk)
     """Where appends go (a fault-injecting stand-in in tests)."""
     readonly: bool = False
     """Recovery only reads and says what a start would do (``haleakala journal check``)."""
+    progress: Progress | None = None
+    """Told how far recovery has read a long journal (the daemon tells systemd it needs
+    longer to start: ``daemon.StartupClock``)."""
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -121,6 +127,7 @@ class Journal(Recovery):
         strength: str | None = None,
         language: str | None = None,
         palette: str | None = None,
+        speech: dict[str, Any] | None = None,
     ) -> None:
         """Begin the journal of a new game (atomically replacing the previous one)."""
         self.close()
@@ -144,6 +151,9 @@ class Journal(Recovery):
         if palette is not None:
             self.header["palette"] = palette
         self.palette = palette
+        if speech is not None:
+            self.header["speech"] = speech
+        self.speech = speech
         first = encode_record(self.header)
         try:
             write_atomically(self.path, first, sync=self.sync)
@@ -174,7 +184,7 @@ class Journal(Recovery):
             if os.fstat(fd).st_size > self.size:
                 self.disk.truncate(fd, self.size)
                 if self.sync:
-                    self.disk.fsync(fd)
+                    self.disk.sync(fd)
         except OSError as exc:
             self.close()
             self.failed = storage_error(exc, self.path)
@@ -196,7 +206,7 @@ class Journal(Recovery):
                     raise OSError(errno.EIO, "the write wrote nothing")
                 view = view[written:]
             if self.sync:
-                self.disk.fsync(fd)
+                self.disk.sync(fd)  # a card failing under the fsync is caught here too
         except OSError as exc:
             error = storage_error(exc, self.path)
             log.error("%s", error)
@@ -238,6 +248,12 @@ class Journal(Recovery):
         board in it again, whatever the config says)."""
         self._append({"type": "palette", "palette": palette})
         self.palette = palette
+
+    def append_speech(self, speech: dict[str, Any]) -> None:
+        """Record a change of verbosity or volume in the board's menu (a restarted daemon
+        speaks as the players last chose, whatever the config says)."""
+        self._append({"type": "speech", "speech": speech})
+        self.speech = speech
 
     def append_undo(self, game: Game, count: int) -> None:
         """Record that the last ``count`` decisions were taken back (``game`` is after)."""

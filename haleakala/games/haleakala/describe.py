@@ -44,6 +44,7 @@ DESCRIPTION = GameDescription(
     bench="haleakala.games.haleakala.bench:run_haleakala",
     live_view="haleakala.games.haleakala.views.live",
     render="haleakala.games.haleakala.views.render:text",
+    seat="haleakala.games.haleakala.views.seat",
     lessons="haleakala.games.haleakala:lessons",
     lesson_zones="haleakala.games.haleakala.views.lessons:zones",
     first_placement=r"^\d@\d\*?$",

@@ -7,9 +7,10 @@ The daemon opens its devices on the GPIOs named in ``[pins]``; the Pico firmware
 - ``haleakala.svg`` / ``haleakala.png`` — WireViz's drawing of it (needs graphviz's ``dot``);
 - ``PINS.md`` — the same connections as Markdown tables, header pin by header pin.
 
-One drawing holds both kits: the Pi side (LED chain, OLED, encoder, back button), the beach
-buttons (buttons kit; left out when the config says ``kit = "rfid"``), and the Pico with its
-six readers on USB (RFID kit; it uses no Pi GPIO, so it never clashes with the buttons).
+The drawing is the kit's harness between its boards (``kit.boards``): the Pi's ribbon to the
+hub, the supply and the Pi's power, the lid's plugs, one 20-way ribbon per tile cut to its
+length, and on every tile board the pixel chain, and the beach button (buttons kit) or the
+PN5180 reader (``kit = "rfid"``, with the Pico's USB cable).
 
 Reproducibility: the YAML and PINS.md are pure functions of the two configs, byte for byte.
 The SVG and PNG are graphviz's layout of the YAML; on one machine they are byte-for-byte
@@ -65,17 +66,12 @@ from haleakala.kit.wiring.drawing import (
 )
 from haleakala.kit.wiring.harness import (
     BACK,
-    CAPACITOR,
-    DECOUPLING,
     ENCODER,
-    GROUND_BUS,
     OLED,
     PI,
     PI_POWER,
     PI_USB,
     PICO,
-    RESISTOR,
-    SHIFTER,
     SUPPLY,
     Cable,
     Harness,
@@ -83,8 +79,9 @@ from haleakala.kit.wiring.harness import (
     Wire,
     beach_button,
     build,
+    hub_part,
     reader,
-    ring,
+    tile_part,
 )
 from haleakala.kit.wiring.pin_table import (
     _partner,
@@ -100,13 +97,10 @@ from haleakala.kit.wiring.wireviz_yaml import (
 
 __all__ = [
     "BACK",
-    "CAPACITOR",
-    "DECOUPLING",
     "DEFAULT_OUT",
     "ENCODER",
     "FALLBACK_PICO",
     "FIRMWARE_CONFIG",
-    "GROUND_BUS",
     "KIT_COLOUR",
     "KIT_NOTE",
     "MODEL_NAMES",
@@ -123,8 +117,6 @@ __all__ = [
     "PI_ROLES",
     "PI_USB",
     "PNG_NAME",
-    "RESISTOR",
-    "SHIFTER",
     "STAMP_KEY",
     "STEM",
     "SUPPLY",
@@ -143,19 +135,20 @@ __all__ = [
     "generate",
     "harness_dict",
     "harness_yaml",
+    "hub_part",
     "load_pico_pins",
     "pins_markdown",
     "png_stamp",
     "reader",
     "register",
     "render",
-    "ring",
     "run",
     "sources",
     "stale_files",
     "stamp_png",
     "stamp_svg",
     "svg_stamp",
+    "tile_part",
     "to_yaml",
     "yaml_digest",
 ]

@@ -84,9 +84,7 @@ def render(yaml_text: str) -> tuple[str, bytes]:
     try:
         from wireviz import wireviz
     except ImportError:
-        raise UsageError(
-            f"WireViz is not installed: {install_hint('kit')}"
-        ) from None
+        raise UsageError(f"WireViz is not installed: {install_hint('kit')}") from None
     svg, png = wireviz.parse(yaml_text, return_types=("svg", "png"))
     digest = yaml_digest(yaml_text)
     return stamp_svg(svg, digest), _small_png(png, digest)

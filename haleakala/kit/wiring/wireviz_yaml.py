@@ -42,6 +42,10 @@ def harness_dict(h: Harness) -> dict[str, Any]:
             "colors": [w.colour for w in cable.wires],
             "wirelabels": [w.signal for w in cable.wires],
         }
+        if cable.gauge:
+            entry["gauge"] = cable.gauge
+        if cable.length_m:
+            entry["length"] = f"{cable.length_m:g} m"
         notes = [n for n in (KIT_NOTE.get(cable.kit, ""), cable.notes) if n]
         if notes:
             entry["notes"] = ". ".join(n.rstrip(".") for n in notes) + "."
@@ -63,7 +67,7 @@ def harness_dict(h: Harness) -> dict[str, Any]:
         "connectors": connectors,
         "cables": cables,
         "connections": connections,
-        # Less space between ranks and a 72 dpi PNG: the six-ring chain makes a wide drawing.
+        # Less space between ranks and a 72 dpi PNG: six tile ribbons make a tall drawing.
         "tweak": {"override": {"graph": {"ranksep": "1", "dpi": "72"}}},
     }
 

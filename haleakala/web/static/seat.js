@@ -68,7 +68,10 @@ function render(v) {
   text($("decisions-title"), L.decisions);
   const list = $("decisions");
   list.replaceChildren();
-  const waiting = Boolean(place.pending);
+  // Nothing can be decided while a decision is on its way or the game is paused (someone
+  // is away): the buttons say so by being disabled, as the status line says why.
+  const waiting = Boolean(place.pending) || v.paused;
+  list.dataset.paused = v.paused ? "1" : "0";
   for (const d of v.legal) {
     const button = el("button");
     button.type = "button";
@@ -120,11 +123,14 @@ function showLost() {
 }
 
 async function decide(decision) {
-  if (!view || place.pending) return;
+  if (!view || place.pending || view.paused) return;
   $("refusal").hidden = true;
-  // The core's decide message (docs/REMOTE-PROTOCOL.md): seq is the decision's number.
-  place.pending = { v: 1, kind: "decide", table: view.table, game: view.game_id, sender: view.seat,
-                    seq: view.seq + 1, decision, mac: "" };
+  // The core's decide message (docs/REMOTE-PROTOCOL.md, version 2): seq is the decision's
+  // number, nonce a random id the host's answer carries back.
+  const nonce = Array.from(crypto.getRandomValues(new Uint8Array(8)),
+                           (b) => b.toString(16).padStart(2, "0")).join("");
+  place.pending = { v: 2, kind: "decide", table: view.table, game: view.game_id, sender: view.seat,
+                    seq: view.seq + 1, decision, nonce, mac: "" };
   save();
   for (const b of document.querySelectorAll("#decisions button")) b.disabled = true;
   text($("status"), view.labels.sending);

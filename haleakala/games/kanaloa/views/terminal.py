@@ -123,7 +123,9 @@ class KanaloaTerminalGame(TerminalSession[Game]):
 
     def finish(self) -> None:
         self.draw()
-        self.say(describe_result(self.game))
+        result = describe_result(self.game)
+        self.say(result)
+        self.speak("result", result)
 
     def describe(self, events: Any, viewer: int | None) -> list[str]:
         return describe_events(self.game, events)
