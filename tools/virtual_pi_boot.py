@@ -218,19 +218,48 @@ def boot_files(kroot: Path) -> tuple[Path, Path]:
             sorted((kroot / "boot").glob("initrd.img-*"))[-1])  # fmt: skip
 
 
-def web_requirements(repo: Path) -> list[str]:
+def extra_requirements(repo: Path, extra: str = "web") -> list[str]:
     project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
-    return list(project["optional-dependencies"]["web"])
+    return list(project["optional-dependencies"][extra])
 
 
-def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
+def web_requirements(repo: Path) -> list[str]:
+    return extra_requirements(repo, "web")
+
+
+def retried(run: Any, name: str, script: str, expect: Any = None, tries: int = 3) -> None:
+    """A step whose failure may be the network's (pip fetches from PyPI inside the chroot;
+    under load a connection reset outlasted pip's own retries): run again, up to ``tries``
+    times (``haleakala install`` keeps its finished steps). A failure that was retried stays
+    in the record, marked ``retried``."""
+    for attempt in range(tries):
+        run.step(name, script, expect)
+        if run.steps[-1]["ok"] or attempt == tries - 1:
+            return
+        run.steps[-1]["retried"] = True
+        time.sleep(10)
+
+
+def model_image(
+    vp: ModuleType,
+    kroot: Path,
+    model: str,
+    out: Path,
+    work: str | None = None,
+    extras: tuple[str, ...] = ("web",),
+    mkfs: tuple[str, ...] = (),
+) -> dict:
     """The model's disk image: the kernel root, ``haleakala install`` run in it as in the
-    chroot mode, the live view's extra, the sim drop-in; then ``mkfs.ext4 -d``."""
-    run = vp.Run(kroot, model, work=f"boot-{model}")
-    run.step("haleakala install", f"cd {vp.CHECKOUT} && python3 -m haleakala install",
-             lambda o: None if "installed." in o else "no 'installed.' line")  # fmt: skip
-    reqs = " ".join(f"'{r}'" for r in web_requirements(vp.REPO))
-    run.step("the web extra for the live view", f"{vp.VENV}/bin/pip install -q {reqs}")
+    chroot mode, the live view's extra (and any other ``extras``), the sim drop-in; then
+    ``mkfs.ext4 -d`` (with ``mkfs`` options). ``work``: the copy's directory under the cache
+    (each harness its own, so that runs in parallel do not share one)."""
+    run = vp.Run(kroot, model, work=work or f"boot-{model}")
+    retried(run, "haleakala install", f"cd {vp.CHECKOUT} && python3 -m haleakala install",
+            lambda o: None if "installed." in o else "no 'installed.' line")  # fmt: skip
+    reqs = " ".join(f"'{r}'" for extra in extras for r in extra_requirements(vp.REPO, extra))
+    name = ("the web extra for the live view" if extras == ("web",)
+            else f"the extras {', '.join(extras)}")  # fmt: skip
+    retried(run, name, f"{vp.VENV}/bin/pip install -q {reqs}")
     root = run.root
     dropin = root / "etc/systemd/system/haleakala.service.d/virtual-pi.conf"
     dropin.parent.mkdir(parents=True, exist_ok=True)
@@ -240,7 +269,7 @@ def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
     # tty2-tty6 gettys (no dbus, no logind): nobody logs in on a virtual screen here
     with contextlib.suppress(FileExistsError):
         (root / "etc/systemd/system/getty-static.service").symlink_to("/dev/null")
-    failed = [s for s in run.steps if not s["ok"]]
+    failed = [s for s in run.steps if not s["ok"] and not s.get("retried")]
     if failed:
         raise BootError(f"{model}: {failed[0]['step']} failed in the chroot: "
                         f"{failed[0].get('problem')}")  # fmt: skip
@@ -250,7 +279,7 @@ def model_image(vp: ModuleType, kroot: Path, model: str, out: Path) -> dict:
         partial.unlink()
     with partial.open("wb") as f:
         f.truncate(IMAGE_BYTES)
-    made = subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "rootfs", "-d", str(root),
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "rootfs", *mkfs, "-d", str(root),
                            str(partial)], capture_output=True, text=True)  # fmt: skip
     if made.returncode != 0:
         partial.unlink()

@@ -413,8 +413,8 @@ def main(
     first_boot = not (state_dir / JOURNAL_NAME).exists()  # a board that never played
     notifier = Notifier()
     startup = StartupClock(notifier, clock, started=started)
-    journal = Journal(
-        state_dir, snapshot_every=getattr(args, "snapshot_every", 20) or 20, progress=startup
+    journal = Journal.on_card(
+        state_dir, getattr(args, "snapshot_every", 20) or 20, progress=startup
     )
     companion = None
     while companion is None:

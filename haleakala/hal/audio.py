@@ -369,9 +369,9 @@ class DesktopAudio(_Stoppable):
         try:
             import pygame
         except ImportError as exc:
-            raise AudioUnavailable(
-                "pygame is not installed: pip install 'haleakala-companion[sim]'"
-            ) from exc
+            from haleakala.checkout import install_hint
+
+            raise AudioUnavailable(f"pygame is not installed: {install_hint('sim')}") from exc
         try:
             if pygame.mixer.get_init():
                 pygame.mixer.quit()

@@ -10,37 +10,31 @@ What ``install`` makes true (each step checks first, so a second run says "nothi
    fixed core clock the SPI LED driver needs on a Pi 3/4, and the I2S amplifier's overlay
    when ``[speech] speaker = "i2s"``), and ``i2c-dev`` loaded at boot;
 3. the groups ``gpio spi i2c dialout audio`` and the service user ``haleakala`` in them;
-4. the venv ``/opt/haleakala/venv`` with ``--system-site-packages`` (Bookworm forbids system
-   pip; Raspberry Pi OS's own python3- packages stay visible) and this checkout installed into
-   it with the model's extra: ``[pi5]`` on a Pi 5 (Blinka's PIO NeoPixel driver), ``[pi]``
-   otherwise. A model change in the config re-runs pip with the new extra;
-5. before any of it, the checks that would leave a half-installed kit: the machine is a
-   Raspberry Pi of a supported model, an existing config names that model, an existing venv
-   sees the system site packages. Each refusal is one sentence naming the fix.
+4. the first release (``kit.releases``): its own venv with ``--system-site-packages`` and the
+   model's extra (``[pi5]`` or ``[pi]``, ``remote`` added while ``[remote]`` is enabled);
+   new code or another model is an update (``kit.update``), and ``/usr/local/bin/haleakala``;
+5. before any of it, the checks that would leave a half-installed kit (a supported Pi, a
+   config naming that model): each refusal is one sentence naming the fix.
 6. ``/etc/haleakala/config.toml`` from ``hw/config.example.toml`` with this Pi's model —
    never overwritten;
 7. the udev rules and ``haleakala.service`` from the checkout's ``systemd/``, the unit enabled;
-8. remote play only when the config's ``[remote]`` is enabled: the remote extra in the venv
-   and ``systemd/remote.conf`` as the unit's drop-in (the unit has no network otherwise);
-   removed again when it is disabled.
+8. while ``[remote]`` is enabled, ``systemd/remote.conf`` as the unit's drop-in (the unit
+   has no network otherwise), removed again when it is disabled;
+9. the card written only when a game changes (``kit.card``): the system log in RAM (a
+   journald drop-in) and ``lazytime`` on the ext4 root in ``/etc/fstab``.
 
-Files and directories get explicit modes and the commands run under umask 022, so a shell
-with ``umask 000`` cannot leave anything world-writable.
+Explicit modes and umask 022: a shell with ``umask 000`` leaves nothing world-writable.
 
-The model comes from ``/proc/device-tree/model``. Test-only override: ``HALEAKALA_TEST_PI_MODEL
-=pi3|pi4|pi5|zero2w`` stands in for the device tree (the virtual Pi, ``tools/virtual-pi``, has
-none); a real Pi never needs it.
+The model comes from ``/proc/device-tree/model`` (test-only: ``HALEAKALA_TEST_PI_MODEL=pi4``
+stands in for it in the virtual Pi, which has no device tree).
 
-``uninstall`` undoes 2, 4, 7 and 8 and keeps the config, the state and the user unless
-``--purge``; Debian packages and groups stay (other software may use them).
+``uninstall`` undoes 2, 4, 7, 8 and the journald drop-in (``lazytime`` stays: harmless),
+keeps the config, the state and the user unless ``--purge``, and Debian's packages.
 
-``--root DIR`` installs into a sandbox: files are written under DIR, and every command
-(apt-get, useradd, usermod, python3 -m venv, pip, systemctl, udevadm) is recorded in
-``DIR/var/log/haleakala-install.log`` instead of being run. The sandbox runner also leaves
-the trace the real command would leave in the files the installer checks (a line in
-``etc/passwd``, a ``pyvenv.cfg``, the ``multi-user.target.wants`` link...), so a second run
-in the same sandbox sees the first one's work, exactly as on a Pi. ``--dry-run`` changes
-nothing anywhere and prints what would be done.
+``--root DIR`` installs into a sandbox: files are written under DIR, every command is
+recorded in ``DIR/var/log/haleakala-install.log`` instead of being run, and leaves the trace
+the real one would (a line in ``etc/passwd``, a ``pyvenv.cfg``, a ``.wants`` link...), so a
+second run sees the first one's work as on a Pi. ``--dry-run`` changes nothing anywhere.
 """
 
 from __future__ import annotations
@@ -60,6 +54,7 @@ from haleakala import config as cfg
 from haleakala.cli import UsageError
 from haleakala.kit import releases as R
 from haleakala.kit.builder import Builder
+from haleakala.kit.card import JOURNALD_DROPIN, card_writes
 from haleakala.kit.common import REPO_ROOT
 from haleakala.kit.service_health import Systemd
 from haleakala.kit.sources import check_checkout
@@ -220,6 +215,7 @@ class Installer:
             self.config_file(config.model)
             self.udev_and_unit()
             self.remote_dropin(config)
+            self.card_writes()
         finally:
             os.umask(old_umask)
         if not self.changes:
@@ -465,6 +461,10 @@ class Installer:
         if changed and self.running("systemd", SYSTEMD_RUNNING):
             self.command("systemd reloaded", ["systemctl", "daemon-reload"], plan="reload systemd")
 
+    def card_writes(self) -> None:
+        """The system log in RAM and lazy file times on the root (why: ``kit.card``)."""
+        card_writes(self, SYSTEMD_RUNNING)
+
     # -- uninstall
 
     def uninstall(self, purge: bool = False) -> list[str]:
@@ -498,6 +498,14 @@ class Installer:
                 plan="reload the udev rules",
             )
         self.remove(MODULES_LOAD, "i2c-dev at boot")
+        if self.remove(JOURNALD_DROPIN, "the system log in RAM") and self.running(
+            "systemd-journald", SYSTEMD_RUNNING
+        ):
+            self.command(
+                "systemd-journald restarted",
+                ["systemctl", "restart", "systemd-journald"],
+                plan="restart systemd-journald",
+            )
         boot = self.boot_config()
         if boot is not None:
             text = self.p(boot).read_text(encoding="utf-8")

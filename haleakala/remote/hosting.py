@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from haleakala.companion.journal import CARD_AHEAD
 from haleakala.gameapi import game_of
 
 from .authority import Authority
@@ -68,7 +69,8 @@ class HostSide:
         def established(self) -> bool: ...
 
     def _open_authority(self, new_game: Callable[[], Any] | None, hints: bool) -> Authority:
-        journal = RemoteJournal(self.state_dir / JOURNAL)
+        # written ahead, as the board's own journal is on the card (remote/journal.py)
+        journal = RemoteJournal(self.state_dir / JOURNAL, ahead=CARD_AHEAD)
         game, game_id, history, resumed = open_host_game(journal, self.url.table, new_game)
         for note in journal.notes:
             self.say(note)

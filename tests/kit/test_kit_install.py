@@ -152,6 +152,7 @@ def test_install_writes_unit_rules_config_and_records_the_commands(root, source,
         "udevadm trigger",
         "systemctl daemon-reload",
         "systemctl enable haleakala.service",
+        "systemctl restart systemd-journald",
     ]
     out = capsys.readouterr().out
     assert f"+ release {release_of(source)} (haleakala-companion 0.1.0 [pi]" in out
@@ -260,9 +261,11 @@ def test_uninstall_keeps_config_and_user_and_restores_config_txt(root, source, c
         "systemctl disable haleakala-release-check.service",
         "systemctl daemon-reload",
         "udevadm control --reload-rules",
+        "systemctl restart systemd-journald",
     ]
     assert not (root / "etc/systemd/system/haleakala.service").is_symlink()
     assert not (root / "etc/systemd/system/haleakala-release-check.service").exists()
+    assert not (root / "etc/systemd/journald.conf.d/haleakala.conf").exists()
     assert not (root / "etc/udev/rules.d/99-haleakala-pico.rules").exists()
     assert not (root / "opt/haleakala").exists()
     assert (root / "boot/firmware/config.txt").read_text() == BOOT_CONFIG
@@ -496,7 +499,7 @@ def test_the_repository_unit_and_rules_install(root):
     target = install.wanted_by(unit)
     assert (root / f"etc/systemd/system/{target}.wants/haleakala.service").is_symlink()
     assert run("install", root, REPO) == 0
-    assert log_lines(root)[-1] == "systemctl enable haleakala.service"  # nothing new
+    assert log_lines(root)[-1] == "systemctl restart systemd-journald"  # nothing new
 
 
 def test_real_install_without_root_is_refused(monkeypatch, source, capsys):

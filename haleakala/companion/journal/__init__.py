@@ -16,6 +16,10 @@ the colour mode (``"palette": "cvd"`` in the header, a ``{"type": "palette", "pa
 "cvd"}`` record on a change), so a restart lights the board in it again; and the speech
 settings (``"speech": {"verbosity": "events", "volume": 60}`` in the header, a ``{"type":
 "speech", "speech": {…}}`` record on a change), so a restart speaks as the players chose.
+The daemon's journal ends with zeros written ahead of the records (``Journal.on_card``):
+each record overwrites some of them and is synced with ``fdatasync``, so acknowledging a
+decision costs the card one page and no file-system metadata. The zeros are not records; a
+program that reads the format stops at them.
 
 Every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically (write a temp
 file, fsync, rename, fsync the directory) with ``Game.to_json`` and the number of journal
@@ -55,6 +59,7 @@ snapshots, archives).
 
 from .games import Snapshot, game_log_lines, replay
 from .records import (
+    CARD_AHEAD,
     DEFAULT_SNAPSHOT_EVERY,
     FORMAT,
     FRAME,
@@ -86,6 +91,7 @@ from .storage import (
 from .writer import Journal
 
 __all__ = [
+    "CARD_AHEAD",
     "DEFAULT_SNAPSHOT_EVERY",
     "FORMAT",
     "FRAME",

@@ -1,9 +1,11 @@
 """The journal's record format: framing, strict scanning, and reading damaged records.
 
 A record is ``length (4 bytes, big-endian) · CRC32 of the payload (4 bytes) · payload``
-where the payload is UTF-8 JSON. ``scan_records`` reads strictly up to the first damage;
-``scan.read_pieces`` reads every record it can (finding the next intact frame behind a
-damaged one, mending what one flipped bit or a damaged length field did).
+where the payload is UTF-8 JSON. A journal may end with zero bytes: space the daemon wrote
+ahead of its records (``Journal.preallocate``), not records and not damage (``written``).
+``scan_records`` reads strictly up to the first damage; ``scan.read_pieces`` reads every
+record it can (finding the next intact frame behind a damaged one, mending what one flipped
+bit or a damaged length field did).
 The header helpers say what a header record must hold to name a deal.
 """
 
@@ -32,11 +34,22 @@ FRAME = struct.Struct(">II")
 MAX_PAYLOAD = 1 << 20
 """No record is anywhere near 1 MiB; a larger length field means a damaged record."""
 DEFAULT_SNAPSHOT_EVERY = 20
+CARD_AHEAD = 64 * 1024
+"""Zeros the daemon writes ahead of its records on the card (``Journal.preallocate``): a
+whole game's records (about 100 bytes each) fit in one stretch, so a game usually grows
+the file once, when it starts."""
 
 SOURCES = ("player", "auto", "bot")
 """Who made a decision: a player, the forced-decision timer, or the solo bot. Undo takes
 back the last player decision together with the automatic ones after it."""
 # --------------------------------------------------------------------------- records
+
+
+def written(data: bytes) -> bytes:
+    """``data`` without the zeros written ahead of the records. A record ends with its JSON
+    object's ``}``, never with a zero byte, so no record loses a byte; a record torn by a cut
+    reads as torn with or without the zeros after it."""
+    return data.rstrip(b"\0")
 
 
 def encode_record(payload: dict[str, Any]) -> bytes:
@@ -82,6 +95,7 @@ def _json_object(body: bytes) -> dict[str, Any] | None:
 
 def scan_records(data: bytes) -> RecordScan:
     """The intact records from the start up to the first damage (strict; no mending)."""
+    data = written(data)
     records: list[tuple[int, dict[str, Any]]] = []
     pos = 0
     while pos < len(data):

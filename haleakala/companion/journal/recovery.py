@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from haleakala.core.statefile import StateFileError, aside_command, open_regular
+from haleakala.core.statefile import StateFileError
 from haleakala.games.haleakala import Game
 
 from .games import Snapshot, deal_from, read_snapshot, replay
 from .records import (
+    CARD_AHEAD,
     FORMAT,
     SOURCES,
     VERSION,
@@ -49,7 +50,7 @@ from .records import (
 )
 from .repairs import Repairs
 from .resume import Resumption
-from .scan import MAX_RECORDS, JournalScan, Piece, Progress, TooManyRecords, scan_journal
+from .scan import JournalScan, Piece, Progress, scan_file
 from .storage import JournalDisagrees, JournalError, newer_format, refused, storage_error
 
 log = logging.getLogger("haleakala.journal")
@@ -101,6 +102,7 @@ class Recovery(Repairs, Resumption):
     palette: str | None
     speech: dict[str, Any] | None
     size: int
+    allocated: int
     archived: Path | None
     failed: JournalError | None
     readonly: bool
@@ -211,17 +213,20 @@ class Recovery(Repairs, Resumption):
         self.language, self.palette, self.speech = walk.language, walk.palette, walk.speech
         self.sources = walk.sources
         self.record_count = len(walk.kept)
-        self.size = size
+        self.size, self.allocated = size, found.allocated
         orphans = [
             (index, record)
             for index, record in walk.skipped
             if acknowledged(record) and (record["ply"], record["digest"]) not in walk.reached
         ]
         if orphans or disagrees:  # nothing is rewritten: the game waits for a decision
-            self._pause(game, orphans, disagrees, size, snap)
+            self._pause(game, orphans, disagrees, found.allocated, snap)
             return game
+        if found.allocated - size > CARD_AHEAD:  # more zeros than the daemon writes ahead
+            walk.changed.append(f"{found.allocated - size} zero bytes after the records")
         if walk.changed:
-            self._rewrite(size, walk.kept, game, snap, self._snapshot_stands(snap, walk))
+            stands = self._snapshot_stands(snap, walk)
+            self._rewrite(found.allocated, walk.kept, game, snap, stands)
         self.since_snapshot = self.record_count - self._covered(snap, walk)
         if snapshot_damaged and not walk.changed:  # (a rewrite keeps it and writes anew)
             self._replace_snapshot(game)
@@ -232,25 +237,8 @@ class Recovery(Repairs, Resumption):
         return game
 
     def _scan(self) -> JournalScan:
-        """The journal's records, streamed (bounded memory, whatever its size); a file that
-        is not a regular file, or holds more records than any game, is refused with the fix
-        (``JournalError``) and left as it is."""
-        try:
-            f = open_regular(self.path)
-            if f is None:
-                return JournalScan([], 0, b"")
-            with f:
-                return scan_journal(f, progress=self.progress)
-        except StateFileError as exc:
-            raise refused(exc) from exc
-        except TooManyRecords as exc:
-            fix = aside_command(self.path)
-            text = (
-                f"{self.path} holds more than {MAX_RECORDS:,} records, more than any game "
-                f"makes: it is not read on and nothing was changed; move it away ({fix})"
-            )
-            too_many = StateFileError(errno.EFBIG, text, path=self.path, kind="too large", fix=fix)
-            raise refused(too_many) from exc
+        """The journal's records, streamed (``scan.scan_file``)."""
+        return scan_file(self.path, self.progress)
 
     def _covers_more(self, snap: Snapshot, walk: _Walk) -> bool:
         """Does the snapshot hold more of the history the journal proved (the walk's history

@@ -39,6 +39,7 @@ class Repairs:
     readonly: bool
     backups: list[Path]
     size: int
+    allocated: int
     failed: JournalError | None
     _repair: Callable[[], None] | None
 
@@ -102,7 +103,7 @@ class Repairs:
             if self.snapshot_path.exists() and not stands:
                 self.backups.append(keep_file(self.snapshot_path, sync=self.sync))
             write_atomically(self.path, new, sync=self.sync)
-            self.size = len(new)
+            self.size = self.allocated = len(new)
             if not stands:
                 self.write_snapshot(game)
             names = ", ".join(p.name for p in self.backups) or "nothing to keep"

@@ -48,6 +48,7 @@ class Resumption:
     backups: list[Path]
     record_count: int
     size: int
+    allocated: int
     failed: JournalError | None
     unsettled: JournalDisagrees | None
     proven: Game | None
@@ -163,6 +164,7 @@ class Resumption:
         for d in history:
             game.apply(d)
         self.sources, self.record_count, self.size = list(sources), len(records), len(new)
+        self.allocated = len(new)
         self.write_snapshot(game)
         self.unsettled, self.proven, self.backups = None, None, kept
         names = ", ".join(path.name for path in kept)

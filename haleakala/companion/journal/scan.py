@@ -16,6 +16,7 @@ over bytes in memory.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -23,9 +24,13 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, BinaryIO
 
+from haleakala.core.statefile import StateFileError, aside_command, open_regular
+
 from .records import FRAME, MAX_PAYLOAD, _json_object, _record_at
+from .storage import refused
 
 CHUNK = 1 << 20
 """Bytes read from the file at a time."""
@@ -59,6 +64,9 @@ class JournalScan:
     pieces: list[Piece]
     size: int
     head: bytes
+    allocated: int = 0
+    """The file's size: ``size`` and the zeros written ahead of the records after it
+    (``Journal.preallocate``), which are neither records nor damage."""
 
 
 class TooManyRecords(ValueError):
@@ -160,7 +168,7 @@ class _Window:
     """Bytes ``[base, end)`` of a file in memory, read on demand and dropped behind."""
 
     def __init__(self, f: BinaryIO, total: int, progress: Progress | None) -> None:
-        self.f, self.total, self.progress = f, total, progress
+        self.f, self.total, self.progress = f, total, progress  # nothing is read past total
         self.buf = bytearray()
         self.base = 0
         self.eof = False
@@ -173,7 +181,7 @@ class _Window:
     def fill(self, upto: int) -> None:
         """Read until the window reaches ``upto`` or the end of the file."""
         while self.end < upto and not self.eof:
-            chunk = self.f.read(max(CHUNK, upto - self.end))
+            chunk = self.f.read(min(max(CHUNK, upto - self.end), self.total - self.end))
             if not chunk:
                 self.eof = True
                 break
@@ -268,6 +276,8 @@ def scan_journal(
             size = os.fstat(f.fileno()).st_size
         except (OSError, io.UnsupportedOperation):
             size = 0
+    allocated, size = size, written_end(f, size)
+    f.seek(0)
     win = _Window(f, size, progress)
     win.fill(HEAD)
     head = bytes(win.buf[:HEAD])
@@ -308,7 +318,49 @@ def scan_journal(
         else:  # longer than any record: no mending can make one of it
             pieces.append(Piece(pos, end, None, problem=found))
         pos = end
-    return JournalScan(pieces, max(pos, win.end), head)
+    return JournalScan(pieces, max(pos, win.end), head, max(allocated, pos, win.end))
+
+
+def written_end(f: BinaryIO, size: int) -> int:
+    """Where the written part of a journal of ``size`` bytes ends: before the zeros written
+    ahead of its records (``Journal.preallocate``). A record ends with its JSON object's
+    ``}``, never with a zero byte, so no record loses a byte; a record torn by a cut reads as
+    torn with or without the zeros after it. Read backwards a chunk at a time: bounded
+    memory, time proportional to the zeros."""
+    end = size
+    while end > 0:
+        step = min(end, CHUNK)
+        f.seek(end - step)
+        chunk = f.read(step)
+        if len(chunk) < step:  # the file shrank meanwhile: what is there is what counts
+            return end - step + len(chunk.rstrip(b"\0"))
+        kept = len(chunk.rstrip(b"\0"))
+        if kept:
+            return end - step + kept
+        end -= step
+    return 0
+
+
+def scan_file(path: Path, progress: Progress | None = None) -> JournalScan:
+    """The records of the journal at ``path``, streamed (bounded memory, whatever its size);
+    a file that is not a regular file, or holds more records than any game, is refused with
+    the fix (``JournalError``) and left as it is."""
+    try:
+        f = open_regular(path)
+        if f is None:
+            return JournalScan([], 0, b"")
+        with f:
+            return scan_journal(f, progress=progress)
+    except StateFileError as exc:
+        raise refused(exc) from exc
+    except TooManyRecords as exc:
+        fix = aside_command(path)
+        text = (
+            f"{path} holds more than {MAX_RECORDS:,} records, more than any game makes: it "
+            f"is not read on and nothing was changed; move it away ({fix})"
+        )
+        too_many = StateFileError(errno.EFBIG, text, path=path, kind="too large", fix=fix)
+        raise refused(too_many) from exc
 
 
 def read_pieces(data: bytes) -> list[Piece]:

@@ -187,11 +187,21 @@ class Disk:
         os.set_blocking(fd, True)
         return fd
 
+    def open_write(self, path: Path) -> int:
+        """For writing at offsets (``pwrite``): O_APPEND would send every write to the end."""
+        return os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+
     def write(self, fd: int, data: bytes | memoryview) -> int:
         return os.write(fd, data)
 
+    def pwrite(self, fd: int, data: bytes | memoryview, offset: int) -> int:
+        return os.pwrite(fd, data, offset)
+
     def fsync(self, fd: int) -> None:
         os.fsync(fd)
+
+    def fdatasync(self, fd: int) -> None:
+        os.fdatasync(fd)
 
     def truncate(self, fd: int, size: int) -> None:
         os.ftruncate(fd, size)
@@ -211,7 +221,7 @@ class Disk:
             if exc.errno not in NO_PROBE:
                 raise
 
-    def sync(self, fd: int) -> None:
+    def sync(self, fd: int, *, data_only: bool = False) -> None:
         """Make what was written to ``fd`` durable, or raise: what an acknowledgement waits for.
 
         One fsync is not proof on a card that fails under it. When ext4 meets an error
@@ -224,9 +234,11 @@ class Disk:
         marked failed), a probe that needs a journal handle (fails as soon as the journal is
         aborted), and the mount flags (kernels that remount read-only instead). Any of them
         failing: the record is not acknowledged; the game pauses with it shown, and a
-        restart resumes at the last decision that was."""
-        self.fsync(fd)
-        self.fsync(fd)
+        restart resumes at the last decision that was. ``data_only``: ``fdatasync`` instead
+        (the journal written ahead over zeros, whose appends change no metadata that matters)."""
+        flush = self.fdatasync if data_only else self.fsync
+        flush(fd)
+        flush(fd)
         self.probe(fd)
         if self.read_only(fd):
             raise OSError(errno.EROFS, "the file system turned read-only under the fsync")

@@ -2,10 +2,16 @@
 
 Every accepted decision is appended as one record and fsynced before it is acknowledged;
 every ``snapshot_every`` decisions ``snapshot.json`` is replaced atomically so a restart
-replays only the tail. A failed append (disk full, I/O error, a file that belongs to another
-user) cuts the file back to its last good size at once, and no later record is written until
-that cut has succeeded: acknowledged records are never followed by a partial one. Reading a
-journal back after a power cut or damage is ``Recovery``'s job (``recovery.py``).
+replays only the tail. On the kit's card (``preallocate``) the file is written ahead with
+zeros and each record overwrites some of them, synced with ``fdatasync``: no file-system
+metadata changes with an acknowledgement, so the card receives one page and a flush per
+decision, not an ext4 journal commit as well (docs/benchmarks.md, the write budget; the
+booted crash states, ``tools/virtual-pi crash``, prove nothing acknowledged is lost).
+
+A failed append (disk full, I/O error, a file that belongs to another user) cuts the file
+back to its last good size at once, and no later record is written until that cut has
+succeeded: acknowledged records are never followed by a partial one. Reading a journal back
+after a power cut or damage is ``Recovery``'s job (``recovery.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from haleakala.games.haleakala import PLAYERS, Game
 
 from .games import game_log_lines, snapshot_bytes
 from .records import (
+    CARD_AHEAD,
     DEFAULT_SNAPSHOT_EVERY,
     FORMAT,
     GAMES_DIR,
@@ -79,6 +86,24 @@ class Journal(Recovery):
     progress: Progress | None = None
     """Told how far recovery has read a long journal (the daemon tells systemd it needs
     longer to start: ``daemon.StartupClock``)."""
+    preallocate: int = 0
+    """Zeros written ahead of the records, in stretches of this many bytes (0: none, the file
+    grows with each record). With them an append changes the file's contents only: its size
+    and blocks stay, its times are the only other change, and ``fdatasync`` (which the
+    appends then use) does not write those, so acknowledging a decision commits no
+    file-system metadata. A stretch used up is followed by the next in the same write."""
+
+    @classmethod
+    def on_card(
+        cls,
+        state_dir: Path,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        progress: Progress | None = None,
+    ) -> Journal:
+        """The daemon's journal (``haleakala run``): written ahead, synced with fdatasync."""
+        return cls(
+            state_dir, snapshot_every=snapshot_every, preallocate=CARD_AHEAD, progress=progress
+        )
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -89,6 +114,8 @@ class Journal(Recovery):
         self.archived: Path | None = None
         self.size = 0
         """Bytes of whole, acknowledged records in ``journal.bin`` (the last good size)."""
+        self.allocated = 0
+        """Bytes in the file: the records and the zeros written ahead of them."""
         self.failed: JournalError | None = None
         """Why the last write failed; no record is appended until the file is restored."""
         self._repair: Callable[[], None] | None = None  # what recovery could not write yet
@@ -107,8 +134,19 @@ class Journal(Recovery):
 
     def _open_append(self) -> int:
         if self._fd is None:
-            self._fd = self.disk.open_append(self.path)
+            disk = self.disk
+            self._fd = (
+                disk.open_write(self.path) if self.preallocate else disk.open_append(self.path)
+            )
         return self._fd
+
+    def _ahead(self, data: bytes) -> bytes:
+        """``data`` and the zeros after it up to the next stretch's end (none without
+        ``preallocate``)."""
+        if not self.preallocate:
+            return data
+        end = (len(data) // self.preallocate + 1) * self.preallocate
+        return data + bytes(end - len(data))
 
     def close(self) -> None:
         if self._fd is not None:
@@ -155,14 +193,15 @@ class Journal(Recovery):
             self.header["speech"] = speech
         self.speech = speech
         first = encode_record(self.header)
+        whole = self._ahead(first)
         try:
-            write_atomically(self.path, first, sync=self.sync)
+            write_atomically(self.path, whole, sync=self.sync)
             with contextlib.suppress(FileNotFoundError):
                 self.snapshot_path.unlink()
         except OSError as exc:
             raise storage_error(exc, self.path, "start the journal in") from exc
         self.failed, self._repair, self.unsettled, self.proven = None, None, None, None
-        self.size = len(first)
+        self.size, self.allocated = len(first), len(whole)
         self.sources = []
         self.record_count = 1
         self.since_snapshot = 0
@@ -181,8 +220,9 @@ class Journal(Recovery):
                 self._repair()
                 self._repair = None
             fd = self._open_append()
-            if os.fstat(fd).st_size > self.size:
+            if os.fstat(fd).st_size > self.size:  # (the zeros ahead go too: written anew)
                 self.disk.truncate(fd, self.size)
+                self.allocated = self.size
                 if self.sync:
                     self.disk.sync(fd)
         except OSError as exc:
@@ -199,14 +239,17 @@ class Journal(Recovery):
         record = encode_record(payload)
         try:
             fd = self._open_append()
-            view = memoryview(record)
-            while view:
-                written = self.disk.write(fd, view)
-                if written <= 0:
-                    raise OSError(errno.EIO, "the write wrote nothing")
-                view = view[written:]
-            if self.sync:
-                self.disk.sync(fd)  # a card failing under the fsync is caught here too
+            if self.preallocate:
+                self._write_ahead(fd, record)
+            else:
+                view = memoryview(record)
+                while view:
+                    written = self.disk.write(fd, view)
+                    if written <= 0:
+                        raise OSError(errno.EIO, "the write wrote nothing")
+                    view = view[written:]
+                if self.sync:
+                    self.disk.sync(fd)  # a card failing under the fsync is caught here too
         except OSError as exc:
             error = storage_error(exc, self.path)
             log.error("%s", error)
@@ -216,6 +259,24 @@ class Journal(Recovery):
             raise error from exc
         self.size += len(record)
         self.record_count += 1
+
+    def _write_ahead(self, fd: int, record: bytes) -> None:
+        """``record`` over the zeros after the last one (and, if it passes their end, the
+        next stretch of zeros with it), then ``fdatasync``: the data and, when the file grew,
+        its size; not its times, which nothing reads back."""
+        data = record
+        end = self.size + len(record)
+        if end >= self.allocated:
+            data = record + bytes((end // self.preallocate + 1) * self.preallocate - end)
+        at, view = self.size, memoryview(data)
+        while view:
+            written = self.disk.pwrite(fd, view, at)
+            if written <= 0:
+                raise OSError(errno.EIO, "the write wrote nothing")
+            view, at = view[written:], at + written
+        if self.sync:
+            self.disk.sync(fd, data_only=True)  # fdatasync, proven as an fsync is
+        self.allocated = max(self.allocated, at)
 
     def append_decision(self, game: Game, by: str = "player", digest: str | None = None) -> None:
         """Record the last decision of ``game`` (already applied); durable on return."""
