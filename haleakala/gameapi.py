@@ -30,13 +30,16 @@ from haleakala.core.refusal import Refusal
 # Adding a game is one line here; nothing else outside the game's package changes. The
 # description is imported only when the game is used, so listing the names loads no engine.
 GAMES: dict[str, str] = {
-    "haleakala": "haleakala.rules.describe:DESCRIPTION",
-    "kahuna": "haleakala.kahuna.describe:DESCRIPTION",
-    "kanaloa": "haleakala.kanaloa:DESCRIPTION",
+    "haleakala": "haleakala.games.haleakala.describe:DESCRIPTION",
+    "kahuna": "haleakala.games.kahuna.describe:DESCRIPTION",
+    "kanaloa": "haleakala.games.kanaloa.describe:DESCRIPTION",
 }
 # The game of the command line when none is named, and of the logs and saves written
 # before a log named its game.
 DEFAULT_GAME = "haleakala"
+# The game ``haleakala host`` deals when none is named (phones at a table: its first game
+# for phones, kept as the command's documented default).
+DEFAULT_HOSTED_GAME = "kahuna"
 
 
 @dataclass(frozen=True)
@@ -69,23 +72,61 @@ class GameDescription:
     window: str = ""  # "module:function" (args) -> exit status: the simulator window
     save_format: str = ""  # the "format" field of this game's saves
     options: Mapping[str, str] = field(default_factory=dict)  # option -> one-line help
+    # option -> the values it takes (a command-line flag's choices), where it has a list
+    option_choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # "module:function" (text) -> state: a save read and checked (its errors are ValueError
     # with a sentence); empty: the state class's ``from_json``.
     load: str = ""
     strength: str = ""  # "module:function" (level, seed) -> Bot: the named strength levels
     bench: str = ""  # "module:function" (args) -> exit status for ``bench ai``; empty: generic
     # module with snapshot(game, *, log, seq, digest) -> dict and log_lines(before, after)
-    # for the live view; empty: Haleakala's (``haleakala.web.snapshot``).
+    # for the live view; empty: Haleakala's (``haleakala.games.haleakala.views.live``).
     live_view: str = ""
+    # "module:function" (game, viewer) -> str: the position as text in the language in use,
+    # as ``viewer`` (a player index; None: a watcher, public only) may see it. What the
+    # generic views show of a game without a drawing of its own (terminal, window, live
+    # view, phone seats); empty: its ``observation``, key by key.
+    render: str = ""
+    # The live view's drawing: "package:file.js" served as /view/<name>.js and called by
+    # the page for this game's snapshots; empty: the page's generic text and buttons.
+    live_script: str = ""
+    # "module" with the phone seats' hooks (``haleakala.web.seats.SeatHooks``); empty: the
+    # generic ones (``render`` for each seat, the notation for its buttons).
+    seat: str = ""
+    # The count of a new game when none is asked for; None: the smallest the rules allow.
+    default_players: int | None = None
+    # The bot of every seat that is not the first when nobody chose (``play``'s other
+    # seats, the window's opponent): one of ``bots``.
+    default_opponent: str = "greedy"
+    # "package:directory" of the game's lessons (``haleakala learn``), TOML files; empty:
+    # none. ``lesson_zones``: "module:function" () -> the names a lesson may point at.
+    lessons: str = ""
+    lesson_zones: str = ""
+    # A regular expression that matches the notation of the game's first placement
+    # (``haleakala learn --check`` times a newcomer's way to it); empty: not measured.
+    first_placement: str = ""
+
+    def __post_init__(self) -> None:
+        counts = self.player_counts
+        if not counts or min(counts) < 1 or max(counts) > len(self.colours):
+            raise ValueError(f"{self.name}: player counts {counts} do not fit its colours")
+        if self.default_players is not None and self.default_players not in counts:
+            raise ValueError(f"{self.name}: default of {self.default_players} players is "
+                             f"not one of {counts}")  # fmt: skip
+        if self.bots and self.default_opponent not in self.bots:
+            raise ValueError(f"{self.name}: default opponent {self.default_opponent!r} is "
+                             f"not one of its bots ({', '.join(self.bots)})")  # fmt: skip
 
     @property
     def players(self) -> tuple[str, ...]:
-        """The seat colours at the smallest player count (the default game)."""
-        return self.colours[: min(self.player_counts)]
+        """The seat colours of a new game when no count is asked for (``default_players``,
+        else the smallest count)."""
+        count = self.default_players or min(self.player_counts)
+        return self.colours[:count]
 
     def seats(self, count: int | None = None) -> tuple[str, ...]:
-        """The seat colours of a game of ``count`` players (default: the smallest count);
-        a count the rules do not support is a ``ValueError`` with a sentence."""
+        """The seat colours of a game of ``count`` players (default: ``players``); a count
+        the rules do not support is a ``ValueError`` with a sentence."""
         if count is None:
             return self.players
         if count not in self.player_counts:
@@ -95,12 +136,29 @@ class GameDescription:
         return self.colours[:count]
 
 
+class GameResult(Protocol):
+    """How a finished game ended, as the front-ends read it (each game's ``Result`` holds
+    more: scores, scorings, temples)."""
+
+    @property
+    def reason(self) -> str:
+        """What decided, one word for programs and logs: ``points``, a tie-break's name,
+        ``draw``; the benchmark counts game ends by it."""
+        ...
+
+
 @runtime_checkable
 class GameState(Protocol):
     """One position of a game for two to four players, and the rules that change it."""
 
     game_name: ClassVar[str]
     decider: int  # index of the player who decides now: any seat, in turn or out of it
+    seed: int  # what dealt the game: a log's setup, the bots' seeds, a replay
+    history: list[int]  # every decision code applied, in order (undo, saves, logs)
+
+    def result(self) -> GameResult | None:
+        """How the game ended; None while it is not over."""
+        ...
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -160,7 +218,13 @@ class GameState(Protocol):
         """A copy whose hidden information is re-sampled from what ``observer`` knows."""
         ...
 
-    def observation(self, player: int) -> dict:
+    def seen_decision(self, text: str, decider: int, viewer: int | None) -> str:
+        """What ``viewer`` (a seat; None: a watcher) may see of the decision ``text`` that
+        seat ``decider`` made: the text itself, or what hides its secret (a face-down
+        discard). Logs shown to watchers and other seats go through it."""
+        ...
+
+    def observation(self, player: int) -> dict[str, Any]:
         """JSON-able: everything ``player`` may see, nothing more."""
         ...
 
@@ -192,7 +256,8 @@ def describe(name: str) -> GameDescription:
 
 def game_class(name: str) -> type[GameState]:
     """The class that implements game ``name`` (imported on first use)."""
-    return hook(describe(name).state)
+    cls: type[GameState] = hook(describe(name).state)
+    return cls
 
 
 def new_game(name: str, seed: int = 0, players: int | None = None, **kw: Any) -> GameState:
@@ -211,7 +276,8 @@ def load_game(name: str, text: str) -> GameState:
     checks it); a bad save is a ``ValueError`` whose message is one sentence."""
     description = describe(name)
     if description.load:
-        return hook(description.load)(text)
+        loaded: GameState = hook(description.load)(text)
+        return loaded
     return game_class(name).from_json(text)
 
 

@@ -4,6 +4,12 @@ through pytest's ``pythonpath`` setting in pyproject.toml (no sys.path patching 
 import logging
 
 import pytest
+from support.dots.register import register
+
+# The worked example of docs/adding-a-game.md (Dots and Boxes, tests/support/dots) is a
+# registered game in every test session: the tests that go over ``gameapi.GAMES`` check it
+# as they check the three games of the program.
+register()
 
 # Loggers whose level code under test may set for a run (the benchmarks quieten
 # ``haleakala`` and ``aiohttp``; ``setup_logging`` sets the root's).

@@ -104,5 +104,5 @@ def test_the_cycle_finder_sees_a_cycle_through_a_type_checking_import():
 def test_the_graph_resolves_relative_and_submodule_imports():
     graph = import_graph(module_files())
     assert "haleakala.hal.zones" in graph["haleakala.config.schema"]
-    assert "haleakala.rules.game" in graph["haleakala.rules.serialize"]
-    assert "haleakala.rules.game" in graph["haleakala.rules"]
+    assert "haleakala.games.haleakala.game" in graph["haleakala.games.haleakala.serialize"]
+    assert "haleakala.games.haleakala.game" in graph["haleakala.games.haleakala"]

@@ -49,7 +49,7 @@ def unkept(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
 class Haleakala:
     def __init__(self, variant: str, seed: int, policy: int) -> None:
         from haleakala.companion.autoplay import reference_game
-        from haleakala.rules import Game
+        from haleakala.games.haleakala import Game
 
         final = reference_game(variant, seed, None, policy)
         game = Game(variant, seed, None)

@@ -172,7 +172,7 @@ def main() -> None:
             for language in i18n.LANGUAGES:
                 window_pictures(args.out, language)
         else:
-            from haleakala.simulator.xvfb import virtual_display
+            from haleakala.toolkit.xvfb import virtual_display
 
             with virtual_display(1280, 800) as display:
                 os.environ["DISPLAY"] = display

@@ -21,9 +21,9 @@ from haleakala.companion.autoplay import choose
 from haleakala.companion.controller import Companion
 from haleakala.companion.hands import events_for
 from haleakala.config import Config
+from haleakala.games.haleakala.game import CHOOSE_CARD, MOVE_SHAMAN, PRIESTESS
 from haleakala.hal.events import BeachContents, Disc, EncoderTurned, LinkHealth
 from haleakala.hal.simulated import SimClock, SimHardware
-from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, PRIESTESS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 SCALE = 4

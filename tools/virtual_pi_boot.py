@@ -442,7 +442,7 @@ class Reference:
         """Digest after each decision: [0] is the deal, [n] after n decisions."""
         if (variant, seed) not in self.games:
             from haleakala.companion.autoplay import reference_game
-            from haleakala.rules import Game
+            from haleakala.games.haleakala import Game
 
             final = reference_game(variant, seed, None, self.policy)
             again = Game(variant, seed, None)

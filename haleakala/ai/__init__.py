@@ -1,10 +1,10 @@
 """Bots that play the island games: one interface, ``decide(game, budget) -> decision code``.
 
 ``random`` and ``greedy`` are cheap (tests, fuzzing, a first opponent); the search bot
-(information-set MCTS) lives in ``ismcts`` (Haleakala) and ``search`` (any game of
-``haleakala.gameapi``) when present. ``make_bot(name, seed, game=...)`` builds one by name
-for a game, as the command line and the daemon's menu do; which bots a game has is part of
-its description (``haleakala.gameapi.GameDescription.bots``). ``BOTS`` are Haleakala's.
+(information-set MCTS) for any game of ``haleakala.gameapi`` lives in ``search``; a game may
+bring bots of its own knowledge in its package. ``make_bot(name, seed, game=...)`` builds
+one by name for a game, as the command line and the daemon's menu do; which bots a game has
+is part of its description (``haleakala.gameapi.GameDescription.bots``).
 """
 
 from __future__ import annotations
@@ -13,14 +13,6 @@ import importlib
 from typing import Any, Protocol
 
 from haleakala.gameapi import DEFAULT_GAME, UnknownGame, describe
-
-BOTS = {
-    "random": "haleakala.ai.simple:RandomBot",
-    "greedy": "haleakala.ai.simple:GreedyBot",
-    "child": "haleakala.ai.simple:ChildBot",
-    "ai": "haleakala.ai.ismcts:SearchBot",
-    "ai-v1": "haleakala.ai.ismcts_v1:SearchBotV1",
-}
 
 
 class Bot(Protocol):

@@ -1,7 +1,7 @@
 """What both tree searches share: the node of the shared tree, the budget, and the answer.
 
 Why one place: Haleakala's tuned search (``ismcts``) and the game-agnostic one (``search``,
-Kahuna's bot) differ in how an iteration walks the tree, not in how a search is budgeted
+any other game's) differ in how an iteration walks the tree, not in how a search is budgeted
 or how its answer is read off the root. Both run a number of iterations (deterministic: a
 seeded generator and no clock) or until a deadline, and play the most visited decision,
 the higher mean reward breaking a tie. ``ismcts_v1`` stays a frozen copy on purpose: it is

@@ -3,18 +3,18 @@
 Why a second search next to ``ismcts``: that one is tuned to Haleakala's internals (its
 own determinization of the palm-tree piles, its own leaf estimate); this one knows nothing
 of any game beyond ``haleakala.gameapi.GameState``, so a new game gets a search bot by
-implementing the interface (Kahuna first). The algorithm is the same (Cowling, Powley &
+implementing the interface. The algorithm is the same (Cowling, Powley &
 Whitehouse 2012, SO-ISMCTS):
 
 - each iteration samples one world with ``game.determinize(observer, rng)``: the game
-  re-deals what the observer cannot see (Kahuna: the opponent's hand and the pile order)
+  re-deals what the observer cannot see (an opponent's hand, a pile's order)
   from what the observer may know. The bot never reads hidden information itself; a test
   re-deals the hidden truth and checks that the root statistics do not change;
 - one tree is shared by all worlds; a decision legal in some worlds but not in others is
   handled by *availability counts* (UCB1 uses how often a child could have been chosen
   instead of the parent's visits);
 - each node records who made the decision leading to it (``game.decider``): one player may
-  decide several times in a row (a Kahuna turn is several cards, then a draw);
+  decide several times in a row (a turn of several cards, then a draw);
 - playouts are truncated: 12 random decisions (two or three turns), then
   ``game.evaluate(p)`` scores the leaf for each player ``p`` (squashed into [0.1, 0.9] so
   that an estimate never looks as good as a game really won); a playout that reaches the

@@ -1,5 +1,5 @@
 """``haleakala bench ai --game NAME``: the game-agnostic search bot's win rates against the
-random and greedy bots of any game in the registry (Kahuna first), and its think times.
+random and greedy bots of any game in the registry, and its think times.
 
 Why apart from ``bench``: that one measures Haleakala's own search with Haleakala's
 variants; this one plays any ``GameState`` through the interface only, as the bot does.
@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass
 
 from haleakala.ai import make_bot
-from haleakala.ai.arena import play_in_pool
+from haleakala.ai.pool import play_in_pool
 from haleakala.ai.search import DEFAULT_BUDGET, SearchBot
-from haleakala.bench.stats import ThinkLog, percentile, progress, search_summary, wilson
+from haleakala.ai.stats import ThinkLog, percentile, progress, search_summary, wilson
 from haleakala.gameapi import GAMES, describe, new_game
 
 OPPONENTS = ("random", "greedy")
@@ -37,10 +37,11 @@ class Match:
     opponent: str
     index: int
     budget: float
+    players: int = 2  # how many play: the search bot and ``players - 1`` simple bots
 
     @property
     def seats(self) -> int:
-        return len(describe(self.game).players)
+        return self.players
 
     @property
     def bot_player(self) -> int:
@@ -54,6 +55,7 @@ class Match:
 @dataclass(frozen=True)
 class Outcome:
     opponent: str
+    players: int
     reward: float  # 1 won, 0.5 drawn, 0 lost (or unfinished)
     finished: bool
     reason: str
@@ -64,8 +66,12 @@ class Outcome:
 
 def play(match: Match) -> Outcome:
     """One complete game of the search bot against a simple bot."""
-    probe = new_game(match.game, seed=match.index)
-    game = new_game(match.game, seed=match.index, start=probe.players[match.start])
+    probe = new_game(match.game, seed=match.index, players=match.players)
+    start = probe.players[match.start]
+    try:
+        game = new_game(match.game, seed=match.index, players=match.players, start=start)
+    except (TypeError, ValueError):  # a game whose start is its rules' (no ``start`` option)
+        game = probe
     me = match.bot_player
     bot = SearchBot(seed=match.index)
     opponent = make_bot(match.opponent, seed=10_000 + match.index, game=match.game)
@@ -79,11 +85,11 @@ def play(match: Match) -> Outcome:
         game.apply(decision)
         decisions += 1
     if not game.is_terminal():
-        return Outcome(match.opponent, 0.0, False, "unfinished", *log.figures())
-    result = game.result()  # type: ignore[attr-defined]
-    reason = getattr(result, "reason", "") or ""
+        return Outcome(match.opponent, match.players, 0.0, False, "unfinished", *log.figures())
+    result = game.result()
+    reason = result.reason if result is not None else ""
     reward = float(game.returns()[me])
-    return Outcome(match.opponent, reward, True, reason, *log.figures())
+    return Outcome(match.opponent, match.players, reward, True, reason, *log.figures())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,10 +107,20 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--budget must be a positive number of seconds, got {budget}")
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1 worker process, got {jobs}")
-    matches = [Match(name, o, i, budget) for o in OPPONENTS for i in range(games)]
+    counts = describe(name).player_counts
+    if getattr(args, "players", None) is not None:
+        if args.players not in counts:
+            raise UsageError(f"--players {args.players}: {name} is played by {counts}")
+        counts = (args.players,)
+    # Every player count the rules allow (``--players`` one of them): with more players the
+    # search bot meets that many simple bots of one kind.
+    matches = [
+        Match(name, o, i, budget, n) for n in counts for o in OPPONENTS for i in range(games)
+    ]
     print(
         f"{name}: game-agnostic search bot (SO-ISMCTS) vs {' and '.join(OPPONENTS)}: "
-        f"{games} games each, {budget:g} s per decision, {jobs} worker process(es)"
+        f"{games} games each per player count ({', '.join(map(str, counts))} players), "
+        f"{budget:g} s per decision, {jobs} worker process(es)"
     )
     began = time.perf_counter()
     outcomes = play_in_pool(play, matches, jobs, lambda done: progress(len(done), len(matches)))
@@ -114,18 +130,19 @@ def run(args: argparse.Namespace) -> int:
         f"{'think_mean_s':>12} {'think_p99_s':>11} {'think_max_s':>11}"
     )
     rates: dict[str, float] = {}
-    for opponent in OPPONENTS:
-        rows = [o for o in outcomes if o.opponent == opponent]
+    for n, opponent in ((n, o) for n in counts for o in OPPONENTS):
+        rows = [o for o in outcomes if o.opponent == opponent and o.players == n]
+        label = opponent if len(counts) == 1 else f"{opponent}-{n}p"
         wins = sum(o.reward == 1.0 for o in rows)
         draws = sum(o.reward == 0.5 for o in rows)
         score = sum(o.reward for o in rows)
         lo, hi = wilson(round(score), len(rows))
         times = [t for o in rows for t in o.think_times]
         mean = sum(times) / len(times) if times else 0.0
-        rates[opponent] = score / len(rows)
+        rates[label] = score / len(rows)
         print(
-            f"{'ai-vs-' + opponent:<14} {len(rows):>5} {wins:>5} {draws:>5} "
-            f"{rates[opponent]:>7.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {mean:>12.4f} "
+            f"{'ai-vs-' + label:<14} {len(rows):>5} {wins:>5} {draws:>5} "
+            f"{rates[label]:>7.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {mean:>12.4f} "
             f"{percentile(times, 0.99):>11.4f} {max(times, default=0.0):>11.4f}"
         )
     times = [t for o in outcomes for t in o.think_times]
@@ -133,5 +150,8 @@ def run(args: argparse.Namespace) -> int:
     for o in outcomes:
         reasons[o.reason] = reasons.get(o.reason, 0) + 1
     print("game ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    for opponent in OPPONENTS:  # over every player count: the summary's two win rates
+        rows = [o for o in outcomes if o.opponent == opponent]
+        rates[opponent] = sum(o.reward for o in rows) / len(rows)
     search_summary(outcomes, elapsed, budget, rates)
     return 0

@@ -46,7 +46,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from haleakala.bench.stats import percentile
+from haleakala.ai.stats import percentile
 
 
 def measure_latency(events: int, state_dir: Path) -> dict[str, float]:

@@ -22,7 +22,7 @@ from pathlib import Path
 def _played(state: Path, decisions: int = 300) -> int:
     from haleakala.companion.autoplay import choose
     from haleakala.companion.journal import Journal
-    from haleakala.rules import Game
+    from haleakala.games.haleakala import Game
 
     journal = Journal(state, sync=False)
     game = Game("base", 1, "red")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from haleakala.bench.stats import percentile
+from haleakala.ai.stats import percentile
 
 HANG_GUARD_S = 120.0
 
@@ -44,10 +44,10 @@ class _Pair:
     """A host kit (red) and a seat kit (yellow) on one table, each on its own thread."""
 
     def __init__(self, broker: Any, root: Path, table: str, seed: int, hold: int | None) -> None:
+        from haleakala.games.haleakala import Game
         from haleakala.remote.kit import RemoteKit
         from haleakala.remote.mqtt import parse_url
         from haleakala.remote.wire import table_key
-        from haleakala.rules import Game
 
         url = parse_url(f"{broker.url}/{table}")
         self.stamps: list[tuple[str, str, int, float]] = []

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
-from haleakala.bench.stats import percentile
+from haleakala.ai.stats import percentile
 from haleakala.checkout import CheckoutNeeded, firmware_dir
 from haleakala.hal.events import BEACHES, BeachContents, Disc
 from haleakala.hal.rfid import protocol

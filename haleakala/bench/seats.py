@@ -1,4 +1,5 @@
-"""``haleakala bench seats``: a Kahuna game between two phone seats over the host's HTTP.
+"""``haleakala bench seats``: a game of the hosted game (``gameapi.DEFAULT_HOSTED_GAME``)
+between phone seats over the host's HTTP.
 
 The host (``web.host``) on loopback and a plain HTTP client in this process playing both
 seats as a page does: send the ``decide`` message, then ask for the view since the last
@@ -21,7 +22,7 @@ import json
 import time
 import urllib.request
 
-from haleakala.bench.stats import percentile
+from haleakala.ai.stats import percentile
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
 def measure(games: int, cap: int | None = None) -> dict[str, float | int]:
     """The figures of ``games`` games (each stopped after ``cap`` decisions if given)."""
-    from haleakala.kahuna import Game
+    from haleakala.gameapi import DEFAULT_HOSTED_GAME, new_game
     from haleakala.web.host import HostView
     from haleakala.web.seats import Table
 
@@ -41,7 +42,8 @@ def measure(games: int, cap: int | None = None) -> dict[str, float | int]:
     whole: list[int] = []
     update: list[int] = []
     for seed in range(games):
-        table = Table(Game(seed=seed), {"white": "phone", "black": "phone"})
+        game = new_game(DEFAULT_HOSTED_GAME, seed=seed)
+        table = Table(game, dict.fromkeys(game.players, "phone"))
         for colour in table.players:
             table.arrived(colour)
         view = HostView(table, "127.0.0.1", 0).start()

@@ -28,7 +28,7 @@ import statistics
 import time
 from collections.abc import Iterator
 
-from haleakala.simulator.xvfb import virtual_display, xvfb_path
+from haleakala.toolkit.xvfb import virtual_display, xvfb_path
 
 WIDTH, HEIGHT = 1280, 800
 

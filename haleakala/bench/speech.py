@@ -14,16 +14,16 @@ import os
 import time
 
 from haleakala import i18n
-from haleakala.bench.stats import percentile
+from haleakala.ai.stats import percentile
 from haleakala.companion.autoplay import choose
 from haleakala.companion.narrator import sentence
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.words import moves
+from haleakala.games.haleakala.words import speech as S
 from haleakala.hal.audio import SimAudio
-from haleakala.rules import Game
 from haleakala.speech.engine import make_engine
 from haleakala.speech.settings import Settings
 from haleakala.speech.voice import Utterance, Voice
-from haleakala.words import moves
-from haleakala.words import speech as S
 
 
 def events(count: int, seed: int = 7) -> list[tuple[str, str]]:

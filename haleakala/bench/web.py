@@ -40,8 +40,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from haleakala.ai.stats import percentile
 from haleakala.bench.daemon import _proc_cpu_s, _proc_rss_mb
-from haleakala.bench.stats import percentile
 from haleakala.checkout import install_hint
 
 DEFAULT_VIEWERS = 50

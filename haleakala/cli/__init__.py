@@ -19,12 +19,16 @@ import importlib
 import sys
 from typing import NoReturn
 
+from haleakala.core.errors import UsageError
+
+__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
+
 # name → module providing register(subparsers). Keep sorted by name.
 COMMANDS: dict[str, str] = {
     "bench": "haleakala.cli.bench",
     "bom": "haleakala.kit.bom",
     "config": "haleakala.cli.config",
-    "deck": "haleakala.terminal.deck",
+    "deck": "haleakala.games.haleakala.views.deck",
     "host": "haleakala.cli.host",
     "install": "haleakala.kit.install",
     "palette": "haleakala.cli.palette",
@@ -42,10 +46,6 @@ COMMANDS: dict[str, str] = {
     "update": "haleakala.kit.update",
     "wiring": "haleakala.kit.wiring",
 }
-
-
-class UsageError(Exception):
-    """Raised by a command for misuse: printed as one line, exit status 2."""
 
 
 INSTALLED_CONFIG = "$HALEAKALA_CONFIG, else /etc/haleakala/config.toml"

@@ -48,7 +48,10 @@ def _ai(p: argparse.ArgumentParser) -> None:
         help="--vs: play games K, K+1, … (default 0): fresh games to check a setting chosen on 0…",
     )
     p.add_argument(
-        "--players", type=int, default=None, help="kanaloa: players per game (default 3 and 4)"
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (default: every count the game allows)",
     )
     p.add_argument("--ladder", action="store_true", help="Elo ladder of random, greedy, ai-v1, ai")
     p.add_argument("--budgets", default=None, help="--ladder: iteration budgets, comma-separated")
@@ -56,9 +59,12 @@ def _ai(p: argparse.ArgumentParser) -> None:
 
 def _engine(p: argparse.ArgumentParser) -> None:
     _seconds("default 5 s")(p)
-    p.add_argument("--game", default="haleakala", help="which game (haleakala, kahuna, kanaloa)")
+    p.add_argument("--game", default=DEFAULT_GAME, help="which game (one of the registry's)")
     p.add_argument(
-        "--players", type=int, default=None, help="kanaloa: players per game (default 4)"
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (default: the most the game allows)",
     )
 
 

@@ -1,7 +1,7 @@
 """``haleakala host``: host a game whose seats are phones (and bots), on a laptop or a Pi.
 
-    haleakala host --game kahuna --web 0.0.0.0:8080 --seat black=ai
-    haleakala host --game kahuna --players 2 --web 8080 --seat white=phone --seat black=greedy
+    haleakala host --web 0.0.0.0:8080 --seat black=ai          the hosted game by default
+    haleakala host --game NAME --players 3 --web 8080 --seat red=phone --seat blue=greedy
 
 Each phone seat gets its own link with its own token, printed here with its QR code (and
 listed on the host's page, ``/`` with the host's link): a phone that opens it plays that
@@ -20,13 +20,13 @@ import threading
 from typing import Any
 
 from haleakala.cli import UsageError, add_language_option
-from haleakala.terminal.play import one_line_errors
+from haleakala.toolkit.terminal import one_line_errors
 
 log = logging.getLogger("haleakala.host")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from haleakala.gameapi import GAMES
+    from haleakala.gameapi import DEFAULT_HOSTED_GAME, GAMES
 
     p = one_line_errors(
         subparsers.add_parser(
@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
     )
-    p.add_argument("--game", choices=tuple(GAMES), default="kahuna", help="which island game")
+    p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_HOSTED_GAME,
+                   help=f"which island game (default {DEFAULT_HOSTED_GAME})")  # fmt: skip
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="how many seats (default: the game's usual number)")  # fmt: skip
     p.add_argument(

@@ -23,7 +23,7 @@ from haleakala.cli import UsageError, add_config_option
 
 if TYPE_CHECKING:
     from haleakala.companion.journal import Journal
-    from haleakala.rules import Game
+    from haleakala.games.haleakala import Game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,7 +4,8 @@ the run command's own options and the seat options of other games grow without a
 ``--remote mqtt://HOST:PORT/TABLE --seat COLOUR [--host]``: this kit plays one seat of a
 game at two tables over an MQTT broker that both kits dial out to (docs/REMOTE-PROTOCOL.md).
 ``--players N`` and ``--seat COLOUR=WHO`` (at the host) make a table of three or four: a
-Kanaloa game whose other seats are kits (``kit``, the default) or bots played at the host.
+game for that many whose other seats are kits (``kit``, the default) or bots played at the
+host.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
             default=None,
             metavar="N",
             help="(with --remote --host) how many seats the table has (default: the game's "
-            "smallest count; Kanaloa: 2 to 4)",
+            "smallest count)",
         )
     if not _has(p, "--game"):  # another command's game option may define it first
         from haleakala.gameapi import GAMES

@@ -24,8 +24,9 @@ from haleakala.cli import UsageError, add_config_option
 from haleakala.hal.events import Disc, LinkHealth
 from haleakala.hal.rfid.protocol import normalise_uid
 
-ENROL_ORDER = tuple(Disc(colour, value) for colour in ("red", "yellow")
-                    for value in (1, 2, 3, 4, 5, 0))
+ENROL_ORDER = tuple(
+    Disc(colour, value) for colour in ("red", "yellow") for value in (1, 2, 3, 4, 5, 0)
+)
 """The twelve discs of a game: five number discs and the invocation disc per player."""
 
 _HEADER = re.compile(r"^\s*\[\s*tags\s*\]\s*(#.*)?$")
@@ -48,33 +49,39 @@ def read_config(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path} is not valid TOML ({exc}); fix it first "
-                         "(haleakala config check)") from None
+        raise UsageError(
+            f"{path} is not valid TOML ({exc}); fix it first (haleakala config check)"
+        ) from None
 
 
 def tag_map_of(raw: Mapping[str, Any], path: Path) -> dict[str, Disc]:
     """The ``[tags]`` table as UID -> Disc, refusing what the daemon would refuse."""
     tags = raw.get("tags", {})
     if not isinstance(tags, dict):
-        raise UsageError(f"{path}: tags must be a [tags] table of \"UID\" = \"disc\" lines")
+        raise UsageError(f'{path}: tags must be a [tags] table of "UID" = "disc" lines')
     result: dict[str, Disc] = {}
     owner: dict[Disc, str] = {}
     for key, name in tags.items():
         uid = normalise_uid(key)
         if not uid or len(uid) % 2 or not set(uid) <= _HEX:
-            raise UsageError(f"{path} [tags]: {key!r} is not a tag UID in hex; fix or delete "
-                             "that line")
+            raise UsageError(
+                f"{path} [tags]: {key!r} is not a tag UID in hex; fix or delete that line"
+            )
         try:
             disc = Disc.parse(name) if isinstance(name, str) else None
         except ValueError:
             disc = None
         if disc is None:
-            raise UsageError(f"{path} [tags]: {name!r} is not a disc (red1..red5, "
-                             "yellow1..yellow5, red*, yellow*); fix or delete that line")
+            raise UsageError(
+                f"{path} [tags]: {name!r} is not a disc (red1..red5, "
+                "yellow1..yellow5, red*, yellow*); fix or delete that line"
+            )
         if disc in owner:
-            raise UsageError(f"{path} [tags]: {disc.name} is enrolled twice ({owner[disc]} "
-                             f"and {uid}); delete one line or re-enrol with "
-                             f"--disc {disc.name}")
+            raise UsageError(
+                f"{path} [tags]: {disc.name} is enrolled twice ({owner[disc]} "
+                f"and {uid}); delete one line or re-enrol with "
+                f"--disc {disc.name}"
+            )
         owner[disc] = uid
         result[uid] = disc
     return result
@@ -85,8 +92,10 @@ def _order(disc: Disc) -> int:
 
 
 def tag_lines(tag_map: Mapping[str, Disc]) -> list[str]:
-    return [f'"{uid}" = "{disc.name}"\n'
-            for uid, disc in sorted(tag_map.items(), key=lambda item: _order(item[1]))]
+    return [
+        f'"{uid}" = "{disc.name}"\n'
+        for uid, disc in sorted(tag_map.items(), key=lambda item: _order(item[1]))
+    ]
 
 
 def replace_tags_section(text: str, tag_map: Mapping[str, Disc]) -> str:
@@ -104,9 +113,9 @@ def replace_tags_section(text: str, tag_map: Mapping[str, Disc]) -> str:
         gap = ["\n"] if lines and lines[-1].strip() else []
         return "".join(lines + gap + ["[tags]\n"] + entries)
     end = next((i for i in range(start + 1, len(lines)) if _TABLE.match(lines[i])), len(lines))
-    comments = [line for line in lines[start + 1:end] if line.strip().startswith("#")]
+    comments = [line for line in lines[start + 1 : end] if line.strip().startswith("#")]
     tail = ["\n"] if end < len(lines) else []
-    return "".join(lines[:start + 1] + comments + entries + tail + lines[end:])
+    return "".join(lines[: start + 1] + comments + entries + tail + lines[end:])
 
 
 def write_tag_map(path: Path, tag_map: Mapping[str, Disc]) -> None:
@@ -118,12 +127,16 @@ def write_tag_map(path: Path, tag_map: Mapping[str, Disc]) -> None:
         new_raw = tomllib.loads(new_text)
     except tomllib.TOMLDecodeError:
         new_raw = None
-    if (new_raw is None
-            or {k: v for k, v in new_raw.items() if k != "tags"}
-            != {k: v for k, v in raw.items() if k != "tags"}
-            or tag_map_of(new_raw, path) != dict(tag_map)):
-        raise EnrolError(f"cannot rewrite the tags of {path} safely: keep them as a plain "
-                         '[tags] table of "UID" = "disc" lines, then enrol again')
+    if (
+        new_raw is None
+        or {k: v for k, v in new_raw.items() if k != "tags"}
+        != {k: v for k, v in raw.items() if k != "tags"}
+        or tag_map_of(new_raw, path) != dict(tag_map)
+    ):
+        raise EnrolError(
+            f"cannot rewrite the tags of {path} safely: keep them as a plain "
+            '[tags] table of "UID" = "disc" lines, then enrol again'
+        )
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as f:
@@ -147,11 +160,14 @@ def check_writable(path: Path) -> None:
     """Refuse before the maker spends five minutes placing discs, not after."""
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise EnrolError(f"cannot write {path}: directory {parent} does not exist "
-                         "(create it, or pass --config)")
+        raise EnrolError(
+            f"cannot write {path}: directory {parent} does not exist (create it, or pass --config)"
+        )
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise EnrolError(f"cannot write {path}: permission denied (run with sudo, or pass "
-                         "--config with a file you can write)")
+        raise EnrolError(
+            f"cannot write {path}: permission denied (run with sudo, or pass "
+            "--config with a file you can write)"
+        )
 
 
 # ----------------------------------------------------------------------------- enrolment
@@ -161,10 +177,17 @@ def _on_board(raw: Iterable[frozenset[str] | None]) -> set[str]:
     return {uid for beach in raw if beach is not None for uid in beach}
 
 
-def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER, *,
-           baud: int = 115200, say: Callable[[str], None] = print,
-           on_prompt: Callable[[Disc], None] | None = None, timeout_s: float | None = None,
-           wait_link_s: float = 5.0) -> dict[str, Disc]:
+def enroll(
+    config: Path,
+    port: str = "auto",
+    discs: Iterable[Disc] = ENROL_ORDER,
+    *,
+    baud: int = 115200,
+    say: Callable[[str], None] = print,
+    on_prompt: Callable[[Disc], None] | None = None,
+    timeout_s: float | None = None,
+    wait_link_s: float = 5.0,
+) -> dict[str, Disc]:
     """Enrol ``discs`` one by one from the RFID Pico on ``port``; write and return the map.
 
     ``on_prompt`` is called after each "put the disc" prompt (tests place the tag there).
@@ -172,6 +195,7 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
     (a broken config), ``KeyboardInterrupt`` (the config is then untouched).
     """
     from haleakala.hal.factory import open_rfid_link
+
     wanted = list(dict.fromkeys(discs))
     _text, raw = read_config(config)
     existing = tag_map_of(raw, config)
@@ -180,9 +204,14 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
     snapshots: queue.Queue[tuple[frozenset[str] | None, ...]] = queue.Queue()
     health: list[LinkHealth] = []
     # The Pico on ``port`` whatever the backend: enrolment reads a real kit's tags.
-    driver = open_rfid_link(tags={}, port=port, baud=baud, on_uids=snapshots.put,
-                            post=lambda e: health.append(e) if isinstance(e, LinkHealth)
-                            else None, warn_unknown=False)
+    driver = open_rfid_link(
+        tags={},
+        port=port,
+        baud=baud,
+        on_uids=snapshots.put,
+        post=lambda e: health.append(e) if isinstance(e, LinkHealth) else None,
+        warn_unknown=False,
+    )
     recorded: dict[str, Disc] = {}
     driver.start()
     try:
@@ -190,16 +219,21 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
             board = _on_board(snapshots.get(timeout=wait_link_s))
         except queue.Empty:
             why = health[-1].detail if health else "no data"
-            raise EnrolError(f"no snapshot from the RFID Pico within {wait_link_s:g} s "
-                             f"({why}); check the USB cable and that the firmware runs, "
-                             "or pass --port") from None
+            raise EnrolError(
+                f"no snapshot from the RFID Pico within {wait_link_s:g} s "
+                f"({why}); check the USB cable and that the firmware runs, "
+                "or pass --port"
+            ) from None
         for number, disc in enumerate(wanted, 1):
-            say(f"[{number}/{len(wanted)}] Put the {disc.name} disc on any beach "
-                "(Ctrl-C stops; nothing is saved before the last disc).")
+            say(
+                f"[{number}/{len(wanted)}] Put the {disc.name} disc on any beach "
+                "(Ctrl-C stops; nothing is saved before the last disc)."
+            )
             if on_prompt is not None:
                 on_prompt(disc)
-            uid, board = _wait_for_new_tag(disc, board, snapshots, {**keep, **recorded}, say,
-                                           timeout_s)
+            uid, board = _wait_for_new_tag(
+                disc, board, snapshots, {**keep, **recorded}, say, timeout_s
+            )
             recorded[uid] = disc
             say(f"      {disc.name} = {uid}")
     finally:
@@ -210,9 +244,14 @@ def enroll(config: Path, port: str = "auto", discs: Iterable[Disc] = ENROL_ORDER
     return result
 
 
-def _wait_for_new_tag(disc: Disc, board: set[str], snapshots: queue.Queue,
-                      taken: Mapping[str, Disc], say: Callable[[str], None],
-                      timeout_s: float | None) -> tuple[str, set[str]]:
+def _wait_for_new_tag(
+    disc: Disc,
+    board: set[str],
+    snapshots: queue.Queue,
+    taken: Mapping[str, Disc],
+    say: Callable[[str], None],
+    timeout_s: float | None,
+) -> tuple[str, set[str]]:
     """Wait until exactly one tag that was not on the board appears; returns it and the
     board as it is then. Tags enrolled for other discs are refused, with a word why."""
     baseline = set(board)
@@ -227,19 +266,23 @@ def _wait_for_new_tag(disc: Disc, board: set[str], snapshots: queue.Queue,
                 raise EnrolError(f"no new tag for {disc.name} within {timeout_s:g} s") from None
             continue
         now = _on_board(raw)
-        baseline &= now                 # a tag lifted off and put back counts as new
+        baseline &= now  # a tag lifted off and put back counts as new
         new = now - baseline
         for uid in sorted(new - refused):
             if uid in taken:
-                say(f"      Tag {uid} is already enrolled as {taken[uid].name}: take it off "
-                    f"and put the {disc.name} disc on a beach.")
+                say(
+                    f"      Tag {uid} is already enrolled as {taken[uid].name}: take it off "
+                    f"and put the {disc.name} disc on a beach."
+                )
                 refused.add(uid)
         fresh = sorted(new - set(taken))
         if len(fresh) == 1:
             return fresh[0], now
         if len(fresh) > 1 and not crowded:
-            say(f"      {len(fresh)} new tags at once: leave only the {disc.name} disc on the "
-                "board.")
+            say(
+                f"      {len(fresh)} new tags at once: leave only the {disc.name} disc on the "
+                "board."
+            )
             crowded = True
 
 
@@ -260,8 +303,10 @@ def _parse_discs(names: list[str] | None) -> list[Disc]:
         try:
             discs.append(Disc.parse(name))
         except ValueError:
-            raise UsageError(f"--disc {name!r}: discs are red1..red5, yellow1..yellow5, "
-                             "red* and yellow* (quote the * in the shell)") from None
+            raise UsageError(
+                f"--disc {name!r}: discs are red1..red5, yellow1..yellow5, "
+                "red* and yellow* (quote the * in the shell)"
+            ) from None
     return discs
 
 
@@ -278,8 +323,14 @@ def enroll_command(args: argparse.Namespace) -> int:
 
     try:
         with service_paused("tags enroll"):  # the daemon holds the Pico's serial port
-            enroll(path, port, discs, baud=baud, timeout_s=timeout,
-                   say=lambda text: print(text, flush=True))
+            enroll(
+                path,
+                port,
+                discs,
+                baud=baud,
+                timeout_s=timeout,
+                say=lambda text: print(text, flush=True),
+            )
     except KeyboardInterrupt:
         print(f"\nEnrolment cancelled: {path} is unchanged.", file=sys.stderr)
         return 130
@@ -303,20 +354,34 @@ def show_command(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "tags", help="enrol the discs' RFID tags and show the tag map (RFID kit)",
-        description="Enrol the RFID tags glued into the discs, or show the tag map.")
+        "tags",
+        help="enrol the discs' RFID tags and show the tag map (RFID kit)",
+        description="Enrol the RFID tags glued into the discs, or show the tag map.",
+    )
     actions = parser.add_subparsers(dest="tags_action", metavar="ACTION")
     enrol = actions.add_parser(
-        "enroll", help="put each disc on a beach in turn and record its tag",
+        "enroll",
+        help="put each disc on a beach in turn and record its tag",
         description="Asks for each disc in turn and records the tag that appears on a "
-                    "beach; writes the [tags] table of the config at the end.")
+        "beach; writes the [tags] table of the config at the end.",
+    )
     add_config_option(enrol)
-    enrol.add_argument("--port", help='the Pico\'s serial port (default: [rfid] port of the '
-                                      'config, else "auto")')
-    enrol.add_argument("--disc", action="append", metavar="NAME",
-                       help="enrol only this disc, e.g. --disc red3 (repeatable)")
-    enrol.add_argument("--timeout", type=float, default=0, metavar="SECONDS",
-                       help="give up if a disc is not placed within this time (0: wait)")
+    enrol.add_argument(
+        "--port", help='the Pico\'s serial port (default: [rfid] port of the config, else "auto")'
+    )
+    enrol.add_argument(
+        "--disc",
+        action="append",
+        metavar="NAME",
+        help="enrol only this disc, e.g. --disc red3 (repeatable)",
+    )
+    enrol.add_argument(
+        "--timeout",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="give up if a disc is not placed within this time (0: wait)",
+    )
     enrol.set_defaults(func=enroll_command)
     show = actions.add_parser("show", help="print which tag is glued into which disc")
     add_config_option(show)

@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from haleakala.games.haleakala import Game
 from haleakala.hal.events import ButtonPressed, InputEvent
-from haleakala.rules import Game
 
 from .hands import events_for
 

@@ -42,6 +42,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from haleakala.games.haleakala import PLAYERS, VARIANTS, Game, IllegalDecision
+from haleakala.games.haleakala import events as game_events
+from haleakala.games.haleakala.decision import Boat, decode
+from haleakala.games.haleakala.game import OVER, TURN
+from haleakala.games.haleakala.words import board as BW
+from haleakala.games.haleakala.words import notes as N
 from haleakala.hal.eventqueue import EventQueue
 from haleakala.hal.events import (
     BeachContents,
@@ -51,12 +57,6 @@ from haleakala.hal.events import (
     InputEvent,
     LinkHealth,
 )
-from haleakala.rules import PLAYERS, VARIANTS, Game, IllegalDecision
-from haleakala.rules import events as game_events
-from haleakala.rules.decision import Boat, decode
-from haleakala.rules.game import OVER, TURN
-from haleakala.words import board as BW
-from haleakala.words import notes as N
 
 from . import menu, oled, scenes
 from . import ui as U

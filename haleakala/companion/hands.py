@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.decision import Place, Return, decode, encode
 from haleakala.hal.events import (
     INVOCATION,
     BeachContents,
@@ -23,8 +25,6 @@ from haleakala.hal.events import (
     EncoderTurned,
     InputEvent,
 )
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import Place, Return, decode, encode
 
 from . import ui as U
 from .physical import Beaches, beach_discs

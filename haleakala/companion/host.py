@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from haleakala.core.text import Param, Text
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 from . import ui as U
 from .solo import Seat

@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from haleakala.core.text import Param
-from haleakala.rules import PLAYERS, Game
-from haleakala.words import board as BW
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.words import board as BW
 
 from .journal import JournalDisagrees, JournalError
 from .ui import Message

@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from haleakala.core.text import Term, Text
+from haleakala.games.haleakala import PLAYERS
+from haleakala.games.haleakala.decision import Boat, encode
+from haleakala.games.haleakala.game import OVER, TURN
+from haleakala.games.haleakala.words import labels
+from haleakala.games.haleakala.words import notes as N
 from haleakala.hal.events import BEACHES, ButtonHeld, ButtonPressed, EncoderTurned
-from haleakala.rules import PLAYERS
-from haleakala.rules.decision import Boat, encode
-from haleakala.rules.game import OVER, TURN
-from haleakala.words import labels
-from haleakala.words import notes as N
 
 from . import menu
 from . import ui as U

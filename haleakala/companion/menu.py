@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING
 
 from haleakala import i18n, palette
 from haleakala.core.text import Param, Term, Text, Upper
+from haleakala.games.haleakala import PLAYERS, VARIANTS, Game
+from haleakala.games.haleakala.decision import Boat, Place, Return, decode, encode
+from haleakala.games.haleakala.words import labels
+from haleakala.games.haleakala.words import notes as N
+from haleakala.games.haleakala.words import speech as SW
 from haleakala.i18n import N_
-from haleakala.rules import PLAYERS, VARIANTS, Game
-from haleakala.rules.decision import Boat, Place, Return, decode, encode
-from haleakala.words import labels
-from haleakala.words import notes as N
-from haleakala.words import speech as SW
 
 from . import ui as U
 
 if TYPE_CHECKING:
-    from haleakala.ai.coach import Hint
-    from haleakala.rules.scoring import Scoring
+    from haleakala.games.haleakala.bots.coach import Hint
+    from haleakala.games.haleakala.scoring import Scoring
     from haleakala.speech.settings import Settings
 
     from .host import Host, LiveView
@@ -363,7 +363,7 @@ class Menus:
         h = self.host
         hint, self.given = self.given, None
         if hint is not None and by == "player" and hint.ply == ply:
-            from haleakala.ai.coach import judge
+            from haleakala.games.haleakala.bots.coach import judge
 
             log.info("hint judged: %s", judge(hint, d))
             h.show(*N.hint_judged(judge(hint, d)), refusal=False)
@@ -423,7 +423,7 @@ class Menus:
     def hint(self) -> None:
         """The coach's decision for the player to move, its reason on the OLED and in the
         log (a ``hint`` record of NOTATION.md); judged when the player decides."""
-        from haleakala.ai.coach import BOARD_HINT_ITERATIONS, advise
+        from haleakala.games.haleakala.bots.coach import BOARD_HINT_ITERATIONS, advise
 
         h = self.host
         hint = advise(h.game, iterations=BOARD_HINT_ITERATIONS, seed=len(h.game.history))

@@ -10,7 +10,8 @@ voice (``speech.voice.Voice``) what is new, already rendered in the language in 
   result at every level;
 - whose turn it is when it changes; the companion's (or the remote player's) proposal;
 - a note or refusal on the OLED (refusals first, interrupting), the board's disagreement on
-  the RFID kit, each with the beaches it flashes named by touch (``words.speech.tactile``);
+  the RFID kit, each with the beaches it flashes named by touch
+  (``games.haleakala.words.speech.tactile``);
 - a lesson's step; and at ``everything`` the OLED itself whenever its words change (the line
   under the cursor as the encoder turns).
 
@@ -29,18 +30,18 @@ from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
 from haleakala.core.text import Param, Text
-from haleakala.rules.events import Ended, Erupted, Scored
-from haleakala.rules.game import OVER
+from haleakala.games.haleakala.events import Ended, Erupted, Scored
+from haleakala.games.haleakala.game import OVER
+from haleakala.games.haleakala.words import moves
+from haleakala.games.haleakala.words import speech as S
 from haleakala.speech.settings import Settings
 from haleakala.speech.voice import ALERT, DETAIL, EVENT, Utterance
-from haleakala.words import moves
-from haleakala.words import speech as S
 
 from . import oled
 from . import ui as U
 
 if TYPE_CHECKING:
-    from haleakala.rules import Game
+    from haleakala.games.haleakala import Game
     from haleakala.speech.voice import Voice
 
 log = logging.getLogger("haleakala.speech")

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from haleakala import i18n
 from haleakala.core.text import Term, Text, Upper
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.decision import Boat, Take, decode, encode
+from haleakala.games.haleakala.game import CHOOSE_CARD, OVER, TURN
+from haleakala.games.haleakala.scoring import Scoring
 from haleakala.i18n import N_
 from haleakala.i18n.terms import card_face
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import Boat, Take, decode, encode
-from haleakala.rules.game import CHOOSE_CARD, OVER, TURN
-from haleakala.rules.scoring import Scoring
 
 from . import ui as U
 from .oled_draw import CardFace, Screen, draw, problems

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from haleakala.games.haleakala import Game
 from haleakala.i18n import ngettext
-from haleakala.rules import Game
 
 if TYPE_CHECKING:
     from PIL.Image import Image

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from haleakala.core.text import Param, Term, Text
+from haleakala.games.haleakala import PLAYERS, Game
 from haleakala.hal.events import INVOCATION, Disc
 from haleakala.i18n import N_
-from haleakala.rules import PLAYERS, Game
 
 Beaches = tuple[frozenset[Disc], ...]
 

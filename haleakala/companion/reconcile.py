@@ -16,12 +16,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from haleakala.core.text import Param, Text
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.decision import Place, Refusal, Return, decode, encode
+from haleakala.games.haleakala.game import OVER, TURN
+from haleakala.games.haleakala.words import board as W
+from haleakala.games.haleakala.words.labels import PHASE_WORDS, describe
 from haleakala.hal.events import INVOCATION, Disc
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import Place, Refusal, Return, decode, encode
-from haleakala.rules.game import OVER, TURN
-from haleakala.words import board as W
-from haleakala.words.labels import PHASE_WORDS, describe
 
 from .physical import beach_discs, disc_list, disc_words
 

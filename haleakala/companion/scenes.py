@@ -33,10 +33,19 @@ from __future__ import annotations
 import math
 
 from haleakala import palette
-from haleakala.rules import Game
-from haleakala.rules.decision import Boat, Decision, Lava, Place, Return, Shaman, Take, decode
-from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
-from haleakala.rules.notation import NotationError
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.decision import (
+    Boat,
+    Decision,
+    Lava,
+    Place,
+    Return,
+    Shaman,
+    Take,
+    decode,
+)
+from haleakala.games.haleakala.game import CHOOSE_CARD, MOVE_SHAMAN, OVER, PRIESTESS, TURN
+from haleakala.games.haleakala.notation import NotationError
 
 from . import ui as U
 

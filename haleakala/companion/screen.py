@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from haleakala.rules.decision import Place, Return, decode
+from haleakala.games.haleakala.decision import Place, Return, decode
 
 from . import oled, scenes
 from . import ui as U
@@ -18,8 +18,8 @@ from . import ui as U
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from haleakala.games.haleakala import Game
     from haleakala.hal.base import Hardware
-    from haleakala.rules import Game
 
     from .host import Host
 

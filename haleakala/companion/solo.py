@@ -8,8 +8,8 @@ worker only ever sees a copy, and an answer is used only if its tag (request num
 decision count) is still the question the controller is waiting for, so an undo, a new game
 or a menu change while the bot thinks simply makes the late answer stale.
 
-Strength is a level of ``haleakala.ai.levels``, defined by an Elo target on the ladder of
-``haleakala bench ai --ladder`` (greedy = 1000), not by seconds:
+Strength is a level of ``haleakala.games.haleakala.bots.levels``, defined by an Elo target
+on the ladder of ``haleakala bench ai --ladder`` (greedy = 1000), not by seconds:
 
 - ``child``: below greedy (the greedy bot deciding at random half of the time), instant;
 - ``easy``: the greedy bot (one ply, instant), 1000 by definition;
@@ -31,14 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import (
-    Boat,
-    Place,
-    Return,
-    Shaman,
-    decode,
-)
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.decision import Boat, Place, Return, Shaman, decode
 
 from .journal import JournalError
 
@@ -48,8 +42,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("haleakala.solo")
 
 STRENGTHS: tuple[str, ...] = ("easy", "normal", "strong", "child")
-"""The levels (``haleakala.ai.levels.LEVELS``), in the order the menu cycles through them:
-the three known before and the new one for children last, so old menus keep their order."""
+"""The levels (``haleakala.games.haleakala.bots.levels.LEVELS``), in the order the menu cycles
+through them: the three known before and the new one for children last, so old menus keep their
+order."""
 DEFAULT_STRENGTH = "normal"
 SOLO_SHOW_S = 2.5
 """A decision of the companion with no piece to move is shown this long, then made."""
@@ -66,7 +61,7 @@ def make_solo_bot(strength: str, seed: int) -> Any:
 
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}: choose {', '.join(STRENGTHS)}")
-    from haleakala.ai.levels import LEVELS, calibrate
+    from haleakala.games.haleakala.bots.levels import LEVELS, calibrate
 
     level = LEVELS[strength]
     seconds = level.seconds(calibrate())

@@ -14,8 +14,8 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from haleakala.games.haleakala.words import notes as N
 from haleakala.hal.events import BEACHES, BeachContents
-from haleakala.words import notes as N
 
 from . import reconcile as R
 from . import ui as U

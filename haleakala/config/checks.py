@@ -38,9 +38,9 @@ from haleakala.config.schema import (
     SpeechConfig,
     WebConfig,
 )
+from haleakala.games.haleakala.game import VARIANTS
 from haleakala.hal.zones import SEGMENTS
 from haleakala.kit.budget import budget
-from haleakala.rules.game import VARIANTS
 from haleakala.speech.settings import RATES
 
 

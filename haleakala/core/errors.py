@@ -1,7 +1,7 @@
 """The errors every game raises, so that front-ends catch one class for any game.
 
 Each is a ``ValueError`` whose message is one sentence a person can act on; a game
-subclasses them to add what it knows (Haleakala's refusal kinds, Kahuna's own wording).
+subclasses them to add what it knows (its refusal kinds, its own wording).
 """
 
 from __future__ import annotations
@@ -58,3 +58,9 @@ class SaveError(ValueError):
     def __init__(self, message: str, path: str = "$") -> None:
         super().__init__(message)
         self.path = path
+
+
+class UsageError(Exception):
+    """Misuse of a command (a flag the game does not have, a file that is no save of it):
+    the command line prints it as one line and exits with status 2. Here, below every
+    front-end, so that a game's views raise it without importing the command line."""

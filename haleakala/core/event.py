@@ -1,5 +1,5 @@
 """What every game's events share: each game declares its own frozen event values (Haleakala's
-``rules.events``, Kahuna's ``kahuna.events``); readers outside a game need only a ``kind``
+``events`` module in its package); readers outside a game need only a ``kind``
 and ``to_record``, the JSON-able dict of the game's log and of the wire."""
 
 from __future__ import annotations

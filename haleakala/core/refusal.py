@@ -15,7 +15,7 @@ from .text import Param, Text, sentence
 @dataclass(frozen=True, slots=True, init=False)
 class Refusal:
     """``Refusal(kind, words, ruling)``: ``words`` is a ``Text`` (a bare English sentence is
-    taken as a ``Text`` of its own); ``ruling`` names the rule (RULINGS.md, Kahuna's K-rules)
+    taken as a ``Text`` of its own); ``ruling`` names the rule (RULINGS.md, a game's own rulings)
     or is None when no rule is involved."""
 
     kind: str

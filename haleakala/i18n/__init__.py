@@ -125,8 +125,39 @@ def use(language: str) -> str:
         translations = _gettext.NullTranslations()
     else:
         raise CatalogNotCompiled(language, path)
+    for domain, directory in game_catalogs():
+        game_mo = directory / language / "LC_MESSAGES" / f"{domain}.mo"
+        if game_mo.is_file():
+            with game_mo.open("rb") as fp:
+                translations.add_fallback(_gettext.GNUTranslations(fp))
+        elif language != DEFAULT and game_mo.with_suffix(".po").is_file():
+            raise CatalogNotCompiled(language, game_mo)
     _translations, _language = translations, language
     return language
+
+
+def game_catalogs() -> list[tuple[str, Path]]:
+    """(domain, locale directory) of every registered game whose package carries its own
+    catalogs: ``<package>/locale/<lang>/LC_MESSAGES/<game>.po``, the game's registry name as
+    the domain. They are consulted after the program's (``locale/`` here), so a game's
+    messages live with the game. Found without importing any game: the registry line names
+    the package, and its directory is located, not loaded."""
+    import importlib.util
+
+    from haleakala.gameapi import GAMES
+
+    found = []
+    for name, ref in GAMES.items():
+        package = ref.partition(":")[0].rpartition(".")[0]
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            continue
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            directory = Path(location) / "locale"
+            if (directory / f"{name}.pot").is_file():
+                found.append((name, directory))
+    return found
 
 
 def current() -> str:

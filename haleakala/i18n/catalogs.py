@@ -231,11 +231,38 @@ def compile_all(
 ) -> list[Path]:
     """Compile every ``.po`` under ``locale_dir`` into a ``.mo`` under ``dest_dir`` (the
     same tree by default; a wheel's build directory when packaging). ``only_stale``: skip a
-    ``.mo`` newer than its ``.po``, so the set-up's run on every ``./run`` costs nothing."""
+    ``.mo`` newer than its ``.po``, so the set-up's run on every ``./run`` costs nothing.
+    The program's own catalogs also bring every game's (``game_catalogs``)."""
+    written = compile_domain(locale_dir, DOMAIN, dest_dir, only_stale=only_stale)
+    if locale_dir == LOCALE_DIR:
+        games = REPO_ROOT / "haleakala" / "games"
+        for domain, directory in game_catalogs(games):
+            dest = None
+            if dest_dir is not None:
+                dest = dest_dir.parent.parent / directory.relative_to(REPO_ROOT / "haleakala")
+            written += compile_domain(directory, domain, dest, only_stale=only_stale)
+    return written
+
+
+def game_catalogs(games_dir: Path) -> list[tuple[str, Path]]:
+    """(domain, locale directory) of each game package under ``games_dir`` that carries its
+    own catalogs: ``<game>/locale/<game>.pot`` and its ``.po`` files (the domain is the
+    game's registry name, its package's directory name)."""
+    return [
+        (d.parent.name, d)
+        for d in sorted(games_dir.glob("*/locale"))
+        if (d / f"{d.parent.name}.pot").is_file()
+    ]
+
+
+def compile_domain(
+    locale_dir: Path, domain: str, dest_dir: Path | None = None, *, only_stale: bool = False
+) -> list[Path]:
+    """Compile one domain's ``.po`` files (a game's catalogs, or the program's)."""
     written = []
     for language in LANGUAGES:
-        po = po_path(language, locale_dir)
-        mo = mo_path(language, dest_dir or locale_dir)
+        po = locale_dir / language / "LC_MESSAGES" / f"{domain}.po"
+        mo = (dest_dir or locale_dir) / language / "LC_MESSAGES" / f"{domain}.mo"
         if not po.is_file():
             continue
         if only_stale and mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:

@@ -5,7 +5,8 @@ flat M5 one, 10 mm), on the sea rim right behind that beach's water, on the segm
 centre line between its two card slots: a hand running along the island's edge meets them
 before any piece, and from there the beach is straight inward across the water. They are
 stuck on (the BOM's 8 mm bump dots) or printed raised; the companion says the same words
-("beach 2, 2 raised dots", ``words.speech.tactile``) whenever it names a beach.
+("beach 2, 2 raised dots", ``games.haleakala.words.speech.tactile``) whenever it names a
+beach.
 
 Pure geometry from ``kit.geometry`` (mm, the island's centre at the origin, segment 0's centre
 line on +y), written as a 1:1 SVG (``hw/tactile.svg``: lay it on the overlay, or print it on

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from haleakala.gameapi import DEFAULT_GAME
 from haleakala.hal.events import ButtonHeld, ButtonPressed, EncoderTurned
 
 from .engine import DECIDE, DONE, HINT, READ, REFUSED, Run
@@ -67,7 +68,7 @@ def board_lessons() -> list[Lesson]:
         except LessonError as exc:  # listed by `haleakala learn --check`; not offered here
             log.error("lesson not offered: %s", exc)
             continue
-        if lesson.game == "haleakala":
+        if lesson.game == DEFAULT_GAME:  # the board plays the default game
             out.append(lesson)
     return out
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from haleakala.gameapi import describe
+
 from .engine import DECIDE, DONE, HINT, READ, REFUSED, Run
 from .lesson import CONTEXT, Lesson, LessonError, lesson_paths, load
 
@@ -28,10 +30,6 @@ LOOK_S = 1.5
 DECIDE_S = 4.0
 """Seconds to carry out a decision at the table: pick the disc, put it on the beach, or turn
 the encoder to the choice and press."""
-
-PLACEMENT = {"haleakala": r"^\d@\d\*?$", "kahuna": r"^play ", "kanaloa": r"^start "}
-"""A game's first placement in notation: a disc on a beach, a bridge on a line, a piece on
-an island."""
 
 
 def reading_seconds(text: str) -> float:
@@ -144,7 +142,9 @@ def first_placement_seconds(lesson: Lesson) -> float | None:
     use: its words are what is read). None: the lesson places nothing."""
     from haleakala import i18n
 
-    placement = re.compile(PLACEMENT.get(lesson.game, r"$^"))
+    # A game's first placement in notation (its description's ``first_placement``: a disc
+    # on a beach, a bridge on a line, a piece on an island); never, where it names none.
+    placement = re.compile(describe(lesson.game).first_placement or r"$^")
     seconds = 0.0
     for step in lesson.steps:
         seconds += reading_seconds(i18n.pgettext(CONTEXT, step.say))

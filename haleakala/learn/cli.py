@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
-import inspect
 import sys
 from collections.abc import Callable
-from types import ModuleType
-from typing import TextIO
+from typing import Any, TextIO
 
 from haleakala.i18n import _, pgettext
 
@@ -119,7 +116,7 @@ def check(out: TextIO) -> int:
 
 def zone_words(zone: str) -> str:
     """``3.beach`` as the player reads it: "beach 3"; ``3.slot_a``: "card 3a"; an island
-    (Kahuna) by its name."""
+    (a map's islands) by its name."""
     segment, _dot, part = zone.partition(".")
     if not part:
         return zone
@@ -242,17 +239,9 @@ class Terminal:
         return session.run()
 
 
-def board(game, seat: int) -> str:
-    """The game's table as its terminal game draws it: the ``render`` of the module of its
-    terminal hook (a function of the game, and the viewer's seat when it takes one, or the
-    drawing module of that name)."""
-    from haleakala.gameapi import DEFAULT_GAME, describe
+def board(game: Any, seat: int) -> str:
+    """The game's table as the seat sees it: its description's ``render`` (the text every
+    front-end draws it with when it has no drawing of its own)."""
+    from haleakala.toolkit.generic.text import position_text
 
-    name = getattr(game, "game_name", DEFAULT_GAME)
-    module = importlib.import_module(describe(name).terminal.partition(":")[0])
-    draw = module.render
-    if isinstance(draw, ModuleType):
-        draw = draw.render
-    if len(inspect.signature(draw).parameters) > 1:
-        return draw(game, seat)
-    return draw(game)
+    return position_text(game, seat)

@@ -52,7 +52,21 @@ from typing import Any
 CONTEXT = "lesson"
 """The gettext context of every lesson text: a lesson's "Statues" is not the score row's."""
 
-LESSONS_DIR = Path(__file__).with_name("lessons")
+
+def lesson_dirs() -> list[Path]:
+    """Every registered game's lessons directory (its description's ``lessons``)."""
+    from importlib import resources
+
+    from haleakala.gameapi import GAMES, describe
+
+    found = []
+    for name in GAMES:
+        ref = describe(name).lessons
+        if ref:
+            package, _, directory = ref.partition(":")
+            found.append(Path(str(resources.files(package).joinpath(directory))))
+    return found
+
 
 HEADER_KEYS = {
     "name",
@@ -177,15 +191,17 @@ class Lesson:
 # --------------------------------------------------------------------------- loading
 
 
-def lesson_paths(directory: Path = LESSONS_DIR) -> list[Path]:
-    return sorted(directory.glob("*.toml"))
+def lesson_paths(directory: Path | None = None) -> list[Path]:
+    """The lesson files of ``directory``, else of every registered game, by file name."""
+    directories = [directory] if directory is not None else lesson_dirs()
+    return sorted((p for d in directories for p in d.glob("*.toml")), key=lambda p: p.name)
 
 
-def load_all(directory: Path = LESSONS_DIR, **kw: Any) -> list[Lesson]:
+def load_all(directory: Path | None = None, **kw: Any) -> list[Lesson]:
     return [load(path, **kw) for path in lesson_paths(directory)]
 
 
-def find(name: str, directory: Path = LESSONS_DIR) -> Path:
+def find(name: str, directory: Path | None = None) -> Path:
     """The file of lesson ``name`` (its ``name``, or its file name without .toml)."""
     for path in lesson_paths(directory):
         if path.stem == name or path.stem == name.replace("-", "_"):
@@ -490,22 +506,14 @@ def _legal_or_refuse(game: Any, text: str, where: str, step: Step, key: str) -> 
 
 
 def zone_names(game: str) -> frozenset[str]:
-    """What a lesson may point at: Haleakala's LED zones (``2.beach``, ``0.slot_a``);
-    Kahuna's islands by name (its window and terminal show them)."""
-    if game == "haleakala":
-        from haleakala.hal.zones import ZONES
+    """What a lesson of ``game`` may point at (its description's ``lesson_zones``: the
+    board's LED zones, a map's islands); nothing when the game names none."""
+    from haleakala.gameapi import describe, hook
 
-        return frozenset(f"{s}.{z}" for s in range(6) for z in ZONES)
-    if game == "kahuna":
-        from haleakala.kahuna.board import default_board
-
-        return frozenset(default_board().islands)
-    return frozenset()
+    ref = describe(game).lesson_zones
+    return frozenset(hook(ref)()) if ref else frozenset()
 
 
 def zone_help(game: str) -> str:
-    if game == "haleakala":
-        return "segment.zone, e.g. 2.beach, 0.water, 3.slot_a"
-    if game == "kahuna":
-        return "an island's name, e.g. " + ", ".join(sorted(zone_names(game))[:3])
-    return "this game has no zones"
+    names = sorted(zone_names(game))
+    return "e.g. " + ", ".join(names[:3]) if names else "this game has no zones"

@@ -4,7 +4,7 @@ Why one place: with two copies of the rules deciding, a lost message or a differ
 version splits the game in two. Here the host alone holds the true ``GameState`` (its
 random material included), numbers every accepted decision with ``seq`` (its place in the
 history, from 1), writes it to the journal *before* acknowledging it, and sends each seat
-only what that seat may see (``observation(seat)``: a Kahuna hand never leaves the host for
+only what that seat may see (``observation(seat)``: a hidden hand never leaves the host for
 the opponent, the first snapshot included). Seats send decisions and mirror the answers.
 
 Transport-neutral: ``receive`` takes a parsed message and the seat the transport
@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from haleakala.gameapi import game_of
 
 from .views import diff, seen_decision, view_digest
 from .wire import HOST, Ack, Decide, Decision, Hello, Message, Snapshot, Status, canonical
@@ -47,7 +49,7 @@ class Authority:
         result: Callable[[Any], str] | None = None,
     ) -> None:
         self.game = game
-        self.name: str = getattr(game, "game_name", "haleakala")
+        self.name: str = game_of(game)
         self.players: tuple[str, ...] = tuple(game.players)
         self.table = table
         self.game_id = game_id
@@ -92,7 +94,7 @@ class Authority:
 
     def final_digest(self) -> str:
         """The digest of the whole final state, announced at the end instead of the state
-        itself (which would show the seat what it never saw, a Kahuna hand)."""
+        itself (which would show the seat what it never saw, a hidden hand)."""
         return str(self.game.digest()) if self.game.is_terminal() else ""
 
     def _legal(self, seat: str) -> list[str]:

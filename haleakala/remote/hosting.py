@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from haleakala.companion.journal import CARD_AHEAD
+from haleakala.gameapi import game_of
 
 from .authority import Authority
 from .claims import GRACE_S
@@ -89,7 +90,7 @@ class HostSide:
                 {
                     "table": self.url.table,
                     "game": game_id,
-                    "name": getattr(game, "game_name", "haleakala"),
+                    "name": game_of(game),
                     "start": game.to_json(),
                 }
             )
@@ -106,7 +107,7 @@ class HostSide:
         consenting like its own seat (a JournalError with a sentence for a wrong one)."""
         from haleakala.ai import bots_of, make_bot
 
-        name = getattr(game, "game_name", "haleakala")
+        name = game_of(game)
         bots = {}
         if self.seat not in game.players:
             return {}  # said by the caller

@@ -33,7 +33,7 @@ from typing import Any
 
 from haleakala.companion.journal.storage import Disk, keep_copy, write_atomically
 from haleakala.core.statefile import StateFileError, read_bounded
-from haleakala.rules.serialize import load_json
+from haleakala.games.haleakala.serialize import load_json
 
 NAME = "remote-journal.jsonl"
 MAX_BYTES = 64 * 1024 * 1024

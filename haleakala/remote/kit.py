@@ -64,7 +64,7 @@ def board_line(name: str, view: dict, seat: str, decision: str) -> str:
     state = state_from_view(name, view)
     if state is not None:
         try:
-            from haleakala.words.labels import proposal_words
+            from haleakala.games.haleakala.words.labels import proposal_words
 
             headline, todo = proposal_words(state, state.parse(decision), "rfid")
             return f"{headline}: {todo}" if todo else str(headline)
@@ -165,7 +165,7 @@ class RemoteKit(HostSide):
     def _history_here(self) -> tuple[list[tuple[str, str]], str, dict] | None:
         """(seat, decision as this kit's seat may see it) by seq, the game's name and this
         seat's view; None before a seat has its snapshot. The host's own console shows the
-        other seats' decisions as its seat saw them (a Kahuna face-down discard is
+        other seats' decisions as its seat saw them (a face-down discard is
         ``discard ?`` here too), never the full text it keeps."""
         if self.authority is not None:
             a = self.authority
@@ -209,7 +209,7 @@ class RemoteKit(HostSide):
         """The agreed game as this kit may hold it, for its board: the host's own game (a
         copy), a seat's state rebuilt from its view with the agreed history (its draw
         piles' order is made up: the next view corrects it); None for a game that cannot
-        be rebuilt from a view (a Kahuna hand)."""
+        be rebuilt from a view (a hidden hand)."""
         if self.authority is not None:
             return self.authority.game.clone()
         m = self.mirror
@@ -538,7 +538,7 @@ class RemoteKit(HostSide):
 
     def _finish_seat(self) -> None:
         """A seat ends with what it saw (its history and view) and the host's digest of
-        the whole final state: the state itself never comes (a Kahuna hand would), and
+        the whole final state: the state itself never comes (a hidden hand would), and
         the view was checked against the host's view digest with every message."""
         m = self.mirror
         assert m is not None

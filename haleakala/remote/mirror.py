@@ -217,7 +217,7 @@ class Mirror:
     def final_digest(self) -> str:
         """The host's digest of the whole final state, announced once the game is over
         ("" before). The state itself never comes: it would show this seat what it never
-        saw (a Kahuna hand). Equal digests on every kit say the game ended the same; the
+        saw (a hidden hand). Equal digests on every kit say the game ended the same; the
         mirror's own view is checked against the host's view digest with every message."""
         return self.reveal
 

@@ -8,7 +8,7 @@ adopts the host kit's ``Authority`` instead of making its own: a phone's decisio
 there and the kits hear of it over the broker (``Table.outbox`` → the kit's loop); a kit's
 or the host's decision is recorded for the phones as each of them saw it (``KitTable.sync``).
 Both sides hold the table's lock (``Table.changed``) while they touch the authority. Nothing
-addressed to a phone ever goes over the broker (a Kahuna hand must not travel to a broker
+addressed to a phone ever goes over the broker (a hidden hand must not travel to a broker
 for a phone seat either).
 """
 

@@ -1,7 +1,7 @@
 """The scripted remote player (``--autoplay SEED``) and the game it plays undisturbed.
 
-Why a policy of its own: a remote seat does not always hold a playable state (a Kahuna
-seat sees only its own hand), but it always holds the legal decisions the host sent. A
+Why a policy of its own: a remote seat does not always hold a playable state (a seat of a
+game with hidden hands sees only its own), but it always holds the legal decisions the host sent. A
 choice that depends only on those, the seed and the decision's number is the same on any
 kit, before or after a restart, so ``reference_game`` computes without a network the game
 that two kits must end with — whatever broker or kit was killed on the way.

@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from haleakala.gameapi import DEFAULT_GAME
+
 from .access import AccessError, access, phone_options, serve_phones, show_join
 from .journal import JournalError
 from .kit import EXIT_CONFIG, EXIT_FAILURE, RemoteKit, stdin_reader
@@ -92,12 +94,12 @@ def main(args: Any) -> int:
 
     def new_game() -> Any:
         from haleakala.gameapi import new_game as deal
-        from haleakala.rules import Game
+        from haleakala.games.haleakala import Game
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-        name = getattr(args, "game", None) or "haleakala"
+        name = getattr(args, "game", None) or DEFAULT_GAME
         players = getattr(args, "players", None)
-        if name != "haleakala" or players not in (None, 2):  # any game of gameapi.GAMES
+        if name != DEFAULT_GAME or players not in (None, 2):  # any game of gameapi.GAMES
             try:
                 return deal(name, seed=seed, players=players)
             except ValueError as exc:  # the game's sentence names the counts it allows
@@ -134,7 +136,7 @@ def main(args: Any) -> int:
     if args.autoplay is None and not getattr(args, "typed", False):
         from .table import run_board
 
-        if kit.authority is None or kit.authority.name == "haleakala":
+        if kit.authority is None or kit.authority.name == DEFAULT_GAME:
             return run_board(args, kit)  # the companion daemon on this kit's board
     if args.autoplay is None:
         kit.typed = True  # a prompt, the legal decisions, the hand, local commands

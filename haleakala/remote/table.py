@@ -34,10 +34,10 @@ from typing import Any
 from haleakala.companion import ui as U
 from haleakala.companion.controller import Companion
 from haleakala.companion.physical import instructions, physical_board
-from haleakala.rules import PLAYERS, IllegalDecision
-from haleakala.words import board as BW
-from haleakala.words import notes as N
-from haleakala.words.labels import describe
+from haleakala.games.haleakala import PLAYERS, IllegalDecision
+from haleakala.games.haleakala.words import board as BW
+from haleakala.games.haleakala.words import notes as N
+from haleakala.games.haleakala.words.labels import describe
 
 from . import words as W
 from .board import RemoteMoves, agreed_only, companion_options
@@ -325,7 +325,7 @@ class BoardLink:
 
 def run_board(args: Any, kit: Any) -> int:
     """``run --remote`` on this kit's board: the kit's loop on a thread, the companion
-    daemon on this one. A game that has no Haleakala board (Kahuna, Kanaloa: a seat learns
+    daemon on this one. A game that has no Haleakala board (any other game: a seat learns
     it from the host's snapshot) is played with decisions typed on standard input."""
     from haleakala.companion.daemon import (
         EXIT_CONFIG,
@@ -360,7 +360,7 @@ def run_board(args: Any, kit: Any) -> int:
                 stop.set()
                 thread.join(5)
                 return ended[0] if ended else 0
-    if link.first is None:  # the host's game has no board here (Kahuna, Kanaloa)
+    if link.first is None:  # the host's game has no board here (any other game)
         from .kit import stdin_reader
 
         log.info("this game is not played on a Haleakala board: decisions are typed")

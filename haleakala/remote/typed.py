@@ -24,7 +24,8 @@ SEPARATOR = ", "
 
 
 def hand_line(view: dict[str, Any]) -> str:
-    """``your hand: …`` when this seat's view holds a hand of its own (Kahuna), else ""."""
+    """``your hand: …`` when this seat's view holds a hand of its own (a game of
+    hidden hands), else ""."""
     hand = view.get("hand") if isinstance(view, dict) else None
     if isinstance(hand, list) and all(isinstance(card, str) for card in hand):
         return "your hand: " + (" ".join(hand) if hand else "(empty)")

@@ -13,6 +13,8 @@ import copy
 import hashlib
 from typing import Any
 
+from haleakala.gameapi import DEFAULT_GAME
+
 from .wire import canonical
 
 
@@ -24,7 +26,7 @@ def view_digest(view: dict[str, Any]) -> str:
 def seen_decision(game: Any, text: str, decider: int, viewer: int) -> str:
     """The text seat ``viewer`` may see of decision ``text`` made by seat ``decider``.
 
-    Why a hook of the game: a decision's notation can name something hidden (a Kahuna
+    Why a hook of the game: a decision's notation can name something hidden (a face-down
     face-down discard names the card, K19/K33), and only the game knows which. A game
     whose decisions are all public (Haleakala) defines no ``seen_decision`` and every seat
     sees the text; one that hides some defines ``seen_decision(text, decider, viewer)``
@@ -55,11 +57,11 @@ def state_from_view(name: str, view: dict[str, Any]) -> Any:
     Haleakala hides only the order of the draw piles, from both players alike, so its view
     is a save without seed and history whose piles are sorted: the rebuilt state is right
     about everything on the table and about which decisions are legal; only its draws are
-    made up (the next view from the host corrects them). Other games (a Kahuna hand)
+    made up (the next view from the host corrects them). Other games (a hidden hand)
     return None and a mirror plays from the legal decisions the host sends."""
-    if name != "haleakala":
+    if name != DEFAULT_GAME:  # the board's game: its view is a save without its seed
         return None
-    from haleakala.rules.serialize import SaveError, from_dict
+    from haleakala.games.haleakala.serialize import SaveError, from_dict
 
     try:
         return from_dict({**view, "seed": 0})

@@ -19,7 +19,7 @@ import secrets
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
-from haleakala.rules.serialize import load_json
+from haleakala.games.haleakala.serialize import load_json
 
 VERSION = 2
 """The protocol version every message carries; only this one is accepted. Version 2 grew
@@ -128,7 +128,7 @@ class Snapshot(Message):
     decision so far as this seat may see it, its view, whose decision it is (and, if its
     own, the legal ones), whether hints are allowed, who is away (seconds gone) and, once
     the game is over, ``reveal``: the host's digest of the whole final state (the state
-    itself would show what the seat never saw, a Kahuna hand)."""
+    itself would show what the seat never saw, a hidden hand)."""
 
     KIND: ClassVar[str] = "snapshot"
     to: str

@@ -16,9 +16,8 @@ import pygame
 
 from haleakala import palette as colour_modes
 from haleakala.core.text import Term, Text
+from haleakala.games.haleakala.views import layout as L
 from haleakala.i18n import N_
-
-from . import layout as L
 
 if TYPE_CHECKING:
     from .session import SimSession
@@ -203,7 +202,7 @@ class WindowControls:
 
     def _coach(self) -> None:
         """Key c: the coach's hint for the player to move, in the simulator's log."""
-        from haleakala.ai.coach import BOARD_HINT_ITERATIONS, advise
+        from haleakala.games.haleakala.bots.coach import BOARD_HINT_ITERATIONS, advise
 
         game = self.session.game.clone()  # a copy: the companion's game is never touched
         if game.is_terminal():

@@ -3,8 +3,8 @@
 What plain ``haleakala`` does where no window can open (a server, an SSH session, CI).
 Not a second game: the bots' decisions become button presses and encoder turns into the
 real companion, exactly as in the simulator window; the terminal shows what the OLED says
-and the island after each turn (``haleakala.terminal.render``), or one line per decision
-when the output is not a terminal.
+and the island after each turn (``haleakala.games.haleakala.views.render``), or one line per
+decision when the output is not a terminal.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import sys
 import time
 from typing import TextIO
 
+from haleakala.games.haleakala import PLAYERS
+from haleakala.games.haleakala.views import render
 from haleakala.hal.simulated import SimClock
 from haleakala.i18n import english_ngettext
-from haleakala.rules import PLAYERS
-from haleakala.terminal import render
 
 from .session import SimSession
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from haleakala.core.text import Text
+from haleakala.games.haleakala import NotationError
+from haleakala.games.haleakala.views import layout as L
 from haleakala.i18n import N_
-from haleakala.rules import NotationError
 
-from . import layout as L
 from .palette import (
     BACKGROUND,
     BAND_COLOURS,

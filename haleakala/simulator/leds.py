@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from haleakala.games.haleakala.views import layout as L
 from haleakala.hal.base import ZONES
 
-from . import layout as L
 from .palette import (
     GLOW,
     led_display_colour,

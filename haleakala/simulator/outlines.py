@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from . import layout as L
+from haleakala.games.haleakala.views import layout as L
+
 from .palette import (
     ROLE,
 )

@@ -1,8 +1,8 @@
 """The simulator window's look: colours, card labels, the help text, cached fonts and the
-small drawing helpers the Haleakala and Kahuna windows share.
+small drawing helpers of the kit simulator's window.
 
 Apart from ``window`` so that the window's behaviour (layers, input) reads without a page of
-constants, and the Kahuna window borrows the fonts without the Haleakala window.
+constants (the fonts every window shares are the toolkit's, ``toolkit.window``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pygame
 from haleakala import i18n, palette
 from haleakala.core.text import Param
 from haleakala.i18n import N_
+from haleakala.toolkit.window import Fonts, blit_centred  # noqa: F401  (the windows' helpers)
 
 BANDS = ("sea", "water", "beach", "grassland", "forest", "mountain", "crater")
 BAND_COLOURS: dict[str, tuple[int, int, int]] = {}
@@ -153,6 +154,7 @@ def legend() -> tuple[tuple[str, str], ...]:
         return LEGEND
     return tuple((LEGEND_CVD.get(k, k), LEGEND_CVD.get(v, v)) for k, v in LEGEND)
 
+
 RULES = (
     (
         N_("Your turn"),
@@ -185,42 +187,6 @@ RULES = (
 )
 """The rules on one page, in the words players use: a heading and its paragraph, wrapped
 to the column when drawn (so that a translation wraps too)."""
-
-
-class Fonts:
-    """Cached text rendering: a label costs a dict lookup after its first frame."""
-
-    def __init__(self) -> None:
-        pygame.font.init()
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._cache: dict[tuple, pygame.Surface] = {}
-
-    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
-        key = (size, bold)
-        if key not in self._fonts:
-            font = pygame.font.Font(None, size)
-            font.set_bold(bold)
-            self._fonts[key] = font
-        return self._fonts[key]
-
-    def render(
-        self, text: Param, size: int = 20, colour: tuple[int, int, int] = TEXT, bold: bool = False
-    ) -> pygame.Surface:
-        text = i18n.render(text)  # a value in the player's language; a str as it is
-        key = (text, size, colour, bold)
-        surface = self._cache.get(key)
-        if surface is None:
-            if len(self._cache) > 2000:
-                self._cache.clear()
-            surface = self.font(size, bold).render(text, True, colour)
-            self._cache[key] = surface
-        return surface
-
-
-def blit_centred(target: pygame.Surface, surface: pygame.Surface, centre: tuple[float, float]):
-    rect = surface.get_rect(center=(round(centre[0]), round(centre[1])))
-    target.blit(surface, rect)
-    return rect
 
 
 def led_display_colour(pixel: tuple[int, int, int], brightness: float) -> tuple[int, int, int]:

@@ -18,14 +18,14 @@ import pygame
 
 from haleakala import i18n
 from haleakala.core.text import Capitalised, Param, Term, Text, Upper, ngettext
+from haleakala.games.haleakala import PLAYERS
+from haleakala.games.haleakala.deck import BOARD_ITEMS
+from haleakala.games.haleakala.scoring import POINT_KEYS
+from haleakala.games.haleakala.state import FACE_DOWN
+from haleakala.games.haleakala.views import layout as L
+from haleakala.games.haleakala.words.moves import POINT_NAMES
 from haleakala.i18n import N_
-from haleakala.rules import PLAYERS
-from haleakala.rules.deck import BOARD_ITEMS
-from haleakala.rules.scoring import POINT_KEYS
-from haleakala.rules.state import FACE_DOWN
-from haleakala.words.moves import POINT_NAMES
 
-from . import layout as L
 from .palette import (
     DIM,
     HELP,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from haleakala.companion import ui as U
 from haleakala.companion.hands import PerformError, disc_move, option_steps
 from haleakala.companion.solo import needs_hands
-from haleakala.rules.decision import Boat, Place, Return, decode
+from haleakala.games.haleakala.decision import Boat, Place, Return, decode
 
 if TYPE_CHECKING:
     from .session import SimSession

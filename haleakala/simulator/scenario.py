@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from haleakala import i18n
+from haleakala.games.haleakala import PLAYERS, NotationError
 from haleakala.i18n import english_ngettext, render
-from haleakala.rules import PLAYERS, NotationError
 
 from .colours import describe, matches
 from .scenario_format import Scenario, Step

@@ -32,10 +32,10 @@ from haleakala import palette as colour_modes
 from haleakala.companion.hands import PerformError
 from haleakala.config import Config
 from haleakala.core.text import Param, Text
+from haleakala.games.haleakala import PLAYERS, Game
 from haleakala.hal.events import Disc
 from haleakala.hal.simulated import SimClock, SimHardware
 from haleakala.i18n import N_
-from haleakala.rules import PLAYERS, Game
 
 from .clock import ScenarioClock
 from .rfid import RfidLink, open_link, tag_map

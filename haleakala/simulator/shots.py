@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .xvfb import virtual_display
+from haleakala.toolkit.xvfb import virtual_display
 
 SEED = 5
 """The deal of every picture (a base game whose first scoring has statues burnt)."""

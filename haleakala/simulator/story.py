@@ -7,7 +7,7 @@ statues built and burnt, lava, scorings. The window follows the game with ``Stor
 (incremental: one decision costs one replayed decision; an undo replays from the deal), the
 scenario checks build a fresh one, so both read the same words.
 
-The words come from the shared sentence layer (``haleakala.words.moves``), so
+The words come from the shared sentence layer (``haleakala.games.haleakala.words.moves``), so
 the simulator does not keep a third copy of them; each entry keeps them as a value
 (``core.text.Text``) that the window renders in its language, ``text`` the English.
 """
@@ -18,10 +18,9 @@ import re
 from dataclasses import dataclass
 
 from haleakala.core.text import Capitalised, Param, Term, Text, ngettext
-from haleakala.i18n import N_
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
-from haleakala.rules.events import (
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.decision import Boat, Buy, Lava, Place, Return, Shaman, Take, decode
+from haleakala.games.haleakala.events import (
     BoatMoved,
     Bought,
     DiscsBack,
@@ -30,7 +29,8 @@ from haleakala.rules.events import (
     Scored,
     StatueBuilt,
 )
-from haleakala.words.moves import decision_sentence, event_lines
+from haleakala.games.haleakala.words.moves import decision_sentence, event_lines
+from haleakala.i18n import N_
 
 DECISION_NOTE = re.compile(r"^\d+\. ")
 """The session's own log line for a decision ("12. 3@2 (player)"): the story says it in words."""

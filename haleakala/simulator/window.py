@@ -25,14 +25,14 @@ import pygame
 
 from haleakala import palette as colour_modes
 from haleakala.core.text import Param
+from haleakala.games.haleakala.views import layout as L
+from haleakala.toolkit.window import WindowShell
 
-from . import layout as L
 from .palette import (
     HOLD_HINT_S,
     recolour,
 )
 from .panel import PanelDrawing
-from .shell import WindowShell
 from .story import Mark, Story
 
 if TYPE_CHECKING:

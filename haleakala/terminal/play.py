@@ -1,9 +1,9 @@
 """``haleakala play``: a game at the terminal (people and bots), or a game log with ``--json``.
 
-``--game`` picks the island game (haleakala, the default, or kahuna); ``--players N`` how
-many play (where the game allows several counts), and ``--seat COLOUR=WHO`` (repeatable)
-who sits at each colour. The older per-colour flags (``--red/--yellow``, ``--white/--black``)
-stay as aliases of ``--seat``.
+``--game`` picks the island game (one of ``gameapi.GAMES``; the default game when none is
+named); ``--players N`` how many play (where the game allows several counts), and ``--seat
+COLOUR=WHO`` (repeatable) who sits at each colour. The per-colour flags (``--red``, one for
+every colour of every registered game) stay as aliases of ``--seat``.
 
 Two bots with ``--json`` print the game log of NOTATION.md and nothing else, so another
 program (or ``haleakala replay``) can read it; the same seed gives the same bytes. Without
@@ -16,42 +16,59 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from haleakala.ai import BOTS, bots_of, make_bot
+from haleakala.ai import bots_of, make_bot
 from haleakala.cli import UsageError, add_language_option, add_palette_option
+from haleakala.core.jsonread import printable
 from haleakala.gameapi import DEFAULT_GAME, GAMES, describe, hook, load_game
 from haleakala.gameapi import new_game as new_state
-from haleakala.rules import VARIANTS
-from haleakala.rules.serialize import printable
-
-from .gamelog import bot_seed, play_log
-from .session import WATCH_DELAY, use_color  # noqa: F401  (importable from here before)
-from .textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
+from haleakala.toolkit.gamelog import bot_seed, play_log
+from haleakala.toolkit.terminal import (  # noqa: F401  (importable from here before)
+    WATCH_DELAY,
+    one_line_errors,
+    use_color,
+)
+from haleakala.toolkit.textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
 
 if TYPE_CHECKING:
     from haleakala.ai import Bot
     from haleakala.gameapi import GameState
 
-SEATS = ("human", *BOTS)
-# The first seat's default; every other seat's is ``OTHER_SEAT_DEFAULT``.
-SEAT_DEFAULTS = ("human", "greedy")
-OTHER_SEAT_DEFAULT = "greedy"
-# The per-colour flags of the first games, kept as aliases of ``--seat COLOUR=WHO``.
-COLOUR_FLAGS = ("red", "yellow", "green", "blue", "white", "black")
+SEATS = ("human", *dict.fromkeys(bot for name in GAMES for bot in describe(name).bots))
+"""Who may sit at a colour: a person, or a bot of some game (``resolve_seats`` checks that
+the chosen game has it)."""
+FIRST_SEAT_DEFAULT = "human"
+"""The first seat's default; every other seat's is its game's ``default_opponent``."""
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """argparse prints a usage block before its error; misuse here gets one line."""
+def colour_flags() -> dict[str, list[str]]:
+    """Every seat colour of every registered game, in registry and seat order, with the
+    titles of the games that have it: each is a ``--COLOUR WHO`` flag, an alias of
+    ``--seat COLOUR=WHO`` kept from the first games (``--red``, ``--white``)."""
+    flags: dict[str, list[str]] = {}
+    for name in GAMES:
+        description = describe(name)
+        for colour in description.colours:
+            flags.setdefault(colour, []).append(description.title)
+    return flags
 
-    def error(message: str) -> NoReturn:
-        parser.exit(2, f"{parser.prog}: {message} (see {parser.prog} --help)\n")
 
-    parser.error = error  # type: ignore[method-assign]
-    return parser
+def option_choices() -> dict[str, tuple[list[str], str]]:
+    """Every game's own option (``--variant``): its choices over every game that has it,
+    and its help."""
+    found: dict[str, tuple[list[str], str]] = {}
+    for name in GAMES:
+        description = describe(name)
+        for option, help_text in description.options.items():
+            choices, _ = found.setdefault(option, ([], help_text))
+            choices.extend(
+                c for c in description.option_choices.get(option, ()) if c not in choices
+            )
+    return found
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(
         subparsers.add_parser(
             "play",
@@ -60,19 +77,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
     )
     p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME,
-                   help="which island game (haleakala)")  # fmt: skip
+                   help=f"which island game (default {DEFAULT_GAME})")  # fmt: skip
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="how many play (default: the fewest the game allows)")  # fmt: skip
     p.add_argument("--seat", action="append", default=[], metavar="COLOUR=WHO",
                    help="who plays a colour: human or a bot of the game (repeatable; "
                         "default: the first colour human, the others greedy)")  # fmt: skip
-    p.add_argument("--red", choices=SEATS, default=None, help="as --seat red=WHO (human)")
-    p.add_argument("--yellow", choices=SEATS, default=None, help="as --seat yellow=WHO (greedy)")
-    p.add_argument("--green", choices=SEATS, default=None, help="as --seat green=WHO (kanaloa)")
-    p.add_argument("--blue", choices=SEATS, default=None, help="as --seat blue=WHO (kanaloa)")
-    p.add_argument("--white", choices=SEATS, default=None, help="as --seat white=WHO (kahuna)")
-    p.add_argument("--black", choices=SEATS, default=None, help="as --seat black=WHO (kahuna)")
-    p.add_argument("--variant", choices=VARIANTS, default=None, help="base (default) or tactical")
+    for colour, titles in colour_flags().items():
+        p.add_argument(f"--{colour}", choices=SEATS, default=None,
+                       help=f"as --seat {colour}=WHO ({', '.join(titles)})")  # fmt: skip
+    for option, (choices, help_text) in option_choices().items():
+        p.add_argument(f"--{option}", choices=choices or None, default=None, help=help_text)
     p.add_argument("--seed", type=int, default=None, help="deals the cards (default: random)")
     p.add_argument("--start", default=None, help="who starts (default: by seed)")
     p.add_argument("--json", action="store_true", help="print the game log (bots only)")
@@ -81,29 +96,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="pause after each turn of a bots-only game "
                         f"(default {WATCH_DELAY} on a terminal, else 0)")  # fmt: skip
     p.add_argument("--load", metavar="FILE", default=None, help="continue a saved game")
-    p.add_argument("--strength", choices=("child", "easy", "normal", "strong"), default=None,
-                   help="the ai seats play at this level (levels by Elo: docs/benchmarks.md)")
-    p.add_argument("--speak", nargs="?", const="events", default=None,
-                   choices=("events", "everything"),
-                   help="say the game aloud (espeak-ng): events (default) or everything")
+    p.add_argument(
+        "--strength",
+        choices=("child", "easy", "normal", "strong"),
+        default=None,
+        help="the ai seats play at this level (levels by Elo: docs/benchmarks.md)",
+    )
+    p.add_argument(
+        "--speak",
+        nargs="?",
+        const="events",
+        default=None,
+        choices=("events", "everything"),
+        help="say the game aloud (espeak-ng): events (default) or everything",
+    )
     p.add_argument("--speak-to", metavar="DIR", default=None,
                    help="with --speak: write each utterance as a WAV file into DIR instead "
                         "of the desktop's sound")  # fmt: skip
-    p.add_argument("--volume", type=int, default=None, metavar="PERCENT",
-                   help="with --speak: 0 to 100 (default 60)")
+    p.add_argument(
+        "--volume",
+        type=int,
+        default=None,
+        metavar="PERCENT",
+        help="with --speak: 0 to 100 (default 60)",
+    )
     add_language_option(p)
     add_palette_option(p)
     p.set_defaults(func=run)
 
 
-def resolve_seats(args: argparse.Namespace) -> None:
+def resolve_seats(args: argparse.Namespace, count: int | None = None) -> None:
     """Fill ``args.colours`` (the seat colours of the chosen game and player count) and
-    ``args.seats`` (one name per player) from ``--players``, ``--seat`` and the per-colour
-    aliases; a seat of another game's colours, a colour given twice or a bot the game does
-    not have is misuse."""
+    ``args.seats`` (one name per player) from ``--players`` (or ``count``: the players of a
+    ``--load``ed save), ``--seat`` and the per-colour aliases; a seat of another game's
+    colours, a colour given twice or a bot the game does not have is misuse."""
     description = describe(args.game)
     try:
-        players = description.seats(getattr(args, "players", None))
+        players = description.seats(count or getattr(args, "players", None))
     except ValueError as exc:
         raise UsageError(f"--players: {exc}") from None
     args.colours = players
@@ -124,11 +153,11 @@ def resolve_seats(args: argparse.Namespace) -> None:
             raise UsageError(f"--seat {printable(text)}: write COLOUR=WHO, e.g. --seat "
                              f"{players[0]}=human")  # fmt: skip
         choose(colour.strip().lower(), who.strip(), f"--seat {printable(text)}")
-    for colour in COLOUR_FLAGS:
+    for colour in colour_flags():
         if getattr(args, colour, None) is not None:
             choose(colour, getattr(args, colour), f"--{colour}")
     args.seats = tuple(
-        chosen.get(c, SEAT_DEFAULTS[0] if i == 0 else OTHER_SEAT_DEFAULT)
+        chosen.get(c, FIRST_SEAT_DEFAULT if i == 0 else description.default_opponent)
         for i, c in enumerate(players)
     )
     bots = bots_of(args.game)
@@ -137,15 +166,17 @@ def resolve_seats(args: argparse.Namespace) -> None:
             raise UsageError(f"--{c} {name}: {args.game} has no {name} bot ({', '.join(bots)})")
     if args.start is not None and args.start not in players:
         raise UsageError(f"--start {args.start}: choose {' or '.join(players)}")
-    if args.variant is not None and "variant" not in description.options:
-        owners = [describe(g).title for g in GAMES if "variant" in describe(g).options]
-        raise UsageError(f"--variant is a {' or '.join(owners)} option; {args.game} has none")
+    for option in option_choices():
+        if getattr(args, option, None) is not None and option not in description.options:
+            owners = [describe(g).title for g in GAMES if option in describe(g).options]
+            raise UsageError(f"--{option} is a {' or '.join(owners)} option; "
+                             f"{args.game} has none")  # fmt: skip
 
 
 def new_game(args: argparse.Namespace) -> GameState:
     """The game of ``args``: ``--load``ed (checked as the game checks its saves) or new."""
     if args.load is not None:
-        fresh = ("variant", "seed", "start", "players")
+        fresh = (*option_choices(), "seed", "start", "players")
         given = [f"--{n}" for n in fresh if getattr(args, n, None) is not None]
         if given:
             raise UsageError(f"--load continues a saved game; drop {', '.join(given)}")
@@ -156,7 +187,7 @@ def new_game(args: argparse.Namespace) -> GameState:
         except ValueError as exc:
             raise UsageError(f"cannot load {printable(args.load)}: {exc}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    options = {"variant": args.variant} if args.variant is not None else {}
+    options = {o: getattr(args, o) for o in option_choices() if getattr(args, o, None) is not None}
     players = getattr(args, "players", None)
     try:
         return new_state(args.game, seed, players=players, start=args.start, **options)
@@ -171,7 +202,7 @@ def make_seats(args: argparse.Namespace, game: GameState) -> list[Bot | None]:
         if name == "human":
             seats.append(None)
             continue
-        seed = bot_seed(game.seed, p)  # type: ignore[attr-defined]
+        seed = bot_seed(game.seed, p)
         try:
             if name == "ai" and strength_of and getattr(args, "strength", None):
                 seats.append(hook(strength_of)(args.strength, seed))
@@ -197,7 +228,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--delay must be 0 to 3600 seconds, not {args.delay}")
     if args.legal and not args.json:
         raise UsageError("--legal adds the legal decisions to the game log: use it with --json")
-    resolve_seats(args)
+    # A save says how many play: its seats are worked out after it is read (a game of
+    # three or four resumes with its own seats, not the default count's).
+    loaded = new_game(args) if args.load is not None else None
+    resolve_seats(args, len(loaded.players) if loaded is not None else None)
     players = args.colours
     if args.json:
         people = [c for c, s in zip(players, args.seats, strict=True) if s == "human"]
@@ -208,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.load is not None:
             raise UsageError("--json logs a game from its start; it cannot continue --load")
-    game = new_game(args)
+    game = loaded if loaded is not None else new_game(args)
     seats = make_seats(args, game)
     out = sys.stdout
     if args.json:
@@ -219,10 +253,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     isatty = getattr(out, "isatty", None)
     tty = bool(isatty and isatty())
-    if not describe(args.game).terminal:
-        raise UsageError(f"{describe(args.game).title} has no terminal game yet: play bots "
-                         "with --json")  # fmt: skip
-    open_session = hook(describe(args.game).terminal)
+    # The game's own session, else the generic one (its text and its notation).
+    own = describe(args.game).terminal
+    open_session = hook(own or "haleakala.toolkit.generic.terminal:open_session")
     session = open_session(game, seats, out=out, tty=tty, delay=args.delay)
     if args.speak is not None:
         session.voice = session_voice(args)
@@ -236,8 +269,7 @@ def session_voice(args: argparse.Namespace) -> Any:
     from haleakala.speech.engine import Espeak
     from haleakala.speech.settings import DEFAULT_VOLUME, Settings
     from haleakala.speech.voice import Voice
-
-    from .speaking import SessionVoice
+    from haleakala.toolkit.speaking import SessionVoice
 
     volume = DEFAULT_VOLUME if args.volume is None else args.volume
     if not 0 <= volume <= 100:

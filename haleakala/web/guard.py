@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from haleakala.rules.serialize import printable
+from haleakala.core.jsonread import printable
 
 log = logging.getLogger("haleakala.web")
 

@@ -8,17 +8,17 @@ protocol's ``decide`` message over HTTP; ``Table`` adds only what a phone needs:
 seat, presence from the page's requests, and a view per seat filtered on the host.
 
 That view is the core's snapshot for the seat (its ``observation``, its legal decisions,
-who is away) *without* ``history`` and ``reveal``: a Kahuna face-down discard is a decision
+who is away) *without* ``history`` and ``reveal``: a face-down discard is a decision
 whose text names a card the opponent may not see (K19, K33), and the reveal is the whole
 state. In their place each decision comes as that seat saw it (``SeatHooks.seen_decision``,
 recorded when it was made), in words, with the position in words and the legal decisions
 as plain words and notation. A page that reloads or reconnects asks for "the view since N"
 (the number of decisions it knows) and receives the snapshot, then the decisions it missed.
 
-Game-neutral: what a game shows a seat in words comes from its seat hooks (``SEAT_HOOKS``:
-Kahuna's in ``web.seat_kahuna``, Kanaloa's in ``web.seat_kanaloa``); a game without hooks
-shows its ``observation`` and every decision's notation, which is right only for a game
-whose decisions are public (Haleakala's are).
+Game-neutral: what a game shows a seat in words comes from its seat hooks (the module its
+description names, ``GameDescription.seat``, in the game's package); a game without hooks
+gets the generic ones (``toolkit.generic.seat``: its ``render`` for the seat, the notation
+for its buttons, each decision as ``seen_decision`` lets the seat see it).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from haleakala import i18n
+from haleakala.gameapi import describe, game_of
 from haleakala.i18n import N_, _
-from haleakala.remote.views import seen_decision
 
 PROTOCOL = 1
 """The version of the page's view (``docs/phone-seats.md``); decisions are the core's
@@ -46,12 +46,6 @@ MOVES_SENT = 40
 PHONE = "phone"
 TABLE = "phones"
 """The table's name in the core's messages (a host holds one table)."""
-
-SEAT_HOOKS: dict[str, str] = {
-    "kahuna": "haleakala.web.seat_kahuna",
-    "kanaloa": "haleakala.web.seat_kanaloa",
-}
-"""Game name -> module with the seat hooks (``SeatHooks``); imported when a game is hosted."""
 
 
 class SeatHooks(Protocol):
@@ -75,37 +69,10 @@ class SeatHooks(Protocol):
         ...
 
 
-class PublicHooks:
-    """The hooks of a game without hidden decisions: its observation, its notation."""
-
-    def sections(self, game: Any, viewer: int) -> list[dict]:
-        seen = game.observation(viewer)
-        lines = [f"{key}: {_flat(value)}" for key, value in seen.items()]
-        return [{"title": "", "lines": lines, "wide": True}]
-
-    def decision_words(self, game: Any, code: int) -> str:
-        return str(game.format(code))
-
-    def seen_decision(self, before: Any, code: int, viewer: int) -> str:
-        text = str(before.format(code))
-        return seen_decision(before, text, before.players.index(before.to_move), viewer)
-
-    def seen_events(self, before: Any, events: list[tuple], viewer: int) -> list[str]:
-        return []
-
-
-def _flat(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return " ".join(_flat(v) for v in value)
-    return str(value)
-
-
 def _rules_words(before: Any, colour: str, text: str, reason: str) -> str | None:
     """The rules' own refusal of ``colour``'s ``text`` in the host's language, when the
-    authority's ``reason`` is that refusal (the game makes its words as a value: Kanaloa
-    does); None for a reason of the table's (paused, numbering) or a game without values."""
+    authority's ``reason`` is that refusal (the game makes its words as a value); None for
+    a reason of the table's (paused, numbering) or a game without values."""
     refusal = getattr(before, "refusal", None)
     if refusal is None:
         return None
@@ -119,13 +86,11 @@ def _rules_words(before: Any, colour: str, text: str, reason: str) -> str | None
 
 
 def hooks_for(game: Any) -> SeatHooks:
-    """The seat hooks of ``game``'s kind: its module from ``SEAT_HOOKS``, else the public
-    ones (a module is accepted as the protocol: its functions are the hooks)."""
-    name = getattr(game, "game_name", "haleakala")
-    if name in SEAT_HOOKS:
-        hooks: SeatHooks = importlib.import_module(SEAT_HOOKS[name])
-        return hooks
-    return PublicHooks()
+    """The seat hooks of ``game``'s kind: the module its description names, else the
+    generic ones (a module is accepted as the protocol: its functions are the hooks)."""
+    module = describe(game_of(game)).seat or "haleakala.toolkit.generic.seat"
+    hooks: SeatHooks = importlib.import_module(module)
+    return hooks
 
 
 @dataclass(frozen=True)
@@ -408,7 +373,7 @@ class Table:
             since = min(max(since, 0), made)
             first = max(since, made - MOVES_SENT)
             mine = snap.to_move == colour and not game.is_terminal()
-            # In the game's own order of its codes (Kahuna: play, cut, discard, draw, end:
+            # In the game's own order of its codes (play, cut, discard, draw, end:
             # the order of a turn), not the notation's alphabet.
             codes = sorted(game.parse(text) for text in snap.legal) if mine else []
             legal = [
@@ -465,17 +430,11 @@ class Table:
 
 def result_words(game: Any, hooks: Any = None) -> str:
     """The final score in words, in the language in use: the game's seat hook where it
-    has one (Kahuna, Kanaloa); Haleakala's own result (``game over: red 28, yellow 8: red
-    wins``), never ``returns()`` (who won, as 1 and 0, is not the score)."""
+    has one (every game of the package: Haleakala's ``game over: red 28, yellow 8: red
+    wins``), else the seats' returns."""
     describe = getattr(hooks or hooks_for(game), "result_words", None)
     if describe is not None:
         return str(describe(game))
-    result = getattr(game, "result", None)
-    outcome = result() if callable(result) else None
-    if outcome is not None and hasattr(outcome, "scores"):
-        from haleakala.words.moves import result_sentence
-
-        return str(i18n.render(result_sentence(outcome)))
     returns = game.returns()
     return " ".join(f"{_(c)} {v:g}" for c, v in zip(game.players, returns, strict=True))
 

@@ -49,7 +49,8 @@ from aiohttp import web
 
 from haleakala import palette
 from haleakala.core.text import Text
-from haleakala.gameapi import describe, game_of
+from haleakala.gameapi import DEFAULT_GAME, GAMES, describe, game_of
+from haleakala.toolkit.generic.live import LOG_LINES
 from haleakala.web.guard import (
     COMPLAINT_INTERVAL_S,
     MAX_HEADERS,
@@ -61,7 +62,6 @@ from haleakala.web.guard import (
     QuietProtocol,
     without_server_header,
 )
-from haleakala.web.snapshot import LOG_LINES, geometry
 
 log = logging.getLogger("haleakala.web")
 
@@ -85,7 +85,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
-    "/kanaloa.js": ("kanaloa.js", "text/javascript; charset=utf-8"),
+    "/views.js": ("", "text/javascript; charset=utf-8"),  # made from the games' live scripts
     "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }
 
@@ -136,15 +136,33 @@ class _Viewer:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def _pictured(game: Any) -> Any:
-    """The module that pictures ``game`` for the page: its description's ``live_view``, or
-    Haleakala's snapshot (also for no game yet)."""
-    from haleakala.web import snapshot as haleakala_pictured
+GENERIC_VIEW = "haleakala.toolkit.generic.live"
 
-    if game is None:
-        return haleakala_pictured
-    module = describe(game_of(game)).live_view
-    return importlib.import_module(module) if module else haleakala_pictured
+
+def _pictured(game: Any) -> Any:
+    """The module that pictures ``game`` for the page: its description's ``live_view``, else
+    the generic one (its text and its decisions); with no game yet, the default game's
+    (the board's island, waiting for its first position)."""
+    name = DEFAULT_GAME if game is None else game_of(game)
+    return importlib.import_module(describe(name).live_view or GENERIC_VIEW)
+
+
+def views_script() -> bytes:
+    """Every registered game's own drawing for the page (its description's
+    ``live_script``), one script: each registers itself in ``GAME_VIEWS`` by its game's
+    name, and the page falls back to the generic drawing for the others."""
+    parts = []
+    for name in GAMES:
+        ref = describe(name).live_script
+        if ref:
+            package, _, file = ref.partition(":")
+            parts.append(resources.files(package).joinpath(file).read_bytes())
+    return b"\n".join(parts)
+
+
+def geometry() -> dict:
+    """The default game's island as the page draws it (``/geometry.json``)."""
+    return dict(_pictured(None).geometry())
 
 
 class LiveView:
@@ -215,6 +233,7 @@ class LiveView:
         }
         self._files["/favicon.ico"] = (favicon(), "image/x-icon")
         self._files["/palette.css"] = (palette.css().encode(), STATIC["/palette.css"][1])
+        self._files["/views.js"] = (views_script(), STATIC["/views.js"][1])
         self._geometry = json.dumps(geometry(), separators=(",", ":")).encode()
 
     # -- the game thread's side -------------------------------------------------------
@@ -247,9 +266,7 @@ class LiveView:
         self._game = game
         self._seq += 1
         extra = {} if lesson is None else {"lesson": lesson}  # only Haleakala's teaches
-        data = pictured.snapshot(
-            game, log=tuple(self._log), seq=self._seq, digest=digest, **extra
-        )
+        data = pictured.snapshot(game, log=tuple(self._log), seq=self._seq, digest=digest, **extra)
         body = json.dumps(data, separators=(",", ":")).encode()
         frame = b"id: %d\nevent: snapshot\ndata: %s\n\n" % (self._seq, body)
         update = Update(self._seq, data["digest"], body, frame)

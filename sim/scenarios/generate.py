@@ -21,10 +21,10 @@ from pathlib import Path
 
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.events import Erupted
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.events import Erupted
+from haleakala.games.haleakala.words.labels import proposal_words
 from haleakala.simulator.story import cards_before_scoring, story_of
-from haleakala.words.labels import proposal_words
 
 HERE = Path(__file__).resolve().parent
 HEADER = (

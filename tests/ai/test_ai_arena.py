@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from haleakala.ai import arena, make_bot
-from haleakala.ai.ismcts_v1 import SearchBotV1
-from haleakala.bench import ai as bench
+from haleakala.ai import make_bot
 from haleakala.cli import UsageError
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game, bench
+from haleakala.games.haleakala.bots import arena
+from haleakala.games.haleakala.bots.ismcts_v1 import SearchBotV1
 
 
 def test_ai_v1_is_registered_and_built_with_an_iteration_budget():
@@ -87,7 +87,7 @@ def args(**given) -> argparse.Namespace:
 
 
 def test_bench_vs_prints_the_score_with_its_interval_and_both_speeds(capsys):
-    assert bench.run(args(vs="ai-v1", iterations=2, games=2)) == 0
+    assert bench.run_haleakala(args(vs="ai-v1", iterations=2, games=2)) == 0
     out = capsys.readouterr().out
     assert re.search(r"^score_vs_v1_4x: [01]\.\d{3} \[[01]\.\d{3}, [01]\.\d{3}\]$", out, re.M)
     assert re.search(r"^iterations_per_s_ai: \d+$", out, re.M)
@@ -101,13 +101,13 @@ def test_bench_vs_from_a_first_game_plays_those_games(capsys, monkeypatch):
     monkeypatch.setattr(
         arena, "play_all", lambda pairings, jobs: seen.extend(pairings) or [arena.play(pairings[0])]
     )
-    bench.run(args(vs="ai-v1", iterations=1, games=1, first_game=7))
+    bench.run_haleakala(args(vs="ai-v1", iterations=1, games=1, first_game=7))
     assert [p.index for p in seen] == [7]
     assert "numbers 7–7" in capsys.readouterr().out
 
 
 def test_bench_ladder_prints_every_entrant_anchored_at_greedy(capsys):
-    assert bench.run(args(ladder=True, games=1, budgets="1,2")) == 0
+    assert bench.run_haleakala(args(ladder=True, games=1, budgets="1,2")) == 0
     out = capsys.readouterr().out
     for label in ("random", "child", "greedy", "ai-v1@1", "ai-v1@2", "ai@1", "ai@2"):
         assert re.search(rf"^elo_{re.escape(label)}: -?\d+$", out, re.M), label
@@ -125,4 +125,4 @@ def test_bench_ladder_prints_every_entrant_anchored_at_greedy(capsys):
 )
 def test_bench_vs_and_ladder_refuse_nonsense(given, word):
     with pytest.raises(UsageError, match=word):
-        bench.run(args(**given))
+        bench.run_haleakala(args(**given))

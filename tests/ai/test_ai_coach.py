@@ -10,12 +10,12 @@ from contextlib import redirect_stdout
 
 from test_ai_ismcts import POSITIONS, with_pile_order_permuted
 
-from haleakala.ai.coach import advise, explain, judge
 from haleakala.cli import main
-from haleakala.rules import Game
-from haleakala.terminal.replay import replay_log
-from haleakala.terminal.session import TerminalGame
-from haleakala.words.labels import decision_words
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.bots.coach import advise, explain, judge
+from haleakala.games.haleakala.views.replayer import replay_log
+from haleakala.games.haleakala.views.terminal import TerminalGame
+from haleakala.games.haleakala.words.labels import decision_words
 
 
 def test_the_hint_is_a_legal_decision_with_words_and_a_reason():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from haleakala.ai.foresight import _tables as tables_of
-from haleakala.ai.foresight import beach_value, card_value, foresight
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.bots.foresight import _tables as tables_of
+from haleakala.games.haleakala.bots.foresight import beach_value, card_value, foresight
 
 
 def card(game: Game, code: str, skip: int = 0) -> int:
@@ -81,7 +81,7 @@ def test_the_player_to_move_can_send_the_boat_to_a_beach_it_leads_R9():
 def test_the_fast_sum_agrees_with_the_beach_by_beach_values_on_many_positions():
     import random
 
-    from haleakala.rules import VARIANTS
+    from haleakala.games.haleakala import VARIANTS
 
     rng = random.Random(3)
     checked = 0

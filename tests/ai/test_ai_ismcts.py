@@ -10,11 +10,17 @@ import random
 
 import pytest
 
-from haleakala.ai import budgeted, ismcts, make_bot
-from haleakala.ai.ismcts import SearchBot, determinize, public_digest, round_totals
+from haleakala.ai import budgeted, make_bot
 from haleakala.ai.simple import RandomBot
-from haleakala.rules import VARIANTS, Game
-from haleakala.rules.scoring import score_round
+from haleakala.games.haleakala import VARIANTS, Game
+from haleakala.games.haleakala.bots import ismcts
+from haleakala.games.haleakala.bots.ismcts import (
+    SearchBot,
+    determinize,
+    public_digest,
+    round_totals,
+)
+from haleakala.games.haleakala.scoring import score_round
 
 
 def play_randomly(game: Game, decisions: int, rng: random.Random) -> Game:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from haleakala.ai import levels
 from haleakala.companion import solo
+from haleakala.games.haleakala.bots import levels
 
 
 def test_levels_rise_in_elo_and_in_iterations():
@@ -68,7 +68,7 @@ def test_solo_strengths_are_the_levels(tmp_path, monkeypatch):
 def test_terminal_play_seats_the_ai_at_the_level_asked_for(tmp_path, monkeypatch):
     import argparse
 
-    from haleakala.rules import Game
+    from haleakala.games.haleakala import Game
     from haleakala.terminal.play import make_seats
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from haleakala.bench import ai as bench
 from haleakala.cli import UsageError, main
+from haleakala.games.haleakala import bench
 
 
 def args(**given) -> argparse.Namespace:
@@ -28,7 +28,7 @@ def test_matches_alternate_the_search_bots_colour_and_the_starting_player():
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_bench_plays_every_pairing_and_variant_and_ends_with_the_figures(capsys, jobs):
-    assert bench.run(args(games=1, budget=0.002, jobs=jobs)) == 0
+    assert bench.run_haleakala(args(games=1, budget=0.002, jobs=jobs)) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     for pairing in ("ai-vs-random", "ai-vs-greedy"):
         for variant in ("base", "tactical", "both"):
@@ -50,7 +50,7 @@ def test_bench_plays_every_pairing_and_variant_and_ends_with_the_figures(capsys,
 )
 def test_bench_refuses_nonsense_options(given, word):
     with pytest.raises(UsageError, match=word):
-        bench.run(args(**given))
+        bench.run_haleakala(args(**given))
 
 
 def test_bench_ai_command_reports_misuse_in_one_line(capsys):

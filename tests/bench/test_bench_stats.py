@@ -1,4 +1,4 @@
-"""The statistics every benchmark reports with (``haleakala.bench.stats``): published Wilson
+"""The statistics every benchmark reports with (``haleakala.ai.stats``): published Wilson
 intervals and the nearest-rank percentile."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from haleakala.bench import stats as bench
+from haleakala.ai import stats as bench
 
 
 @pytest.mark.parametrize(

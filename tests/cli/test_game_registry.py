@@ -9,7 +9,7 @@ import importlib
 
 import pytest
 
-from haleakala.ai import BOTS, bots_of
+from haleakala.ai import bots_of
 from haleakala.cli import UsageError, main
 from haleakala.gameapi import (
     GAMES,
@@ -32,7 +32,7 @@ def test_each_registry_line_names_its_games_description(name: str) -> None:
     assert isinstance(description, GameDescription) and description.name == name
     game = new_game(name, seed=1)
     assert isinstance(game, GameState)
-    assert game.players == description.players == description.colours[:2]
+    assert game.players == description.players
     assert game_of_save_format(description.save_format) == name
     importlib.import_module(description.log)
     for field in HOOKS:
@@ -44,7 +44,7 @@ def test_each_registry_line_names_its_games_description(name: str) -> None:
 
 
 def test_haleakalas_bots_are_its_description_s() -> None:
-    assert bots_of("haleakala") == BOTS
+    assert bots_of("haleakala") == dict(describe("haleakala").bots)
 
 
 def test_an_unknown_game_or_player_count_is_refused_with_a_sentence() -> None:

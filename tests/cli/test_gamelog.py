@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.cli import main
-from haleakala.rules import Game
-from haleakala.terminal.gamelog import play_log
-from haleakala.terminal.replay import replay_log
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.views.replayer import replay_log
+from haleakala.toolkit.gamelog import play_log
 
 
 def play_json(capsys, *args: str) -> str:

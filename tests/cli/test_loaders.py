@@ -10,12 +10,12 @@ import random
 import pytest
 
 from haleakala.cli import main
-from haleakala.rules import Game, NotationError, SaveError, parse_decision
-from haleakala.rules.serialize import MAX_DEPTH, MAX_DIGITS, from_json, load_json
-from haleakala.terminal import render
-from haleakala.terminal.gamelog import play_log
-from haleakala.terminal.session import TerminalGame
-from haleakala.terminal.textfile import UnreadableFile, read_text
+from haleakala.games.haleakala import Game, NotationError, SaveError, parse_decision
+from haleakala.games.haleakala.serialize import MAX_DEPTH, MAX_DIGITS, from_json, load_json
+from haleakala.games.haleakala.views import render
+from haleakala.games.haleakala.views.terminal import TerminalGame
+from haleakala.toolkit.gamelog import play_log
+from haleakala.toolkit.textfile import UnreadableFile, read_text
 
 DEEP = "[" * 1000 + "]" * 1000
 HUGE = "9" * 4300

@@ -25,13 +25,13 @@ from support.invariants import check_invariants
 
 from haleakala.ai import make_bot
 from haleakala.cli import UsageError
-from haleakala.rules import Game, SaveError
-from haleakala.rules.serialize import from_json
-from haleakala.terminal import render
-from haleakala.terminal.gamelog import play_log
-from haleakala.terminal.replay import Inconsistent, NotALog, replay_log
+from haleakala.games.haleakala import Game, SaveError
+from haleakala.games.haleakala.serialize import from_json
+from haleakala.games.haleakala.views import render
+from haleakala.games.haleakala.views.replayer import Inconsistent, NotALog, replay_log
+from haleakala.games.haleakala.views.terminal import TerminalGame
 from haleakala.terminal.replay import run as replay_run
-from haleakala.terminal.session import TerminalGame
+from haleakala.toolkit.gamelog import play_log
 
 # Deterministic (derandomize): the same cases on every run, as the default suite must be.
 FUZZ = settings(

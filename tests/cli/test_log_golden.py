@@ -11,13 +11,11 @@ import pytest
 from haleakala.ai.simple import RandomBot
 from haleakala.cli import main
 from haleakala.gameapi import new_game
-from haleakala.terminal.gamelog import play_log
+from haleakala.toolkit.gamelog import play_log
 
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden_logs"
 CASES = [
-    ("haleakala", {"variant": variant}, seed)
-    for variant in ("base", "tactical")
-    for seed in (1, 2)
+    ("haleakala", {"variant": variant}, seed) for variant in ("base", "tactical") for seed in (1, 2)
 ] + [("kahuna", {}, seed) for seed in (1, 2)]
 
 

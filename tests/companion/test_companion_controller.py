@@ -11,6 +11,9 @@ from support.invariants import check_invariants
 
 from haleakala.companion import menu, scenes
 from haleakala.companion import ui as U
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.game import CHOOSE_CARD, MOVE_SHAMAN, PRESCORE, TURN
+from haleakala.games.haleakala.notation import BOAT, SHAMAN
 from haleakala.hal.base import estimate_current_ma
 from haleakala.hal.events import (
     BeachContents,
@@ -20,9 +23,6 @@ from haleakala.hal.events import (
     EncoderTurned,
     LinkHealth,
 )
-from haleakala.rules import Game
-from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN, PRESCORE, TURN
-from haleakala.rules.notation import BOAT, SHAMAN
 
 RED = scenes.PLAYER_COLOURS[0]
 

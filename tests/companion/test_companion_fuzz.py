@@ -24,6 +24,7 @@ from support.invariants import check_invariants
 
 from haleakala.companion.autoplay import choose
 from haleakala.companion.hands import events_for
+from haleakala.games.haleakala import Game
 from haleakala.hal.base import BUTTONS
 from haleakala.hal.events import (
     ALL_DISCS,
@@ -33,7 +34,6 @@ from haleakala.hal.events import (
     EncoderTurned,
     LinkHealth,
 )
-from haleakala.rules import Game
 
 EXAMPLES_PER_KIT = 5_000
 

@@ -15,9 +15,9 @@ from support.played_positions import POSITIONS
 
 from haleakala.companion import hands
 from haleakala.companion.physical import beach_discs
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.decision import Place, Return, decode
 from haleakala.hal.events import BeachContents, ButtonPressed, EncoderTurned
-from haleakala.rules import Game
-from haleakala.rules.decision import Place, Return, decode
 
 
 def carried_out(kit: str, game: Game, d: int) -> list[int]:

@@ -12,9 +12,9 @@ from haleakala.companion import journal as J
 from haleakala.companion.autoplay import choose, reference_game
 from haleakala.companion.journal import Journal, JournalError, scan_records
 from haleakala.companion.journal.games import snapshot_bytes
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.log import setup_record
 from haleakala.hal.events import ButtonHeld
-from haleakala.rules import Game
-from haleakala.rules.log import setup_record
 
 
 def played(tmp_path, decisions: int, *, kit="buttons", variant="base", every=5) -> Rig:

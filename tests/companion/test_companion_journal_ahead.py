@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from haleakala.companion.autoplay import reference_game
 from haleakala.companion.journal import CARD_AHEAD, Disk, Journal, JournalError, scan_records
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 SEED, POLICY = 11, 1
 FINAL = reference_game("base", SEED, None, POLICY)

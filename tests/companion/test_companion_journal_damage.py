@@ -39,7 +39,7 @@ from haleakala.companion.journal import (
     encode_record,
     scan_records,
 )
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 DECISIONS = 12
 EVERY = 5

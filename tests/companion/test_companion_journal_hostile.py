@@ -36,7 +36,7 @@ from haleakala.companion.journal import (
     Journal,
     encode_record,
 )
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 CAP = 512 << 20
 """The address-space cap every command runs under (a MemoryError for a whole-file read)."""

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import encode_record, scan
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 
 def journal_bytes(decisions: int = 10) -> bytes:

@@ -31,8 +31,8 @@ from haleakala.companion.journal import (
     Journal,
     scan_records,
 )
+from haleakala.games.haleakala import Game
 from haleakala.hal.events import ButtonHeld
-from haleakala.rules import Game
 
 
 class Played:

@@ -27,6 +27,11 @@ from haleakala.companion.autoplay import AutoPlayer, choose
 from haleakala.companion.hands import events_for
 from haleakala.companion.journal.storage import storage_error
 from haleakala.companion.menu import SCORE_PAGES
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.game import CHOOSE_CARD, TURN
+from haleakala.games.haleakala.scoring import PlayerScoring, Points, Scoring
+from haleakala.games.haleakala.words.board import HEADLINES, UNKNOWN_TAG
+from haleakala.games.haleakala.words.labels import PHASE_TITLES
 from haleakala.hal.base import BUTTONS
 from haleakala.hal.events import (
     ALL_DISCS,
@@ -35,11 +40,6 @@ from haleakala.hal.events import (
     EncoderTurned,
     LinkHealth,
 )
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.game import CHOOSE_CARD, TURN
-from haleakala.rules.scoring import PlayerScoring, Points, Scoring
-from haleakala.words.board import HEADLINES, UNKNOWN_TAG
-from haleakala.words.labels import PHASE_TITLES
 
 LETTERS = (
     "äöüÄÖÜß éèêëàâçîïôûùœŒÉÈÀÇ ‘’“”„«» –—… ▲▼ "

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from haleakala.companion.autoplay import reference_game
 from haleakala.companion.journal import scan_records
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 GAMES = 50
 WORKERS = 4

@@ -16,10 +16,10 @@ from support.played_positions import POSITIONS, position
 from haleakala.companion import reconcile as R
 from haleakala.companion.hands import disc_move, laid_out
 from haleakala.companion.physical import beach_discs
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.decision import Place, Return, decode, encode
+from haleakala.games.haleakala.game import TURN
 from haleakala.hal.events import Disc, UnknownTag
-from haleakala.rules import Game
-from haleakala.rules.decision import Place, Return, decode, encode
-from haleakala.rules.game import TURN
 
 
 def english(verdict: R.Verdict) -> R.Verdict:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from support.companion_rig import Rig
 
+from haleakala.games.haleakala import Game, Refusal
 from haleakala.hal.events import BeachContents, Disc
-from haleakala.rules import Game, Refusal
 
 
 @pytest.fixture

@@ -19,6 +19,10 @@ from haleakala.companion import scenes, solo
 from haleakala.companion import ui as U
 from haleakala.companion.autoplay import AutoPlayer, choose, reference_game
 from haleakala.companion.journal import Journal, scan_records
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.game import CHOOSE_CARD, MOVE_SHAMAN
+from haleakala.games.haleakala.notation import BOAT, INVOKE, RETURN, SHAMAN, STAY, TAKE
+from haleakala.games.haleakala.words import labels
 from haleakala.hal.events import (
     INVOCATION,
     BeachContents,
@@ -27,10 +31,6 @@ from haleakala.hal.events import (
     Disc,
     EncoderTurned,
 )
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.game import CHOOSE_CARD, MOVE_SHAMAN
-from haleakala.rules.notation import BOAT, INVOKE, RETURN, SHAMAN, STAY, TAKE
-from haleakala.words import labels
 
 YELLOW = scenes.PLAYER_COLOURS[1]
 
@@ -410,7 +410,7 @@ def test_the_command_line_overrides_the_journals_solo_setting_and_records_it(tmp
 
 
 def test_strengths_map_to_the_levels_child_bot_and_search_bot(tmp_path, monkeypatch):
-    from haleakala.ai import levels
+    from haleakala.games.haleakala.bots import levels
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(levels, "_cached", 10_000.0)

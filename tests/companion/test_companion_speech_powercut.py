@@ -25,8 +25,8 @@ from support.speech import wav_rms
 
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import Journal
+from haleakala.games.haleakala import Game
 from haleakala.hal.audio import MANIFEST
-from haleakala.rules import Game
 
 pytestmark = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (./test installs it)"

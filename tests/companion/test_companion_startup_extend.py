@@ -16,7 +16,7 @@ from haleakala.companion import daemon as D
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import JOURNAL_NAME, Journal
 from haleakala.companion.journal.scan import CHUNK
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 
 class RecordingNotifier(D.Notifier):

@@ -16,7 +16,7 @@ from support.paths import REPO_ROOT
 
 from haleakala.companion import health
 from haleakala.companion.journal import Journal, JournalError, encode_record, read_pieces
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 RUN = [sys.executable, "-m", "haleakala", "run", "--hardware", "sim", "--headless"]
 

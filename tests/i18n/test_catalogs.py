@@ -130,8 +130,8 @@ def test_french_quotes_and_spaces_follow_french_typography():
 
 
 def test_every_card_and_scoring_board_name_of_the_deck_data_is_in_the_catalog():
+    from haleakala.games.haleakala.deck import default_deck
     from haleakala.i18n.terms import CARD_NAMES, SCORING_CARDS
-    from haleakala.rules.deck import default_deck
 
     deck = default_deck()
     names = {c.name for c in deck.types.values()} | {n for n, _ in deck.board_items.values()}

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from haleakala import i18n
 from haleakala.cli import main
 from haleakala.config import ConfigError, check_text, loads
+from haleakala.games.haleakala.decision import Refusal, Term
 from haleakala.i18n.refusals import say
 from haleakala.i18n.terms import points, shells
-from haleakala.rules.decision import Refusal, Term
 
 
 @pytest.fixture(autouse=True)

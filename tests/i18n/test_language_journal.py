@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import Journal
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 
 def _journal_with_decisions(tmp_path, decisions: int, every: int = 0) -> tuple[Journal, Game]:

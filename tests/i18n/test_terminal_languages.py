@@ -14,8 +14,8 @@ from support.leaks import english_words
 from haleakala import i18n
 from haleakala.cli import main
 from haleakala.companion.autoplay import choose
-from haleakala.rules import Game
-from haleakala.terminal.session import TerminalGame
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.views.terminal import TerminalGame
 
 WINS = {"de": "gewinnt", "fr": "gagne"}
 MISTAKES = ("boat", "9@9", "take 0a", ">2G", "buy forest", "lava 3>0", "legal", "hint", "help")

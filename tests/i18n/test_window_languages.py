@@ -45,8 +45,8 @@ def _english(texts: set[str]) -> list[str]:
 
 def test_the_window_and_its_help_page_speak_the_language(language, written, tmp_path):
     os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from haleakala.games.haleakala.views import layout as L
     from haleakala.hal.simulated import SimClock
-    from haleakala.simulator import layout as L
     from haleakala.simulator.session import SimSession
     from haleakala.simulator.window import SimWindow
 
@@ -98,9 +98,9 @@ def test_the_kahuna_window_speaks_the_language(language, written, tmp_path):
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     from haleakala.ai import make_bot
     from haleakala.gameapi import new_game
-    from haleakala.simulator.kahuna import layout as L
-    from haleakala.simulator.kahuna.table import KahunaTable, Seat
-    from haleakala.simulator.kahuna.window import KahunaWindow
+    from haleakala.games.kahuna.views.window import layout as L
+    from haleakala.games.kahuna.views.window.table import KahunaTable, Seat
+    from haleakala.games.kahuna.views.window.window import KahunaWindow
 
     pygame.display.init()
     try:

@@ -15,13 +15,13 @@ from support.leaks import english_words
 
 from haleakala import i18n
 from haleakala.companion import oled
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.views.terminal import TerminalGame
+from haleakala.games.kahuna import Game as KahunaGame
+from haleakala.games.kahuna.notation import all_codes
+from haleakala.games.kahuna.views.terminal import KahunaTerminalGame
 from haleakala.hal.events import BeachContents, Disc
 from haleakala.i18n.refusals import say
-from haleakala.kahuna import Game as KahunaGame
-from haleakala.kahuna.notation import all_codes
-from haleakala.rules import Game
-from haleakala.terminal.kahuna import KahunaTerminalGame
-from haleakala.terminal.session import TerminalGame
 
 NOT_DECISIONS = ("hallo", "9@9", "3@9", ">9Z", "take 9z", "lava 0>3", "lava 0>9", "buy gold",
                  "-3@2*", "3²@2")  # fmt: skip
@@ -150,7 +150,7 @@ def test_the_kahuna_legal_list_is_shown_once_a_turn_and_on_request():
 
 
 def test_kahuna_hint_is_the_search_bots_legal_choice_and_the_same_each_time():
-    from haleakala.terminal.kahuna import hint_line
+    from haleakala.games.kahuna.views.terminal import hint_line
 
     game = KahunaGame(3, "white")
     line = hint_line(game, iterations=60)
@@ -184,7 +184,8 @@ def test_a_long_refusal_on_the_oled_turns_its_pages_until_every_line_was_shown(a
 @pytest.mark.parametrize("game", ["haleakala", "kahuna"])
 def test_the_help_page_fits_80_columns_in_every_language_so_nothing_wraps(any_language, game):
     """A two-column help wrapped by the terminal falls apart: each translated line fits."""
-    from haleakala.terminal import kahuna, session
+    from haleakala.games.haleakala.views import terminal as session
+    from haleakala.games.kahuna.views import terminal as kahuna
 
     text = i18n._(kahuna.HELP if game == "kahuna" else session.HELP)
     assert [line for line in text.splitlines() if len(line) > 80] == []

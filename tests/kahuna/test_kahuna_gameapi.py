@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.gameapi import GAMES, GameState, UnknownGame, game_of, new_game
-from haleakala.kahuna import Game
+from haleakala.games.kahuna import Game
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -9,9 +9,9 @@ from importlib import resources
 import pytest
 from support.kahuna_positions import position, records
 
-from haleakala.kahuna import Game, IllegalDecision, NotationError, SaveError
-from haleakala.kahuna.board import BoardError, default_board, load_board
-from haleakala.kahuna.game import deal_deck
+from haleakala.games.kahuna import Game, IllegalDecision, NotationError, SaveError
+from haleakala.games.kahuna.board import BoardError, default_board, load_board
+from haleakala.games.kahuna.game import deal_deck
 
 B = default_board()
 I = {name: i for i, name in enumerate(B.islands)}  # noqa: E741
@@ -34,7 +34,7 @@ def test_k1_board_has_the_27_lines_and_the_card_counts():
 
 
 def test_k1_a_board_file_that_contradicts_the_cards_is_refused(tmp_path):
-    text = resources.files("haleakala.kahuna").joinpath("data/board.toml").read_text("utf-8")
+    text = resources.files("haleakala.games.kahuna").joinpath("data/board.toml").read_text("utf-8")
     bad = tmp_path / "board.toml"
     bad.write_text(text.replace('"KAHU-LALE",', ""), encoding="utf-8")
     with pytest.raises(BoardError, match="KAHU has 4 lines but its card prints 5"):

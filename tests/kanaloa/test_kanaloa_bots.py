@@ -9,9 +9,9 @@ import random
 import pytest
 
 from haleakala.ai import bots_of, make_bot
-from haleakala.ai.kanaloa import LEVELS, ParanoidSearchBot, level_table, strength
 from haleakala.ai.search import SearchBot
 from haleakala.gameapi import new_game
+from haleakala.games.kanaloa.bots import LEVELS, ParanoidSearchBot, level_table, strength
 
 SMALL = {"iterations": 3, "rollout_depth": 4}  # a search that is cheap but still searches
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from haleakala.kanaloa import events as kanaloa_events
-from haleakala.kanaloa.events import Ended, Snapshot
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.log import event_records
-from haleakala.kanaloa.state import Result
+from haleakala.games.kanaloa import events as kanaloa_events
+from haleakala.games.kanaloa.events import Ended, Snapshot
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.log import event_records
+from haleakala.games.kanaloa.state import Result
 
 KINDS = {"turn", "draw", "reserve", "eruption", "stun", "lost", "volcano", "temple", "card",
          "state", "result"}  # fmt: skip

@@ -12,8 +12,8 @@ from contextlib import redirect_stdout
 import pytest
 
 from haleakala.cli import main
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.serialize import SaveError, from_json
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.serialize import SaveError, from_json
 
 SEATS = ["--red", "random", "--yellow", "greedy", "--green", "random", "--blue", "random"]
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.material import MaterialError, default_material, load_material
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.material import MaterialError, default_material, load_material
 
-DATA = Path(__file__).parents[2] / "haleakala" / "kanaloa" / "data"
+DATA = Path(__file__).parents[2] / "haleakala" / "games" / "kanaloa" / "data"
 MAP = (DATA / "map.toml").read_text()
 TILES = (DATA / "tiles.toml").read_text()
 

@@ -11,12 +11,12 @@ import random
 import pytest
 
 from haleakala.ai import make_bot
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.invariants import violations
-from haleakala.kanaloa.notation import all_codes
-from haleakala.kanaloa.replay import replay_log
-from haleakala.kanaloa.state import ROB, VETO, VOLCANO
-from haleakala.terminal.gamelog import bot_seed, play_log
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.invariants import violations
+from haleakala.games.kanaloa.notation import all_codes
+from haleakala.games.kanaloa.replay import replay_log
+from haleakala.games.kanaloa.state import ROB, VETO, VOLCANO
+from haleakala.toolkit.gamelog import bot_seed, play_log
 
 CODES = all_codes()
 

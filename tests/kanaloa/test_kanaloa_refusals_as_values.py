@@ -19,9 +19,9 @@ from haleakala import i18n
 from haleakala.core.errors import IllegalDecision as CoreIllegalDecision
 from haleakala.core.refusal import Refusal
 from haleakala.core.text import Text
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.refusals import RULING, shown
-from haleakala.kanaloa.state import IllegalDecision
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.refusals import RULING, shown
+from haleakala.games.kanaloa.state import IllegalDecision
 
 KANALOA_NOTATION = {
     "fish", "start", "volcano", "remove", "land", "give", "swap", "move", "whiten", "dolphin",

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from support.kanaloa_positions import arrange, fish, fish_owner, island, legal, ready, turn_of
 
-from haleakala.kanaloa.events import CardPassed, Ended, TempleRaised
-from haleakala.kanaloa.state import ENDSTEP, OVER, ROB, SACRIFICE, TAKE, VETO, result_of, score
+from haleakala.games.kanaloa.events import CardPassed, Ended, TempleRaised
+from haleakala.games.kanaloa.state import (
+    ENDSTEP,
+    OVER,
+    ROB,
+    SACRIFICE,
+    TAKE,
+    VETO,
+    result_of,
+    score,
+)
 
 
 def sacrifice(game, colour: str, god: str, tiles: list[str]) -> list[tuple]:

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.kanaloa_positions import arrange, fish, island, legal, ready, turn_of
 
-from haleakala.kanaloa.events import ReserveUsed
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.state import (
+from haleakala.games.kanaloa.events import ReserveUsed
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.state import (
     DOLPHIN,
     ENDSTEP,
     FISH,

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from support.kanaloa_positions import arrange, island, legal, ready, turn_of
 
-from haleakala.kanaloa.events import Drew, Erupted, LostTurn, Stunned, VolcanoDrawn, VolcanoRemoved
-from haleakala.kanaloa.state import SEA, VOLCANO
+from haleakala.games.kanaloa.events import (
+    Drew,
+    Erupted,
+    LostTurn,
+    Stunned,
+    VolcanoDrawn,
+    VolcanoRemoved,
+)
+from haleakala.games.kanaloa.state import SEA, VOLCANO
 
 
 def drawing(game, tiles: list[str]) -> None:

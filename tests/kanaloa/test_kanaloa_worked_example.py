@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.log import event_records, setup_record
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.log import event_records, setup_record
 
 FISH = [
     ("fish HONU>KAI green", "fish EWA>AKAU red", "fish LAU>HONU yellow"),

@@ -11,7 +11,7 @@ import pytest
 from support.paths import REPO_ROOT
 
 from haleakala.companion.autoplay import reference_game
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 SEED, POLICY = 101, 1
 

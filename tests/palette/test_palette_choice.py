@@ -16,7 +16,7 @@ import haleakala
 from haleakala import palette as P
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import Journal
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 
 @pytest.fixture(autouse=True)
@@ -245,7 +245,7 @@ def test_a_new_game_keeps_the_colours_chosen_at_the_board(tmp_path):
 
 
 def test_the_live_view_gets_each_modes_colours_and_the_companions_mode():
-    from haleakala.web.snapshot import snapshot
+    from haleakala.games.haleakala.views.live import snapshot
 
     css = P.css()
     assert ":root {" in css and ':root[data-palette="cvd"] {' in css
@@ -273,7 +273,7 @@ def test_the_live_view_serves_palette_css_behind_its_token():
 
 
 def test_the_terminal_paints_players_in_the_modes_exact_colours_outside_the_default():
-    from haleakala.terminal.render import paint
+    from haleakala.games.haleakala.views.render import paint
 
     assert paint("red", "red", True) == "\x1b[31mred\x1b[0m"  # the terminal theme's red
     P.use("cvd")

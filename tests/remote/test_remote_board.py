@@ -8,9 +8,9 @@ from __future__ import annotations
 from support.companion_rig import Rig
 
 from haleakala.companion import ui as U
+from haleakala.games.haleakala.notation import BOAT, INVOKE
 from haleakala.hal.events import INVOCATION, BeachContents, Disc
 from haleakala.remote.board import RemoteMoves, agreed_only, companion_options
-from haleakala.rules.notation import BOAT, INVOKE
 
 
 def remote_rig() -> tuple[Rig, RemoteMoves]:

@@ -10,9 +10,9 @@ import pytest
 from support.remote_board import Board
 from support.remote_kits import POLICY, SEED, Kit
 
+from haleakala.games.haleakala.notation import BOAT
 from haleakala.hal.events import BeachContents, Disc
 from haleakala.remote.policy import reference_game
-from haleakala.rules.notation import BOAT
 
 
 @pytest.fixture

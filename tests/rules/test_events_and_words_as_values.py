@@ -17,14 +17,14 @@ from support.leaks import english_words
 from haleakala import i18n
 from haleakala.core.refusal import Refusal
 from haleakala.core.text import Term, Text, join
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala import log as rules_log
+from haleakala.games.haleakala.events import LOGGED
+from haleakala.games.haleakala.notation import all_codes
+from haleakala.games.kahuna import Game as KahunaGame
+from haleakala.games.kahuna import log as kahuna_log
+from haleakala.games.kahuna.notation import all_codes as kahuna_codes
 from haleakala.i18n.refusals import say
-from haleakala.kahuna import Game as KahunaGame
-from haleakala.kahuna import log as kahuna_log
-from haleakala.kahuna.notation import all_codes as kahuna_codes
-from haleakala.rules import Game
-from haleakala.rules import log as rules_log
-from haleakala.rules.events import LOGGED
-from haleakala.rules.notation import all_codes
 
 NOT_DECISIONS = ("hallo", "9@9", "lava 0>3", "buy gold", "play x>y", "")
 
@@ -133,7 +133,7 @@ def test_every_refusal_renders_in_english_as_its_text(seed, steps, kahuna):
 def test_every_sentence_of_a_random_game_renders_without_english_in_de_and_fr(seed):
     """The words layer's sentences (decisions, events, scorings, the result) are values that
     render in the viewer's language: no English word is left, no placeholder unfilled."""
-    from haleakala.words import moves
+    from haleakala.games.haleakala.words import moves
 
     game = Game("tactical" if seed % 2 else "base", seed)
     rng = random.Random(seed)

@@ -13,7 +13,7 @@ import statistics
 import pytest
 from support.harness import play_checked
 
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 CHUNK = 50
 

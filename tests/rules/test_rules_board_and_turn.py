@@ -3,7 +3,7 @@
 import pytest
 from support.positions import RED, YELLOW, new, place_disc, shaman_to, statue
 
-from haleakala.rules import Game, IllegalDecision, default_board
+from haleakala.games.haleakala import Game, IllegalDecision, default_board
 
 
 def test_r1_six_segments_with_bands_and_two_slots_each():

@@ -12,8 +12,8 @@ from support.positions import (
     statue,
 )
 
-from haleakala.rules import IllegalDecision
-from haleakala.rules.events import LavaPlaced, Received, StatueBuilt
+from haleakala.games.haleakala import IllegalDecision
+from haleakala.games.haleakala.events import LavaPlaced, Received, StatueBuilt
 
 
 def arrive_at_1(g, red=0, yellow=0):

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.positions import RED, YELLOW, give, new, place_disc, put_slot, shaman_to, touch
 
-from haleakala.rules import IllegalDecision, NotationError, decode, encode
-from haleakala.rules.decision import (
+from haleakala.games.haleakala import IllegalDecision, NotationError, decode, encode
+from haleakala.games.haleakala.decision import (
     Boat,
     Buy,
     Keep,
@@ -33,8 +33,8 @@ from haleakala.rules.decision import (
     text,
     undo_of,
 )
-from haleakala.rules.game import PRESCORE
-from haleakala.rules.notation import all_codes, format_decision, parse_decision
+from haleakala.games.haleakala.game import PRESCORE
+from haleakala.games.haleakala.notation import all_codes, format_decision, parse_decision
 
 KINDS = set(typing.get_args(RefusalKind))
 

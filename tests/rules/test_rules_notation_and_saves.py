@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from haleakala.rules import (
+from haleakala.games.haleakala import (
     Game,
     NotationError,
     SaveError,
@@ -16,8 +16,8 @@ from haleakala.rules import (
     load_deck,
     parse_decision,
 )
-from haleakala.rules.deck import deck_path
-from haleakala.rules.notation import all_codes
+from haleakala.games.haleakala.deck import deck_path
+from haleakala.games.haleakala.notation import all_codes
 
 CODES = all_codes(default_board())
 

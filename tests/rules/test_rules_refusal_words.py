@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from support.positions import RED, YELLOW, give, new, place_disc, shaman_to, touch
 from test_rules_decision import REFUSALS, empty_slot
 
-from haleakala.rules.game import PRESCORE
-from haleakala.rules.notation import all_codes
-from haleakala.rules.refusals import discs_left_in_supply, ngettext, shells_too_few
+from haleakala.games.haleakala.game import PRESCORE
+from haleakala.games.haleakala.notation import all_codes
+from haleakala.games.haleakala.refusals import discs_left_in_supply, ngettext, shells_too_few
 
 RULE_NUMBER = re.compile(r"\bR\d+\b")
 # A refusal without a legal decision to offer says what to do in words instead.

@@ -3,9 +3,9 @@
 import pytest
 from support.positions import RED, YELLOW, give, new, place_disc, put_slot, shaman_to, statue
 
-from haleakala.rules import Game
-from haleakala.rules.events import LavaPlaced, Revealed, Scored
-from haleakala.rules.scoring import PlayerScoring, Points, Scoring, erupt, score_round
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.events import LavaPlaced, Revealed, Scored
+from haleakala.games.haleakala.scoring import PlayerScoring, Points, Scoring, erupt, score_round
 
 
 def points(g, player, rnd=1):
@@ -13,7 +13,7 @@ def points(g, player, rnd=1):
 
 
 def own(g, player, item):
-    from haleakala.rules.deck import BOARD_ITEMS
+    from haleakala.games.haleakala.deck import BOARD_ITEMS
 
     g.board_owner[BOARD_ITEMS.index(item)] = player
 

@@ -19,17 +19,17 @@ from hypothesis import strategies as st
 from support.old_scoring import kahuna_record
 from support.old_scoring import score_round as old_score_round
 
-from haleakala import kahuna
 from haleakala.cli import main
 from haleakala.companion.journal import Journal
 from haleakala.companion.journal.games import game_log_lines
-from haleakala.kahuna.events import Scored as KahunaScored
-from haleakala.kahuna.events import Scoring as KahunaScoring
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.events import Scored
-from haleakala.rules.scoring import POINT_KEYS, SEATS, Points, Scoring
-from haleakala.rules.serialize import from_json
-from haleakala.terminal import render
+from haleakala.games import kahuna
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.events import Scored
+from haleakala.games.haleakala.scoring import POINT_KEYS, SEATS, Points, Scoring
+from haleakala.games.haleakala.serialize import from_json
+from haleakala.games.haleakala.views import render
+from haleakala.games.kahuna.events import Scored as KahunaScored
+from haleakala.games.kahuna.events import Scoring as KahunaScoring
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -55,7 +55,7 @@ class _AsBefore:
 
 def _play_haleakala(variant: str, seed: int) -> tuple[Game, list[tuple[Scoring, dict]]]:
     """A random game, with each scoring beside the dict the old engine built in its place."""
-    import haleakala.rules.game as engine
+    import haleakala.games.haleakala.game as engine
 
     real = engine.score_round
     pairs: list[tuple[Scoring, dict]] = []

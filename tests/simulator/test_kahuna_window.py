@@ -12,10 +12,10 @@ from support.display import x_display_of
 
 from haleakala.ai import make_bot
 from haleakala.gameapi import new_game
-from haleakala.kahuna.board import default_board
-from haleakala.simulator.kahuna import layout as L
-from haleakala.simulator.kahuna.table import KahunaTable, Seat
-from haleakala.simulator.kahuna.view import view_of
+from haleakala.games.kahuna.board import default_board
+from haleakala.games.kahuna.views.window import layout as L
+from haleakala.games.kahuna.views.window.table import KahunaTable, Seat
+from haleakala.games.kahuna.views.window.view import view_of
 
 try:
     import pygame
@@ -211,7 +211,7 @@ def click(win, pos) -> None:
 def test_window_plays_a_turn_with_the_mouse_and_the_bot_answers(x_display, tmp_path):
     from PIL import Image
 
-    from haleakala.simulator.kahuna.window import KahunaWindow
+    from haleakala.games.kahuna.views.window.window import KahunaWindow
 
     pygame.display.init()
     try:
@@ -282,7 +282,7 @@ def test_sim_game_kahuna_opens_a_real_window_and_saves_a_screenshot(x_display, t
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        (["--kit", "rfid"], "--kit belong to Haleakala's kit"),
+        (["--kit", "rfid"], "--kit belong to the kit simulator"),
         (["--headless"], "no headless game"),
     ],
 )

@@ -11,9 +11,9 @@ import pytest
 from support.kanaloa_positions import advanced
 
 from haleakala.ai import make_bot
-from haleakala.kanaloa.game import Game
-from haleakala.simulator.kanaloa import layout as L
-from haleakala.simulator.kanaloa.table import KanaloaTable, Seat
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.views.window import layout as L
+from haleakala.games.kanaloa.views.window.table import KanaloaTable, Seat
 
 pygame = pytest.importorskip("pygame")
 
@@ -32,7 +32,7 @@ def people(game: Game) -> KanaloaTable:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_window_draws_random_positions_without_error(screen, players):
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
 
     for seed in range(6):
         game = advanced(seed, players, random.Random(seed).randrange(0, 600))
@@ -41,7 +41,7 @@ def test_the_window_draws_random_positions_without_error(screen, players):
         # Something of every player's colour is on the screen (a piece, a fish or the box).
         colours = {tuple(screen.get_at((x, y)))[:3] for x in range(0, 1280, 4)
                    for y in range(0, 800, 4)}  # fmt: skip
-        from haleakala.simulator.kanaloa.window import PLAYER
+        from haleakala.games.kanaloa.views.window.window import PLAYER
 
         assert all(PLAYER[c] in colours for c in game.players)
 
@@ -53,7 +53,7 @@ def island_pixel(game: Game, name: str) -> tuple[int, int]:
 
 
 def test_a_click_on_an_island_places_the_first_piece_there(screen):
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
 
     game = Game(seed=7, players=3)
     while game.phase_name == "fish":
@@ -64,7 +64,7 @@ def test_a_click_on_an_island_places_the_first_piece_there(screen):
 
 
 def test_a_click_on_an_island_moves_the_piece_there_when_one_move_leads_there(screen):
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
 
     for seed in range(40):
         game = advanced(seed, 4, 140)
@@ -84,7 +84,7 @@ def test_a_click_on_an_island_moves_the_piece_there_when_one_move_leads_there(sc
 
 
 def test_a_click_on_a_current_in_the_start_phase_offers_its_fish_headings_and_sides(screen):
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
 
     game = Game(seed=7, players=3)
     table = people(game)

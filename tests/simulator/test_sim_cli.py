@@ -51,7 +51,7 @@ def test_demo_game_is_the_seeded_rules_game(tmp_path):
     """The demo's moves are made by the companion; they match the rules engine's own game
     with the same bots and seed."""
     from haleakala.ai import make_bot
-    from haleakala.rules import Game
+    from haleakala.games.haleakala import Game
 
     result = run(["sim", "--headless", "--seed", "5", "--delay", "0"], headless_env(tmp_path))
     assert result.returncode == 0, result.stderr[-500:]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from haleakala import palette
+from haleakala.games.haleakala.views import layout as L
 from haleakala.hal.simulated import SimClock
-from haleakala.simulator import layout as L
 
 pygame = pytest.importorskip("pygame", reason="the window needs pygame (the sim extra)")
 

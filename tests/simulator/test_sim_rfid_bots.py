@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from haleakala.rules.decision import Return, decode
+from haleakala.games.haleakala.decision import Return, decode
 from haleakala.simulator.session import SimSession
 
-SEEDS = [
-    pytest.param(seed, marks=() if seed == 1 else pytest.mark.long) for seed in range(1, 10)
-]
+SEEDS = [pytest.param(seed, marks=() if seed == 1 else pytest.mark.long) for seed in range(1, 10)]
 
 
 @pytest.mark.parametrize("variant", ["base", "tactical"])

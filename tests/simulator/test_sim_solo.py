@@ -12,7 +12,7 @@ from support.waiting import wait_for
 
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 from haleakala.simulator.scenario import run_scenario
 from haleakala.simulator.scenario_format import ScenarioError, parse_scenario
 from haleakala.simulator.session import PerformError, SimSession
@@ -55,8 +55,11 @@ def test_the_window_autoplay_plays_a_solo_game_on_live_time_without_blocking(tmp
         session.autoplay, session.autoplay_interval = True, 0.0
         # Frames go on while the bot thinks; the game reaching its end proves nothing waited
         # for a decision that never came. (Frame times: ``haleakala bench sim``.)
-        wait_for(lambda: (session.update(), session.game.is_terminal())[1],
-                 "the solo game to end", timeout=120.0)
+        wait_for(
+            lambda: (session.update(), session.game.is_terminal())[1],
+            "the solo game to end",
+            timeout=120.0,
+        )
         game = session.game
         assert "solo: companion plays red (easy)" in [t for t, _ in session.status_lines()]
         sources = session.companion.sources

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from haleakala.rules import Game
-from haleakala.rules.decision import Place, Return, decode
-from haleakala.simulator import layout as L
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.decision import Place, Return, decode
+from haleakala.games.haleakala.views import layout as L
 from haleakala.simulator.story import (
     Story,
     cards_before_scoring,

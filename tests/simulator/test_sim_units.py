@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from haleakala.ai import make_bot
 from haleakala.companion.physical import physical_board
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.views import layout as L
 from haleakala.hal.base import ZONES
-from haleakala.rules import Game
-from haleakala.simulator import layout as L
 from haleakala.simulator.colours import family, matches, parse_colour
 from haleakala.simulator.table import Table, apply_change, table_from_expected, table_from_game
 

@@ -10,8 +10,8 @@ import pytest
 from support.display import x_display_of
 from support.waiting import wait_for
 
+from haleakala.games.haleakala.views import layout as L
 from haleakala.hal.simulated import SimClock
-from haleakala.simulator import layout as L
 from haleakala.simulator.colours import family
 
 pytestmark = pytest.mark.xvfb
@@ -262,7 +262,7 @@ def test_log_lines_speak_words_in_the_movers_colour_and_mark_the_last_move(windo
 RESIZE = """
 import pygame
 from haleakala.hal.simulated import SimClock
-from haleakala.simulator import layout as L
+from haleakala.games.haleakala.views import layout as L
 from haleakala.simulator.session import SimSession
 from haleakala.simulator.window import WINDOW_FLAGS, SimWindow
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from haleakala.simulator.shell import WindowShell, wrap
+from haleakala.toolkit.window import WindowShell, wrap
 
 pygame = pytest.importorskip("pygame")
 
@@ -116,8 +116,8 @@ def test_wrap_breaks_at_spaces_and_keeps_a_long_word_whole():
 
 
 def test_the_three_games_windows_stand_on_the_one_shell():
-    from haleakala.simulator.kahuna.window import KahunaWindow
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kahuna.views.window.window import KahunaWindow
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
     from haleakala.simulator.window import SimWindow
 
     for cls in (SimWindow, KahunaWindow, KanaloaWindow):

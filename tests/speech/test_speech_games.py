@@ -25,12 +25,12 @@ from haleakala.ai import make_bot
 from haleakala.companion.autoplay import choose
 from haleakala.companion.narrator import Narrator
 from haleakala.gameapi import describe, hook, new_game
+from haleakala.games.haleakala import Game
 from haleakala.hal.audio import MANIFEST, FileAudio
-from haleakala.rules import Game
 from haleakala.speech.engine import Espeak
 from haleakala.speech.settings import Settings
 from haleakala.speech.voice import Voice
-from haleakala.terminal.speaking import SessionVoice
+from haleakala.toolkit.speaking import SessionVoice
 
 pytestmark = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (./test installs it)"

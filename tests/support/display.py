@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from haleakala.simulator.xvfb import virtual_display, xvfb_path
+from haleakala.toolkit.xvfb import virtual_display, xvfb_path
 
 
 @contextmanager

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from haleakala.rules import Game, IllegalDecision
-from haleakala.rules.invariants import all_codes, violations
+from haleakala.games.haleakala import Game, IllegalDecision
+from haleakala.games.haleakala.invariants import all_codes, violations
 
 
 def check_invariants(game: Game) -> None:
-    """The game's own invariants (``haleakala.rules.invariants``), the first one broken
+    """The game's own invariants (``haleakala.games.haleakala.invariants``), the first one broken
     as an assertion."""
     broken = violations(game)
     assert not broken, broken[0]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from haleakala.kahuna import Game
-from haleakala.kahuna.serialize import from_dict
+from haleakala.games.kahuna import Game
+from haleakala.games.kahuna.serialize import from_dict
 
 ISLANDS = sorted({"ALOA", "BARI", "COCO", "DUDA", "ELAI", "FAAA", "GOLA", "HUNA", "IFFI", "JOJO",
                   "KAHU", "LALE"})  # fmt: skip
@@ -68,6 +68,6 @@ def position(
 
 
 def records(game: Game, events: list[tuple]) -> list[dict]:
-    from haleakala.kahuna.log import event_records
+    from haleakala.games.kahuna.log import event_records
 
     return event_records(game, events)

@@ -1,5 +1,5 @@
 """The English sentences of Kanaloa's refusals as the rules wrote them before they became
-``Refusal`` values (``haleakala/kanaloa/refusals.py`` and ``Game.why_illegal`` of commit
+``Refusal`` values (``haleakala/games/kanaloa/refusals.py`` and ``Game.why_illegal`` of commit
 3c45af0, copied unchanged but for the imports): the oracle that the values' English equals
 the old sentence, so a test reading a refusal's words still reads what it read."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from haleakala.kanaloa.notation import NotationError, format_decision, parse_decision
-from haleakala.kanaloa.state import (
+from haleakala.games.kanaloa.notation import NotationError, format_decision, parse_decision
+from haleakala.games.kanaloa.state import (
     ENDSTEP,
     FISH,
     GIVE,
@@ -28,7 +28,7 @@ from haleakala.kanaloa.state import (
 )
 
 if TYPE_CHECKING:
-    from haleakala.kanaloa.game import Game
+    from haleakala.games.kanaloa.game import Game
 
 
 def old_why_illegal(self: Game, decision: int | str, player: str | None = None) -> str | None:

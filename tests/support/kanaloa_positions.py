@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.material import GODS
-from haleakala.kanaloa.state import DOLPHIN, FISH, START, SUPPLY
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.material import GODS
+from haleakala.games.kanaloa.state import DOLPHIN, FISH, START, SUPPLY
 
 EXAMPLE_FISH = [
     "fish HONU>KAI green", "fish EWA>AKAU red", "fish LAU>HONU yellow",

@@ -3,8 +3,8 @@
 oracles that prove ``to_record`` still writes the same dicts. Frozen on purpose: do not
 update them with the rules."""
 
-from haleakala.kahuna.state import PLAYERS as KAHUNA_PLAYERS
-from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.games.haleakala.deck import BOARD_ITEMS
+from haleakala.games.kahuna.state import PLAYERS as KAHUNA_PLAYERS
 
 
 def score_round(game, rnd: int) -> dict:

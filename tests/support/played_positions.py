@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from haleakala.companion.autoplay import choose
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 
 def position(variant: str, seed: int, plies: int) -> Game:

@@ -6,8 +6,8 @@ positions by playing); tests reach into the state and then drop the legality cac
 
 from __future__ import annotations
 
-from haleakala.rules import Game
-from haleakala.rules.game import PLAYERS
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.game import PLAYERS
 
 RED, YELLOW = 0, 1
 

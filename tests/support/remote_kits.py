@@ -125,7 +125,7 @@ class Kit:
         import json
         from types import SimpleNamespace
 
-        from haleakala.rules import Game
+        from haleakala.games.haleakala import Game
 
         text = (self.state_dir / "remote" / "remote-final.json").read_text()
         record = json.loads(text)

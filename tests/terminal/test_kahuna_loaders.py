@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from haleakala.cli import main
-from haleakala.kahuna import Game
-from haleakala.terminal.kahuna import KahunaTerminalGame
-from haleakala.terminal.textfile import MAX_SAVE_BYTES
+from haleakala.games.kahuna import Game
+from haleakala.games.kahuna.views.terminal import KahunaTerminalGame
+from haleakala.toolkit.textfile import MAX_SAVE_BYTES
 
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_CAP = 1024 * 1024 * 1024

@@ -10,10 +10,10 @@ import pytest
 
 from haleakala.ai import make_bot
 from haleakala.cli import main
-from haleakala.kahuna import Game
-from haleakala.kahuna.replay import Inconsistent, replay_log
-from haleakala.terminal.gamelog import play_log
-from haleakala.terminal.kahuna import KahunaTerminalGame
+from haleakala.games.kahuna import Game
+from haleakala.games.kahuna.replay import Inconsistent, replay_log
+from haleakala.games.kahuna.views.terminal import KahunaTerminalGame
+from haleakala.toolkit.gamelog import play_log
 
 
 def play_json(capsys, *extra: str) -> str:

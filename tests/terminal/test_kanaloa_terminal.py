@@ -16,9 +16,9 @@ from support.kanaloa_positions import advanced
 from haleakala import i18n
 from haleakala.ai import make_bot
 from haleakala.cli import main
-from haleakala.kanaloa.game import Game
-from haleakala.kanaloa.notation import all_codes
-from haleakala.terminal.kanaloa import (
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.notation import all_codes
+from haleakala.games.kanaloa.views.terminal import (
     KanaloaTerminalGame,
     island_lines,
     map_lines,
@@ -152,7 +152,7 @@ def test_undo_is_refused_between_two_people():
 
 
 def test_hint_names_a_legal_decision():
-    from haleakala.terminal.kanaloa import hint_line
+    from haleakala.games.kanaloa.views.terminal import hint_line
 
     game = advanced(3, 3, 60)
     line = hint_line(game)
@@ -200,7 +200,7 @@ def test_the_terminal_speaks_german_and_french(language):
 def test_a_refusal_of_the_rules_is_said_in_german_and_french_with_its_ruling(language):
     from support.leaks import english_words
 
-    from haleakala.kanaloa.refusals import shown
+    from haleakala.games.kanaloa.refusals import shown
 
     refusals = []
     for seed in range(6):
@@ -239,8 +239,8 @@ def test_a_line_that_is_no_decision_is_said_in_german_and_french_with_its_ruling
     own words carry a template and its parameters, never parsed back from English)."""
     from support.leaks import english_words
 
+    from haleakala.games.kanaloa.refusals import shown
     from haleakala.i18n import render
-    from haleakala.kanaloa.refusals import shown
 
     game = Game(seed=3, players=3)
     i18n.use(language)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from haleakala.cli import UsageError
-from haleakala.terminal.kahuna_replay import KAHUNA
-from haleakala.terminal.kanaloa_replay import KANALOA
-from haleakala.terminal.logreplay import Replayer
+from haleakala.games.kahuna.views.replayer import KAHUNA
+from haleakala.games.kanaloa.views.replayer import KANALOA
+from haleakala.toolkit.replayer import Replayer
 
 
 class Disagrees(Exception):

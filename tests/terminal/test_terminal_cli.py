@@ -13,7 +13,7 @@ import pytest
 from support.paths import REPO_ROOT
 
 from haleakala.cli import main
-from haleakala.rules import Game, deck_path
+from haleakala.games.haleakala import Game, deck_path
 
 REPO = REPO_ROOT
 

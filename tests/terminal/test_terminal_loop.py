@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.core.errors import SaveError
-from haleakala.terminal.kahuna import KahunaTerminalGame
-from haleakala.terminal.kanaloa import KanaloaTerminalGame
-from haleakala.terminal.loop import TerminalSession
-from haleakala.terminal.session import TerminalGame
-from haleakala.terminal.textfile import MAX_SAVE_BYTES, read_text
+from haleakala.games.haleakala.views.terminal import TerminalGame
+from haleakala.games.kahuna.views.terminal import KahunaTerminalGame
+from haleakala.games.kanaloa.views.terminal import KanaloaTerminalGame
+from haleakala.toolkit.terminal import TerminalSession
+from haleakala.toolkit.textfile import MAX_SAVE_BYTES, read_text
 
 
 class Pile:

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.ai import make_bot
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.deck import BOARD_ITEMS
-from haleakala.terminal import render
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.deck import BOARD_ITEMS
+from haleakala.games.haleakala.views import render
 
 
 def play_until(game: Game, condition, seed: int = 1, limit: int = 2000) -> Game:

@@ -7,10 +7,10 @@ import json
 import random
 
 from haleakala.ai import make_bot
-from haleakala.rules import Game
-from haleakala.terminal import render
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.views import render
+from haleakala.games.haleakala.views.terminal import CLEAR_SCREEN, TerminalGame
 from haleakala.terminal.play import use_color
-from haleakala.terminal.session import CLEAR_SCREEN, TerminalGame
 
 
 class Script:

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.ai import make_bot
-from haleakala.rules import Game
-from haleakala.rules.notation import all_codes, format_decision
-from haleakala.terminal.session import HELP, TerminalGame, fit
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.notation import all_codes, format_decision
+from haleakala.games.haleakala.views.terminal import HELP, TerminalGame, fit
 
 WIDTH = 80
 

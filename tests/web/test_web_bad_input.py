@@ -17,7 +17,7 @@ from support.waiting import wait_for
 
 from haleakala.companion.autoplay import AutoPlayer, reference_game
 from haleakala.companion.daemon import Daemon
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 pytest.importorskip("aiohttp")
 from haleakala.web.server import SECURITY_HEADERS, LiveView

@@ -17,7 +17,7 @@ import pytest
 from support.live import StreamReader, exchange, parse, read_answer
 from support.waiting import wait_for
 
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 pytest.importorskip("aiohttp")
 from haleakala.web.server import MAX_PER_ADDRESS, SECURITY_HEADERS, LiveView

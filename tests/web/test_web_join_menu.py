@@ -9,8 +9,8 @@ from support.companion_rig import Rig
 
 from haleakala.companion import oled
 from haleakala.companion import ui as U
+from haleakala.games.haleakala.game import TURN
 from haleakala.hal.events import EncoderTurned
-from haleakala.rules.game import TURN
 from haleakala.web.join import MENU_LABEL, join_image
 from haleakala.web.start import start_live_view
 

@@ -17,8 +17,8 @@ from support.browser import needs_chromium
 from support.kanaloa_positions import advanced
 from support.paths import REPO_ROOT
 
-from haleakala.kanaloa.game import Game
-from haleakala.web.kanaloa import log_lines, snapshot
+from haleakala.games.kanaloa.game import Game
+from haleakala.games.kanaloa.views.live import log_lines, snapshot
 
 pytest.importorskip("aiohttp")
 
@@ -107,8 +107,8 @@ def test_the_kanaloa_window_publishes_each_change_to_the_live_view():
     pygame = pytest.importorskip("pygame")
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     from haleakala.ai import make_bot
-    from haleakala.simulator.kanaloa.table import KanaloaTable, Seat
-    from haleakala.simulator.kanaloa.window import KanaloaWindow
+    from haleakala.games.kanaloa.views.window.table import KanaloaTable, Seat
+    from haleakala.games.kanaloa.views.window.window import KanaloaWindow
     from haleakala.web.server import LiveView
 
     game = Game(seed=3, players=3)

@@ -12,8 +12,8 @@ import pytest
 from support.leaks import english_words
 
 from haleakala import i18n
-from haleakala.rules import Game
-from haleakala.web.words import LABELS
+from haleakala.games.haleakala import Game
+from haleakala.toolkit.live import LABELS
 
 pytest.importorskip("aiohttp")
 from haleakala.web.server import LiveView

@@ -18,7 +18,7 @@ from support.waiting import wait_for
 
 from haleakala.companion.autoplay import AutoPlayer, reference_game
 from haleakala.companion.daemon import Daemon
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 from haleakala.web.start import start_live_view
 
 pytest.importorskip("aiohttp")
@@ -187,7 +187,7 @@ def test_the_live_view_is_off_unless_asked():
 
 
 def test_the_simulator_publishes_its_game_after_every_frame(tmp_path):
-    from haleakala.cli.sim import _live_view
+    from haleakala.simulator.run import _live_view
     from haleakala.simulator.session import SimSession
 
     session = SimSession(kit="buttons", variant="base", seed=4, start="red", state_dir=tmp_path)

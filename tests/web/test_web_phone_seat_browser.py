@@ -24,7 +24,7 @@ from support.paths import REPO_ROOT
 
 pytest.importorskip("aiohttp")
 from haleakala.ai import make_bot
-from haleakala.kahuna import Game
+from haleakala.games.kahuna import Game
 from haleakala.web.host import HostView
 from haleakala.web.seats import BotDriver, Table
 

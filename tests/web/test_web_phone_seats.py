@@ -13,8 +13,8 @@ import pytest
 from support.live import exchange, parse, read_answer
 
 pytest.importorskip("aiohttp")
-from haleakala.kahuna import Game
-from haleakala.kahuna.notation import DISCARD, DRAW_PILE
+from haleakala.games.kahuna import Game
+from haleakala.games.kahuna.notation import DISCARD, DRAW_PILE
 from haleakala.web.host import MAX_BODY, HostView
 from haleakala.web.seats import Table
 

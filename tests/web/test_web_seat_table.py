@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from haleakala.gameapi import new_game
-from haleakala.kahuna import Game
-from haleakala.kahuna.notation import DISCARD, DRAW_PILE
+from haleakala.games.kahuna import Game
+from haleakala.games.kahuna.notation import DISCARD, DRAW_PILE
 from haleakala.web.seats import AWAY_AFTER_S, BotDriver, Table
 
 

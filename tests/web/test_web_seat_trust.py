@@ -17,7 +17,7 @@ from support.waiting import wait_for
 
 pytest.importorskip("aiohttp")
 from haleakala.gameapi import new_game
-from haleakala.kahuna import Game
+from haleakala.games.kahuna import Game
 from haleakala.remote.policy import pick
 from haleakala.web.host import POLLS_PER_SEAT, HostView
 from haleakala.web.seats import AWAY_AFTER_S, Table

@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from haleakala.rules import PLAYERS, Game
-from haleakala.rules.deck import BOARD_ITEMS
+from haleakala.games.haleakala import PLAYERS, Game
+from haleakala.games.haleakala.deck import BOARD_ITEMS
+from haleakala.games.haleakala.views.live import LOG_LINES, geometry, log_lines, snapshot
 from haleakala.web.join import HEIGHT, WIDTH, join_image, qr_matrix
-from haleakala.web.snapshot import LOG_LINES, geometry, log_lines, snapshot
 
 
 def random_position(variant: str, seed: int, steps: int, policy: int) -> Game:
@@ -103,7 +103,7 @@ def english(made: tuple[list, bool]) -> tuple[list[str], bool]:
 
 
 def test_the_geometry_is_the_simulators_and_places_every_piece():
-    from haleakala.simulator import layout
+    from haleakala.games.haleakala.views import layout
 
     geo = geometry()
     assert json.loads(json.dumps(geo)) == geo
@@ -138,11 +138,9 @@ def test_a_game_joined_under_way_starts_its_log_with_the_recent_moves():
     lines, fresh = english(log_lines(None, game))
     assert fresh and lines[0] == f"game base, seed 11, decision {len(game.history)}"
     decisions = [line for line in lines[1:] if not line.startswith("  ")]
-    recent = game.history[-len(decisions):]
+    recent = game.history[-len(decisions) :]
     assert len(decisions) == min(8, len(game.history))
-    assert [d.rsplit("(", 1)[1].rstrip(")") for d in decisions] == [
-        game.format(d) for d in recent
-    ]
+    assert [d.rsplit("(", 1)[1].rstrip(")") for d in decisions] == [game.format(d) for d in recent]
 
 
 def test_the_header_has_the_prompt_in_words_and_its_notation_apart():

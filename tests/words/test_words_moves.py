@@ -1,5 +1,6 @@
-"""Sentences of what happened (``haleakala.words.moves``): one per decision, in player words,
-with the boat's sail, cards, statues burnt and scorings said the same way everywhere."""
+"""Sentences of what happened (``haleakala.games.haleakala.words.moves``): one per decision, in
+player words, with the boat's sail, cards, statues burnt and scorings said the same way
+everywhere."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import random
 
 from support.positions import RED, YELLOW, new, place_disc, put_slot, statue
 
-from haleakala.rules import Game
-from haleakala.rules.events import Erupted
-from haleakala.rules.scoring import PlayerScoring, Points, Scoring
-from haleakala.words import moves
+from haleakala.games.haleakala import Game
+from haleakala.games.haleakala.events import Erupted
+from haleakala.games.haleakala.scoring import PlayerScoring, Points, Scoring
+from haleakala.games.haleakala.words import moves
 
 
 def said(game: Game, decision: str) -> list[str]:

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from haleakala.core.statefile import StateFileError, read_bounded
-from haleakala.rules import PLAYERS, Game, SaveError
-from haleakala.rules.log import action_record, event_records, setup_record
+from haleakala.games.haleakala import PLAYERS, Game, SaveError
+from haleakala.games.haleakala.log import action_record, event_records, setup_record
 
 from .records import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SOURCES, deal_of
 

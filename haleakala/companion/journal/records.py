@@ -19,9 +19,9 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from haleakala.games.haleakala import PLAYERS, Game
 from haleakala.i18n import LANGUAGES
 from haleakala.palette import MODES as COLOUR_MODES
-from haleakala.rules import PLAYERS, Game
 
 JOURNAL_NAME = "journal.bin"
 SNAPSHOT_NAME = "snapshot.json"

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from haleakala.core.statefile import StateFileError
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 from .games import Snapshot, deal_from, read_snapshot, replay
 from .records import (

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 from .games import Snapshot
 from .records import encode_record

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from haleakala.rules import Game
+from haleakala.games.haleakala import Game
 
 from .games import Snapshot
 from .records import encode_record, language_of, palette_of, settings_of, speech_of

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from haleakala.rules import PLAYERS, Game
+from haleakala.games.haleakala import PLAYERS, Game
 
 from .games import game_log_lines, snapshot_bytes
 from .records import (

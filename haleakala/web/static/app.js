@@ -276,11 +276,50 @@ function drawResult(s) {
   }
 }
 
+// A game's own drawing registers itself by its name (views.js, from the games' packages); a
+// snapshot of the generic view ("view": "generic") is text and a list; the others are the
+// board's island, drawn below.
+function ownView(s) {
+  const views = window.GAME_VIEWS || {};
+  if (views[s.game]) return views[s.game];
+  return s.view === "generic" ? drawGeneric : null;
+}
+
+function drawGeneric(s) {
+  // Any game without a drawing of its own: its position as text, who decides, the legal
+  // decisions in notation, the log; never another game's picture.
+  document.title = s.title;
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
+  document.getElementById("variant").textContent = `${s.title} · ${say("g_players", { n: s.players.length })}`;
+  const status = document.getElementById("status");
+  status.textContent = s.over ? s.result : say("to_decide", { colour: s.to_move_name });
+  status.className = s.over ? "" : s.to_move;
+  document.getElementById("awaited").textContent = s.over ? "" : say("g_legal", { n: s.legal_count });
+  document.getElementById("notation").textContent = s.legal.length ? say("notation", { codes: s.legal.join(" · ") }) : "";
+  document.getElementById("lesson").hidden = true;
+  const text = document.getElementById("generic");
+  text.hidden = false;
+  text.textContent = s.text;
+  const box = document.getElementById("players");
+  box.replaceChildren();
+  for (const p of s.players) {
+    box.append(html("div", p.name + (p.colour === s.to_move ? " ◀" : ""), `player ${p.colour}`));
+  }
+  drawLog(s);
+  document.getElementById("result").hidden = true;
+  document.getElementById("meta").textContent = say("meta", { seed: "–", n: s.decisions, digest: s.digest });
+}
+
 function draw(s) {
   latest = s;
   speak(s);
-  document.body.classList.toggle("kanaloa", s.game === "kanaloa");
-  if (s.game === "kanaloa") { drawKanaloa(s); return; } // kanaloa.js
+  const own = ownView(s);
+  document.body.classList.toggle("game-view", !!own);
+  document.body.classList.toggle("generic", own === drawGeneric);
+  document.getElementById("generic").hidden = own !== drawGeneric;
+  if (own) { own(s); return; }
   document.body.dataset.digest = s.digest;
   document.body.dataset.seq = s.seq;
   document.body.dataset.decisions = s.decisions;
@@ -307,7 +346,7 @@ function draw(s) {
 
 PHONE.addEventListener("change", () => {
   document.getElementById("island").classList.toggle("phone", PHONE.matches);
-  if (latest) (latest.game === "kanaloa" ? drawKanaloa : drawPieces)(latest);
+  if (latest) (ownView(latest) || drawPieces)(latest);
 });
 
 function connect() {

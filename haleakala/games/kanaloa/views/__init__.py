@@ -1,0 +1,1 @@
+"""Kanaloa's views: what each front-end shows of it, on the toolkit's bases."""

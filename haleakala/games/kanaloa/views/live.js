@@ -1,0 +1,131 @@
+// The live view of a Kanaloa game: the map and the players from each snapshot (s.game is
+// "kanaloa"; haleakala.games.kanaloa.views.live builds it). Uses app.js's helpers (el, html, say, drawLog).
+// Kanaloa hides only the bag's order, so a watcher sees what every player sees.
+"use strict";
+
+const KANALOA_COLOUR = { red: "#d6342c", yellow: "#f0cc28", green: "#34a048", blue: "#3468d6", white: "#f6f6f0" };
+const KANALOA_GOD = { Kanaloa: "#50a0dc", Ku: "#ba6046", Pele: "#f08028", Lono: "#78be64", Kane: "#dec882" };
+const KANALOA_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+
+function kanaloaTile(parent, code, x, y, w, h) {
+  // An offering tile: its god's colour (two bands for a two-god tile) and its code.
+  const gods = Object.keys(KANALOA_GOD).filter((g) => code.startsWith(g) || code.includes("/" + g)).slice(0, 2);
+  const bands = gods.length ? gods : ["Kane"];
+  bands.forEach((g, k) => el("rect", { x: x + (k * w) / bands.length, y, width: w / bands.length, height: h, fill: KANALOA_GOD[g] }, parent));
+  el("rect", { x, y, width: w, height: h, class: "k-tile" }, parent);
+  // A long code ("Kanaloa/Lono4") is squeezed to the tile's width, never past its edge.
+  const fit = code.length > 8 ? { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" } : {};
+  el("text", { x: x + w / 2, y: y + h / 2, class: "k-tile-text", ...fit }, parent, code);
+}
+
+function kanaloaPiece(parent, colour, x, y, stunned) {
+  const g = el("g", { class: `k-piece ${colour}`, "data-colour": colour }, parent);
+  el("circle", { cx: x, cy: y, r: 13, fill: KANALOA_COLOUR[colour], class: "k-piece-disc" }, g);
+  el("text", { x, y, class: "k-piece-letter" }, g, KANALOA_LETTER[colour]);
+  if (stunned) {
+    el("line", { x1: x - 9, y1: y - 9, x2: x + 9, y2: y + 9, class: "k-stun" }, g);
+    el("line", { x1: x - 9, y1: y + 9, x2: x + 9, y2: y - 9, class: "k-stun" }, g);
+  }
+}
+
+function kanaloaFish(parent, fish) {
+  // An ellipse in the colour it shows, its tail fin behind, turned to swim to its head.
+  const [x, y] = fish.at;
+  const angle = (Math.atan2(fish.towards[1], fish.towards[0]) * 180) / Math.PI;
+  const g = el("g", { class: "k-fish", transform: `translate(${x} ${y}) rotate(${angle})`,
+    "data-tail": fish.tail, "data-head": fish.head, "data-shows": fish.shows }, parent);
+  el("polygon", { points: "-14,0 -28,10 -28,-10", fill: KANALOA_COLOUR[fish.shows], class: "k-fish-body" }, g);
+  el("ellipse", { cx: 0, cy: 0, rx: 18, ry: 8, fill: KANALOA_COLOUR[fish.shows], class: "k-fish-body" }, g);
+  el("circle", { cx: 10, cy: -3, r: 2, fill: "#111" }, g);
+}
+
+function kanaloaVolcano(parent, x, y) {
+  el("polygon", { points: `${x - 30},${y + 24} ${x + 30},${y + 24} ${x + 10},${y - 18} ${x - 10},${y - 18}`, class: "k-volcano" }, parent);
+  el("ellipse", { cx: x, cy: y - 18, rx: 12, ry: 6, fill: "#f05a1e" }, parent);
+}
+
+function drawKanaloaMap(s) {
+  const svg = document.getElementById("island");
+  const m = s.map;
+  svg.setAttribute("viewBox", m.view.join(" "));
+  svg.setAttribute("aria-label", say("k_map"));
+  svg.replaceChildren();
+  el("rect", { x: m.view[0], y: m.view[1], width: m.view[2], height: m.view[3], class: "k-sea" }, svg);
+  for (const c of m.currents) el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "k-current" }, svg);
+  for (const c of m.currents) if (c.fish) kanaloaFish(svg, c.fish);
+  const r = m.radius;
+  for (const isl of m.islands) {
+    const g = el("g", { class: "k-island", id: `island-${isl.name}` }, svg);
+    if (!isl.in_play) {
+      el("circle", { cx: isl.x, cy: isl.y, r, class: "k-out" }, g);
+      el("text", { x: isl.x, y: isl.y - 8, class: "k-name k-dim" }, g, isl.name);
+      el("text", { x: isl.x, y: isl.y + 12, class: "k-small k-dim" }, g, say("k_out"));
+      continue;
+    }
+    el("circle", { cx: isl.x, cy: isl.y, r, class: "k-sand" }, g);
+    el("circle", { cx: isl.x, cy: isl.y, r: r - 6, class: "k-grass" }, g);
+    el("text", { x: isl.x, y: isl.y - 22, class: "k-name" }, g, isl.name);
+    isl.tiles.forEach((t, k) => kanaloaTile(g, t, isl.x - 42, isl.y - 8 + k * 20, 84, 18));
+    if (isl.volcano) kanaloaVolcano(g, isl.x, isl.y);
+    isl.pieces.forEach((p, k) => {
+      const a = ((-150 + 40 * k) * Math.PI) / 180;
+      kanaloaPiece(g, p.colour, isl.x + Math.cos(a) * (r + 8), isl.y + Math.sin(a) * (r + 8), p.stunned);
+    });
+  }
+  if (m.sea_volcano) kanaloaVolcano(svg, m.sea_volcano[0], m.sea_volcano[1]);
+  const d = m.dolphin;
+  el("ellipse", { cx: d.x, cy: d.y - 20, rx: 75, ry: 20, class: "k-dolphin" }, svg);
+  el("text", { x: d.x, y: d.y - 20, class: "k-name" }, svg, say("k_dolphin"));
+  d.pieces.forEach((c, k) => kanaloaPiece(svg, c, d.x + 92 + 30 * k, d.y - 20, false));
+  const t = m.track;
+  el("text", { x: 16, y: t.y + 15, class: "k-track-label" }, svg, say("k_volcano", { drawn: t.drawn, end: t.end }));
+  for (let k = 1; k <= t.end; k++) {
+    const x = 300 + (k - 1) * 40;
+    el("rect", { x, y: t.y, width: 32, height: 30, rx: 4, class: "k-track" + (k <= t.drawn ? " drawn" : "") + (k % 2 === 0 ? " erupts" : "") }, svg);
+    el("text", { x: x + 16, y: t.y + 15, class: "k-small k-light" }, svg, String(k));
+  }
+}
+
+function drawKanaloaPlayers(s) {
+  const box = document.getElementById("players");
+  box.replaceChildren();
+  const legend = html("p", say("k_legend"), "k-legend");
+  box.append(legend);
+  for (const [colour, p] of Object.entries(s.players)) {
+    const turn = s.current === colour;
+    const div = html("div", undefined, `player ${colour}` + (turn ? " turn" : ""));
+    div.id = `player-${colour}`;
+    const h = html("h3");
+    h.append(html("span", p.name + (s.to_move === colour ? ` — ${say("deciding")}` : "")));
+    h.append(html("span", say("score", { n: p.score }), "score"));
+    div.append(h);
+    const cards = [say("k_cards", { cards: p.cards.join(", ") || say("none") })];
+    if (p.protection.length) cards.push(say("k_protection", { cards: p.protection.join(", ") }));
+    div.append(html("p", cards.join(" · ")));
+    const temples = Object.entries(p.temples).map(([god, v]) => `${god} ${v}`).join(" · ");
+    div.append(html("p", `${say("k_temples")}: ${temples}`));
+    div.append(html("p", say("k_tiles", { tiles: p.tiles.join(" ") || say("none") })));
+    box.append(div);
+  }
+}
+
+function drawKanaloa(s) {
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
+  document.title = say("k_title");
+  document.querySelector("header h1").firstChild.textContent = "Kanaloa ";
+  document.getElementById("variant").textContent = say("k_players", { n: s.players_count, turn: s.turn });
+  const status = document.getElementById("status");
+  status.textContent = s.over ? s.result.text : say("to_decide", { colour: s.players[s.to_move].name });
+  status.className = s.over ? "" : s.to_move;
+  document.getElementById("awaited").textContent = s.awaited;
+  document.getElementById("notation").textContent = s.legal.length ? say("notation", { codes: s.legal.join(" · ") }) : "";
+  drawKanaloaMap(s);
+  drawKanaloaPlayers(s);
+  drawLog(s);
+  document.getElementById("result").hidden = true;
+  document.getElementById("meta").textContent = say("meta", { seed: s.seed, n: s.decisions, digest: s.digest });
+}
+
+(window.GAME_VIEWS = window.GAME_VIEWS || {}).kanaloa = drawKanaloa;
