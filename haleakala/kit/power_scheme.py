@@ -205,7 +205,8 @@ def scheme(g: KitGeometry, config: KitConfig, fields: int | None = None) -> Sche
     b: PowerBudget = budget(config, fields)
     rfid = config.kit == "rfid"
     fields_on = b.rfid_fields
-    pi_a = (PI_BUDGET_MA.get(config.model, max(PI_BUDGET_MA.values())) + b.oled_ma) / 1000
+    pi_ma = PI_BUDGET_MA.get(config.model, max(PI_BUDGET_MA.values()))
+    pi_a = (pi_ma + b.oled_ma + b.speaker_ma) / 1000  # the Pi's side: OLED and speaker too
     if rfid:
         pi_a += PICO_MA / 1000
     n = g.segments
