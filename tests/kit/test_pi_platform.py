@@ -60,7 +60,7 @@ def declared_closure(extra: str) -> set[str]:
         except md.PackageNotFoundError:
             continue  # not installable here (ARM-only wheel): its own deps are not needed
         todo += [(r, e) for r in requires for e in ("", *req.extras)]
-    return seen
+    return seen | {name}  # the project itself (its metadata names ``haleakala`` as its own)
 
 
 def forced_board(model: str, tmp_path: Path) -> dict:
