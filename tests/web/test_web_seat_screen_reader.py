@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 from support.axtree import Node, press, query, texts
@@ -50,6 +51,14 @@ async def awaited(page: Browser, words: list[str]) -> list[Node]:
             ):
                 return buttons
             await asyncio.sleep(0.01)
+
+
+async def buttons_until(page: Browser, ready: Callable[[list[Node]], bool]) -> list[Node]:
+    """The page's buttons (role ``button``, in document order) once ``ready`` says so."""
+    async with asyncio.timeout(60):
+        while not ready(buttons := await query(page, "button")):
+            await asyncio.sleep(0.01)
+        return buttons
 
 
 def turns_of(table: Table, seat: str) -> int:
@@ -158,3 +167,58 @@ def test_a_whole_game_from_a_phone_seat_by_keyboard_through_the_accessibility_tr
     assert everything.count(labels["your_turn"]) == turns_of(table, seat)
     turns_said = [line for line in everything if line in turn_lines]
     assert all(a != b for a, b in itertools.pairwise(turns_said) if a != labels["your_turn"])
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_a_pause_is_announced_once_and_does_not_move_the_focus(language):
+    """Black's phone has not come yet: white's decisions are there but disabled (and say
+    so to the screen reader), the live region says black is away. White tabs to its third
+    decision; black arrives; the region says black is back, the buttons come alive and
+    the focus stays where white put it (a re-drawn page does not steal it); Enter takes it.
+    In each language: the region's name and its sentences come from the catalogs."""
+    from haleakala import i18n
+    from haleakala.games.kahuna import Game
+
+    i18n.use(language)
+    try:
+        table = Table(Game(seed=5, start="white"), {"white": "phone", "black": "phone"},
+                      clock=lambda: 1000.0)  # fmt: skip
+        labels = {key: _(text) for key, text in SEAT_LABELS.items()}
+        legal = table.view("white")["legal"]
+        words = [d["words"] for d in legal]
+        view = HostView(table, "127.0.0.1", 0).start()
+
+        async def look() -> tuple[list[Node], list[Node], list[str]]:
+            async with Browser() as page:
+                await page.call("Emulation.setFocusEmulationEnabled", enabled=True)
+                await page.open(view.seat_url("white"))
+                paused = await buttons_until(page, lambda bs: [b.name for b in bs] == words)
+                for _tab in range(2):
+                    await press(page, "Tab")
+                table.arrived("black")
+                going = await buttons_until(page, lambda bs: bool(bs) and not bs[0].disabled)
+                said = await texts(page, "log", labels["said"])
+                await press(page, "Enter")
+                async with asyncio.timeout(60):
+                    while not table.moves:
+                        await asyncio.sleep(0.01)
+                return paused, going, said
+
+        try:
+            paused, going, said = asyncio.run(look())
+        finally:
+            view.close()
+    finally:
+        i18n.use("en")
+    assert all(b.disabled for b in paused) and paused[0].focused
+    assert [b.focused for b in going] == [i == 2 for i in range(len(words))]
+    i18n.use(language)
+    try:
+        black = _("black")
+        away = _(SEAT_LABELS["said_away"]).format(colour=black)
+        back = _(SEAT_LABELS["said_back"]).format(colour=black)
+        turn = _(SEAT_LABELS["your_turn"])
+    finally:
+        i18n.use("en")
+    assert said == [away, turn, back]
+    assert table.moves[0].player == "white" and table.moves[0].text == legal[2]["text"]

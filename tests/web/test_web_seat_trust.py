@@ -158,7 +158,8 @@ def test_while_the_game_is_paused_the_present_seats_buttons_are_disabled():
             table.arrived("black")
             await page.wait_for("document.querySelector('#away').hidden", "black is back")
             await page.wait_for(
-                "document.querySelectorAll('#decisions button:not([aria-disabled=true])').length > 0",
+                "document.querySelectorAll('#decisions button:not([aria-disabled=true])')"
+                ".length > 0",
                 "the buttons live again",
             )
             return paused, await page.evaluate(dom)
