@@ -459,6 +459,12 @@ SEAT_LABELS = {
     "lost": N_("connection lost — reconnecting…"),
     "away": N_("{colour} has been away for {n} s: the game waits"),
     "over": N_("the game is over"),
+    "said": N_("Announcements"),
+    "said_move": N_("{colour}: {what}"),
+    "said_away": N_("{colour} is away: the game waits"),
+    "said_back": N_("{colour} is back: the game goes on"),
+    "back": N_("connected again"),
+    "position": N_("Position"),
     "bot": N_("bot"),
     "phone": N_("phone"),
 }

@@ -110,7 +110,7 @@ SEAT_DOM = """(() => ({
   seq: Number(document.body.dataset.seq || -1),
   turn: document.body.dataset.turn === '1',
   over: document.body.dataset.over === '1',
-  buttons: [...document.querySelectorAll('#decisions button:not([disabled])')]
+  buttons: [...document.querySelectorAll('#decisions button:not([aria-disabled=true])')]
     .map((b) => b.dataset.decision),
   log: document.querySelectorAll('#log > li').length,
   last: document.querySelector('#last').hidden ? '' : document.querySelector('#last').textContent,

@@ -142,7 +142,7 @@ def test_while_the_game_is_paused_the_present_seats_buttons_are_disabled():
     view = HostView(table, "127.0.0.1", 0).start()
     dom = """(() => ({
       seq: Number(document.body.dataset.seq || -1),
-      enabled: document.querySelectorAll('#decisions button:not([disabled])').length,
+      enabled: document.querySelectorAll('#decisions button:not([aria-disabled=true])').length,
       buttons: document.querySelectorAll('#decisions button').length,
       away: document.querySelector('#away').hidden ? '' : document.querySelector('#away')
         .textContent,
@@ -158,7 +158,8 @@ def test_while_the_game_is_paused_the_present_seats_buttons_are_disabled():
             table.arrived("black")
             await page.wait_for("document.querySelector('#away').hidden", "black is back")
             await page.wait_for(
-                "document.querySelectorAll('#decisions button:not([disabled])').length > 0",
+                "document.querySelectorAll('#decisions button:not([aria-disabled=true])')"
+                ".length > 0",
                 "the buttons live again",
             )
             return paused, await page.evaluate(dom)
