@@ -44,6 +44,7 @@ class HostSide:
     authority: Authority | None
     claim: HostClaim | None
     link: Link
+    session: str
     quiet: Quiet
     bots: dict[str, Any]
     bot_names: dict[str, str]
@@ -99,7 +100,7 @@ class HostSide:
         return Authority(
             game, table=self.url.table, game_id=game_id, local={self.seat, *self.bots},
             local_hints=hints, journal=journal.append, clock=self.clock, history=history,
-            boot=nonce(), result=result_words,
+            boot=self.session, result=result_words,  # the run its presences carry too
         )  # fmt: skip
 
     def _make_bots(self, game: Any) -> dict[str, Any]:
