@@ -17,11 +17,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from support.speech import wav_rms
+from support.waiting import wait_for
 
 from haleakala.companion.autoplay import choose
 from haleakala.companion.journal import Journal
@@ -54,13 +54,6 @@ def said(folder: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
 
 
-def wait_until(condition, process, timeout: float = 300.0) -> None:
-    """Until ``condition()`` holds (or the process ended): a condition, not a clock."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None and not condition():
-        time.sleep(0.01)
-
-
 def test_nothing_is_said_twice_across_a_power_cut(tmp_path):
     whole = Game("base", SEED, "red")
     while not whole.is_terminal():
@@ -76,7 +69,8 @@ def test_nothing_is_said_twice_across_a_power_cut(tmp_path):
 
     first, out = daemon(config, state, tmp_path / "run1.log")
     try:
-        wait_until(lambda: len(said(speech)) >= KILL_AFTER, first)
+        wait_for(lambda: len(said(speech)) >= KILL_AFTER or first.poll() is not None,
+                 f"{KILL_AFTER} utterances written (or the daemon ended)", timeout=300.0)
         assert first.poll() is None, (tmp_path / "run1.log").read_text()[-2000:]
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=60)
