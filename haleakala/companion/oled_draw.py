@@ -112,7 +112,9 @@ class Screen:
 
     def position(self) -> str:
         """The list position for the title bar's right end: "3/8▼" (▼ more below, ▲ more
-        above); on a long text, the arrow alone."""
+        above); on a long text, the arrow alone. A title too long to sit beside "10/10▲"
+        keeps the cursor's number and the arrow ("10▲"): the count is the first thing a
+        player can spare, the title (whose beach, which decision) is not."""
         if self.cards:
             if self.selected is None or len(self.cards) < 2:
                 return ""
@@ -121,7 +123,10 @@ class Screen:
         arrow = "▼" if below else ("▲" if self.offset > 0 else "")
         options = len(self.lines) if self.count is None else self.count
         if self.cursor is not None and options > 1:
-            return f"{self.cursor + 1}/{options}{arrow}"
+            full = f"{self.cursor + 1}/{options}{arrow}"
+            if fits(self.title, title_room(full)):
+                return full
+            return f"{self.cursor + 1}{arrow}"
         return arrow
 
 

@@ -88,10 +88,20 @@ def test_the_font_is_a_6_by_10_bitmap_with_21_columns():
 
 def test_problems_names_a_title_too_long_a_line_too_wide_and_a_missing_glyph():
     assert oled.problems(oled.Screen("MENU", ("resume",))) == []
-    assert oled.problems(oled.Screen("BEFORE SCORING NOW", ("a", "b"), cursor=0, count=2))
+    assert oled.problems(oled.Screen("BEFORE THE SCORING STARTS", ("a", "b"), cursor=0, count=2))
     assert oled.problems(oled.Screen("X", ("a" * 22,)))
     assert oled.problems(oled.Screen("X", ("漢",)))
     assert oled.problems(oled.Screen("X", ("statues and more\t12\t3",)))  # runs into red
+
+
+def test_a_title_too_long_for_the_whole_count_keeps_the_cursor_number_and_the_arrow():
+    # found by hypothesis: the buttons kit's beach chooser at its tenth option, scrolled
+    options = tuple(f"place {v}" for v in range(1, 11))
+    beach = oled.Screen("YELLOW: BEACH 0", options, cursor=9, offset=5)
+    assert beach.position() == "10▲"
+    assert oled.problems(beach) == []
+    short = oled.Screen("BEACH 0", options, cursor=9, offset=5)
+    assert short.position() == "10/10▲"  # the count stays wherever the title leaves room
 
 
 def test_every_fixed_string_fits_with_the_longest_colour_and_list_position():
