@@ -1,6 +1,7 @@
 """Power cuts: the daemon is killed with SIGKILL at random moments and restarted.
 
-50 seeded games (both variants, both kits) are played by real ``haleakala run --hardware sim
+24 seeded games in the default suite, 100 in the long run (``./test -m long``; both variants,
+both kits) are played by real ``haleakala run --hardware sim
 --headless`` processes, driven by the scripted player (``--autoplay``: it carries out its
 decisions through the simulated buttons, encoder and RFID snapshots). Each game is killed 2
 or 3 times and restarted on the same state directory: at a random point of the game (just
@@ -26,11 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from haleakala.companion.autoplay import reference_game
 from haleakala.companion.journal import scan_records
 from haleakala.games.haleakala import Game
 
-GAMES = 50
 WORKERS = 4
 ACK = re.compile(r"ack (?:decision|undo \d+ to decision) (\d+)\b.* digest ([0-9a-f]{16})")
 START = re.compile(r"(?:new game .*|resumed game .* at decision (\d+)), digest ([0-9a-f]{16})")
@@ -144,11 +146,12 @@ def play_with_power_cuts(seed: int, tmp: Path) -> Outcome:
     return outcome
 
 
-def test_power_cuts_never_lose_an_acknowledged_decision_and_games_end_the_same(tmp_path):
+@pytest.mark.parametrize("games", [24, pytest.param(100, marks=pytest.mark.long)])
+def test_power_cuts_never_lose_an_acknowledged_decision_and_games_end_the_same(games, tmp_path):
     (tmp_path / "buttons.toml").write_text('kit = "buttons"\n')
     (tmp_path / "rfid.toml").write_text('kit = "rfid"\n')
     with ThreadPoolExecutor(WORKERS) as pool:
-        outcomes = list(pool.map(lambda s: play_with_power_cuts(s, tmp_path), range(GAMES)))
+        outcomes = list(pool.map(lambda s: play_with_power_cuts(s, tmp_path), range(games)))
     problems = [f"game {o.seed}: {p}" for o in outcomes for p in o.problems]
     assert problems == []
     for o in outcomes:
@@ -158,6 +161,6 @@ def test_power_cuts_never_lose_an_acknowledged_decision_and_games_end_the_same(t
         assert o.final == expected, f"game {o.seed}"
         assert list((tmp_path / f"game{o.seed}" / "games").glob("*.jsonl"))
     # The power cuts really happened, and restarts were really checked.
-    assert sum(o.kills for o in outcomes) >= 1.8 * GAMES
+    assert sum(o.kills for o in outcomes) >= 1.8 * games
     assert all(o.checks >= 1 for o in outcomes)
-    assert sum(o.checks for o in outcomes) >= 1.8 * GAMES
+    assert sum(o.checks for o in outcomes) >= 1.8 * games

@@ -37,8 +37,6 @@ from haleakala.companion import daemon as daemon_module
 from haleakala.hal.base import ZONES
 from haleakala.hal.events import ALL_DISCS
 
-FUZZ_CASES = 5000
-
 # --------------------------------------------------------------------------- writing TOML
 
 
@@ -303,8 +301,9 @@ PROBLEM_LINE = re.compile(r"^(warning: )?(\S+: )?[^\n]+; [^\n]+$")
 of the whole file: syntax, size, encoding, nesting)."""
 
 
+@pytest.mark.parametrize("cases", [2000, pytest.param(10_000, marks=pytest.mark.long)])
 def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_each(
-    monkeypatch: pytest.MonkeyPatch,
+    cases: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = Path(tempfile.mkdtemp(prefix="haleakala-config-fuzz-"))
     path = root / "config.toml"
@@ -315,7 +314,7 @@ def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_
     try:
 
         @settings(
-            max_examples=FUZZ_CASES,
+            max_examples=cases,
             deadline=None,
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -354,7 +353,7 @@ def test_configs_that_pass_check_start_the_daemon_and_the_rest_fail_in_one_line_
         shutil.rmtree(root, ignore_errors=True)
     print(f"config fuzz: {tally}")
     # Both sides of the check were really exercised, not only the refusals.
-    assert tally["passed"] >= FUZZ_CASES // 20 and tally["refused"] >= FUZZ_CASES // 5, tally
+    assert tally["passed"] >= cases // 20 and tally["refused"] >= cases // 5, tally
 
 
 @pytest.mark.parametrize(
