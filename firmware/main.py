@@ -31,12 +31,19 @@ def main(cfg=None, emit=write_line, steps=None, start_thread=None):
         from haleakala_pico.cores import SecondCore
 
         together = SecondCore(start_thread).together
-    scanner = Scanner(build_readers(cfg), emit, debounce_scans=cfg.DEBOUNCE_SCANS,
-                      snapshot_period_ms=cfg.SNAPSHOT_PERIOD_MS,
-                      heartbeat_period_ms=cfg.HEARTBEAT_PERIOD_MS,
-                      hello_period_ms=cfg.HELLO_PERIOD_MS, retry_ms=cfg.FAULT_RETRY_MS,
-                      firmware=FIRMWARE_VERSION, runtime=compat.runtime(),
-                      groups=getattr(cfg, "SCAN_GROUPS", None), together=together)
+    scanner = Scanner(
+        build_readers(cfg),
+        emit,
+        debounce_scans=cfg.DEBOUNCE_SCANS,
+        snapshot_period_ms=cfg.SNAPSHOT_PERIOD_MS,
+        heartbeat_period_ms=cfg.HEARTBEAT_PERIOD_MS,
+        hello_period_ms=cfg.HELLO_PERIOD_MS,
+        retry_ms=cfg.FAULT_RETRY_MS,
+        firmware=FIRMWARE_VERSION,
+        runtime=compat.runtime(),
+        groups=getattr(cfg, "SCAN_GROUPS", None),
+        together=together,
+    )
     led = machine.Pin(cfg.STATUS_LED, machine.Pin.OUT)
     watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
 

@@ -195,8 +195,9 @@ class Checks:
             "exec_started_s": round(started_s, 2),
             "ready_logged_s": round(int(first["__MONOTONIC_TIMESTAMP"]) / 1e6, 2),
             "systemd_analyze": run(["systemd-analyze", "time"]).stdout.strip(),
-            "critical_chain": run(["systemd-analyze", "critical-chain", f"{UNIT}.service",
-                                   "--no-pager"]).stdout.strip(),
+            "critical_chain": run(
+                ["systemd-analyze", "critical-chain", f"{UNIT}.service", "--no-pager"]
+            ).stdout.strip(),
         }
         return {"unit": shown, "main_pid": props["MainPID"]}
 
@@ -353,7 +354,8 @@ class Checks:
                     "--config", str(CONFIG)], timeout=600)  # fmt: skip
         last = done.stdout.strip().splitlines()[-1:] or [""]
         assert done.returncode == 0 and re.match(r"(\d+) of \1 parts pass", last[0]), (
-            done.stdout[-2000:] + done.stderr[-2000:])
+            done.stdout[-2000:] + done.stderr[-2000:]
+        )
         return {"summary": last[0]}
 
     # -- 7. journald's priorities (after every error above) -------------------------------
@@ -365,8 +367,11 @@ class Checks:
         expected = (r"^not starting the game yet: ", r"^live view: cannot listen on ")
         unexpected = [m for m in daemon if not any(re.match(p, m) for p in expected)]
         missing = [p for p in expected if not any(re.match(p, m) for m in daemon)]
-        infos = {text(e).split(" ")[0]: e["PRIORITY"] for e in journal("-p", "info")
-                 if text(e).startswith(("ack ", "ready:", "resumed "))}
+        infos = {
+            text(e).split(" ")[0]: e["PRIORITY"]
+            for e in journal("-p", "info")
+            if text(e).startswith(("ack ", "ready:", "resumed "))
+        }
         assert not unexpected and not missing, (unexpected, missing)
         assert set(infos.values()) == {"6"}, infos
         assert all("atchdog" in m or "Failed to start" in m for m in systemd), systemd
@@ -403,10 +408,15 @@ class Checks:
         logs = sorted(glob.glob(str(STATE / "games" / "*.jsonl")), key=os.path.getmtime)
         assert props["Result"] == "success" and over, (props, lines[-5:])
         facts = {
-            "seed": seed, "policy": policy, "decisions": len(acks), "over": over[0],
+            "seed": seed,
+            "policy": policy,
+            "decisions": len(acks),
+            "over": over[0],
             "seconds": round(seconds, 1),
-            "daemon_write_bytes": written, "journald_write_bytes": jd1 - jd0,
-            "vda_written_bytes": vda1 - vda0, "systemd_consumed": consumed,
+            "daemon_write_bytes": written,
+            "journald_write_bytes": jd1 - jd0,
+            "vda_written_bytes": vda1 - vda0,
+            "systemd_consumed": consumed,
             "journal_bin_bytes": (STATE / "journal.bin").stat().st_size,
             "snapshot_bytes": (STATE / "snapshot.json").stat().st_size,
             "game_log_bytes": os.path.getsize(logs[-1]),
@@ -479,8 +489,13 @@ def refresh(plan: dict) -> dict:
     with contextlib.suppress(FileNotFoundError):
         (DROPINS / "live-view.conf").unlink()
     write_env("--seed 7")  # the image's own (no autoplay: the checks drive the daemon)
-    found["version"] = run([f"{VENV}/bin/python", "-c", "import haleakala, pathlib; "
-                            "print(pathlib.Path(haleakala.__file__).parent)"]).stdout.strip()
+    found["version"] = run(
+        [
+            f"{VENV}/bin/python",
+            "-c",
+            "import haleakala, pathlib; print(pathlib.Path(haleakala.__file__).parent)",
+        ]
+    ).stdout.strip()
     as_user = ["runuser", "-u", "haleakala", "--", f"{VENV}/bin/python"]
     modules = "import haleakala.cli, haleakala.cli.run, haleakala.companion.daemon"
     for n in (1, 2):  # the first from a cold page cache, the second warm
@@ -492,12 +507,14 @@ def refresh(plan: dict) -> dict:
         m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)", line)
         if m:
             rows.append((int(m[2]), len(m[3]) // 2, m[4]))
-    found["import_top_cumulative_us"] = [f"{us} {name}" for us, depth, name in
-                                         sorted(rows, reverse=True) if depth <= 2][:25]
+    found["import_top_cumulative_us"] = [
+        f"{us} {name}" for us, depth, name in sorted(rows, reverse=True) if depth <= 2
+    ][:25]
     verbose = run([*as_user, "-v", "-c", modules]).stderr
     found["from_pyc"] = len(re.findall(r"^# code object from ", verbose, re.M))
-    found["compiled_now"] = [line for line in verbose.splitlines()
-                             if "could not" in line or "bytecode is stale" in line][:20]
+    found["compiled_now"] = [
+        line for line in verbose.splitlines() if "could not" in line or "bytecode is stale" in line
+    ][:20]
     found["blame"] = run(["systemd-analyze", "blame", "--no-pager"]).stdout.splitlines()[:25]
     run("sync")
     return found
@@ -544,8 +561,13 @@ def next_games(plan: dict, until: float) -> None:
         if unit_has_processes():
             time.sleep(0.5)
             continue
-        props = show("ActiveState", "Result", "ExecMainStatus",
-                     "ExecMainExitTimestampMonotonic", "ExecMainStartTimestampMonotonic")
+        props = show(
+            "ActiveState",
+            "Result",
+            "ExecMainStatus",
+            "ExecMainExitTimestampMonotonic",
+            "ExecMainStartTimestampMonotonic",
+        )
         exited = props.get("ExecMainExitTimestampMonotonic", "0") != "0"  # not before its start
         if props["ActiveState"] in ("inactive", "failed") and props["Result"] == "success" \
                 and props["ExecMainStatus"] == "0" and exited:  # fmt: skip

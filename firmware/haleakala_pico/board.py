@@ -29,11 +29,19 @@ def build_readers(cfg=None):
 
         bus = _thread.allocate_lock()
     if len(cfg.READERS) != BEACHES:
-        raise ValueError("config.READERS lists %d readers; the island has %d beaches"
-                         % (len(cfg.READERS), BEACHES))
-    spi = machine.SPI(cfg.SPI_ID, baudrate=cfg.SPI_BAUD, polarity=0, phase=0,
-                      sck=machine.Pin(cfg.SPI_SCK), mosi=machine.Pin(cfg.SPI_MOSI),
-                      miso=machine.Pin(cfg.SPI_MISO))
+        raise ValueError(
+            "config.READERS lists %d readers; the island has %d beaches"
+            % (len(cfg.READERS), BEACHES)
+        )
+    spi = machine.SPI(
+        cfg.SPI_ID,
+        baudrate=cfg.SPI_BAUD,
+        polarity=0,
+        phase=0,
+        sck=machine.Pin(cfg.SPI_SCK),
+        mosi=machine.Pin(cfg.SPI_MOSI),
+        miso=machine.Pin(cfg.SPI_MISO),
+    )
     selects = [machine.Pin(spec["cs"], machine.Pin.OUT, value=1) for spec in cfg.READERS]
     readers = []
     for beach in range(BEACHES):

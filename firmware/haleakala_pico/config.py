@@ -10,7 +10,7 @@ line. Beach N is the beach of island segment N.
 """
 
 SPI_ID = 0
-SPI_BAUD = 2000000      # PN5180 allows 7 MHz, MFRC522 10 MHz; 2 MHz forgives long wires
+SPI_BAUD = 2000000  # PN5180 allows 7 MHz, MFRC522 10 MHz; 2 MHz forgives long wires
 SPI_SCK = 18
 SPI_MOSI = 19
 SPI_MISO = 16
@@ -35,13 +35,13 @@ READERS = (
 # after another (firmware 1.1 and before), at about twice the round time.
 SCAN_GROUPS = ((0, 3), (1, 4), (2, 5))
 
-DEBOUNCE_SCANS = 2          # consecutive agreeing scans before a tag counts as come or gone
-SNAPSHOT_PERIOD_MS = 100    # a full snapshot at least this often (10 Hz), and on every change
+DEBOUNCE_SCANS = 2  # consecutive agreeing scans before a tag counts as come or gone
+SNAPSHOT_PERIOD_MS = 100  # a full snapshot at least this often (10 Hz), and on every change
 HEARTBEAT_PERIOD_MS = 1000
-HELLO_PERIOD_MS = 5000      # hello repeated so a host that connects late learns who we are
-FAULT_RETRY_MS = 1000       # a faulted reader is re-initialised this often
+HELLO_PERIOD_MS = 5000  # hello repeated so a host that connects late learns who we are
+FAULT_RETRY_MS = 1000  # a faulted reader is re-initialised this often
 # Hardware watchdog: a hung scan loop reboots the Pico. 0 = off. Every reader wait has its own
 # timeout, so this is a second line of defence; with it on, interrupting main.py (mpremote,
 # Thonny) reboots the Pico after this long, which makes updating the firmware awkward.
 WATCHDOG_MS = 0
-STATUS_LED = 25             # on-board LED (Pico, not Pico W): toggles once per scan round
+STATUS_LED = 25  # on-board LED (Pico, not Pico W): toggles once per scan round

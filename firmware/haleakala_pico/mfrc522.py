@@ -77,11 +77,11 @@ CASCADE_TAG = 0x88
 SELECT_LEVELS = (0x93, 0x95, 0x97)
 SAK_MORE = 0x04
 
-TIMER_TICKS = 80             # 80 x 25 us = 2 ms answer timeout
-SOFT_TIMEOUT_US = 10000      # backstop if the chip never raises an interrupt
+TIMER_TICKS = 80  # 80 x 25 us = 2 ms answer timeout
+SOFT_TIMEOUT_US = 10000  # backstop if the chip never raises an interrupt
 RESET_TIMEOUT_US = 50000
-RETRIES = 2                  # a garbled answer (tag sliding in) gets this many more tries
-FIELD_SETTLE_MS = 5          # ISO 14443-3: a tag answers within 5 ms of the field appearing
+RETRIES = 2  # a garbled answer (tag sliding in) gets this many more tries
+FIELD_SETTLE_MS = 5  # ISO 14443-3: a tag answers within 5 ms of the field appearing
 
 
 def crc_a(data):
@@ -159,15 +159,15 @@ class MFRC522(Reader):
             if compat.ticks_diff(compat.ticks_us(), start) > RESET_TIMEOUT_US:
                 raise ReaderFault(TIMEOUT, "MFRC522 did not wake after soft reset")
         self.version = "%02X" % version
-        self.write(TX_MODE, 0x00)           # 106 kbit/s, no CRC: set per frame below
+        self.write(TX_MODE, 0x00)  # 106 kbit/s, no CRC: set per frame below
         self.write(RX_MODE, 0x00)
-        self.write(T_MODE, 0x80)            # TAuto: timer starts when transmission ends
-        self.write(T_PRESCALER, 0xA9)       # 13.56 MHz / (2 * 0x0A9 + 1) -> 40 kHz, 25 us
+        self.write(T_MODE, 0x80)  # TAuto: timer starts when transmission ends
+        self.write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 0x0A9 + 1) -> 40 kHz, 25 us
         self.write(T_RELOAD_H, (TIMER_TICKS >> 8) & 0xFF)
         self.write(T_RELOAD_L, TIMER_TICKS & 0xFF)
-        self.write(TX_ASK, 0x40)            # 100 % ASK
-        self.write(MODE, 0x3D)              # CRC preset 0x6363 (ISO 14443A)
-        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)   # antenna on
+        self.write(TX_ASK, 0x40)  # 100 % ASK
+        self.write(MODE, 0x3D)  # CRC preset 0x6363 (ISO 14443A)
+        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)  # antenna on
         self._field_reset = False
         compat.sleep_ms(FIELD_SETTLE_MS)
 
@@ -176,7 +176,7 @@ class MFRC522(Reader):
         while True:
             if self._field_reset:
                 self._cycle_field()
-            self._field_reset = True          # cleared only by a clean read
+            self._field_reset = True  # cleared only by a clean read
             try:
                 uids = self._read_uid()
             except _Garbled as exc:
@@ -201,12 +201,12 @@ class MFRC522(Reader):
     def _transceive(self, data, last_bits=0):
         """Send a frame and return (bytes, valid bits in last byte), or None for silence."""
         self.write(COMMAND, IDLE)
-        self.write(COM_IRQ, 0x7F)           # clear every interrupt request bit
-        self.write(FIFO_LEVEL, 0x80)        # flush the FIFO
+        self.write(COM_IRQ, 0x7F)  # clear every interrupt request bit
+        self.write(FIFO_LEVEL, 0x80)  # flush the FIFO
         self._fifo_write(data)
         self.write(BIT_FRAMING, last_bits)
         self.write(COMMAND, TRANSCEIVE)
-        self.write(BIT_FRAMING, 0x80 | last_bits)   # StartSend
+        self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
         start = compat.ticks_us()
         while True:
             irq = self.read(COM_IRQ)
@@ -226,7 +226,7 @@ class MFRC522(Reader):
         return self._fifo_read(count), valid
 
     def _read_uid(self):
-        self.write(COLL, self.read(COLL) & 0x7F)   # ValuesAfterColl off: collisions seen
+        self.write(COLL, self.read(COLL) & 0x7F)  # ValuesAfterColl off: collisions seen
         answer = self._transceive((WUPA,), 7)
         if answer is None:
             return []
@@ -258,6 +258,6 @@ class MFRC522(Reader):
             try:
                 self._transceive(halt + crc_a(halt))
             except _Garbled:
-                pass                        # the UID is complete; the halt is a courtesy
+                pass  # the UID is complete; the halt is a courtesy
             return [uid_hex(uid)]
         raise ReaderFault(BADRESP, "UID longer than three cascade levels")

@@ -76,27 +76,27 @@ RX_PROTOCOL_ERROR = 1 << 17
 RX_COLLISION = 1 << 18
 RX_BAD = RX_INTEGRITY_ERROR | RX_PROTOCOL_ERROR | RX_COLLISION
 
-PRODUCT_VERSION = 0x10       # EEPROM address of the 2-byte product version
-ISO15693_TX = 0x0D           # RF configuration: ISO 15693 ASK100 26 kbit/s
+PRODUCT_VERSION = 0x10  # EEPROM address of the 2-byte product version
+ISO15693_TX = 0x0D  # RF configuration: ISO 15693 ASK100 26 kbit/s
 ISO15693_RX = 0x8D
-INVENTORY_16_SLOTS = 0x06    # request flags: inventory, high data rate, 16 slots
-INVENTORY_1_SLOT = 0x26      # same with the Nb_slots flag: 1 slot
+INVENTORY_16_SLOTS = 0x06  # request flags: inventory, high data rate, 16 slots
+INVENTORY_1_SLOT = 0x26  # same with the Nb_slots flag: 1 slot
 CMD_INVENTORY = 0x01
-ADDRESSED = 0x22             # request flags: Address_flag (UID follows), high data rate
-CMD_STAY_QUIET = 0x02        # ISO 15693-3: no answer; the tag ignores inventories until
-                             # the field goes off (or a Reset to ready / Select)
-EOF_ONLY = 0xFFFFFB3F        # TX_CONFIG AND-mask: no data, no SOF, just EOF
+ADDRESSED = 0x22  # request flags: Address_flag (UID follows), high data rate
+CMD_STAY_QUIET = 0x02  # ISO 15693-3: no answer; the tag ignores inventories until
+# the field goes off (or a Reset to ready / Select)
+EOF_ONLY = 0xFFFFFB3F  # TX_CONFIG AND-mask: no data, no SOF, just EOF
 
-BUSY_TIMEOUT_US = 20000      # longest host command (LOAD_RF_CONFIG) is well under 1 ms
+BUSY_TIMEOUT_US = 20000  # longest host command (LOAD_RF_CONFIG) is well under 1 ms
 RESET_TIMEOUT_US = 50000
 RF_ON_TIMEOUT_US = 10000
 TAG_POWER_UP_US = 1000
-TX_TIMEOUT_US = 5000         # the longest request (with mask) takes about 2.5 ms on air
-SOF_WAIT_US = 400            # t1 (320.9 us) + start of SOF + margin: silence = empty slot
-RX_TIMEOUT_US = 8000         # a 12-byte answer takes 3.6 ms on air
-MAX_ROUNDS = 16              # collision re-polls before declaring the field unreadable
+TX_TIMEOUT_US = 5000  # the longest request (with mask) takes about 2.5 ms on air
+SOF_WAIT_US = 400  # t1 (320.9 us) + start of SOF + margin: silence = empty slot
+RX_TIMEOUT_US = 8000  # a 12-byte answer takes 3.6 ms on air
+MAX_ROUNDS = 16  # collision re-polls before declaring the field unreadable
 MAX_ANSWER = 64
-FULL_EVERY = 4               # a beach holding one tag is verified at least every 4th scan
+FULL_EVERY = 4  # a beach holding one tag is verified at least every 4th scan
 
 
 class ScanPlan:
@@ -149,8 +149,10 @@ class ScanPlan:
 
     def doubtful(self):
         """The tags the last scan changed its mind about (for ``CONFIRM``)."""
-        return sorted([u for u in self.last if u not in self.before]
-                      + [u for u in self.before if u not in self.last])
+        return sorted(
+            [u for u in self.last if u not in self.before]
+            + [u for u in self.before if u not in self.last]
+        )
 
     def scanned(self, found, mode):
         self.changed = sorted(found) != sorted(self.last)
@@ -160,7 +162,7 @@ class ScanPlan:
         if mode in (self.FULL, self.VERIFY):
             self.probes = 0
         else:
-            self.probes += 1     # probes and confirms since the last verify or full scan
+            self.probes += 1  # probes and confirms since the last verify or full scan
 
     def forget(self):
         """At start and after a reset: nothing is known, the beach looks empty."""
@@ -185,8 +187,8 @@ class PN5180(Reader):
         self._busy = busy
         self._rst = rst
         self._plan = ScanPlan(probe_empty, probe_one)
-        self._tx_config = None   # TX_CONFIG as LOAD_RF_CONFIG leaves it (read at init)
-        self._eof_only = False   # TX_CONFIG sends just an EOF (set in a 16-slot poll)
+        self._tx_config = None  # TX_CONFIG as LOAD_RF_CONFIG leaves it (read at init)
+        self._eof_only = False  # TX_CONFIG sends just an EOF (set in a 16-slot poll)
         self.version = None
 
     # ------------------------------------------------------------------ host interface
@@ -243,8 +245,9 @@ class PN5180(Reader):
         wait_pin(self._busy, 0, RESET_TIMEOUT_US, "BUSY stuck high after reset")
         version = self.read_eeprom(PRODUCT_VERSION, 2)
         if version[0] == version[1] and version[0] in (0x00, 0xFF):
-            raise ReaderFault(NOCHIP, "no PN5180 answers (version %02X%02X)"
-                              % (version[1], version[0]))
+            raise ReaderFault(
+                NOCHIP, "no PN5180 answers (version %02X%02X)" % (version[1], version[0])
+            )
         self.version = "%d.%d" % (version[1], version[0])
         # The ISO 15693 configuration always loads the same EEPROM values; its TX_CONFIG is
         # what a 16-slot poll's EOF-only setting is undone to, without cycling the field.
@@ -290,8 +293,8 @@ class PN5180(Reader):
 
     def _transmit(self, data):
         self.write_register(IRQ_CLEAR, ALL_IRQ)
-        self.and_register(SYSTEM_CONFIG, 0xFFFFFFF8)   # Idle / StopCom
-        self.or_register(SYSTEM_CONFIG, 0x00000003)    # Transceive
+        self.and_register(SYSTEM_CONFIG, 0xFFFFFFF8)  # Idle / StopCom
+        self.or_register(SYSTEM_CONFIG, 0x00000003)  # Transceive
         self._send(bytes((SEND_DATA, 0x00)) + bytes(data))
 
     def _slot_result(self):
@@ -315,7 +318,7 @@ class PN5180(Reader):
             waited = compat.ticks_diff(now, tx_end)
             if irq & RX_SOF_DET_IRQ:
                 if waited > RX_TIMEOUT_US:
-                    return RX_PROTOCOL_ERROR    # an answer began and never ended: garbled
+                    return RX_PROTOCOL_ERROR  # an answer began and never ended: garbled
             elif waited > SOF_WAIT_US:
                 return 0
 
@@ -346,7 +349,7 @@ class PN5180(Reader):
         found = [u for u in known if u not in doubtful]
         for uid in doubtful:
             status = self._probe_slot(int(uid, 16), 64)
-            if status & RX_BAD:    # two tags with one UID, or a garbled answer: read all
+            if status & RX_BAD:  # two tags with one UID, or a garbled answer: read all
                 self._cycle_field()
                 return self._inventory_all(known)
             if status & RX_LENGTH:
@@ -393,7 +396,7 @@ class PN5180(Reader):
         if not here or len(here) > 2:
             return None
         if self._eof_only:
-            self.write_register(TX_CONFIG, self._tx_config)   # whole frames again
+            self.write_register(TX_CONFIG, self._tx_config)  # whole frames again
             self._eof_only = False
         for uid in here:
             if self._stay_quiet(uid):
@@ -436,7 +439,7 @@ class PN5180(Reader):
                     if uid not in found:
                         found.append(uid)
                 continue
-            self._cycle_field()   # restores TX_CONFIG, wakes tags told to stay quiet
+            self._cycle_field()  # restores TX_CONFIG, wakes tags told to stay quiet
             self._poll(mask, mask_bits, found, pending)
         return found
 
@@ -447,7 +450,7 @@ class PN5180(Reader):
         self._transmit(request)
         for slot in range(16):
             if slot == 1:
-                self.and_register(TX_CONFIG, EOF_ONLY)   # stays so until the next field-on
+                self.and_register(TX_CONFIG, EOF_ONLY)  # stays so until the next field-on
                 self._eof_only = True
             if slot:
                 self._transmit(b"")
@@ -455,8 +458,9 @@ class PN5180(Reader):
             if status & RX_BAD:
                 if mask_bits + 4 > 64:
                     raise ReaderFault(BADRESP, "collision with a full 64-bit mask")
-                pending.append((mask | (slot << mask_bits), mask_bits + 4,
-                                bool(status & RX_COLLISION)))
+                pending.append(
+                    (mask | (slot << mask_bits), mask_bits + 4, bool(status & RX_COLLISION))
+                )
             elif status & RX_LENGTH:
                 uid = self._read_answer(status & RX_LENGTH)
                 if uid not in found:

@@ -11,12 +11,12 @@ discs being lifted off a beach.
 
 from haleakala_pico import compat
 
-NOCHIP = "nochip"      # nothing answers on this chip select (unplugged, wrong wiring)
-TIMEOUT = "timeout"    # the chip stopped answering (BUSY stuck, no interrupt)
-BADRESP = "badresp"    # answers that make no sense (wrong length, error flags, garbled RF)
+NOCHIP = "nochip"  # nothing answers on this chip select (unplugged, wrong wiring)
+TIMEOUT = "timeout"  # the chip stopped answering (BUSY stuck, no interrupt)
+BADRESP = "badresp"  # answers that make no sense (wrong length, error flags, garbled RF)
 COLLISION = "collision"  # more tags than the reader can separate (MFRC522: one per field)
-SPI = "spi"            # the bus itself failed
-ERROR = "error"        # anything else the driver did not expect
+SPI = "spi"  # the bus itself failed
+ERROR = "error"  # anything else the driver did not expect
 FAULT_KINDS = (NOCHIP, TIMEOUT, BADRESP, COLLISION, SPI, ERROR)
 
 

@@ -91,13 +91,26 @@ class Scanner:
     """Owns the readers, their debouncers and the frame encoder; ``step`` scans one group of
     beaches (one beach, or two at once through ``together``)."""
 
-    def __init__(self, readers, emit, debounce_scans=2, snapshot_period_ms=100,
-                 heartbeat_period_ms=1000, hello_period_ms=5000, retry_ms=1000,
-                 firmware="?", boot=None, clock_ms=None, runtime=None, groups=None,
-                 together=None):
+    def __init__(
+        self,
+        readers,
+        emit,
+        debounce_scans=2,
+        snapshot_period_ms=100,
+        heartbeat_period_ms=1000,
+        hello_period_ms=5000,
+        retry_ms=1000,
+        firmware="?",
+        boot=None,
+        clock_ms=None,
+        runtime=None,
+        groups=None,
+        together=None,
+    ):
         self.readers = list(readers)
-        self.groups = [tuple(g) for g in groups] if groups else [
-            (i,) for i in range(len(self.readers))]
+        self.groups = (
+            [tuple(g) for g in groups] if groups else [(i,) for i in range(len(self.readers))]
+        )
         if sorted(i for g in self.groups for i in g) != list(range(len(self.readers))):
             raise ValueError("scan groups must name every beach once")
         if max(len(g) for g in self.groups) > 2:
@@ -129,8 +142,11 @@ class Scanner:
 
     def hello(self):
         kinds = [r.kind for r in self.readers]
-        self._say(self.encoder.hello(self.firmware, kinds, self.debounce_scans,
-                                     self.snapshot_period_ms, self.runtime))
+        self._say(
+            self.encoder.hello(
+                self.firmware, kinds, self.debounce_scans, self.snapshot_period_ms, self.runtime
+            )
+        )
         self._last_hello = self._now
 
     def snapshot(self):

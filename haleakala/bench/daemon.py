@@ -191,7 +191,10 @@ def _flood_frames(first_seq: int, count: int) -> list[bytes]:
 
 
 def measure_rfid_flood(
-    seconds: float = 15.0, rate: float = 6500.0, probes: int = 100, timeout: float = 30.0,
+    seconds: float = 15.0,
+    rate: float = 6500.0,
+    probes: int = 100,
+    timeout: float = 30.0,
     attack_seconds: float = 3.0,
 ) -> dict[str, float]:
     """The flood described in the module docstring; returns its figures.
@@ -301,8 +304,10 @@ def measure_rfid_flood(
             os.write(master, b"".join(_flood_frames(seq, 1)))
             seq += 1
         want = frozenset({Disc("yellow", 3)}) if ((seq - 1) // 2) % 2 else frozenset()
-        wait_until(lambda: companion.sensed[2] == want and companion.events.empty(),
-                   "the end of the flood on the board")
+        wait_until(
+            lambda: companion.sensed[2] == want and companion.events.empty(),
+            "the end of the flood on the board",
+        )
         flood_pings = [began, *notifier.pings[pings_before:], time.monotonic()]
         gap = max(b - a for a, b in itertools.pairwise(flood_pings))
         latencies = []
@@ -344,8 +349,7 @@ def measure_rfid_flood(
 ATTACKS = ("seq_900_ahead", "hello_and_snap")
 
 
-def _serial_attacks(master: int, seq: int, notifier, companion,
-                    seconds: float) -> dict[str, float]:
+def _serial_attacks(master: int, seq: int, notifier, companion, seconds: float) -> dict[str, float]:
     """Issue 22: the real Pico (this bench) keeps sending snapshots at 10 Hz while each
     forged frame is slipped in once: a snapshot of the current run numbered 900 ahead
     (beach 2 emptied), then a ``hello`` with a new boot id and one snapshot (yellow 3 put
@@ -375,13 +379,18 @@ def _serial_attacks(master: int, seq: int, notifier, companion,
                 forged = True
                 empty: tuple[tuple[str, ...], ...] = ((),) * 6
                 if name == "seq_900_ahead":
-                    os.write(master, protocol.encode(
-                        protocol.Snapshot(FLOOD_BOOT, seq + 900, empty)))
+                    os.write(
+                        master, protocol.encode(protocol.Snapshot(FLOOD_BOOT, seq + 900, empty))
+                    )
                 else:
                     elsewhere = ((), (), (), (), ("E0040150000000A1",), ())
-                    os.write(master, protocol.encode(protocol.Hello(
-                        "BADC0DE5", 0, "forged", ("pn5180",) * 6, 2, 100))
-                        + protocol.encode(protocol.Snapshot("BADC0DE5", 1, elsewhere)))
+                    os.write(
+                        master,
+                        protocol.encode(
+                            protocol.Hello("BADC0DE5", 0, "forged", ("pn5180",) * 6, 2, 100)
+                        )
+                        + protocol.encode(protocol.Snapshot("BADC0DE5", 1, elsewhere)),
+                    )
             end = time.monotonic() + 0.1
             while time.monotonic() < end:  # 10 Hz, looking at the board and the link
                 now_board = board()
@@ -398,7 +407,8 @@ def _serial_attacks(master: int, seq: int, notifier, companion,
             down += time.monotonic() - down_since
         pings = [began, *notifier.pings[pings_before:], time.monotonic()]
         figures[f"attack_{name}_watchdog_gap_max_s"] = max(
-            b - a for a, b in itertools.pairwise(pings))
+            b - a for a, b in itertools.pairwise(pings)
+        )
         figures[f"attack_{name}_link_down_s"] = down
         figures[f"attack_{name}_board_changes"] = float(changes)
     return figures

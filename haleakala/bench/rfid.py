@@ -57,20 +57,29 @@ class PN5180Timing:
     locked = 35
     """Of each SPI frame, the part under the bus lock: chip select, 2..8 bytes at 2 MHz
     (avg. ~20 µs), chip select again; BUSY waits and the rest of the Python run outside."""
-    field_on = 3 * 60 + 300 + 1000       # LOAD_RF_CONFIG, RF_ON, IRQ poll; 1 ms tag power-up
+    field_on = 3 * 60 + 300 + 1000  # LOAD_RF_CONFIG, RF_ON, IRQ poll; 1 ms tag power-up
     field_off = 60
-    request = 5 * 302 + 113              # flags, cmd, mask length, CRC + SOF/EOF
-    mask_byte = 302                      # each byte of a mask (1-of-4 coding)
-    transmit_setup = 4 * 60              # IRQ clear, Idle, Transceive, SEND_DATA
-    silent_slot = 38 + 400 + 2 * 60      # EOF, SOF wait, last IRQ poll
-    answered_slot = 321 + 57 + 96 * 38 + 38 + 6 * 60   # t1, answer, RX_STATUS + READ_DATA
-    next_slot = 4 * 60                   # transmit setup for the EOF
-    quiet_request = 12 * 302 + 113       # Stay quiet: flags, cmd, 8-byte UID, CRC + SOF/EOF
-    restore_tx = 60                      # WRITE_REGISTER TX_CONFIG: whole frames again
+    request = 5 * 302 + 113  # flags, cmd, mask length, CRC + SOF/EOF
+    mask_byte = 302  # each byte of a mask (1-of-4 coding)
+    transmit_setup = 4 * 60  # IRQ clear, Idle, Transceive, SEND_DATA
+    silent_slot = 38 + 400 + 2 * 60  # EOF, SOF wait, last IRQ poll
+    answered_slot = 321 + 57 + 96 * 38 + 38 + 6 * 60  # t1, answer, RX_STATUS + READ_DATA
+    next_slot = 4 * 60  # transmit setup for the EOF
+    quiet_request = 12 * 302 + 113  # Stay quiet: flags, cmd, 8-byte UID, CRC + SOF/EOF
+    restore_tx = 60  # WRITE_REGISTER TX_CONFIG: whole frames again
     SPI_FRAMES: ClassVar[dict[str, int]] = {
-        "spi": 1, "field_on": 3, "field_off": 1, "request": 0, "mask_byte": 0,
-        "transmit_setup": 4, "silent_slot": 2, "answered_slot": 6, "next_slot": 4,
-        "quiet_request": 0, "restore_tx": 1}
+        "spi": 1,
+        "field_on": 3,
+        "field_off": 1,
+        "request": 0,
+        "mask_byte": 0,
+        "transmit_setup": 4,
+        "silent_slot": 2,
+        "answered_slot": 6,
+        "next_slot": 4,
+        "quiet_request": 0,
+        "restore_tx": 1,
+    }
 
     def __init__(self) -> None:
         self.frames = 0
@@ -78,8 +87,14 @@ class PN5180Timing:
     FULL, PROBE, VERIFY, CONFIRM = 0, 1, 2, 3
     """The firmware's ``ScanPlan`` modes (same numbers)."""
 
-    def scan(self, uids: list[int], was_empty: bool, mode: int | None = None,
-             known: list[int] | None = None, doubtful: list[int] | None = None) -> int:
+    def scan(
+        self,
+        uids: list[int],
+        was_empty: bool,
+        mode: int | None = None,
+        known: list[int] | None = None,
+        doubtful: list[int] | None = None,
+    ) -> int:
         """Time of one scan of a field holding ``uids``, as firmware/haleakala_pico/pn5180.py
         runs it: ``mode`` is the firmware's ``ScanPlan`` choice (by default, as firmware
         1.2: probe a beach that was empty), ``known`` the UIDs its last scan found (used to
@@ -102,7 +117,7 @@ class PN5180Timing:
             add("request")
             add("mask_byte", (bits + 7) // 8)
             if slots == 16:
-                add("spi")                    # TX_CONFIG: just an EOF for the next slots
+                add("spi")  # TX_CONFIG: just an EOF for the next slots
                 add("next_slot", 15)
 
         def behind(mask: int, bits: int) -> bool:
@@ -118,7 +133,7 @@ class PN5180Timing:
             for _ in here:
                 add("transmit_setup")
                 add("quiet_request")
-                add("silent_slot")            # no answer: the SOF wait runs out
+                add("silent_slot")  # no answer: the SOF wait runs out
             answering = [u for u in uids if u & low == mask and u not in here]
             ask(mask, bits, 1)
             add("answered_slot" if answering else "silent_slot")
@@ -136,7 +151,7 @@ class PN5180Timing:
         if mode != self.FULL:  # a 1-slot probe: silence, one clean answer, or a collision
             ask(0, 0, 1)
             add("answered_slot" if uids else "silent_slot")
-            if len(uids) == 1 and mode == self.VERIFY:   # PN5180._alone: quiet, ask again
+            if len(uids) == 1 and mode == self.VERIFY:  # PN5180._alone: quiet, ask again
                 add("transmit_setup")
                 add("quiet_request")
                 add("silent_slot")
@@ -162,8 +177,9 @@ class PN5180Timing:
             ask(mask, bits, 16)
             eof_only = True
             for slot in range(16):
-                here = [u for u in uids if u & ((1 << bits) - 1) == mask
-                        and (u >> bits) & 0xF == slot]
+                here = [
+                    u for u in uids if u & ((1 << bits) - 1) == mask and (u >> bits) & 0xF == slot
+                ]
                 add("answered_slot" if here else "silent_slot")
                 if len(here) > 1:
                     pending.append((mask | (slot << bits), bits + 4))
@@ -180,9 +196,9 @@ class MFRC522Timing:
     locked = 25
     """Of each register access, the part under the bus lock (2 bytes at 2 MHz and the
     chip select around them)."""
-    setup = 7 * 40                       # Idle, IRQ clear, flush, FIFO, framing, command, start
-    result = 4 * 40                      # ErrorReg, FIFOLevel, Control, FIFO read
-    timeout = 2000                       # TReload: 80 × 25 µs
+    setup = 7 * 40  # Idle, IRQ clear, flush, FIFO, framing, command, start
+    result = 4 * 40  # ErrorReg, FIFOLevel, Control, FIFO read
+    timeout = 2000  # TReload: 80 × 25 µs
 
     def __init__(self) -> None:
         self.frames = 0
@@ -192,11 +208,11 @@ class MFRC522Timing:
         if not uids:
             self.frames = 7 + 2 + 1
             return wupa + self.timeout + self.reg
-        total = wupa + 90 + 190 + self.result                    # FDT, ATQA
+        total = wupa + 90 + 190 + self.result  # FDT, ATQA
         for _level in range(2):
-            total += self.setup + 190 + 90 + 470 + self.result   # ANTICOLLISION
-            total += self.setup + 850 + 90 + 280 + self.result   # SELECT
-        total += self.setup + 380 + self.timeout                 # HLT A: no answer
+            total += self.setup + 190 + 90 + 470 + self.result  # ANTICOLLISION
+            total += self.setup + 850 + 90 + 280 + self.result  # SELECT
+        total += self.setup + 380 + self.timeout  # HLT A: no answer
         self.frames = 7 + 2 + 4 + 2 * 2 * (7 + 4) + 7
         return total
 
@@ -247,13 +263,14 @@ class TimedReader:
             mode, known = self.plan.mode(), [int(u, 16) for u in self.plan.last]
             doubtful = [int(u, 16) for u in self.plan.doubtful()]
         if isinstance(self.model, PN5180Timing):
-            took = self.model.scan([int(u, 16) for u in uids], self.was_empty, mode, known,
-                                   doubtful)
+            took = self.model.scan(
+                [int(u, 16) for u in uids], self.was_empty, mode, known, doubtful
+            )
         else:
             took = self.model.scan([int(u, 16) for u in uids], self.was_empty)
         self.clock.us += took
         self.clock.bus_us += self.model.frames * self.model.locked
-        if mode == PN5180Timing.CONFIRM and self.plan is not None:   # see PN5180._confirm
+        if mode == PN5180Timing.CONFIRM and self.plan is not None:  # see PN5180._confirm
             doubtful_now = set(self.plan.doubtful())
             uids = sorted((set(self.plan.last) - doubtful_now) | (doubtful_now & set(uids)))
         self.was_empty = not uids
@@ -306,9 +323,14 @@ def _tag(rng: random.Random) -> str:
     return "E0040150" + f"{rng.getrandbits(32):08X}"
 
 
-def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
-             debounce: int = 2, firmware: str | Path | None = None,
-             scan: str = "config") -> dict[str, Any]:
+def simulate(
+    changes: int = 300,
+    seed: int = 1,
+    reader: str = "pn5180",
+    debounce: int = 2,
+    firmware: str | Path | None = None,
+    scan: str = "config",
+) -> dict[str, Any]:
     """Run the firmware scanner and the host session on a virtual clock; latencies in ms."""
     scanner_module = firmware_scanner(firmware)
     groups = scan_groups(scan, firmware)
@@ -321,9 +343,15 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
     readers = [TimedReader(reader, b, board, clock) for b in range(BEACHES)]
     lines: list[tuple[int, str]] = []
     scanner = scanner_module.Scanner(
-        readers, lambda line: lines.append((clock.us, line)), debounce_scans=debounce,
-        firmware="bench", boot=0x0BE4C400, clock_ms=clock.ticks_ms, groups=groups,
-        together=two_cores(clock))
+        readers,
+        lambda line: lines.append((clock.us, line)),
+        debounce_scans=debounce,
+        firmware="bench",
+        boot=0x0BE4C400,
+        clock_ms=clock.ticks_ms,
+        groups=groups,
+        together=two_cores(clock),
+    )
     session = RfidSession(tag_map, warn_unknown=False)
     session.opened("bench", 0.0)
     scanner.start()
@@ -348,15 +376,20 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
                 spent = (time.perf_counter() - start) * 1e6
                 host_us.append(spent)
                 for event in events:
-                    if (want is not None and seen is None and isinstance(event, BeachContents)
-                            and event.beach == want[0] and (want[1] in event.discs) == want[2]):
+                    if (
+                        want is not None
+                        and seen is None
+                        and isinstance(event, BeachContents)
+                        and event.beach == want[0]
+                        and (want[1] in event.discs) == want[2]
+                    ):
                         seen = int(emitted_at + USB_LATENCY_US + spent)
             lines.clear()
             if seen is not None:
                 return seen
         return None
 
-    run_until(clock.us + 1_000_000, None)          # settle
+    run_until(clock.us + 1_000_000, None)  # settle
     for _ in range(changes):
         run_until(clock.us + rng.randint(20_000, 300_000), None)
         uid = rng.choice(uids)
@@ -381,7 +414,10 @@ def simulate(changes: int = 300, seed: int = 1, reader: str = "pn5180",
         (arrivals if new is not None else departures).append((seen - changed_at) / 1000)
     arrivals.sort()
     return {
-        "reader": reader, "debounce": debounce, "changes": changes, "missed": missed,
+        "reader": reader,
+        "debounce": debounce,
+        "changes": changes,
+        "missed": missed,
         "arrival_mean_ms": statistics.fmean(arrivals),
         "arrival_p95_ms": percentile(arrivals, 0.95),
         "arrival_max_ms": arrivals[-1],
@@ -434,6 +470,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"host_us_per_frame: {result['host_us_per_frame']:.0f}")
     together = " ".join("+".join(map(str, g)) for g in result["groups"])
     print(f"scan: {together} ({'pairs' if len(result['groups']) < BEACHES else 'sequential'})")
-    print(f"model: {reader} x{BEACHES}, debounce {debounce}, {changes} changes, "
-          f"seed {seed}, missed {result['missed']}")
+    print(
+        f"model: {reader} x{BEACHES}, debounce {debounce}, {changes} changes, "
+        f"seed {seed}, missed {result['missed']}"
+    )
     return 0

@@ -57,10 +57,17 @@ def measure(games: int, cap: int | None = None) -> dict[str, float | int]:
                 whole.append(len(ask(base, table.tokens[mover], mover, "state?since=0")))
                 legal = game.legal_actions()
                 text = game.format(legal[(seed + table.seq) % len(legal)])
-                message = {"v": VERSION, "kind": "decide", "table": table.name,
-                           "game": table.game_id, "sender": mover, "seq": table.seq + 1,
-                           "decision": text, "nonce": secrets.token_hex(8),
-                           "mac": ""}  # fmt: skip  (what seat.js sends: the core's version)
+                message = {
+                    "v": VERSION,
+                    "kind": "decide",
+                    "table": table.name,
+                    "game": table.game_id,
+                    "sender": mover,
+                    "seq": table.seq + 1,
+                    "decision": text,
+                    "nonce": secrets.token_hex(8),
+                    "mac": "",
+                }  # fmt: skip  (what seat.js sends: the core's version)
                 start = time.perf_counter()
                 ask(base, table.tokens[mover], mover, "decide", json.dumps(message).encode())
                 acked = time.perf_counter()

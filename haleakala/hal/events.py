@@ -36,7 +36,7 @@ class Disc:
     def parse(cls, text: str) -> Disc:
         for colour in COLOURS:
             if text.startswith(colour):
-                rest = text[len(colour):]
+                rest = text[len(colour) :]
                 value = INVOCATION if rest == "*" else int(rest) if rest.isdigit() else -1
                 return cls(colour, value)
         raise ValueError(f"{text!r} is not a disc name like red3 or yellow* ")

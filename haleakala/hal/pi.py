@@ -252,9 +252,7 @@ def open_display(display: DisplayConfig, *, serial: Any = None) -> PiDisplay:
     try:
         from luma.oled.device import sh1106, ssd1306
     except ImportError as exc:
-        raise HardwareError(
-            f"cannot load luma.oled: {exc} ({install_hint('pi')})"
-        ) from exc
+        raise HardwareError(f"cannot load luma.oled: {exc} ({install_hint('pi')})") from exc
     drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
     if display.driver not in drivers:
         raise HardwareError(f"unknown OLED driver {display.driver!r}: use ssd1306 or sh1106")
@@ -319,9 +317,7 @@ class PiInputs:
         try:
             from gpiozero import DigitalInputDevice, RotaryEncoder
         except ImportError as exc:
-            raise HardwareError(
-                f"cannot load gpiozero: {exc} ({install_hint('pi')})"
-            ) from exc
+            raise HardwareError(f"cannot load gpiozero: {exc} ({install_hint('pi')})") from exc
         self.bounce_s = config.inputs.bounce_ms / 1000
         self.hold_s = config.inputs.hold_ms / 1000
         self.clock = clock

@@ -70,15 +70,18 @@ def test_pn5180_model_uses_the_firmware_scan_plan_and_its_modes() -> None:
     plan = importlib.import_module("haleakala_pico.pn5180").ScanPlan
     model = bench.PN5180Timing
     assert (plan.FULL, plan.PROBE, plan.VERIFY, plan.CONFIRM) == (
-        model.FULL, model.PROBE, model.VERIFY, model.CONFIRM)
+        model.FULL,
+        model.PROBE,
+        model.VERIFY,
+        model.CONFIRM,
+    )
 
 
 def test_pn5180_confirming_one_doubtful_tag_costs_less_than_a_full_inventory() -> None:
     model = bench.PN5180Timing()
     stack = [0x01, 0x02, 0x03]
     full = model.scan(stack, was_empty=False, mode=model.FULL)
-    confirm = model.scan(stack, was_empty=False, mode=model.CONFIRM, known=stack,
-                         doubtful=[0x03])
+    confirm = model.scan(stack, was_empty=False, mode=model.CONFIRM, known=stack, doubtful=[0x03])
     assert confirm < full / 2
 
 

@@ -52,6 +52,4 @@ def test_one_command_help_is_the_whole_command_lines_help():
 def test_the_top_level_help_still_lists_every_command():
     text = build_parser().format_help()
     assert all(name in text for name in COMMANDS)
-    assert set(build_parser("not-a-command")._subparsers._group_actions[0].choices) == set(
-        COMMANDS
-    )
+    assert set(build_parser("not-a-command")._subparsers._group_actions[0].choices) == set(COMMANDS)

@@ -34,8 +34,11 @@ def pico(tmp_path: Path) -> Iterator[VirtualPico]:
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(EXAMPLE.read_text() if EXAMPLE.exists() else
-                    'kit = "rfid"\n\n[rfid]\nport = "auto"\n\n[tags]\n# disc tags\n')
+    path.write_text(
+        EXAMPLE.read_text()
+        if EXAMPLE.exists()
+        else 'kit = "rfid"\n\n[rfid]\nport = "auto"\n\n[tags]\n# disc tags\n'
+    )
     return path
 
 
@@ -54,16 +57,16 @@ def placing(pico: VirtualPico, beaches=(0, 1, 2, 3, 4, 5)):
 def test_enrolling_all_twelve_discs_writes_the_tag_map(pico, config) -> None:
     before = config.read_text()
     said: list[str] = []
-    result = enroll(config, pico.path, say=said.append, on_prompt=placing(pico),
-                    timeout_s=5)
+    result = enroll(config, pico.path, say=said.append, on_prompt=placing(pico), timeout_s=5)
     assert result == {uid: disc for disc, uid in UIDS.items()}
     written = tomllib.loads(config.read_text())
     assert written["tags"] == {uid: disc.name for disc, uid in UIDS.items()}
     # Everything else in the file is untouched, byte for byte.
     head = before.split("[tags]")[0]
     assert config.read_text().startswith(head)
-    assert {k: v for k, v in written.items() if k != "tags"} == \
-        {k: v for k, v in tomllib.loads(before).items() if k != "tags"}
+    assert {k: v for k, v in written.items() if k != "tags"} == {
+        k: v for k, v in tomllib.loads(before).items() if k != "tags"
+    }
     assert said[0].startswith("[1/12] Put the red1 disc")
     assert any("yellow* = " in line for line in said)
 
@@ -73,23 +76,31 @@ def test_tag_enrolled_for_another_disc_is_refused(pico, config) -> None:
     said: list[str] = []
 
     def on_prompt(disc: Disc) -> None:
-        pico.place(0, UIDS[Disc("red", 2)])         # the wrong disc first...
-        threading.Timer(0.3, pico.place, (3, UIDS[disc])).start()   # ...then the right one
+        pico.place(0, UIDS[Disc("red", 2)])  # the wrong disc first...
+        threading.Timer(0.3, pico.place, (3, UIDS[disc])).start()  # ...then the right one
 
-    result = enroll(config, pico.path, [Disc("red", 1)], say=said.append,
-                    on_prompt=on_prompt, timeout_s=5)
+    result = enroll(
+        config, pico.path, [Disc("red", 1)], say=said.append, on_prompt=on_prompt, timeout_s=5
+    )
     assert any("already enrolled as red2" in line for line in said)
     assert result == {UIDS[Disc("red", 2)]: Disc("red", 2), UIDS[Disc("red", 1)]: Disc("red", 1)}
 
 
 def test_re_enrolling_one_disc_replaces_only_its_tag(pico, config) -> None:
     old = {"E0040150AAAA0001": "red1", "E0040150AAAA0002": "yellow*"}
-    config.write_text(config.read_text()
-                      + "".join(f'"{u}" = "{d}"\n' for u, d in old.items()))
-    enroll(config, pico.path, [Disc("red", 1)], say=lambda _t: None,
-           on_prompt=placing(pico), timeout_s=5)
+    config.write_text(config.read_text() + "".join(f'"{u}" = "{d}"\n' for u, d in old.items()))
+    enroll(
+        config,
+        pico.path,
+        [Disc("red", 1)],
+        say=lambda _t: None,
+        on_prompt=placing(pico),
+        timeout_s=5,
+    )
     assert tomllib.loads(config.read_text())["tags"] == {
-        UIDS[Disc("red", 1)]: "red1", "E0040150AAAA0002": "yellow*"}
+        UIDS[Disc("red", 1)]: "red1",
+        "E0040150AAAA0002": "yellow*",
+    }
 
 
 def test_ctrl_c_leaves_the_config_untouched(pico, config) -> None:
@@ -106,8 +117,7 @@ def test_ctrl_c_leaves_the_config_untouched(pico, config) -> None:
     assert config.read_bytes() == before
 
 
-def test_ctrl_c_in_the_command_says_the_config_is_unchanged(config, monkeypatch,
-                                                            capsys) -> None:
+def test_ctrl_c_in_the_command_says_the_config_is_unchanged(config, monkeypatch, capsys) -> None:
     before = config.read_bytes()
 
     def interrupted(*_args, **_kw):
@@ -130,13 +140,17 @@ def test_unknown_disc_names_are_refused(config, capsys) -> None:
     assert cli.main(["tags", "enroll", "--config", str(config), "--disc", "red6"]) == 2
 
 
-@pytest.mark.parametrize(("line", "complaint"), [
-    ('"E004015000000001" = "blue1"', "'blue1' is not a disc"),
-    ('"E004015000000001" = "red9"', "'red9' is not a disc"),
-    ('"XYZ" = "red1"', "not a tag UID"),
-])
-def test_broken_tag_map_is_refused_with_the_line_to_fix(config, capsys, line: str,
-                                                        complaint: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "complaint"),
+    [
+        ('"E004015000000001" = "blue1"', "'blue1' is not a disc"),
+        ('"E004015000000001" = "red9"', "'red9' is not a disc"),
+        ('"XYZ" = "red1"', "not a tag UID"),
+    ],
+)
+def test_broken_tag_map_is_refused_with_the_line_to_fix(
+    config, capsys, line: str, complaint: str
+) -> None:
     config.write_text(config.read_text() + line + "\n")
     assert cli.main(["tags", "show", "--config", str(config)]) == 2
     assert complaint in capsys.readouterr().err
@@ -158,11 +172,15 @@ TAGS = {"E004015000000001": Disc("red", 1), "E004015000000002": Disc("yellow", 0
 
 
 def test_tags_table_in_the_middle_is_replaced_and_its_comments_kept() -> None:
-    text = ('kit = "rfid"\n\n[tags]\n# tag = disc\n"0102030405060708" = "red5"\n\n'
-            '[inputs]\nhold_ms = 800\n')
+    text = (
+        'kit = "rfid"\n\n[tags]\n# tag = disc\n"0102030405060708" = "red5"\n\n'
+        "[inputs]\nhold_ms = 800\n"
+    )
     new = replace_tags_section(text, TAGS)
-    assert new == ('kit = "rfid"\n\n[tags]\n# tag = disc\n"E004015000000001" = "red1"\n'
-                   '"E004015000000002" = "yellow*"\n\n[inputs]\nhold_ms = 800\n')
+    assert new == (
+        'kit = "rfid"\n\n[tags]\n# tag = disc\n"E004015000000001" = "red1"\n'
+        '"E004015000000002" = "yellow*"\n\n[inputs]\nhold_ms = 800\n'
+    )
 
 
 def test_missing_tags_table_is_appended() -> None:
@@ -182,22 +200,31 @@ KEYS = st.text("abcdefghij_", min_size=1, max_size=6)
 SIMPLE = st.one_of(st.integers(-5, 5), st.text("xyz /.", max_size=8), st.booleans())
 
 
-@given(top=st.dictionaries(KEYS, SIMPLE, max_size=3),
-       sections=st.dictionaries(KEYS.filter(lambda k: k != "tags"),
-                                st.dictionaries(KEYS, SIMPLE, max_size=3), max_size=3),
-       position=st.integers(0, 3),
-       tags=st.dictionaries(st.integers(0, 2**64 - 1).map(lambda n: f"{n:016X}"),
-                            st.sampled_from(ENROL_ORDER), max_size=12))
+@given(
+    top=st.dictionaries(KEYS, SIMPLE, max_size=3),
+    sections=st.dictionaries(
+        KEYS.filter(lambda k: k != "tags"), st.dictionaries(KEYS, SIMPLE, max_size=3), max_size=3
+    ),
+    position=st.integers(0, 3),
+    tags=st.dictionaries(
+        st.integers(0, 2**64 - 1).map(lambda n: f"{n:016X}"),
+        st.sampled_from(ENROL_ORDER),
+        max_size=12,
+    ),
+)
 def test_rewriting_tags_changes_nothing_else(top, sections, position, tags) -> None:
     assume(not set(top) & set(sections))
+
     def value(v) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
         return f'"{v}"' if isinstance(v, str) else str(v)
 
     blocks = ["".join(f"{k} = {value(v)}\n" for k, v in top.items())]
-    tables = [f"[{name}]\n" + "".join(f"{k} = {value(v)}\n" for k, v in body.items())
-              for name, body in sections.items()]
+    tables = [
+        f"[{name}]\n" + "".join(f"{k} = {value(v)}\n" for k, v in body.items())
+        for name, body in sections.items()
+    ]
     tables.insert(min(position, len(tables)), '[tags]\n# comment\n"00000001" = "red1"\n')
     text = "\n".join(blocks + tables)
     unique = {}
@@ -213,8 +240,23 @@ def test_rewriting_tags_changes_nothing_else(top, sections, position, tags) -> N
 
 def test_enroll_command_end_to_end(pico, config, capsys) -> None:
     threading.Timer(0.5, pico.place, (2, UIDS[Disc("red", 3)])).start()
-    assert cli.main(["tags", "enroll", "--config", str(config), "--port", pico.path,
-                     "--disc", "red3", "--timeout", "5"]) == 0
+    assert (
+        cli.main(
+            [
+                "tags",
+                "enroll",
+                "--config",
+                str(config),
+                "--port",
+                pico.path,
+                "--disc",
+                "red3",
+                "--timeout",
+                "5",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "[1/1] Put the red3 disc" in out and f"red3 = {UIDS[Disc('red', 3)]}" in out
     assert tomllib.loads(config.read_text())["tags"] == {UIDS[Disc("red", 3)]: "red3"}

@@ -36,8 +36,9 @@ class ClockedNotifier(Notifier):
 def flood_of(kind: str):
     if kind == "rfid":
         yellow = frozenset({Disc("yellow", 3)})  # out of turn: refused, then taken off
-        return itertools.cycle([BeachContents(2, yellow), BeachContents(2, frozenset()),
-                                BeachContents(5, frozenset())])
+        return itertools.cycle(
+            [BeachContents(2, yellow), BeachContents(2, frozenset()), BeachContents(5, frozenset())]
+        )
     return itertools.cycle([ButtonPressed("beach2"), ButtonPressed("back")])
 
 

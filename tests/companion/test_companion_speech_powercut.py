@@ -69,8 +69,11 @@ def test_nothing_is_said_twice_across_a_power_cut(tmp_path):
 
     first, out = daemon(config, state, tmp_path / "run1.log")
     try:
-        wait_for(lambda: len(said(speech)) >= KILL_AFTER or first.poll() is not None,
-                 f"{KILL_AFTER} utterances written (or the daemon ended)", timeout=300.0)
+        wait_for(
+            lambda: len(said(speech)) >= KILL_AFTER or first.poll() is not None,
+            f"{KILL_AFTER} utterances written (or the daemon ended)",
+            timeout=300.0,
+        )
         assert first.poll() is None, (tmp_path / "run1.log").read_text()[-2000:]
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=60)

@@ -12,8 +12,10 @@ from haleakala.hal.rfid import protocol
 from haleakala.hal.rfid.session import RfidSession
 
 STRANGER = "04A1B2C3D4E5F6"
-TAGS = {f"E00401500000{i:04X}": Disc(c, v)
-        for i, (c, v) in enumerate((c, v) for c in ("red", "yellow") for v in range(6))}
+TAGS = {
+    f"E00401500000{i:04X}": Disc(c, v)
+    for i, (c, v) in enumerate((c, v) for c in ("red", "yellow") for v in range(6))
+}
 
 
 def frames(*boards) -> bytes:

@@ -35,8 +35,9 @@ def pn5180(machine: FakeMachine, chip, cs: int = 17, busy: int = 2, rst: int = 3
     machine.attach(cs, chip, busy=busy)
     reader_cls = firmware_module("haleakala_pico.pn5180").PN5180
     spi = machine.SPI(0)
-    return reader_cls(spi, machine.Pin(cs, 1, value=1), machine.Pin(busy, 0),
-                      machine.Pin(rst, 1, value=1))
+    return reader_cls(
+        spi, machine.Pin(cs, 1, value=1), machine.Pin(busy, 0), machine.Pin(rst, 1, value=1)
+    )
 
 
 def mfrc522(machine: FakeMachine, chip, cs: int = 20, rst: int = 5):
@@ -77,10 +78,10 @@ def test_pn5180_resolves_tags_that_answer_in_the_same_slot(machine) -> None:
     chip = FakePN5180(tags)
     reader = pn5180(machine, chip)
     reader.init()
-    reader.inventory()                        # first scan probes an empty-looking beach
+    reader.inventory()  # first scan probes an empty-looking beach
     requests = chip.requests
     assert sorted(reader.inventory()) == sorted(tags)
-    assert chip.requests - requests >= 2      # the collision cost at least one more poll
+    assert chip.requests - requests >= 2  # the collision cost at least one more poll
 
 
 @settings(max_examples=60, deadline=None)
@@ -90,7 +91,7 @@ def test_pn5180_finds_exactly_the_tags_in_its_field(tags: set[str]) -> None:
     with firmware_on_path(fake):
         reader = pn5180(fake, FakePN5180(sorted(tags)))
         reader.init()
-        for _ in range(2):                    # probe path, then full-inventory path
+        for _ in range(2):  # probe path, then full-inventory path
             assert sorted(reader.inventory()) == sorted(tags)
 
 
@@ -117,9 +118,9 @@ def test_pn5180_lone_tag_on_an_empty_beach_is_read_by_the_probe_alone(machine) -
     assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
     chip.tags = ["E004015000000005", "E004015000000016"]
     requests = chip.requests
-    assert reader.inventory() == ["E004015000000005"]     # the confirming scan
+    assert reader.inventory() == ["E004015000000005"]  # the confirming scan
     assert chip.requests - requests == 1 and chip.inventory is None
-    assert sorted(reader.inventory()) == chip.tags          # a probe: collision, settled
+    assert sorted(reader.inventory()) == chip.tags  # a probe: collision, settled
 
 
 def test_pn5180_confirming_scan_reads_only_the_doubtful_tags(machine) -> None:
@@ -131,18 +132,17 @@ def test_pn5180_confirming_scan_reads_only_the_doubtful_tags(machine) -> None:
     reader.init()
     reader.inventory()
     reader.inventory()
-    assert sorted(reader.inventory()) == stack               # settled: a 16-slot inventory
+    assert sorted(reader.inventory()) == stack  # settled: a 16-slot inventory
     chip.tags = stack[:2]
-    assert sorted(reader.inventory()) == stack[:2]           # full: the third tag is gone
+    assert sorted(reader.inventory()) == stack[:2]  # full: the third tag is gone
     requests, slots = chip.requests, chip.slots_opened
-    assert sorted(reader.inventory()) == stack[:2]           # confirm: still gone
+    assert sorted(reader.inventory()) == stack[:2]  # confirm: still gone
     assert (chip.requests - requests, chip.slots_opened - slots) == (1, 1)
-    assert sorted(reader.inventory()) == stack[:2]           # then the whole beach again
+    assert sorted(reader.inventory()) == stack[:2]  # then the whole beach again
     assert chip.slots_opened - slots > 16
 
 
-def test_pn5180_a_new_tag_colliding_with_the_known_one_is_read_after_stay_quiet(
-        machine) -> None:
+def test_pn5180_a_new_tag_colliding_with_the_known_one_is_read_after_stay_quiet(machine) -> None:
     """A probe collision on a beach with one known tag: that tag is told to stay quiet and
     the slot asked again, instead of a 16-slot inventory."""
     known, new = "E004015000000005", "E004015000000015"
@@ -167,12 +167,11 @@ def test_pn5180_known_tags_sharing_a_slot_are_settled_by_stay_quiet(machine) -> 
     slots, quiet = chip.slots_opened, chip.quiet_requests
     assert sorted(reader.inventory()) == same_slot
     assert chip.quiet_requests - quiet == 2 and chip.slots_opened - slots == 17
-    chip.tags = [same_slot[0], "E004015000000031"]           # one left, another came
+    chip.tags = [same_slot[0], "E004015000000031"]  # one left, another came
     assert sorted(reader.inventory()) == sorted(chip.tags)  # not explained: polled again
 
 
-def test_pn5180_a_weak_tag_under_a_strong_one_is_found_within_full_every_scans(
-        machine) -> None:
+def test_pn5180_a_weak_tag_under_a_strong_one_is_found_within_full_every_scans(machine) -> None:
     """The probe's single slot lets a strong tag drown a weak one; the verify (the strong
     tag told to stay quiet, the slot asked again) hears it, at the latest on the
     FULL_EVERY-th scan."""
@@ -212,7 +211,7 @@ def test_pn5180_probe_answer_is_followed_by_a_full_inventory(machine) -> None:
     chip.tags = ["E004015000000005", "E004015000000016"]
     assert sorted(reader.inventory()) == chip.tags
     chip.tags = []
-    assert reader.inventory() == []           # tags left: the full inventory says so
+    assert reader.inventory() == []  # tags left: the full inventory says so
 
 
 def test_pn5180_silent_slots_end_by_timeout_when_no_rx_interrupt(machine) -> None:
@@ -255,7 +254,7 @@ def test_pn5180_chip_that_vanishes_mid_scan_is_a_fault(machine) -> None:
     chip = FakePN5180(["E004015000000007"])
     reader = pn5180(machine, chip)
     reader.init()
-    chip.absent = True                        # registers now read all ones
+    chip.absent = True  # registers now read all ones
     assert fault_kind(reader.inventory) == "nochip"
 
 
@@ -336,8 +335,14 @@ def kit_config(kinds: list[str]) -> types.SimpleNamespace:
 
 def test_main_builds_the_kit_from_config_and_streams_parsable_frames(machine) -> None:
     config = firmware_module("haleakala_pico.config")
-    chips = [FakePN5180(), FakePN5180(["E004015000000001", "E004015000000002"]),
-             AbsentChip(), FakePN5180(), FakeMFRC522(["04A1B2C3D4E5F6"]), FakePN5180()]
+    chips = [
+        FakePN5180(),
+        FakePN5180(["E004015000000001", "E004015000000002"]),
+        AbsentChip(),
+        FakePN5180(),
+        FakeMFRC522(["04A1B2C3D4E5F6"]),
+        FakePN5180(),
+    ]
     for spec, chip in zip(config.READERS, chips, strict=True):
         machine.attach(spec["cs"], chip, busy=spec["busy"])
     kinds = ["pn5180"] * 4 + ["mfrc522", "pn5180"]
@@ -349,15 +354,20 @@ def test_main_builds_the_kit_from_config_and_streams_parsable_frames(machine) ->
     faults = [f for f in frames if isinstance(f, protocol.Fault)]
     assert [(f.reader, f.fault) for f in faults][:1] == [(2, "nochip")]
     last = [f for f in frames if isinstance(f, protocol.Snapshot)][-1]
-    assert last.beaches == ((), ("E004015000000001", "E004015000000002"), None, (),
-                            ("04A1B2C3D4E5F6",), ())
+    assert last.beaches == (
+        (),
+        ("E004015000000001", "E004015000000002"),
+        None,
+        (),
+        ("04A1B2C3D4E5F6",),
+        (),
+    )
     assert machine.watchdog_feeds == 60
 
 
 def test_main_rejects_an_unknown_reader_kind(machine) -> None:
     with pytest.raises(ValueError, match="not pn5180 or mfrc522"):
-        load_main().main(kit_config(["pn5180"] * 5 + ["pn532"]), emit=lambda _l: None,
-                         steps=1)
+        load_main().main(kit_config(["pn5180"] * 5 + ["pn532"]), emit=lambda _l: None, steps=1)
 
 
 def test_main_reports_a_crash_and_reboots(machine, monkeypatch) -> None:

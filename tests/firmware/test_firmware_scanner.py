@@ -87,7 +87,7 @@ def test_tag_counts_as_present_only_after_n_consecutive_scans(fw) -> None:
     assert beach.contents() is None
     assert beach.update([A]) is False
     assert beach.update([A]) is False
-    assert beach.update([A]) is True           # third agreeing scan: known, with A
+    assert beach.update([A]) is True  # third agreeing scan: known, with A
     assert beach.contents() == [A]
 
 
@@ -115,8 +115,10 @@ def test_tag_seen_in_alternate_scans_never_toggles(fw, n: int, present_at_start:
 
 
 @settings(max_examples=200, deadline=None)
-@given(n=st.integers(1, 4),
-       scans=st.lists(st.sets(st.sampled_from([A, B, C]), max_size=3), max_size=30))
+@given(
+    n=st.integers(1, 4),
+    scans=st.lists(st.sets(st.sampled_from([A, B, C]), max_size=3), max_size=30),
+)
 def test_debounced_presence_flips_exactly_when_the_last_n_scans_agree(fw, n, scans) -> None:
     beach = fw["scanner"].BeachDebouncer(n)
     stable: set[str] = set()
@@ -124,7 +126,7 @@ def test_debounced_presence_flips_exactly_when_the_last_n_scans_agree(fw, n, sca
         changed = beach.update(seen)
         before = set(stable)
         for uid in (A, B, C):
-            window = scans[max(0, i - n + 1):i + 1]
+            window = scans[max(0, i - n + 1) : i + 1]
             if len(window) == n and all((uid in s) != (uid in stable) for s in window):
                 stable ^= {uid}
         known = i + 1 >= n
@@ -146,8 +148,7 @@ def test_tags_entering_and_leaving_appear_in_full_snapshots(fw) -> None:
     scanner.run(steps=80)
     assert all(len(s) == 6 for s in snaps(frames))
     seen_on_2 = [s[2] for s in snaps(frames) if s[2] is not None]
-    distinct = [seen_on_2[0]] + [b for a, b in itertools.pairwise(seen_on_2)
-                                 if a != b]
+    distinct = [seen_on_2[0]] + [b for a, b in itertools.pairwise(seen_on_2) if a != b]
     assert distinct == [(), (A,), (A, B), (B,)]
     assert snaps(frames)[-1] == ((), (), (B,), (), (), ())
 
@@ -167,13 +168,12 @@ def test_change_is_sent_at_once_and_snapshots_repeat_every_period(fw) -> None:
     readers = [SimReader(clock, [[]], scan_ms=5) for _ in range(6)]
     scanner, frames = make_scanner(fw, readers, snapshot_period_ms=100)
     scanner.start()
-    scanner.run(steps=24)                     # settle: everything known and empty
+    scanner.run(steps=24)  # settle: everything known and empty
     readers[4].script = [[A]]
     count = len(frames)
     for _ in range(12):
         scanner.step()
-        if any(isinstance(f, protocol.Snapshot) and f.beaches[4] == (A,)
-               for f in frames[count:]):
+        if any(isinstance(f, protocol.Snapshot) and f.beaches[4] == (A,) for f in frames[count:]):
             break
     else:
         pytest.fail("the arrival never reached a snapshot")
@@ -199,7 +199,7 @@ def test_disagreeing_scan_is_confirmed_by_an_immediate_rescan(fw) -> None:
     while scanner._next != 3:
         scanner.step()
     others = [r.scans for r in readers]
-    scanner.step()                            # beach 3 twice, before beach 4
+    scanner.step()  # beach 3 twice, before beach 4
     assert readers[3].scans == others[3] + 2 and readers[4].scans == others[4]
     assert snaps(frames)[-1][3] == (A,)
 
@@ -212,13 +212,13 @@ def test_dead_reader_reports_a_fault_and_other_beaches_keep_working(fw) -> None:
     readers[5].script = [[], [], [C]]
     scanner, frames = make_scanner(fw, readers, retry_ms=1000)
     scanner.start()
-    scanner.run(steps=400)                    # about 3 s
+    scanner.run(steps=400)  # about 3 s
     faults = [f for f in frames if isinstance(f, protocol.Fault)]
     assert faults and faults[0].reader == 1 and faults[0].fault == "timeout"
     assert faults[0].detail == "BUSY stuck high"
     last = snaps(frames)[-1]
-    assert last[1] is None                    # unknown, never "empty"
-    assert last[5] == (C,)                    # the others are still scanned
+    assert last[1] is None  # unknown, never "empty"
+    assert last[5] == (C,)  # the others are still scanned
     # Retried about once a second, not on every round.
     assert clock.ms > 2500 and readers[1].scans <= 1 + clock.ms // 1000
     hb = [f for f in frames if isinstance(f, protocol.Heartbeat)]
@@ -235,7 +235,7 @@ def test_faulted_reader_is_retried_and_its_recovery_announced(fw) -> None:
     scanner.run(steps=60)
     assert snaps(frames)[-1][0] is None
     repeats = [f for f in frames if isinstance(f, protocol.Fault) and f.fault == "nochip"]
-    assert len(repeats) >= 2                  # repeated at each failed retry
+    assert len(repeats) >= 2  # repeated at each failed retry
     readers[0].init_error = None
     readers[0].script = [[B]]
     scanner.run(steps=60)
@@ -261,7 +261,7 @@ def test_heartbeat_every_second_and_hello_repeated(fw) -> None:
     readers = [SimReader(clock, [[]], scan_ms=10) for _ in range(6)]
     scanner, frames = make_scanner(fw, readers, hello_period_ms=2000)
     scanner.start()
-    scanner.run(steps=600)                    # 6 s of scanning
+    scanner.run(steps=600)  # 6 s of scanning
     hbs = [f for f in frames if isinstance(f, protocol.Heartbeat)]
     hellos = [f for f in frames if isinstance(f, protocol.Hello)]
     assert 5 <= len(hbs) <= 7 and hbs[-1].uptime_s >= 5
@@ -304,8 +304,9 @@ def test_a_change_goes_out_as_two_consecutive_snapshots(fw) -> None:
     scanner.run(steps=24)
     readers[2].script = [[A]]
     count = len(frames)
-    while not any(isinstance(f, protocol.Snapshot) and f.beaches[2] == (A,)
-                  for f in frames[count:]):
+    while not any(
+        isinstance(f, protocol.Snapshot) and f.beaches[2] == (A,) for f in frames[count:]
+    ):
         scanner.step()
     first, second = frames[-2:]
     assert isinstance(first, protocol.Snapshot) and isinstance(second, protocol.Snapshot)
@@ -329,8 +330,8 @@ def test_opposite_beaches_are_scanned_together_and_read_the_same(fw) -> None:
         first_answer = answer[0]
         calls.append((a, scanned(second)))
         return (None, first_answer), (None, answer[0])
-    scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)),
-                                   together=together)
+
+    scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)), together=together)
     scanner.start()
     scanner.run(steps=40)
     assert set(calls) == {(0, 3), (1, 4), (2, 5)}
@@ -346,8 +347,9 @@ def test_a_fault_on_the_other_core_faults_only_its_own_beach(fw) -> None:
     readers = [SimReader(clock, [[A]] if b == 0 else [[]]) for b in range(6)]
     readers[3].script = [[], [], fault]
     second_core = fw["cores"].SecondCore()
-    scanner, frames = make_scanner(fw, readers, groups=((0, 3), (1, 4), (2, 5)),
-                                   together=second_core.together)
+    scanner, frames = make_scanner(
+        fw, readers, groups=((0, 3), (1, 4), (2, 5)), together=second_core.together
+    )
     scanner.start()
     scanner.run(steps=30)
     faults = [f for f in frames if isinstance(f, protocol.Fault)]

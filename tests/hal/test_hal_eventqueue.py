@@ -29,8 +29,11 @@ def test_only_the_newest_report_per_beach_waits():
         q.put(BeachContents(0, RED3 if i % 2 else frozenset()))
         q.put(BeachContents(4, frozenset()))
         q.put(LinkHealth(i % 2 == 0, f"detail {i}"))
-    assert drain(q) == [BeachContents(0, RED3), BeachContents(4, frozenset()),
-                        LinkHealth(False, "detail 999")]
+    assert drain(q) == [
+        BeachContents(0, RED3),
+        BeachContents(4, frozenset()),
+        LinkHealth(False, "detail 999"),
+    ]
     assert q.stats()["coalesced"] == 2997 and q.stats()["peak"] == 3
 
 
@@ -77,8 +80,14 @@ EVENTS = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@example([(BeachContents(0, frozenset()), False), (ButtonPressed("back"), False),
-          (BeachContents(0, RED3), False)], 2)
+@example(
+    [
+        (BeachContents(0, frozenset()), False),
+        (ButtonPressed("back"), False),
+        (BeachContents(0, RED3), False),
+    ],
+    2,
+)
 @given(st.lists(st.tuples(EVENTS, st.booleans()), max_size=120), st.integers(1, 30))
 def test_the_board_seen_before_each_press_is_the_board_when_it_was_pressed(script, maxsize):
     """Puts interleaved with gets: (1) the queue never holds more than ``maxsize`` plus one

@@ -32,8 +32,9 @@ def window(x_display, tmp_path):
 
     pygame.display.init()
     screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
-    session = SimSession(kit="buttons", seed=1, start="red", state_dir=tmp_path / "state",
-                         clock=SimClock())  # time moves only in frames(): exact on any load
+    session = SimSession(
+        kit="buttons", seed=1, start="red", state_dir=tmp_path / "state", clock=SimClock()
+    )  # time moves only in frames(): exact on any load
     win = SimWindow(session, screen=screen)
     win.step()
     yield win

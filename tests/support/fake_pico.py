@@ -25,8 +25,11 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 def firmware_on_path(machine: types.ModuleType | None = None) -> Iterator[None]:
     """Make ``haleakala_pico`` (and a fake ``machine``) importable, then forget them."""
     saved_path = list(sys.path)
-    saved = {k: v for k, v in sys.modules.items()
-             if k == "machine" or k == "haleakala_pico" or k.startswith("haleakala_pico.")}
+    saved = {
+        k: v
+        for k, v in sys.modules.items()
+        if k == "machine" or k == "haleakala_pico" or k.startswith("haleakala_pico.")
+    }
     sys.path.insert(0, str(FIRMWARE))
     if machine is not None:
         sys.modules["machine"] = machine
@@ -34,8 +37,11 @@ def firmware_on_path(machine: types.ModuleType | None = None) -> Iterator[None]:
         yield
     finally:
         sys.path[:] = saved_path
-        for name in [k for k in sys.modules
-                     if k == "machine" or k == "haleakala_pico" or k.startswith("haleakala_pico.")]:
+        for name in [
+            k
+            for k in sys.modules
+            if k == "machine" or k == "haleakala_pico" or k.startswith("haleakala_pico.")
+        ]:
             del sys.modules[name]
         sys.modules.update(saved)
 
@@ -58,14 +64,15 @@ class FakeMachine(types.ModuleType):
     def __init__(self) -> None:
         super().__init__("machine")
         self.pins: dict[int, FakePin] = {}
-        self.chips: dict[int, FakeChip] = {}          # chip-select pin id -> chip
-        self.inputs: dict[int, FakeChip] = {}         # BUSY pin id -> chip driving it
+        self.chips: dict[int, FakeChip] = {}  # chip-select pin id -> chip
+        self.inputs: dict[int, FakeChip] = {}  # BUSY pin id -> chip driving it
         self.watchdog_feeds = 0
         machine = self
 
         class Pin(FakePin):
-            def __init__(self, pin_id: int, mode: int = -1, pull: int = -1,
-                         value: int | None = None) -> None:
+            def __init__(
+                self, pin_id: int, mode: int = -1, pull: int = -1, value: int | None = None
+            ) -> None:
                 super().__init__(machine, pin_id, mode, pull, value)
 
         class SPI(FakeSPI):
@@ -98,8 +105,14 @@ class FakePin:
     PULL_UP = 1
     PULL_DOWN = 2
 
-    def __init__(self, machine: FakeMachine, pin_id: int, mode: int = -1, pull: int = -1,
-                 value: int | None = None) -> None:
+    def __init__(
+        self,
+        machine: FakeMachine,
+        pin_id: int,
+        mode: int = -1,
+        pull: int = -1,
+        value: int | None = None,
+    ) -> None:
         self.machine = machine
         self.id = pin_id
         self.mode = mode
@@ -127,8 +140,11 @@ class FakeSPI:
         self.settings = settings
 
     def _selected(self) -> FakeChip | None:
-        low = [cs for cs, pin in self.machine.pins.items()
-               if cs in self.machine.chips and pin.level == 0]
+        low = [
+            cs
+            for cs, pin in self.machine.pins.items()
+            if cs in self.machine.chips and pin.level == 0
+        ]
         assert len(low) <= 1, f"chip selects {low} are low together: bus contention"
         if not low:
             return None
@@ -152,7 +168,7 @@ class FakeSPI:
 
 
 class FakeChip:
-    absent = False           # nothing soldered on this chip select: MISO floats high
+    absent = False  # nothing soldered on this chip select: MISO floats high
 
     def busy_level(self) -> int:
         return 0
@@ -181,24 +197,23 @@ class FakePN5180(FakeChip):
     RX_COLLISION = 1 << 18
     TX_DATA_ENABLE = 1 << 10
 
-    def __init__(self, tags: list[str] | tuple[str, ...] = (), *,
-                 silence_irq: bool = True) -> None:
+    def __init__(self, tags: list[str] | tuple[str, ...] = (), *, silence_irq: bool = True) -> None:
         self.tags = list(tags)
-        self.silence_irq = silence_irq     # silent slot ends with RX_IRQ, length 0
+        self.silence_irq = silence_irq  # silent slot ends with RX_IRQ, length 0
         self.regs = {r: 0 for r in (0x00, 0x02, 0x13, 0x18)}
-        self.eeprom = {0x10: bytes((0x05, 0x03))}   # product version 3.5
+        self.eeprom = {0x10: bytes((0x05, 0x03))}  # product version 3.5
         self.rf_on = False
         self.config_loaded = False
         self.response = b""
         self.rx_buffer = b""
-        self.inventory: tuple[int, int, int] | None = None   # mask, mask bits, slots
+        self.inventory: tuple[int, int, int] | None = None  # mask, mask bits, slots
         self.slot = 0
         self.busy_stuck = False
-        self.garble = False                # answers with an error flag
-        self.requests = 0                  # inventory requests seen
+        self.garble = False  # answers with an error flag
+        self.requests = 0  # inventory requests seen
         self.slots_opened = 0
-        self.quiet: set[int] = set()       # tags told to stay quiet (until the field goes off)
-        self.weak: set[str] = set()        # drowned by any other tag answering in their slot
+        self.quiet: set[int] = set()  # tags told to stay quiet (until the field goes off)
+        self.weak: set[str] = set()  # drowned by any other tag answering in their slot
         self.quiet_requests = 0
 
     def busy_level(self) -> int:
@@ -210,38 +225,38 @@ class FakePN5180(FakeChip):
 
     def spi_write(self, data: bytes) -> None:
         cmd = data[0]
-        if cmd == 0x04:                                   # READ_REGISTER
+        if cmd == 0x04:  # READ_REGISTER
             self.response = self.regs.get(data[1], 0).to_bytes(4, "little")
-        elif cmd in (0x00, 0x01, 0x02):                   # WRITE_REGISTER (/OR/AND)
+        elif cmd in (0x00, 0x01, 0x02):  # WRITE_REGISTER (/OR/AND)
             reg, value = data[1], int.from_bytes(data[2:6], "little")
             if reg == self.IRQ_CLEAR:
                 self.regs[self.IRQ_STATUS] &= ~value
                 return
             old = self.regs.get(reg, 0)
             self.regs[reg] = value if cmd == 0 else old | value if cmd == 1 else old & value
-        elif cmd == 0x07:                                 # READ_EEPROM
-            self.response = self.eeprom.get(data[1], b"\x00" * data[2])[:data[2]]
-        elif cmd == 0x11:                                 # LOAD_RF_CONFIG
+        elif cmd == 0x07:  # READ_EEPROM
+            self.response = self.eeprom.get(data[1], b"\x00" * data[2])[: data[2]]
+        elif cmd == 0x11:  # LOAD_RF_CONFIG
             self.config_loaded = (data[1], data[2]) == (0x0D, 0x8D)
             self.regs[self.TX_CONFIG] = 0x000007C8 | self.TX_DATA_ENABLE
-        elif cmd == 0x16:                                 # RF_ON
+        elif cmd == 0x16:  # RF_ON
             if self.config_loaded:
                 self.rf_on = True
                 self.regs[self.IRQ_STATUS] |= self.TX_RFON_IRQ
-        elif cmd == 0x17:                                 # RF_OFF
+        elif cmd == 0x17:  # RF_OFF
             self.rf_on = False
             self.inventory = None
             self.quiet.clear()
-        elif cmd == 0x09:                                 # SEND_DATA
+        elif cmd == 0x09:  # SEND_DATA
             self._send(data[2:])
-        elif cmd == 0x0A:                                 # READ_DATA
+        elif cmd == 0x0A:  # READ_DATA
             self.response = self.rx_buffer
         else:
             raise AssertionError(f"PN5180 command {cmd:#04x} not modelled")
 
     def _send(self, payload: bytes) -> None:
         if self.regs[self.SYSTEM_CONFIG] & 0x07 != 0x03:
-            self.regs[self.IRQ_STATUS] |= self.GENERAL_ERROR   # not in Transceive
+            self.regs[self.IRQ_STATUS] |= self.GENERAL_ERROR  # not in Transceive
             return
         self.regs[self.IRQ_STATUS] |= self.TX_IRQ
         self.regs[self.RX_STATUS] = 0
@@ -250,21 +265,21 @@ class FakePN5180(FakeChip):
         with_data = bool(self.regs[self.TX_CONFIG] & self.TX_DATA_ENABLE)
         if with_data and payload:
             flags, command, mask_bits = payload[0], payload[1], payload[2]
-            if command == 0x02 and flags & 0x20 and not flags & 0x04:   # Stay quiet
+            if command == 0x02 and flags & 0x20 and not flags & 0x04:  # Stay quiet
                 self.quiet_requests += 1
                 self.quiet.add(int.from_bytes(payload[2:10], "little"))
-                if self.silence_irq:                 # no answer: the receiver times out
+                if self.silence_irq:  # no answer: the receiver times out
                     self.regs[self.IRQ_STATUS] |= self.RX_IRQ
                 return
             if command != 0x01 or not flags & 0x04:
                 return
-            mask = int.from_bytes(payload[3:3 + (mask_bits + 7) // 8], "little")
+            mask = int.from_bytes(payload[3 : 3 + (mask_bits + 7) // 8], "little")
             mask &= (1 << mask_bits) - 1
             self.inventory = (mask, mask_bits, 1 if flags & 0x20 else 16)
             self.slot = 0
             self.requests += 1
         elif not with_data and not payload and self.inventory is not None:
-            self.slot += 1                                   # EOF: next slot
+            self.slot += 1  # EOF: next slot
             if self.slot >= self.inventory[2]:
                 self.inventory = None
                 return
@@ -286,7 +301,7 @@ class FakePN5180(FakeChip):
             answering.append(value)
         strong = [v for v in answering if f"{v:016X}" not in self.weak]
         if strong:
-            answering = strong                 # capture: the weak tags are not heard
+            answering = strong  # capture: the weak tags are not heard
         if not answering:
             if self.silence_irq:
                 self.regs[self.IRQ_STATUS] |= self.RX_IRQ
@@ -338,7 +353,7 @@ class FakeMFRC522(FakeChip):
         self.regs[self.VERSION] = version
         self.fifo: list[int] = []
         self.tags = [FakeTag14443(u) for u in uids]
-        self.silent = False                 # never raises an interrupt: a wedged chip
+        self.silent = False  # never raises an interrupt: a wedged chip
         self.transceives = 0
 
     def put(self, uid: str) -> None:
@@ -381,7 +396,7 @@ class FakeMFRC522(FakeChip):
             else:
                 self.regs[reg] &= ~value & 0x7F
         elif reg == self.COMMAND:
-            if value & 0x0F == 0x0F:                    # SoftReset
+            if value & 0x0F == 0x0F:  # SoftReset
                 version = self.regs[self.VERSION]
                 self.regs = [0] * 64
                 self.regs[self.VERSION] = version
@@ -389,7 +404,7 @@ class FakeMFRC522(FakeChip):
             else:
                 self.regs[reg] = value
         elif reg == self.TX_CONTROL:
-            if value & 0x03 != 0x03:           # field off: every tag loses power
+            if value & 0x03 != 0x03:  # field off: every tag loses power
                 for t in self.tags:
                     t.state = "idle"
             self.regs[reg] = value
@@ -410,7 +425,7 @@ class FakeMFRC522(FakeChip):
         field = self.regs[self.TX_CONTROL] & 0x03 == 0x03
         answer = self._answer(frame, last_bits) if field else None
         if answer is None:
-            if self.regs[self.T_MODE] & 0x80:           # TAuto: the timer ends the wait
+            if self.regs[self.T_MODE] & 0x80:  # TAuto: the timer ends the wait
                 self.regs[self.COM_IRQ] |= 0x01
             return
         data, error = answer
@@ -420,11 +435,14 @@ class FakeMFRC522(FakeChip):
 
     def _answer(self, frame: bytes, last_bits: int) -> tuple[bytes, int] | None:
         if last_bits == 7 and len(frame) == 1 and frame[0] in (0x26, 0x52):
-            for t in self.tags:               # not valid in READY/ACTIVE: back to IDLE, silent
+            for t in self.tags:  # not valid in READY/ACTIVE: back to IDLE, silent
                 if t.state in ("ready", "active"):
                     t.state = "confused"
-            woken = [t for t in self.tags
-                     if t.state == "idle" or (frame[0] == 0x52 and t.state == "halt")]
+            woken = [
+                t
+                for t in self.tags
+                if t.state == "idle" or (frame[0] == 0x52 and t.state == "halt")
+            ]
             for t in self.tags:
                 if t.state == "confused":
                     t.state = "idle"
@@ -438,7 +456,7 @@ class FakeMFRC522(FakeChip):
             if not parts:
                 return None
             if len(parts) > 1:
-                return bytes(5), 0x08                   # CollErr
+                return bytes(5), 0x08  # CollErr
             return parts.pop(), 0
         if len(frame) == 9 and frame[0] in (0x93, 0x95, 0x97) and frame[1] == 0x70:
             if crc_a(frame[:7]) != frame[7:]:

@@ -17,8 +17,13 @@ HANG_GUARD_S = 30.0
 """Long enough for a loaded 2-core machine running the suite in parallel."""
 
 
-def wait_for(condition: Callable[[], object], what: str = "", *,
-             timeout: float = HANG_GUARD_S, poll: float = 0.005) -> None:
+def wait_for(
+    condition: Callable[[], object],
+    what: str = "",
+    *,
+    timeout: float = HANG_GUARD_S,
+    poll: float = 0.005,
+) -> None:
     """Poll ``condition`` until it is true; fail the test naming ``what`` if it never is."""
     deadline = time.monotonic() + timeout
     while not condition():

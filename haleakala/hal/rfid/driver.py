@@ -56,8 +56,10 @@ def find_pico_port(port: str = "auto", dev_root: str = "/dev") -> str | None:
 def _where(port: str, dev_root: str = "/dev") -> str:
     if port != "auto":
         return port
-    return ", ".join([os.path.join(dev_root, n) for n in UDEV_LINKS]
-                     + [os.path.join(dev_root, p) for p in BY_ID_PATTERNS])
+    return ", ".join(
+        [os.path.join(dev_root, n) for n in UDEV_LINKS]
+        + [os.path.join(dev_root, p) for p in BY_ID_PATTERNS]
+    )
 
 
 class RfidDriver:
@@ -69,12 +71,20 @@ class RfidDriver:
     Conforms to ``haleakala.hal.base.Inputs`` (``start(post)``, ``close()``).
     """
 
-    def __init__(self, tag_map: Mapping[str, Disc | str], *, port: str = "auto",
-                 baud: int = 115200, post: Callable[[InputEvent], None] | None = None,
-                 on_uids: Callable[[BeachUids], None] | None = None,
-                 stale_after_s: float = 1.0, retry_max_s: float = 0.5,
-                 read_timeout_s: float = 0.05, dev_root: str = "/dev",
-                 warn_unknown: bool = True) -> None:
+    def __init__(
+        self,
+        tag_map: Mapping[str, Disc | str],
+        *,
+        port: str = "auto",
+        baud: int = 115200,
+        post: Callable[[InputEvent], None] | None = None,
+        on_uids: Callable[[BeachUids], None] | None = None,
+        stale_after_s: float = 1.0,
+        retry_max_s: float = 0.5,
+        read_timeout_s: float = 0.05,
+        dev_root: str = "/dev",
+        warn_unknown: bool = True,
+    ) -> None:
         self.port = port
         self.baud = baud
         self.dev_root = dev_root
@@ -82,8 +92,7 @@ class RfidDriver:
         self.read_timeout_s = read_timeout_s
         self._post = post
         self._on_uids = on_uids
-        self._session = RfidSession(tag_map, stale_after_s=stale_after_s,
-                                    warn_unknown=warn_unknown)
+        self._session = RfidSession(tag_map, stale_after_s=stale_after_s, warn_unknown=warn_unknown)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -179,8 +188,10 @@ class RfidDriver:
 
         path = find_pico_port(self.port, self.dev_root)
         if path is None:
-            self._call(self._session.closed,
-                       f"no RFID Pico found (looked for {_where(self.port, self.dev_root)})")
+            self._call(
+                self._session.closed,
+                f"no RFID Pico found (looked for {_where(self.port, self.dev_root)})",
+            )
             return False
         try:
             link = serial.Serial(path, self.baud, timeout=self.read_timeout_s, exclusive=True)

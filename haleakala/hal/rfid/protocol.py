@@ -24,10 +24,10 @@ MAX_LINE = 1024
 """Longest line kept while looking for a newline (a full snapshot is about 300 bytes)."""
 SEQ_MODULO = 1 << 32
 
-GARBAGE = "garbage"       # a line that is not a frame (REPL output, line noise)
-TRUNCATED = "truncated"   # a frame cut short (no *CRC at its end, or another frame began)
-CRC = "crc"               # a complete frame whose CRC does not match: corrupted bits
-MALFORMED = "malformed"   # CRC right but content impossible: a firmware/host mismatch
+GARBAGE = "garbage"  # a line that is not a frame (REPL output, line noise)
+TRUNCATED = "truncated"  # a frame cut short (no *CRC at its end, or another frame began)
+CRC = "crc"  # a complete frame whose CRC does not match: corrupted bits
+MALFORMED = "malformed"  # CRC right but content impossible: a firmware/host mismatch
 FRAME_ERRORS = (GARBAGE, TRUNCATED, CRC, MALFORMED)
 
 FAULT_OK = "ok"
@@ -80,8 +80,13 @@ class Hello:
     """The interpreter the Pico runs, e.g. ``micropython-1.29.0`` (firmware 1.1+; "" before)."""
 
     def fields(self) -> list[str]:
-        return [self.firmware, ".".join(self.readers), str(self.debounce_scans),
-                str(self.snapshot_period_ms), *([self.runtime] if self.runtime else [])]
+        return [
+            self.firmware,
+            ".".join(self.readers),
+            str(self.debounce_scans),
+            str(self.snapshot_period_ms),
+            *([self.runtime] if self.runtime else []),
+        ]
 
 
 @dataclass(frozen=True)
@@ -189,7 +194,7 @@ def parse(line: bytes) -> Frame:
     body = line[1:star]
     if not _CRC.fullmatch(line, star + 1):
         raise FrameError(CRC, "CRC is not four upper-case hex digits")
-    claimed = int(line[star + 1:], 16)
+    claimed = int(line[star + 1 :], 16)
     if crc16(body) != claimed:
         raise FrameError(CRC, f"CRC {claimed:04X} does not match {crc16(body):04X}")
     try:
@@ -213,8 +218,13 @@ def parse(line: bytes) -> Frame:
     if kind == "hb":
         if len(fields) < 3:
             raise FrameError(MALFORMED, "heartbeat needs uptime, round time, faulted count")
-        return Heartbeat(boot, seq, _int(fields[0], "uptime"), _int(fields[1], "round time"),
-                         _int(fields[2], "faulted count"))
+        return Heartbeat(
+            boot,
+            seq,
+            _int(fields[0], "uptime"),
+            _int(fields[1], "round time"),
+            _int(fields[2], "faulted count"),
+        )
     if kind == "fault":
         if len(fields) < 3:
             raise FrameError(MALFORMED, "fault needs reader, kind, detail")
@@ -228,6 +238,13 @@ def parse(line: bytes) -> Frame:
         readers = tuple(_word(r, "reader kind") for r in fields[1].split("."))
         if len(readers) != BEACHES:
             raise FrameError(MALFORMED, f"hello lists {len(readers)} readers, not {BEACHES}")
-        return Hello(boot, seq, fields[0], readers, _int(fields[2], "debounce"),
-                     _int(fields[3], "snapshot period"), fields[4] if len(fields) > 4 else "")
+        return Hello(
+            boot,
+            seq,
+            fields[0],
+            readers,
+            _int(fields[2], "debounce"),
+            _int(fields[3], "snapshot period"),
+            fields[4] if len(fields) > 4 else "",
+        )
     return Unknown(_word(kind, "frame kind"), boot, seq, tuple(fields))

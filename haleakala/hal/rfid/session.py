@@ -65,10 +65,27 @@ log = logging.getLogger("haleakala.rfid")
 BeachUids = tuple[frozenset[str] | None, ...]
 """Raw tag UIDs per beach as the Pico last reported them (None: that reader cannot tell)."""
 
-COUNTERS = ("frames", "snapshots", "garbage", "truncated", "crc", "malformed", "stale",
-            "duplicate", "unconfirmed", "ignored", "seq_gaps", "seq_jumps", "resyncs",
-            "connects", "disconnects", "firmware_crashes", "post_errors", "driver_errors",
-            "unknown_tags_unlisted")
+COUNTERS = (
+    "frames",
+    "snapshots",
+    "garbage",
+    "truncated",
+    "crc",
+    "malformed",
+    "stale",
+    "duplicate",
+    "unconfirmed",
+    "ignored",
+    "seq_gaps",
+    "seq_jumps",
+    "resyncs",
+    "connects",
+    "disconnects",
+    "firmware_crashes",
+    "post_errors",
+    "driver_errors",
+    "unknown_tags_unlisted",
+)
 
 CONFIRM_FRAMES = 3
 """Consecutive frames of a candidate run (without a frame of the believed run between them)
@@ -116,15 +133,19 @@ def uid_in(uids: frozenset[str] | None, uid: str) -> bool:
     return uids is not None and uid in uids
 
 
-
 class RfidSession:
     """The protocol state machine: bytes in, events out. No thread, no port, no clock.
 
     Every method takes ``now`` (seconds, monotonic) and returns the events to post, in order.
     """
 
-    def __init__(self, tag_map: Mapping[str, Disc | str], *, stale_after_s: float = 1.0,
-                 warn_unknown: bool = True) -> None:
+    def __init__(
+        self,
+        tag_map: Mapping[str, Disc | str],
+        *,
+        stale_after_s: float = 1.0,
+        warn_unknown: bool = True,
+    ) -> None:
         self.tag_map = normalise_tag_map(tag_map)
         self.stale_after_s = stale_after_s
         self.warn_unknown = warn_unknown
@@ -219,7 +240,7 @@ class RfidSession:
         if sync > 0 and len(buffer) - sync <= MAX_LINE:
             del buffer[:sync]
         else:
-            del buffer[:len(buffer) - (len(SYNC) - 1)]
+            del buffer[: len(buffer) - (len(SYNC) - 1)]
 
     def _line(self, line: bytes, now: float, events: list[InputEvent]) -> None:
         line = line.rstrip(b"\r")
@@ -326,11 +347,18 @@ class RfidSession:
         """Firmware before 1.2 sends each change once; the host, which moves a disc only on
         two agreeing snapshots, then waits for the next periodic one (up to 100 ms)."""
         parts = version.split(".")
-        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() and (
-                (int(parts[0]), int(parts[1])) < FIRMWARE_SENDS_TWICE):
-            log.warning("RFID Pico firmware %s sends each change once, so every disc waits "
-                        "up to 100 ms more: flash firmware %d.%d.0 (firmware/PROTOCOL.md)",
-                        version, *FIRMWARE_SENDS_TWICE)
+        if (
+            len(parts) >= 2
+            and parts[0].isdigit()
+            and parts[1].isdigit()
+            and ((int(parts[0]), int(parts[1])) < FIRMWARE_SENDS_TWICE)
+        ):
+            log.warning(
+                "RFID Pico firmware %s sends each change once, so every disc waits "
+                "up to 100 ms more: flash firmware %d.%d.0 (firmware/PROTOCOL.md)",
+                version,
+                *FIRMWARE_SENDS_TWICE,
+            )
 
     def _discard_candidate(self) -> None:
         """Forget a run that was never confirmed; its held frames are counted as dropped:
@@ -338,8 +366,9 @@ class RfidSession:
         candidate, self._candidate = self._candidate, None
         if candidate is not None and (candidate.frames or candidate.dropped):
             old = candidate.boot in self._retired
-            self.counts["stale" if old else "unconfirmed"] += (len(candidate.frames)
-                                                               + candidate.dropped)
+            self.counts["stale" if old else "unconfirmed"] += (
+                len(candidate.frames) + candidate.dropped
+            )
 
     def _adopt(self, boot: str, seq: int, now: float, first: int) -> None:
         """A candidate run (or jump) is confirmed: it becomes the run frames must follow.
@@ -353,8 +382,12 @@ class RfidSession:
                 self.counts["seq_gaps"] += lost
             else:
                 self.counts["seq_jumps"] += 1
-                log.warning("RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
-                            self._seq, first, how)
+                log.warning(
+                    "RFID Pico sequence number jumped from %s to %d (confirmed by %s)",
+                    self._seq,
+                    first,
+                    how,
+                )
         else:
             if self._boot is not None:
                 self._retired.append(self._boot)
@@ -362,8 +395,12 @@ class RfidSession:
                 self._retired.remove(boot)
             if self._known_boot is not None and boot != self._known_boot:
                 self.counts["resyncs"] += 1
-                log.info("RFID Pico restarted (run %s -> %s, confirmed by %s)",
-                         self._known_boot, boot, how)
+                log.info(
+                    "RFID Pico restarted (run %s -> %s, confirmed by %s)",
+                    self._known_boot,
+                    boot,
+                    how,
+                )
             if boot != self._known_boot:
                 self.reader_faults.clear()
                 self.hello = None
@@ -382,8 +419,9 @@ class RfidSession:
                 log.info("beach %d reader recovered", frame.reader)
         else:
             if self.reader_faults.get(frame.reader) != (frame.fault, frame.detail):
-                log.warning("beach %d reader fault: %s (%s)", frame.reader, frame.fault,
-                            frame.detail)
+                log.warning(
+                    "beach %d reader fault: %s (%s)", frame.reader, frame.fault, frame.detail
+                )
             self.reader_faults[frame.reader] = (frame.fault, frame.detail)
 
     def _snapshot(self, frame: Snapshot, events: list[InputEvent]) -> None:
@@ -396,8 +434,10 @@ class RfidSession:
         if previous is None:
             return  # nothing to compare with yet: the next snapshot confirms or not
         # A beach changes only when this snapshot and the one before agree on it.
-        raw = tuple(seen if seen == prev else kept
-                    for seen, prev, kept in zip(seen_now, previous, self.raw, strict=True))
+        raw = tuple(
+            seen if seen == prev else kept
+            for seen, prev, kept in zip(seen_now, previous, self.raw, strict=True)
+        )
         before, self.raw = self.raw, raw
         if raw == before:
             return  # nothing confirmed changed: nothing to post, no stranger seen anew
@@ -407,8 +447,7 @@ class RfidSession:
                 continue
             for uid in uids:
                 where.setdefault(uid, []).append(beach)
-        contents: list[set[Disc | UnknownTag] | None] = [
-            None if u is None else set() for u in raw]
+        contents: list[set[Disc | UnknownTag] | None] = [None if u is None else set() for u in raw]
         for uid, beaches in where.items():
             disc = self.tag_map.get(uid)
             if disc is None:
@@ -447,16 +486,23 @@ class RfidSession:
         if len(self.unknown_tags) >= UNKNOWN_TAGS_MAX:
             self.counts["unknown_tags_unlisted"] += 1
             if self.counts["unknown_tags_unlisted"] == 1 and self.warn_unknown:
-                log.warning("more than %d unknown tags: further ones are counted, not "
-                            "logged (a reader returning random UIDs?)", UNKNOWN_TAGS_MAX)
+                log.warning(
+                    "more than %d unknown tags: further ones are counted, not "
+                    "logged (a reader returning random UIDs?)",
+                    UNKNOWN_TAGS_MAX,
+                )
             return
         self.unknown_tags.add(uid)
         if self.warn_unknown:
-            log.warning("unknown tag %s on beach %d: not in [tags] (run "
-                        "'haleakala tags enroll')", uid, beach)
+            log.warning(
+                "unknown tag %s on beach %d: not in [tags] (run 'haleakala tags enroll')",
+                uid,
+                beach,
+            )
 
-    def _resolve_ambiguous(self, uid: str, disc: Disc, beaches: list[int],
-                           before: BeachUids) -> list[int]:
+    def _resolve_ambiguous(
+        self, uid: str, disc: Disc, beaches: list[int], before: BeachUids
+    ) -> list[int]:
         """One tag reported on several beaches. Usually a move: the new beach confirmed the
         arrival before the old one confirmed the departure, so the one beach that has just
         started reporting it wins, and it stays there while the old beach catches up.
@@ -470,12 +516,17 @@ class RfidSession:
             return had
         if uid not in self.ambiguous_tags:
             self.ambiguous_tags.add(uid)
-            log.warning("tag %s (%s) is read on beaches %s at once", uid, disc.name,
-                        ", ".join(map(str, beaches)))
+            log.warning(
+                "tag %s (%s) is read on beaches %s at once",
+                uid,
+                disc.name,
+                ", ".join(map(str, beaches)),
+            )
         return []
 
-    def _publish(self, beach: int, discs: frozenset[Disc | UnknownTag],
-                 events: list[InputEvent]) -> None:
+    def _publish(
+        self, beach: int, discs: frozenset[Disc | UnknownTag], events: list[InputEvent]
+    ) -> None:
         if self.published[beach] != discs:
             self.published[beach] = discs
             events.append(BeachContents(beach, discs))
@@ -490,15 +541,22 @@ class RfidSession:
             assert self._opened_at is not None
             if now - self._opened_at <= self.stale_after_s:
                 return "connecting", False, f"RFID Pico on {self.port}: waiting for data"
-            return "stale", False, (f"RFID Pico on {self.port} sends nothing: is the "
-                                    "firmware running?")
+            return (
+                "stale",
+                False,
+                (f"RFID Pico on {self.port} sends nothing: is the firmware running?"),
+            )
         if now - self._last_frame_at > self.stale_after_s:
-            return "stale", False, (f"RFID Pico on {self.port} went quiet (no frame for "
-                                    f"{self.stale_after_s:g} s)")
+            return (
+                "stale",
+                False,
+                (f"RFID Pico on {self.port} went quiet (no frame for {self.stale_after_s:g} s)"),
+            )
         if self.reader_faults:
-            faults = "; ".join(f"beach {b} reader {kind} ({detail})" if detail else
-                               f"beach {b} reader {kind}"
-                               for b, (kind, detail) in sorted(self.reader_faults.items()))
+            faults = "; ".join(
+                f"beach {b} reader {kind} ({detail})" if detail else f"beach {b} reader {kind}"
+                for b, (kind, detail) in sorted(self.reader_faults.items())
+            )
             return "up", False, faults
         firmware = f" fw {self.hello.firmware}" if self.hello else ""
         return "up", True, f"RFID Pico{firmware} on {self.port}"
@@ -517,13 +575,19 @@ class RfidSession:
         link, ok, detail = self.link_state(now)
         age = None if self._last_frame_at is None else round(now - self._last_frame_at, 3)
         return {
-            "link": link, "ok": ok, "detail": detail, "port": self.port,
+            "link": link,
+            "ok": ok,
+            "detail": detail,
+            "port": self.port,
             "firmware": self.hello.firmware if self.hello else None,
             "readers": list(self.hello.readers) if self.hello else None,
-            "boot": self._boot, "last_frame_age_s": age, "round_ms": self.round_ms,
+            "boot": self._boot,
+            "last_frame_age_s": age,
+            "round_ms": self.round_ms,
             **self.counts,
-            "reader_faults": {b: f"{k}: {d}" if d else k
-                              for b, (k, d) in sorted(self.reader_faults.items())},
+            "reader_faults": {
+                b: f"{k}: {d}" if d else k for b, (k, d) in sorted(self.reader_faults.items())
+            },
             "unknown_beaches": [b for b, u in enumerate(self.raw) if u is None],
             "unknown_tags": sorted(self.unknown_tags),
             "ambiguous_tags": sorted(self.ambiguous_tags),
@@ -533,14 +597,18 @@ class RfidSession:
 
 def format_health(health: Mapping[str, Any]) -> str:
     """One line for systemd's STATUS=: ``rfid up, 1234 frames, dropped 0 crc ...``."""
-    dropped = [f"{health[k]} {k}" for k in
-               ("garbage", "truncated", "crc", "malformed", "stale", "duplicate") if health[k]]
+    dropped = [
+        f"{health[k]} {k}"
+        for k in ("garbage", "truncated", "crc", "malformed", "stale", "duplicate")
+        if health[k]
+    ]
     text = f"rfid {health['link']}, {health['frames']} frames"
     if dropped:
         text += ", dropped " + " ".join(dropped)
     if health["reader_faults"]:
-        text += ", faults: " + "; ".join(f"beach {b} {f}"
-                                         for b, f in health["reader_faults"].items())
+        text += ", faults: " + "; ".join(
+            f"beach {b} {f}" for b, f in health["reader_faults"].items()
+        )
     if health["unknown_tags"]:
         text += f", {len(health['unknown_tags'])} unknown tags"
     return text

@@ -40,10 +40,17 @@ from haleakala.hal.rfid.protocol import (
 class VirtualPico:
     """Six beaches of tag UIDs and the frame stream that reports them."""
 
-    def __init__(self, *, firmware: str = "virtual", readers: Iterable[str] = ("pn5180",) * 6,
-                 debounce_scans: int = 2, snapshot_period_s: float = 0.1,
-                 heartbeat_period_s: float = 1.0, hello_period_s: float = 5.0,
-                 boot: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        firmware: str = "virtual",
+        readers: Iterable[str] = ("pn5180",) * 6,
+        debounce_scans: int = 2,
+        snapshot_period_s: float = 0.1,
+        heartbeat_period_s: float = 1.0,
+        hello_period_s: float = 5.0,
+        boot: int | None = None,
+    ) -> None:
         self.firmware = firmware
         self.readers = tuple(readers)
         if len(self.readers) != BEACHES:
@@ -110,8 +117,9 @@ class VirtualPico:
         with self._lock:
             return tuple(frozenset(t) for t in self._beaches)
 
-    def fail_reader(self, beach: int, kind: str = "timeout",
-                    detail: str = "BUSY stuck high") -> None:
+    def fail_reader(
+        self, beach: int, kind: str = "timeout", detail: str = "BUSY stuck high"
+    ) -> None:
         """The beach's reader stops working: a fault frame, then ``?`` in every snapshot."""
         self._check_beach(beach)
         with self._lock:
@@ -154,13 +162,19 @@ class VirtualPico:
             return data
 
     def hello_frame(self) -> bytes:
-        return self._frame(Hello, self.firmware, self.readers, self.debounce_scans,
-                           round(self.snapshot_period_s * 1000))
+        return self._frame(
+            Hello,
+            self.firmware,
+            self.readers,
+            self.debounce_scans,
+            round(self.snapshot_period_s * 1000),
+        )
 
     def snap_frame(self) -> bytes:
         with self._lock:
-            beaches = tuple(None if b in self._faults else tuple(sorted(t))
-                            for b, t in enumerate(self._beaches))
+            beaches = tuple(
+                None if b in self._faults else tuple(sorted(t)) for b, t in enumerate(self._beaches)
+            )
             return self._frame(Snapshot, beaches)
 
     def hb_frame(self) -> bytes:

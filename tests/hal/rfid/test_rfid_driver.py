@@ -122,20 +122,23 @@ def test_link_faults_cause_no_phantom_events_and_are_all_counted(pico, started) 
             pico.remove(UIDS[index])
         else:
             pico.place(beach, UIDS[index])
-        frame = pico.recent[-1]                # the latest real frame
+        frame = pico.recent[-1]  # the latest real frame
         pico.inject(b"MicroPython v1.22.2 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n")
-        pico.inject(b">>> garbage without a frame " + os.urandom(8).replace(b"\n", b"")
-                    .replace(b"$", b"") + b"\n")
+        pico.inject(
+            b">>> garbage without a frame "
+            + os.urandom(8).replace(b"\n", b"").replace(b"$", b"")
+            + b"\n"
+        )
         injected["garbage"] += 2
-        pico.inject(frame[:len(frame) // 2] + b"\n")
+        pico.inject(frame[: len(frame) // 2] + b"\n")
         injected["truncated"] += 1
         flipped = bytearray(frame)
         flipped[12] ^= 0x01
         pico.inject(bytes(flipped))
         injected["crc"] += 1
-        pico.inject(frame)                     # a copy: duplicate, or stale if overtaken
+        pico.inject(frame)  # a copy: duplicate, or stale if overtaken
         if step:
-            pico.inject(pico.recent[0])        # a frame from long ago
+            pico.inject(pico.recent[0])  # a frame from long ago
             injected["old"] += 1
         injected["old"] += 1
         state = pico.contents()
@@ -143,18 +146,26 @@ def test_link_faults_cause_no_phantom_events_and_are_all_counted(pico, started) 
         wait_for(lambda expected=expected: contents(seen) == expected)
         truth.append(expected)
     # Every injected line has been read and judged before the events are compared.
-    wait_for(lambda: (driver.health()["garbage"], driver.health()["truncated"],
-                      driver.health()["crc"],
-                      driver.health()["duplicate"] + driver.health()["stale"])
-             == (injected["garbage"], injected["truncated"], injected["crc"], injected["old"]),
-             "the driver to count every injected line")
+    wait_for(
+        lambda: (
+            (
+                driver.health()["garbage"],
+                driver.health()["truncated"],
+                driver.health()["crc"],
+                driver.health()["duplicate"] + driver.health()["stale"],
+            )
+            == (injected["garbage"], injected["truncated"], injected["crc"], injected["old"])
+        ),
+        "the driver to count every injected line",
+    )
     # Events: exactly the changes between consecutive true states, nothing else.
     expected_events = []
     for before, after in itertools.pairwise(truth):
         changed = [b for b in range(6) if before[b] != after[b]]
         losing = [b for b in changed if after[b] < before[b]]
-        expected_events += [BeachContents(b, after[b])
-                            for b in losing + [b for b in changed if b not in losing]]
+        expected_events += [
+            BeachContents(b, after[b]) for b in losing + [b for b in changed if b not in losing]
+        ]
     assert seen.beach()[6:] == expected_events
     health = driver.health()
     assert pico.dropped_writes == 0
@@ -181,7 +192,8 @@ def test_random_binary_noise_never_crashes_the_driver(pico, started) -> None:
 
 
 def test_port_vanishing_and_returning_recovers_with_only_the_real_change(
-        pico, started, tries) -> None:
+    pico, started, tries
+) -> None:
     """The driver keeps retrying while the port is gone and picks the board up again when it
     returns. (How fast it recovers is a timing: ``haleakala bench``, not a test.)"""
     seen = Recorder()
@@ -195,7 +207,7 @@ def test_port_vanishing_and_returning_recovers_with_only_the_real_change(
     assert "RFID Pico" in seen.health()[-1].detail
     gone = len(tries)
     wait_for(lambda: len(tries) >= gone + 5, "five retries while the port is gone")
-    pico.place(3, UIDS[2])                     # a disc lands while the link is down
+    pico.place(3, UIDS[2])  # a disc lands while the link is down
     pico.reappear()
     wait_for(lambda: contents(seen).get(3) == discs(1, 2), "the disc placed while away")
     wait_for(lambda: seen.health()[-1].ok, "the link reported healthy again")
@@ -214,7 +226,7 @@ def test_reader_fault_shows_in_link_health_and_keeps_the_beach(pico, started) ->
     wait_for(lambda: not seen.health()[-1].ok)
     assert seen.health()[-1].detail == "beach 1 reader timeout (BUSY stuck high)"
     wait_for(frames_after(driver), "two more frames with the reader failed")
-    assert contents(seen)[1] == discs(3)       # unknown, not emptied
+    assert contents(seen)[1] == discs(3)  # unknown, not emptied
     pico.mend_reader(1)
     wait_for(lambda: seen.health()[-1].ok)
 
@@ -223,8 +235,9 @@ def test_auto_finds_the_pico_by_usb_id(tmp_path: Path, started) -> None:
     dev = tmp_path / "dev"
     vp = VirtualPico(snapshot_period_s=0.05)
     try:
-        vp.start(dev / "serial" / "by-id" /
-                 "usb-MicroPython_Board_in_FS_mode_e6614103e7455f2e-if00")
+        vp.start(
+            dev / "serial" / "by-id" / "usb-MicroPython_Board_in_FS_mode_e6614103e7455f2e-if00"
+        )
         seen = Recorder()
         driver = started(port="auto", dev_root=str(dev), post=seen)
         wait_for(lambda: len(seen.beach()) == 6)
@@ -233,8 +246,7 @@ def test_auto_finds_the_pico_by_usb_id(tmp_path: Path, started) -> None:
         vp.stop()
 
 
-def test_no_pico_is_reported_and_found_once_plugged_in(tmp_path: Path, started,
-                                                       tries) -> None:
+def test_no_pico_is_reported_and_found_once_plugged_in(tmp_path: Path, started, tries) -> None:
     dev = tmp_path / "dev"
     dev.mkdir()
     seen = Recorder()
@@ -243,7 +255,7 @@ def test_no_pico_is_reported_and_found_once_plugged_in(tmp_path: Path, started,
     assert not seen.health()[0].ok and "no RFID Pico found" in seen.health()[0].detail
     looked = len(tries)
     wait_for(lambda: len(tries) >= looked + 5, "five more looks for the Pico")
-    assert len(seen.health()) == 1             # said once, not every retry
+    assert len(seen.health()) == 1  # said once, not every retry
     vp = VirtualPico(snapshot_period_s=0.05)
     try:
         vp.start(dev / "haleakala-pico")
@@ -271,7 +283,7 @@ def test_stop_is_prompt_and_idempotent(pico) -> None:
     driver.start(post=lambda _e: None)
     wait_for(lambda: driver.health()["frames"] > 0)
     driver.stop()
-    assert not driver.running                  # stopped within stop()'s own join
+    assert not driver.running  # stopped within stop()'s own join
     driver.stop()
 
 
@@ -294,7 +306,7 @@ def test_virtual_pico_frames_are_the_real_protocol() -> None:
     frames = [protocol.parse(line) for line in lines]
     assert [type(f) for f in frames] == [protocol.Hello, protocol.Snapshot, protocol.Heartbeat]
     assert frames[1].beaches == ((), (), (), (UIDS[0],), (), None)
-    assert [f.seq for f in frames] == [1, 2, 3]   # 0 was the fault frame
+    assert [f.seq for f in frames] == [1, 2, 3]  # 0 was the fault frame
     assert {f.boot for f in frames} == {"00C0FFEE"}
 
 
@@ -347,7 +359,8 @@ def test_a_port_that_vanishes_while_opening_is_a_link_problem_not_a_driver_error
 
 
 def test_a_forged_hello_and_snap_and_a_frame_900_ahead_move_nothing_over_the_real_port(
-        pico, started) -> None:
+    pico, started
+) -> None:
     """Issue 22: over the pseudo-terminal, while the virtual Pico streams, a ``hello`` with a
     new boot id and one snapshot used to make a placement (then acknowledged and
     journaled), and one frame of the current run numbered 900 ahead made every real frame
@@ -358,8 +371,10 @@ def test_a_forged_hello_and_snap_and_a_frame_900_ahead_move_nothing_over_the_rea
     wait_for(lambda: contents(seen).get(0) == discs(0))
     before = len(seen.beach())
     forged = ((), (protocol.normalise_uid(UIDS[3]),), (), (), (), ())
-    pico.inject(protocol.encode(protocol.Hello("BADC0DE5", 0, "9.9.9", ("pn5180",) * 6, 2, 100))
-                + protocol.encode(protocol.Snapshot("BADC0DE5", 1, forged)))
+    pico.inject(
+        protocol.encode(protocol.Hello("BADC0DE5", 0, "9.9.9", ("pn5180",) * 6, 2, 100))
+        + protocol.encode(protocol.Snapshot("BADC0DE5", 1, forged))
+    )
     ahead = (protocol.parse(pico.recent[-1]).seq + 900) % protocol.SEQ_MODULO
     pico.inject(protocol.encode(protocol.Snapshot(pico.boot, ahead, ((),) * 6)))
     pico.place(2, UIDS[1])

@@ -19,7 +19,7 @@ DISCS = [Disc(c, v) for c in ("red", "yellow") for v in range(6)]
 UIDS = [f"E0040150{i * 0x1111111 + 0x01020304:08X}" for i in range(len(DISCS))]
 TAGS = dict(zip(UIDS, DISCS, strict=True))
 EMPTY: tuple[frozenset[str], ...] = (frozenset(),) * 6
-ONE = (frozenset({UIDS[0]}), *EMPTY[1:])          # red 0 on beach 0
+ONE = (frozenset({UIDS[0]}), *EMPTY[1:])  # red 0 on beach 0
 PLACED = (frozenset({UIDS[0]}), frozenset({UIDS[3]}), *EMPTY[2:])  # and red 3 on beach 1
 BOOT = "5C1A9E03"
 PERIOD = 0.1
@@ -68,20 +68,20 @@ class Pico:
 
 def test_a_frame_900_ahead_in_the_current_run_never_makes_the_real_frames_stale() -> None:
     pico = Pico()
-    pico.forge(snap(pico.seq + 900, EMPTY))   # valid CRC, current boot id, beach 0 empty
-    pico.talk(30)                             # 3 s of the real Pico
+    pico.forge(snap(pico.seq + 900, EMPTY))  # valid CRC, current boot id, beach 0 empty
+    pico.talk(30)  # 3 s of the real Pico
     assert not pico.link_went_down()
     assert pico.session.counts["stale"] == 0
     assert pico.session.counts["unconfirmed"] == 1
     assert pico.session.link_state(pico.now)[0] == "up"
-    assert pico.beach_events() == []          # beach 0 was never emptied
+    assert pico.beach_events() == []  # beach 0 was never emptied
 
 
 def test_a_crafted_hello_and_one_snap_place_nothing_and_the_real_pico_goes_on() -> None:
     pico = Pico()
     pico.forge(hello(0, boot="DEADBEEF") + snap(1, PLACED, boot="DEADBEEF"))
     pico.talk(20)
-    assert pico.beach_events() == []          # no red 3 on beach 1, ever
+    assert pico.beach_events() == []  # no red 3 on beach 1, ever
     assert not pico.link_went_down()
     health = pico.session.health(pico.now)
     assert health["boot"] == BOOT and health["resyncs"] == 0 and health["stale"] == 0
@@ -92,7 +92,8 @@ def test_a_burst_of_a_whole_forged_run_cannot_retire_a_pico_that_is_talking() ->
     a hello and a dozen snapshots sent between two real frames are not enough."""
     pico = Pico()
     forged = hello(0, boot="DEADBEEF") + b"".join(
-        snap(seq, PLACED, boot="DEADBEEF") for seq in range(1, 13))
+        snap(seq, PLACED, boot="DEADBEEF") for seq in range(1, 13)
+    )
     pico.forge(forged)
     pico.talk(5)
     assert pico.beach_events() == [] and not pico.link_went_down()
@@ -104,7 +105,7 @@ def test_one_forged_frame_with_the_next_number_moves_nothing() -> None:
     when two consecutive snapshots agree: the real Pico's next frame disagrees."""
     pico = Pico()
     pico.forge(snap(pico.seq + 1, PLACED))
-    pico.seq += 1                             # the real frame of that number is a duplicate
+    pico.seq += 1  # the real frame of that number is a duplicate
     pico.talk(10)
     assert pico.beach_events() == [] and not pico.link_went_down()
 
@@ -120,14 +121,15 @@ def test_a_real_placement_needs_two_consecutive_snapshots() -> None:
 
 def test_a_real_restart_is_believed_once_the_old_run_is_silent() -> None:
     pico = Pico()
-    pico.now += 0.5                           # the Pico reboots: the old run stops
+    pico.now += 0.5  # the Pico reboots: the old run stops
     new = "0BADCAFE"
     events = pico.session.feed(hello(0, new), pico.now)
     for seq in range(1, CONFIRM_FRAMES + 1):
         pico.now += PERIOD
         events += pico.session.feed(snap(seq, PLACED, new), pico.now)
     assert [e for e in events if isinstance(e, BeachContents)] == [
-        BeachContents(1, frozenset({DISCS[3]}))]
+        BeachContents(1, frozenset({DISCS[3]}))
+    ]
     health = pico.session.health(pico.now)
     assert health["boot"] == new and health["resyncs"] == 1 and health["firmware"] == "1.2.0"
 
@@ -136,7 +138,7 @@ def test_lost_frames_delay_the_pico_but_lose_nothing() -> None:
     """A gap is a candidate too: after the believed run has been silent for three periods
     the frames after the gap are believed, in order."""
     pico = Pico()
-    pico.seq += 2                             # two frames lost on the line
+    pico.seq += 2  # two frames lost on the line
     pico.board = PLACED
     pico.talk(CONFIRM_FRAMES + 1)
     assert pico.beach_events() == [BeachContents(1, frozenset({DISCS[3]}))]
@@ -144,18 +146,23 @@ def test_lost_frames_delay_the_pico_but_lose_nothing() -> None:
 
 
 FORGED = st.one_of(
-    st.builds(lambda seq, board: ("snap", seq, board),
-              st.integers(2, protocol.SEQ_MODULO - 1), st.sampled_from([EMPTY, PLACED, None])),
-    st.builds(lambda boot, n, board: ("run", boot, n, board),
-              st.text("0123456789ABCDEF", min_size=8, max_size=8).filter(lambda b: b != BOOT),
-              st.integers(0, 20), st.sampled_from([EMPTY, PLACED])),
+    st.builds(
+        lambda seq, board: ("snap", seq, board),
+        st.integers(2, protocol.SEQ_MODULO - 1),
+        st.sampled_from([EMPTY, PLACED, None]),
+    ),
+    st.builds(
+        lambda boot, n, board: ("run", boot, n, board),
+        st.text("0123456789ABCDEF", min_size=8, max_size=8).filter(lambda b: b != BOOT),
+        st.integers(0, 20),
+        st.sampled_from([EMPTY, PLACED]),
+    ),
 )
 
 
 @settings(max_examples=150, deadline=None)
 @given(attacks=st.lists(st.tuples(st.integers(0, 30), FORGED), max_size=6))
-def test_forged_frames_between_the_real_ones_never_move_a_disc_or_stale_the_pico(
-        attacks) -> None:
+def test_forged_frames_between_the_real_ones_never_move_a_disc_or_stale_the_pico(attacks) -> None:
     """Any mix of single frames of the current run at any distance ahead, and whole forged
     runs (a hello and up to 20 snapshots) sent in one burst between two real frames."""
     pico = Pico()
@@ -168,8 +175,7 @@ def test_forged_frames_between_the_real_ones_never_move_a_disc_or_stale_the_pico
             pico.forge(snap(seq, board) if board else hello(seq))
         else:
             _, boot, count, board = attack
-            pico.forge(hello(0, boot) + b"".join(snap(s, board, boot)
-                                                 for s in range(1, count + 1)))
+            pico.forge(hello(0, boot) + b"".join(snap(s, board, boot) for s in range(1, count + 1)))
     pico.talk(20)
     assert pico.beach_events() == []
     assert not pico.link_went_down()

@@ -69,18 +69,23 @@ def fresh(now: float = 0.0, *, seq: int | None = 0) -> tuple[RfidSession, list]:
     session = RfidSession(TAGS, warn_unknown=False)
     events = session.opened("/dev/ttyACM0", now)
     if seq is not None:
-        events += session.feed(hb((seq - 2) % protocol.SEQ_MODULO)
-                               + hb((seq - 1) % protocol.SEQ_MODULO) + hello(seq), now)
+        events += session.feed(
+            hb((seq - 2) % protocol.SEQ_MODULO) + hb((seq - 1) % protocol.SEQ_MODULO) + hello(seq),
+            now,
+        )
     return session, events
 
 
 # ----------------------------------------------------------------------------- strategies
 
-MOVES = st.lists(st.tuples(st.integers(0, len(UIDS) - 1), st.one_of(st.none(),
-                                                                     st.integers(0, 5))),
-                 min_size=1, max_size=12)
-NOISE = st.sampled_from(["garbage", "truncated", "crc", "duplicate", "replay", "hello",
-                         "hb", "binary", "none", "none"])
+MOVES = st.lists(
+    st.tuples(st.integers(0, len(UIDS) - 1), st.one_of(st.none(), st.integers(0, 5))),
+    min_size=1,
+    max_size=12,
+)
+NOISE = st.sampled_from(
+    ["garbage", "truncated", "crc", "duplicate", "replay", "hello", "hb", "binary", "none", "none"]
+)
 
 
 def board_states(moves) -> list[tuple[frozenset[str], ...]]:
@@ -110,9 +115,13 @@ def test_no_phantom_events_whatever_the_link_does(moves, data) -> None:
             sent.append(frame)
             kind = data.draw(NOISE, label="noise")
             if kind == "garbage":
-                text = data.draw(st.text(st.characters(min_codepoint=33, max_codepoint=126,
-                                                       exclude_characters="$"),
-                                         min_size=1, max_size=60))
+                text = data.draw(
+                    st.text(
+                        st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="$"),
+                        min_size=1,
+                        max_size=60,
+                    )
+                )
                 stream += text.encode() + b"\n"
                 counted["garbage"] += 1
             elif kind == "truncated":
@@ -121,9 +130,10 @@ def test_no_phantom_events_whatever_the_link_does(moves, data) -> None:
                 counted["truncated"] += 1
             elif kind == "crc":
                 at = data.draw(st.integers(len(protocol.SYNC), frame.index(b"*") - 1))
-                value = data.draw(st.integers(0, 255).filter(
-                    lambda v, old=frame[at]: v not in (old, 10)))
-                stream += frame[:at] + bytes((value,)) + frame[at + 1:]
+                value = data.draw(
+                    st.integers(0, 255).filter(lambda v, old=frame[at]: v not in (old, 10))
+                )
+                stream += frame[:at] + bytes((value,)) + frame[at + 1 :]
                 counted["crc"] += 1
             elif kind == "duplicate":
                 stream += frame
@@ -144,7 +154,7 @@ def test_no_phantom_events_whatever_the_link_does(moves, data) -> None:
     position = 0
     while position < len(stream):
         size = data.draw(st.integers(1, 300), label="chunk")
-        events += session.feed(bytes(stream[position:position + size]), 0.01)
+        events += session.feed(bytes(stream[position : position + size]), 0.01)
         position += size
     assert beach_events(events) == expected_events(states)
     for name, count in counted.items():
@@ -197,7 +207,7 @@ def test_unknown_beach_keeps_its_discs_and_the_reader_fault_is_reported() -> Non
     session.feed(pair(1, board), 0.0)
     fault = protocol.encode(protocol.Fault(BOOT, 3, 3, "timeout", "BUSY stuck high"))
     events = session.feed(fault + pair(4, (*board[:3], None, *board[4:])), 0.1)
-    assert beach_events(events) == []          # never "beach 3 emptied"
+    assert beach_events(events) == []  # never "beach 3 emptied"
     assert events == [LinkHealth(False, "beach 3 reader timeout (BUSY stuck high)")]
     assert session.health(0.1)["unknown_beaches"] == [3]
     ok = protocol.encode(protocol.Fault(BOOT, 6, 3, "ok", "recovered"))
@@ -217,16 +227,20 @@ def test_disc_seen_elsewhere_leaves_the_unknown_beach() -> None:
     session, _ = fresh()
     session.feed(pair(1, (frozenset({UIDS[2]}), *EMPTY[1:])), 0.0)
     events = session.feed(pair(3, (None, frozenset({UIDS[2]}), *EMPTY[2:])), 0.1)
-    assert beach_events(events) == [BeachContents(0, frozenset()),
-                                    BeachContents(1, frozenset({DISCS[2]}))]
+    assert beach_events(events) == [
+        BeachContents(0, frozenset()),
+        BeachContents(1, frozenset({DISCS[2]})),
+    ]
 
 
 def test_disc_moved_within_one_snapshot_leaves_before_it_arrives() -> None:
     session, _ = fresh()
     session.feed(pair(1, (*EMPTY[:4], frozenset({UIDS[5]}), *EMPTY[5:])), 0.0)
     events = session.feed(pair(3, (frozenset({UIDS[5]}), *EMPTY[1:])), 0.1)
-    assert beach_events(events) == [BeachContents(4, frozenset()),
-                                    BeachContents(0, frozenset({DISCS[5]}))]
+    assert beach_events(events) == [
+        BeachContents(4, frozenset()),
+        BeachContents(0, frozenset({DISCS[5]})),
+    ]
 
 
 def test_moved_disc_is_posted_on_its_new_beach_before_the_old_one_lets_go() -> None:
@@ -237,8 +251,10 @@ def test_moved_disc_is_posted_on_its_new_beach_before_the_old_one_lets_go() -> N
     session.feed(pair(1, (frozenset({uid}), *EMPTY[1:])), 0.0)
     both = (frozenset({uid}), EMPTY[1], frozenset({uid}), *EMPTY[3:])
     events = session.feed(pair(3, both) + snap(5, both), 0.1)
-    assert beach_events(events) == [BeachContents(0, frozenset()),
-                                    BeachContents(2, frozenset({DISCS[7]}))]
+    assert beach_events(events) == [
+        BeachContents(0, frozenset()),
+        BeachContents(2, frozenset({DISCS[7]})),
+    ]
     events = session.feed(pair(6, (*EMPTY[:2], frozenset({uid}), *EMPTY[3:])), 0.2)
     assert beach_events(events) == []
 
@@ -262,8 +278,7 @@ def test_unknown_tag_reaches_the_controller_as_a_stranger_and_is_logged_once(cap
     board = (frozenset({stranger, UIDS[0]}), *EMPTY[1:])
     with caplog.at_level(logging.WARNING, "haleakala.rfid"):
         events = session.feed(snap(1, board) + snap(2, board) + snap(3, board), 0.0)
-    assert beach_events(events)[0] == BeachContents(0, frozenset({DISCS[0],
-                                                                  UnknownTag(stranger)}))
+    assert beach_events(events)[0] == BeachContents(0, frozenset({DISCS[0], UnknownTag(stranger)}))
     assert caplog.text.count(stranger) == 1
     assert "haleakala tags enroll" in caplog.text
     assert session.health(0.0)["unknown_tags"] == [stranger]
@@ -271,13 +286,13 @@ def test_unknown_tag_reaches_the_controller_as_a_stranger_and_is_logged_once(cap
 
 def test_silent_pico_makes_the_link_stale_and_a_frame_revives_it() -> None:
     session, events = fresh(0.0, seq=None)
-    assert events == []                       # connecting: nothing to say yet
+    assert events == []  # connecting: nothing to say yet
     events = session.feed(hello(0) + pair(1, EMPTY), 0.1)
     assert events[-1] == UP
     assert session.tick(0.9) == []
     stale = session.tick(1.2)
     assert len(stale) == 1 and not stale[0].ok and "went quiet" in stale[0].detail
-    assert session.tick(1.5) == []            # said once
+    assert session.tick(1.5) == []  # said once
     assert session.feed(snap(3, EMPTY), 1.6) == [UP]
 
 
@@ -297,10 +312,11 @@ def test_reconnect_posts_only_what_changed_meanwhile() -> None:
     moved = (frozenset({UIDS[0]}), EMPTY[1], frozenset({UIDS[1]}), *EMPTY[3:])
     # The view was reset: one frame is not believed yet, a few in a row are.
     assert session.feed(snap(1, moved, boot="00000002"), 2.1) == []
-    events = session.feed(snap(2, moved, boot="00000002") + snap(3, moved, boot="00000002"),
-                          2.2)
-    assert beach_events(events) == [BeachContents(1, frozenset()),
-                                    BeachContents(2, frozenset({DISCS[1]}))]
+    events = session.feed(snap(2, moved, boot="00000002") + snap(3, moved, boot="00000002"), 2.2)
+    assert beach_events(events) == [
+        BeachContents(1, frozenset()),
+        BeachContents(2, frozenset({DISCS[1]})),
+    ]
     assert session.counts["disconnects"] == 1 and session.counts["connects"] == 2
 
 
@@ -322,8 +338,7 @@ def test_repl_prompt_in_front_of_a_frame_does_not_hide_it() -> None:
 def test_firmware_crash_is_logged_and_counted(caplog) -> None:
     session, _ = fresh()
     with caplog.at_level(logging.ERROR, "haleakala.rfid"):
-        session.feed(protocol.encode(protocol.Fault(BOOT, 1, -1, "crash", "MemoryError")),
-                     0.0)
+        session.feed(protocol.encode(protocol.Fault(BOOT, 1, -1, "crash", "MemoryError")), 0.0)
     assert session.counts["firmware_crashes"] == 1
     assert "MemoryError" in caplog.text
 
@@ -374,9 +389,11 @@ def test_a_sequence_jump_confirmed_by_consecutive_frames_is_believed_in_order() 
     events = session.feed(jumped[0] + jumped[1], 0.5)
     assert beach_events(events) == []  # not yet
     events = session.feed(jumped[2] + jumped[3], 0.6)
-    assert beach_events(events) == [BeachContents(0, frozenset()),  # every held frame, in order
-                                    BeachContents(0, frozenset({DISCS[0]})),
-                                    BeachContents(1, frozenset({DISCS[5]}))]
+    assert beach_events(events) == [
+        BeachContents(0, frozenset()),  # every held frame, in order
+        BeachContents(0, frozenset({DISCS[0]})),
+        BeachContents(1, frozenset({DISCS[5]})),
+    ]
     assert session.counts["seq_jumps"] == 1 and CONFIRM_FRAMES == 3
 
 
@@ -425,15 +442,16 @@ def test_a_frame_of_the_real_run_between_them_breaks_a_candidate() -> None:
 
 
 CRAFTED = st.one_of(
-    st.tuples(st.text("0123456789ABCDEF", min_size=8, max_size=8).filter(lambda b: b != BOOT),
-              st.integers(0, protocol.SEQ_MODULO - 1)),
+    st.tuples(
+        st.text("0123456789ABCDEF", min_size=8, max_size=8).filter(lambda b: b != BOOT),
+        st.integers(0, protocol.SEQ_MODULO - 1),
+    ),
     st.tuples(st.just(BOOT), st.integers(1001, protocol.SEQ_MODULO - 1)),
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(moves=MOVES, crafted=CRAFTED, board=st.sampled_from([EMPTY, ONE, TWO, None]),
-       data=st.data())
+@given(moves=MOVES, crafted=CRAFTED, board=st.sampled_from([EMPTY, ONE, TWO, None]), data=st.data())
 def test_no_single_crafted_frame_changes_the_board(moves, crafted, board, data) -> None:
     """A frame with a valid CRC but another boot id, or a number far off the run (relative
     to where it lands), anywhere in the stream, a snapshot or a hello (board None): the
@@ -464,9 +482,16 @@ def test_unknown_tags_are_remembered_and_logged_up_to_a_bound(caplog) -> None:
     with caplog.at_level(logging.WARNING, "haleakala.rfid"):
         for first in range(0, strangers, 100 * per_frame):
             chunk = b"".join(
-                pair(3 + 2 * (n // per_frame), (
-                    *(frozenset(uid(n + b * per_beach + i) for i in range(per_beach))
-                      for b in range(5)), frozenset()))
+                pair(
+                    3 + 2 * (n // per_frame),
+                    (
+                        *(
+                            frozenset(uid(n + b * per_beach + i) for i in range(per_beach))
+                            for b in range(5)
+                        ),
+                        frozenset(),
+                    ),
+                )
                 for n in range(first, first + 100 * per_frame, per_frame)
             )
             session.feed(chunk, 0.0)
@@ -474,8 +499,11 @@ def test_unknown_tags_are_remembered_and_logged_up_to_a_bound(caplog) -> None:
     assert session.published[4] == frozenset(UnknownTag(uid(last + i)) for i in range(8))
     assert len(session.unknown_tags) == UNKNOWN_TAGS_MAX
     assert len(session.health(0.0)["unknown_tags"]) == UNKNOWN_TAGS_MAX
-    lines = [r for r in caplog.records if r.name == "haleakala.rfid"
-             and "flash firmware" not in r.getMessage()]  # the hello says 1.0.0
+    lines = [
+        r
+        for r in caplog.records
+        if r.name == "haleakala.rfid" and "flash firmware" not in r.getMessage()
+    ]  # the hello says 1.0.0
     assert sum("unknown tag 04" in r.getMessage() for r in lines) == UNKNOWN_TAGS_MAX
     assert len(lines) == UNKNOWN_TAGS_MAX + 1  # and one line saying the rest are counted
     assert session.counts["unknown_tags_unlisted"] == strangers - UNKNOWN_TAGS_MAX
