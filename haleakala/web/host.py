@@ -50,7 +50,12 @@ SEAT_FILES = {
     "": ("seat.html", "text/html; charset=utf-8"),
     "seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "seat.css": ("seat.css", "text/css; charset=utf-8"),
+    "draw.js": ("draw.js", "text/javascript; charset=utf-8"),
+    "draw.css": ("draw.css", "text/css; charset=utf-8"),
 }
+SHARED_FILES = ("views.js", "palette.css")
+"""The live view's files a seat's page loads too (the games' drawings, the colour modes),
+under the seat's path: the seat's cookie opens only that."""
 
 
 class HostView(LiveView):
@@ -103,6 +108,11 @@ class HostView(LiveView):
             ("/seat/{colour}/", self._seat_file, "seat-page"),
             ("/seat/{colour}/seat.js", self._seat_file, "seat-file"),
             ("/seat/{colour}/seat.css", self._seat_file, "seat-file-css"),
+            (
+                "/seat/{colour}/{file:(draw\\.js|draw\\.css|views\\.js|palette\\.css)}",
+                self._seat_file,
+                "seat-file-shared",
+            ),
             ("/seat/{colour}/state", self._seat_state, "seat-state"),
             ("/seat/{colour}/decide", self._seat_decide, "seat-decide"),
         ):
@@ -204,6 +214,11 @@ class HostView(LiveView):
 
     async def _seat_file(self, request: web.Request) -> web.StreamResponse:
         name = {"seat-file": "seat.js", "seat-file-css": "seat.css"}.get(self._route(request), "")
+        if self._route(request) == "seat-file-shared":
+            name = request.match_info["file"]
+            if name in SHARED_FILES:
+                shared, kind = self._files[f"/{name}"]
+                return web.Response(body=shared, headers={"Content-Type": kind})
         body, kind = self._seat_files[name]
         return web.Response(body=body, headers={"Content-Type": kind})
 

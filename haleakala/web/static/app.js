@@ -1,12 +1,10 @@
-// The live view: draws each snapshot the companion pushes (server-sent events). Read-only:
+// The live view (with draw.js's helpers: say, el, html, points): draws each snapshot the companion pushes (server-sent events). Read-only:
 // nothing here sends anything back but the page's own GET requests.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const BANDS = ["sea", "water", "beach", "grassland", "forest", "mountain", "crater"];
 let geo = null;
 let latest = null;
-let words = {};
 // A phone (the island at about half size): larger words on larger cards (style.css).
 const PHONE = window.matchMedia("(max-width: 600px)");
 
@@ -29,12 +27,6 @@ function choosePalette(mode, own) {
   if (select) select.value = chosen;
 }
 
-// A label of the snapshot's language with its {placeholders} filled in.
-function say(key, values) {
-  const text = words[key] === undefined ? key : words[key];
-  return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
-}
-
 // The page's fixed texts and its language come with each snapshot (the game's language).
 function speak(s) {
   words = s.labels || {};
@@ -43,23 +35,6 @@ function speak(s) {
   for (const node of document.querySelectorAll("[data-label]")) node.textContent = say(node.dataset.label);
   for (const node of document.querySelectorAll("[data-label-aria]")) node.setAttribute("aria-label", say(node.dataset.labelAria));
 }
-
-function el(name, attrs, parent, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
-}
-
-function points(poly) { return poly.map((p) => p.join(",")).join(" "); }
 
 function drawBase(svg) {
   svg.setAttribute("viewBox", geo.view.join(" "));
