@@ -28,7 +28,7 @@ pytestmark = needs_chromium
 GAME_GUARD_S = 400.0
 RELOAD_AT = 20
 WIDE = "document.documentElement.scrollWidth > document.documentElement.clientWidth"
-GAMES = [("kahuna", {"start": "white"}, 11), ("kanaloa", {"players": 2}, 5)]
+GAMES = [("haleakala", {}, 3), ("kahuna", {"start": "white"}, 11), ("kanaloa", {"players": 2}, 5)]
 
 
 async def caught_up(page: Browser, table: Table, seat: str) -> None:
