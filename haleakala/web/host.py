@@ -276,9 +276,18 @@ def _said(status: int, template: str, headers: dict[str, str] | None = None, **p
     return response
 
 
+HOST_WORDS = {
+    "title": N_("Seats of this game"),
+    "how": N_("Each player scans their seat's QR code with a phone, or opens its link."),
+    "bots": N_("Played by the computer"),
+}
+
+
 def host_page(view: HostView) -> bytes:
     """The host's page: each phone seat's link and QR code (the host shows it on a laptop
-    screen; the phones scan it). Plain HTML without scripts, built once per request."""
+    screen; the phones scan it), styled by ``host.css``: a card per seat in its colour, a
+    column on a phone, side by side on a wider screen. Plain HTML without scripts, built
+    once per request."""
     import html
 
     import segno
@@ -288,9 +297,10 @@ def host_page(view: HostView) -> bytes:
     rows = []
     for colour in view.table.phone_seats():
         url = view.seat_url(colour)
-        svg = segno.make_qr(url, error="l").svg_inline(scale=4, omitsize=False)
+        svg = segno.make_qr(url, error="l").svg_inline(scale=4, omitsize=True)
         rows.append(
-            f"<section><h2>{html.escape(_(colour))}</h2>{svg}"
+            f'<section class="seat {html.escape(colour)}"><h2>{html.escape(_(colour))}</h2>'
+            f'<div class="qr">{svg}</div>'
             f'<p><a href="{html.escape(url)}">{html.escape(url)}</a></p></section>'
         )
     bots = [
@@ -298,11 +308,14 @@ def host_page(view: HostView) -> bytes:
         for c, who in view.table.seats.items()
         if c not in view.table.tokens
     ]
-    title = html.escape(_("Seats of this game"))
+    said = {key: html.escape(_(text)) for key, text in HOST_WORDS.items()}
+    robots = f"<h2>{said['bots']}</h2><ul>{''.join(bots)}</ul>" if bots else ""
     page = (
         f'<!doctype html><html lang="{i18n.current()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{title}</title><link rel="stylesheet" href="/style.css"></head><body>'
-        f"<h1>{title}</h1>{''.join(rows)}<ul>{''.join(bots)}</ul></body></html>"
+        f'<title>{said["title"]}</title><link rel="stylesheet" href="/palette.css">'
+        '<link rel="stylesheet" href="/host.css"></head><body>'
+        f"<header><h1>{said['title']}</h1><p>{said['how']}</p></header>"
+        f'<main><div class="seats">{"".join(rows)}</div>{robots}</main></body></html>'
     )
     return page.encode()

@@ -189,6 +189,8 @@ function render(v) {
   position.setAttribute("aria-label", L.position);
   position.replaceChildren();
   $("hand").replaceChildren();
+  // The drawing shows the hand: its words stay for screen readers, out of sight.
+  $("hand").className = $("board").hidden || !$("drawing").dataset.drawn ? "" : "unseen";
   for (const s of v.sections) {
     if (s.hand) { // what the seat holds goes first, above its decisions
       $("hand").append(hel("p", "hand", s.lines.join(" ")));

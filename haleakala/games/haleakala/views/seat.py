@@ -17,7 +17,7 @@ from haleakala.games.haleakala.views.render import banked
 from haleakala.games.haleakala.words.labels import decision_words as coach_words
 from haleakala.games.haleakala.words.moves import result_sentence
 from haleakala.i18n import N_, _
-from haleakala.toolkit.generic.seat import seen_decision, seen_events
+from haleakala.toolkit.generic.seat import seen_events
 
 __all__ = [
     "decision_words",
@@ -45,6 +45,12 @@ WORDS = {
 def decision_words(game: Game, code: int) -> str:
     """A legal decision in the coach's plain words (``place disc 3 on beach 2``)."""
     return str(i18n.render(coach_words(game, code)))
+
+
+def seen_decision(before: Game, code: int, viewer: int) -> str:
+    """Every decision is public: each seat reads it in the same plain words as its button
+    (the log and the last move say ``move the shaman to 1M``, not ``>1M``)."""
+    return decision_words(before, code)
 
 
 def sections(game: Game, viewer: int) -> list[dict]:

@@ -36,7 +36,7 @@ function kahunaBoard(svg, b, ctx) {
       el("circle", { cx: isl.x, cy: isl.y + 14, r: 15, class: `h-stone ${isl.stone}` }, g);
       el("text", { x: isl.x, y: isl.y + 14, class: `h-letter ${isl.stone}` }, g, "K");
     } else {
-      el("text", { x: isl.x, y: isl.y + 14, class: "h-need" }, g, say("h_need", { need: isl.need, lines: isl.lines }));
+      el("text", { x: isl.x, y: isl.y + 14, class: "h-need" }, g, `${isl.need}/${isl.lines}`);
     }
     // What a tap finds: wider than the island (44 CSS px on a 360 px phone).
     const hit = el("circle", { cx: isl.x, cy: isl.y, r: 52, class: "hit" }, svg);
@@ -76,6 +76,7 @@ function kahunaTray(box, b, ctx) {
     if (!b.hand.length) hand.append(html("span", say("h_empty")));
     box.append(hand);
   }
+  box.append(html("p", say("h_legend"), "h-legend"));
 }
 
 window.GAME_DRAWINGS.kahuna = { board: kahunaBoard, tray: kahunaTray };

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 LABELS = {
     "h_board": N_("the islands"),
     "h_round": N_("round {n} of 3"),
-    "h_need": N_("need {need}/{lines}"),
     "h_pile": N_("pile: {n}"),
     "h_discards": N_("discards: {n}"),
     "h_display": N_("display"),
@@ -35,8 +34,8 @@ LABELS = {
     "h_slot": N_("display {n}: {island}"),
     "h_draw_pile": N_("the pile"),
     "h_legend": N_(
-        "Lines: dotted free, solid a bridge in its owner's colour. K: a Kahuna stone. "
-        "need 3/5: bridges to win the island."
+        "Dotted: a free line; solid: a bridge with its owner's initial; K: a Kahuna stone; "
+        "3/5 under a name: 3 of its 5 lines win the island."
     ),
     "white": N_("white"),
     "black": N_("black"),

@@ -132,7 +132,9 @@ def seen_decision(before: Game, code: int, viewer: int) -> str:
     text = before.format(code)
     if before.seen_decision(text, before.decider, viewer) != text:
         return _("discards a card face down")
-    return describe_decision(before, code, viewer)
+    if decode(code, before.board).kind == "discard":
+        return describe_decision(before, code, viewer)
+    return decision_words(before, code)  # the words of its button, never the notation
 
 
 def seen_events(before: Game, events: list[Any], viewer: int) -> list[str]:

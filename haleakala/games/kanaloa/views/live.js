@@ -58,6 +58,15 @@ function kanaloaBoard(svg, m, ctx) {
   el("rect", { x: m.view[0], y: m.view[1], width: m.view[2], height: m.view[3], class: "k-sea" }, svg);
   for (const c of m.currents) el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "k-current" }, svg);
   for (const c of m.currents) if (c.fish) kanaloaFish(svg, c.fish);
+  for (const c of m.currents) {
+    // Over the current and its fish, under the islands: what a tap on either finds (a
+    // band along it, and a disc at its middle as wide as a finger on a phone).
+    const mid = [(c.a[0] + c.b[0]) / 2, (c.a[1] + c.b[1]) / 2];
+    const hit = el("g", { class: "k-current-hit" }, svg);
+    el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "hit-line" }, hit);
+    el("circle", { cx: mid[0], cy: mid[1], r: 48, class: "hit" }, hit);
+    target(hit, `current-${c.name}`, c.name, ctx, mid);
+  }
   const r = m.radius;
   for (const isl of m.islands) {
     const g = el("g", { class: "k-island", id: `island-${isl.name}` }, svg);
@@ -82,11 +91,6 @@ function kanaloaBoard(svg, m, ctx) {
     });
   }
   if (m.sea_volcano) kanaloaVolcano(svg, m.sea_volcano[0], m.sea_volcano[1]);
-  for (const c of m.currents) {
-    // Over the current and its fish: what a tap on either finds.
-    const hit = el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "hit-line" }, svg);
-    target(hit, `current-${c.name}`, c.name, ctx, [(c.a[0] + c.b[0]) / 2, (c.a[1] + c.b[1]) / 2]);
-  }
   const d = m.dolphin;
   const dolphin = el("ellipse", { cx: d.x, cy: d.y - 20, rx: 75, ry: 24, class: "k-dolphin" }, svg);
   target(dolphin, "dolphin", say("k_dolphin"), ctx, [d.x, d.y - 20]);
