@@ -221,7 +221,7 @@ def test_a_phone_seats_drawing_shows_what_its_seat_may_see(name: str, players: i
         mine = not game.is_terminal() and game.decider == seat
         codes = sorted(game.legal_actions()) if mine else []
 
-        def board(position: Any, codes: list[int] = codes) -> dict[str, Any]:
+        def board(position: Any, codes: list[int] = codes, seat: int = seat) -> dict[str, Any]:
             legal = [{"text": position.format(c), "words": hooks.decision_words(position, c)}
                      for c in codes]  # fmt: skip
             drawn = tap_board(hooks, position, seat, codes, legal)
