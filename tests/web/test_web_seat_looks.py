@@ -1,10 +1,11 @@
 """Issue 43 (and issue 39 item 6): each game's phone seat mid-game at 390 × 844, in English,
 German and the colour-blind palette, with the first tap of a decision made (the legal marks,
 the chosen ring, Undo). Checked as a player would meet it: the page never scrolls sideways,
-every target marked legal is at least 44 CSS px each way (a finger's 9 mm), the score, the
-turn and the last move are in the header, the drawing is drawn. A screenshot of each is
-written to ``docs/seat-GAME-MODE.png`` when ``HALEAKALA_SEAT_SHOTS=docs`` (else to the
-test's own directory), to be looked at.
+every target marked legal is at least 44 CSS px each way (a finger's 9 mm) or, where the
+drawing is smaller (a Kanaloa tile, a Haleakala crater), has a button of that size beside
+it; the score, the turn and the last move are in the header; the drawing is drawn. A
+screenshot of each is written to ``docs/seat-GAME-MODE.png`` when
+``HALEAKALA_SEAT_SHOTS=docs`` (else to the test's own directory), to be looked at.
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ LOOK = """(() => {
   for (const node of document.querySelectorAll('#board .legal')) {
     const r = node.getBoundingClientRect();
     const size = [node.dataset.target, Math.round(r.width), Math.round(r.height)];
-    if (r.width < 44 || r.height < 44) small.push(size);
+    const twin = document.querySelector('#chips [data-target="' + node.dataset.target + '"]');
+    const t = twin && twin.getBoundingClientRect();
+    const big = (b) => b.width >= 44 && b.height >= 44;
+    if (!big(r) && !(t && big(t))) small.push(size);  // a small one has a button beside
   }
   return { wide: doc.scrollWidth > doc.clientWidth, small,
            legal: document.querySelectorAll('#board .legal').length,

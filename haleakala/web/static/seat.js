@@ -277,11 +277,17 @@ function drawBoard(v) {
     svg.hidden = true;
     $("tray").replaceChildren();
   }
+  // A next step the drawing does not show, or shows smaller than a finger (44 CSS px: a
+  // Kanaloa tile, a Haleakala crater), is also a button beside it, named in words.
   const chips = $("chips");
   chips.replaceChildren();
-  const drawn = new Set(Array.from(board.querySelectorAll("[data-target]"), (n) => n.dataset.target));
+  const drawn = {};
+  for (const n of board.querySelectorAll("[data-target]")) drawn[n.dataset.target] = n;
+  const named = (v.board && v.board.words) || {};
   for (const id of next) {
-    if (!drawn.has(id)) trayItem(chips, id, (v.board.words || {})[id] || id, ctx, "chip").textContent = (v.board.words || {})[id] || id;
+    const box = drawn[id] && drawn[id].getBoundingClientRect();
+    if (box && Math.min(box.width, box.height) >= 44) continue;
+    trayItem(chips, id, named[id] || id, ctx, drawn[id] ? "chip twin" : "chip").textContent = named[id] || id;
   }
   for (const node of board.querySelectorAll("[data-target]")) mark(node, next.has(node.dataset.target), taps.includes(node.dataset.target));
   const bar = $("tapbar");

@@ -114,6 +114,11 @@ def tap_board(game: Game, viewer: int, codes: list[int]) -> dict:
     words.update({f"disc-{v}": labels["t_disc"].format(n=v) for v in b.discs})
     words.update({f"back-{v}": labels["t_back"].format(n=v) for v in b.discs})
     words.update({"invoke": labels["t_invoke"], "boat": labels["t_boat"]})
+    words.update({f"crater-{s}": labels["t_crater"].format(n=s) for s in range(b.segments)})
+    words.update({f"space-{k}": labels["t_space"].format(space=b.space_name(k))
+                  for k in range(b.land_spaces)})  # fmt: skip
+    words.update({f"slot-{b.slot_name(k)}": labels["t_slot"].format(slot=b.slot_name(k))
+                  for k in range(b.segments * b.slots_per_segment)})  # fmt: skip
     snap: dict[str, Any] = live.snapshot(game)
     labels.update(snap["labels"])
     me = PLAYERS[viewer]

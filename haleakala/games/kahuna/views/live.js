@@ -39,7 +39,7 @@ function kahunaBoard(svg, b, ctx) {
       el("text", { x: isl.x, y: isl.y + 14, class: "h-need" }, g, `${isl.need}/${isl.lines}`);
     }
     // What a tap finds: wider than the island (44 CSS px on a 360 px phone).
-    const hit = el("circle", { cx: isl.x, cy: isl.y, r: 52, class: "hit" }, svg);
+    const hit = el("circle", { cx: isl.x, cy: isl.y, r: 54, class: "hit" }, svg);
     target(hit, `island-${isl.name}`, say("h_island", { island: isl.name }), ctx, [isl.x, isl.y]);
   }
 }
