@@ -94,3 +94,6 @@ def test_a_whole_game_by_taps_on_the_drawing(name, options, seed):
         view.close()
     assert table.game.is_terminal() and driver.error is None
     assert len(tapped) > 10
+    kinds = {text.split(" ")[0].strip("-0123456789@>") or "place" for text in tapped}
+    print(f"\n{name}: {len(tapped)} decisions by taps, {sorted(kinds)}")
+    assert len(kinds) >= 3, kinds  # not one kind of decision only
