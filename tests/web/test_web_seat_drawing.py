@@ -8,7 +8,8 @@
 - A paused game refuses a tap in words; an illegal tap gets the rules' own sentence; Undo
   takes a tap back; Confirm makes the decision formed.
 - No page scrolls sideways on a phone: each game's seat at 360, 390 and 430 px in portrait
-  and at 844 × 390 in landscape, each game's live view and the host's page at 390 px.
+  and at 844 × 390 in landscape, each game's live view and the host's page at 390 px; the
+  live view draws each game with the seats' drawing (Kahuna's too), showing no hand.
 """
 
 from __future__ import annotations
@@ -156,6 +157,8 @@ def test_no_page_scrolls_sideways_on_a_phone(name):
     live.publish(game)
     seat = table.game.to_move
 
+    drawn: dict[str, list] = {}
+
     async def drive() -> list[tuple[str, int, bool]]:
         wide = []
         async with Browser() as page:
@@ -171,6 +174,11 @@ def test_no_page_scrolls_sideways_on_a_phone(name):
             await page.open(live.url)
             await page.wait_for(f"document.body.dataset.digest === '{game.digest()}'", "live")
             wide.append(("live", 390, await page.evaluate(WIDE)))
+            # the watchers see the same drawing as the seats, for nobody's seat: no hand
+            drawn["live"] = await page.evaluate(
+                "[document.querySelector('#island').dataset.drawn,"
+                " document.querySelectorAll('.h-hand').length]"
+            )
         return wide
 
     try:
@@ -179,3 +187,4 @@ def test_no_page_scrolls_sideways_on_a_phone(name):
         host.close()
         live.close()
     assert not [w for w in wide if w[2]], wide
+    assert drawn["live"] == [name, 0]

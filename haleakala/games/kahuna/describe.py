@@ -36,6 +36,7 @@ DESCRIPTION = GameDescription(
     save_format="kahuna-game",
     render="haleakala.games.kahuna.views.terminal:render",
     seat="haleakala.games.kahuna.views.seat",
+    live_view="haleakala.games.kahuna.views.live",
     live_script="haleakala.games.kahuna.views:live.js",
     lessons="haleakala.games.kahuna:lessons",
     lesson_zones="haleakala.games.kahuna.describe:lesson_zones",

@@ -79,4 +79,43 @@ function kahunaTray(box, b, ctx) {
   box.append(html("p", say("h_legend"), "h-legend"));
 }
 
+window.GAME_DRAWINGS = window.GAME_DRAWINGS || {};
 window.GAME_DRAWINGS.kahuna = { board: kahunaBoard, tray: kahunaTray };
+
+// The watchers' page (app.js's index.html): the same board for nobody's seat, the players,
+// the display and the pile beside it, the log (app.js's drawLog).
+function drawKahuna(s) {
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
+  document.title = say("h_title");
+  document.querySelector("header h1").firstChild.textContent = "Kahuna ";
+  const b = s.board;
+  document.getElementById("variant").textContent = say("h_round", { n: b.round });
+  const status = document.getElementById("status");
+  status.textContent = s.over ? s.result.text : say("to_decide", { colour: s.to_move_name });
+  status.className = s.over ? "" : s.to_move;
+  document.getElementById("awaited").textContent = "";
+  document.getElementById("notation").textContent = "";
+  const svg = document.getElementById("island");
+  kahunaBoard(svg, b, { taps: false });
+  svg.setAttribute("aria-label", say("h_board"));
+  const box = document.getElementById("players");
+  box.replaceChildren();
+  for (const [colour, p] of Object.entries(b.players)) {
+    const div = html("div", undefined, `player ${colour}` + (s.to_move === colour ? " turn" : ""));
+    const h = html("h3");
+    h.append(html("span", p.name + (s.to_move === colour ? ` — ${say("deciding")}` : "")));
+    h.append(html("span", say("score", { n: p.score }), "score"));
+    div.append(h, html("p", say("h_cards", { n: p.hand })));
+    box.append(div);
+  }
+  const tray = html("div", undefined, "tray");
+  kahunaTray(tray, b, { taps: false });
+  box.append(tray);
+  drawLog(s);
+  document.getElementById("result").hidden = true;
+  document.getElementById("meta").textContent = say("meta", { seed: "–", n: s.decisions, digest: s.digest });
+}
+
+(window.GAME_VIEWS = window.GAME_VIEWS || {}).kahuna = drawKahuna;
