@@ -278,7 +278,7 @@ function drawBoard(v) {
     $("tray").replaceChildren();
   }
   // A next step the drawing does not show, or shows smaller than a finger (44 CSS px: a
-  // Kanaloa tile, a Haleakala crater), is also a button beside it, named in words.
+  // tile on an island, a crater), is also a button beside it, named in words.
   const chips = $("chips");
   chips.replaceChildren();
   const drawn = {};
