@@ -206,6 +206,32 @@ def test_a_phone_seat_sees_what_its_seat_may_see(name: str, players: int) -> Non
         assert all(hooks.decision_words(game, c) for c in game.legal_actions())
 
 
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_a_phone_seats_drawing_shows_what_its_seat_may_see(name: str, players: int) -> None:
+    """The drawing a phone seat plays on (the hook ``tap_board``, issue 43), with the same
+    check as the snapshot's and the seat's words: whatever a seat cannot see re-dealt
+    (``determinize``), its drawing, the taps of its decisions, their words and the rules'
+    refusals are the same, so nothing hidden reaches the seat's page."""
+    from haleakala.web.seats import hooks_for, tap_board
+
+    game = advanced(name, players)
+    hooks = hooks_for(game)
+    rng = random.Random(3)
+    for seat in range(players):
+        mine = not game.is_terminal() and game.decider == seat
+        codes = sorted(game.legal_actions()) if mine else []
+
+        def board(position: Any, codes: list[int] = codes, seat: int = seat) -> dict[str, Any]:
+            legal = [{"text": position.format(c), "words": hooks.decision_words(position, c)}
+                     for c in codes]  # fmt: skip
+            drawn = tap_board(hooks, position, seat, codes, legal)
+            return {"board": drawn, "legal": legal}
+
+        seen = board(game)
+        json.dumps(seen)
+        assert board(game.determinize(seat, rng)) == seen
+
+
 # -- the window -------------------------------------------------------------------------------
 
 

@@ -50,7 +50,12 @@ SEAT_FILES = {
     "": ("seat.html", "text/html; charset=utf-8"),
     "seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "seat.css": ("seat.css", "text/css; charset=utf-8"),
+    "draw.js": ("draw.js", "text/javascript; charset=utf-8"),
+    "draw.css": ("draw.css", "text/css; charset=utf-8"),
 }
+SHARED_FILES = ("views.js", "palette.css")
+"""The live view's files a seat's page loads too (the games' drawings, the colour modes),
+under the seat's path: the seat's cookie opens only that."""
 
 
 class HostView(LiveView):
@@ -103,6 +108,11 @@ class HostView(LiveView):
             ("/seat/{colour}/", self._seat_file, "seat-page"),
             ("/seat/{colour}/seat.js", self._seat_file, "seat-file"),
             ("/seat/{colour}/seat.css", self._seat_file, "seat-file-css"),
+            (
+                "/seat/{colour}/{file:(draw\\.js|draw\\.css|views\\.js|palette\\.css)}",
+                self._seat_file,
+                "seat-file-shared",
+            ),
             ("/seat/{colour}/state", self._seat_state, "seat-state"),
             ("/seat/{colour}/decide", self._seat_decide, "seat-decide"),
         ):
@@ -204,6 +214,11 @@ class HostView(LiveView):
 
     async def _seat_file(self, request: web.Request) -> web.StreamResponse:
         name = {"seat-file": "seat.js", "seat-file-css": "seat.css"}.get(self._route(request), "")
+        if self._route(request) == "seat-file-shared":
+            name = request.match_info["file"]
+            if name in SHARED_FILES:
+                shared, kind = self._files[f"/{name}"]
+                return web.Response(body=shared, headers={"Content-Type": kind})
         body, kind = self._seat_files[name]
         return web.Response(body=body, headers={"Content-Type": kind})
 
@@ -261,9 +276,18 @@ def _said(status: int, template: str, headers: dict[str, str] | None = None, **p
     return response
 
 
+HOST_WORDS = {
+    "title": N_("Seats of this game"),
+    "how": N_("Each player scans their seat's QR code with a phone, or opens its link."),
+    "bots": N_("Played by the computer"),
+}
+
+
 def host_page(view: HostView) -> bytes:
     """The host's page: each phone seat's link and QR code (the host shows it on a laptop
-    screen; the phones scan it). Plain HTML without scripts, built once per request."""
+    screen; the phones scan it), styled by ``host.css``: a card per seat in its colour, a
+    column on a phone, side by side on a wider screen. Plain HTML without scripts, built
+    once per request."""
     import html
 
     import segno
@@ -273,9 +297,10 @@ def host_page(view: HostView) -> bytes:
     rows = []
     for colour in view.table.phone_seats():
         url = view.seat_url(colour)
-        svg = segno.make_qr(url, error="l").svg_inline(scale=4, omitsize=False)
+        svg = segno.make_qr(url, error="l").svg_inline(scale=4, omitsize=True)
         rows.append(
-            f"<section><h2>{html.escape(_(colour))}</h2>{svg}"
+            f'<section class="seat {html.escape(colour)}"><h2>{html.escape(_(colour))}</h2>'
+            f'<div class="qr">{svg}</div>'
             f'<p><a href="{html.escape(url)}">{html.escape(url)}</a></p></section>'
         )
     bots = [
@@ -283,11 +308,14 @@ def host_page(view: HostView) -> bytes:
         for c, who in view.table.seats.items()
         if c not in view.table.tokens
     ]
-    title = html.escape(_("Seats of this game"))
+    said = {key: html.escape(_(text)) for key, text in HOST_WORDS.items()}
+    robots = f"<h2>{said['bots']}</h2><ul>{''.join(bots)}</ul>" if bots else ""
     page = (
         f'<!doctype html><html lang="{i18n.current()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{title}</title><link rel="stylesheet" href="/style.css"></head><body>'
-        f"<h1>{title}</h1>{''.join(rows)}<ul>{''.join(bots)}</ul></body></html>"
+        f'<title>{said["title"]}</title><link rel="stylesheet" href="/palette.css">'
+        '<link rel="stylesheet" href="/host.css"></head><body>'
+        f"<header><h1>{said['title']}</h1><p>{said['how']}</p></header>"
+        f'<main><div class="seats">{"".join(rows)}</div>{robots}</main></body></html>'
     )
     return page.encode()

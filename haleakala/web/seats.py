@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from haleakala import i18n
+from haleakala import i18n, palette
 from haleakala.gameapi import describe, game_of
 from haleakala.i18n import N_, _
 
@@ -380,6 +380,7 @@ class Table:
                 {"text": game.format(code), "words": self.hooks.decision_words(game, code)}
                 for code in codes
             ]
+            board = tap_board(self.hooks, game, p, codes, legal)
             last = self.moves[-1] if self.moves else None
             return {
                 "v": PROTOCOL,
@@ -387,6 +388,7 @@ class Table:
                 "game_id": self.game_id,
                 "game": snap.name,
                 "lang": i18n.current(),
+                "palette": palette.current(),
                 "labels": seat_labels(),
                 "seat": colour,
                 "seat_name": _(colour),
@@ -412,6 +414,7 @@ class Table:
                 "digest": snap.digest,
                 "sections": self.hooks.sections(game, p),
                 "legal": legal,
+                "board": board,
                 "last": _seen_move(last, colour) if last else None,
                 "since": first,
                 "fresh": first > since,
@@ -426,6 +429,35 @@ class Table:
         with self.changed:
             self.changed.wait_for(lambda: self.seq != seq, timeout)
             return self.seq
+
+
+def tap_board(hooks: Any, game: Any, viewer: int, codes: list[int], legal: list[dict]) -> dict:
+    """The game's drawing for the seat and the taps that make each legal decision (the
+    hook ``tap_board``: its ``data``, ``labels``, ``steps``, ``words``, ``refusals`` and
+    ``scores``; a game without it gets no drawing and a button per decision). Each entry
+    of ``legal`` gets its ``steps``: target ids in order, a list among them taken in any
+    order. Two decisions tapped the same way get one more step, a button naming each."""
+    hook = getattr(hooks, "tap_board", None)
+    board = dict(hook(game, viewer, codes)) if hook is not None else {}
+    steps = list(board.pop("steps", None) or [[] for _code in codes])
+    words = dict(board.get("words", {}))
+    seen: dict[str, int] = {}
+    for entry in steps:
+        key = repr(entry)
+        seen[key] = seen.get(key, 0) + 1
+    for i, (entry, decision) in enumerate(zip(steps, legal, strict=True)):
+        if seen[repr(entry)] > 1 or not entry:
+            entry = [*entry, f"pick-{i}"]
+            words[f"pick-{i}"] = decision["words"]
+        decision["steps"] = entry
+    return {
+        "game": game_of(game),
+        "data": board.get("data"),
+        "labels": board.get("labels", {}),
+        "words": words,
+        "refusals": board.get("refusals", {}),
+        "scores": board.get("scores", {}),
+    }
 
 
 def result_words(game: Any, hooks: Any = None) -> str:
@@ -467,6 +499,16 @@ SEAT_LABELS = {
     "position": N_("Position"),
     "bot": N_("bot"),
     "phone": N_("phone"),
+    "board": N_("the board: tap a marked place"),
+    "marked": N_("tap a marked place (a ring around it) to decide"),
+    "chosen": N_("chosen: {what}"),
+    "then": N_("now tap a marked place for the rest of it"),
+    "confirm": N_("Confirm"),
+    "undo": N_("Undo"),
+    "refused_tap": N_("{what} cannot be chosen now: tap a marked place"),
+    "not_now": N_("wait: {colour} decides now"),
+    "paused_tap": N_("the game is paused: nothing can be decided now"),
+    "score": N_("score {n}"),
 }
 
 

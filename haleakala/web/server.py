@@ -84,7 +84,10 @@ of version 3 (29 modules), which the OLED draws at two pixels a module."""
 STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/draw.js": ("draw.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/draw.css": ("draw.css", "text/css; charset=utf-8"),
+    "/host.css": ("host.css", "text/css; charset=utf-8"),  # the phone seats' host page
     "/views.js": ("", "text/javascript; charset=utf-8"),  # made from the games' live scripts
     "/palette.css": ("", "text/css; charset=utf-8"),  # made from haleakala.palette
 }

@@ -103,6 +103,8 @@ def without_public_lists(body: str) -> str:
         seen["state"].pop(key, None)
     seen["state"]["opponent_hand"].pop("known", None)
     seen["state"]["buried"].pop("white", None)
+    drawn = (seen.get("board") or {}).get("data") or {}
+    drawn.pop("display", None)  # the drawing's copy of the public display (issue 43)
     return json.dumps(seen, separators=(",", ":"))
 
 

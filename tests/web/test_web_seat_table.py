@@ -130,15 +130,16 @@ def test_a_reloaded_page_gets_the_decisions_it_missed_and_a_far_behind_one_start
 
 
 def test_a_haleakala_table_works_through_the_same_path():
-    """Game-neutral: Haleakala has no seat hooks, so its seats see its observation and the
-    notation of every decision (all public)."""
+    """Game-neutral: Haleakala's seats see its observation and every decision (all public)
+    in the coach's plain words, the same as its buttons (issue 43: no notation)."""
     table = present(Table(new_game("haleakala", seed=3), {}))
     game = table.game
     mover = game.to_move
-    text = game.format(game.legal_actions()[0])
+    code = game.legal_actions()[0]
+    text, words = game.format(code), table.hooks.decision_words(game, code)
     assert table.decide(mover, 1, text).ok
     other = next(c for c in table.players if c != mover)
-    assert table.view(other)["last"]["text"] == text
+    assert table.view(other)["last"]["text"] == words != text
 
 
 @settings(max_examples=40, deadline=None)

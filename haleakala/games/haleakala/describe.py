@@ -43,6 +43,7 @@ DESCRIPTION = GameDescription(
     strength="haleakala.companion.solo:make_solo_bot",
     bench="haleakala.games.haleakala.bench:run_haleakala",
     live_view="haleakala.games.haleakala.views.live",
+    live_script="haleakala.games.haleakala.views:live.js",
     render="haleakala.games.haleakala.views.render:text",
     seat="haleakala.games.haleakala.views.seat",
     lessons="haleakala.games.haleakala:lessons",

@@ -1,17 +1,18 @@
-// The live view: draws each snapshot the companion pushes (server-sent events). Read-only:
+// The live view (with draw.js's helpers: say, el, html, points): draws each snapshot the companion pushes (server-sent events). Read-only:
 // nothing here sends anything back but the page's own GET requests.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
-const BANDS = ["sea", "water", "beach", "grassland", "forest", "mountain", "crater"];
 let geo = null;
 let latest = null;
-let words = {};
 // A phone (the island at about half size): larger words on larger cards (style.css).
 const PHONE = window.matchMedia("(max-width: 600px)");
 
-// Each player's initial on its shamans and statues: colour is never the only sign.
-const LETTER = { red: "R", yellow: "Y" };
+// The island (bands, pieces, cards) is Haleakala's own drawing (views.js: its live.js,
+// GAME_DRAWINGS.haleakala), the same a phone seat plays on.
+function drawBase(svg) { window.GAME_DRAWINGS.haleakala.base(svg, geo, { taps: false }); }
+function drawPieces(s) {
+  window.GAME_DRAWINGS.haleakala.pieces(document.getElementById("pieces"), s.island, s.last, geo, PHONE.matches, { taps: false });
+}
 
 // The colour mode (palette.css): this phone's own choice if it made one, else the companion's.
 // (Storage may be refused, as in a private window: the choice then lasts until a reload.)
@@ -29,12 +30,6 @@ function choosePalette(mode, own) {
   if (select) select.value = chosen;
 }
 
-// A label of the snapshot's language with its {placeholders} filled in.
-function say(key, values) {
-  const text = words[key] === undefined ? key : words[key];
-  return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
-}
-
 // The page's fixed texts and its language come with each snapshot (the game's language).
 function speak(s) {
   words = s.labels || {};
@@ -42,157 +37,6 @@ function speak(s) {
   document.documentElement.lang = s.lang || "en";
   for (const node of document.querySelectorAll("[data-label]")) node.textContent = say(node.dataset.label);
   for (const node of document.querySelectorAll("[data-label-aria]")) node.setAttribute("aria-label", say(node.dataset.labelAria));
-}
-
-function el(name, attrs, parent, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
-}
-
-function points(poly) { return poly.map((p) => p.join(",")).join(" "); }
-
-function drawBase(svg) {
-  svg.setAttribute("viewBox", geo.view.join(" "));
-  svg.replaceChildren();
-  const base = el("g", { id: "base" }, svg);
-  for (const band of BANDS) {
-    geo.bands[band].forEach((poly, seg) => {
-      el("polygon", { points: points(poly), class: `band band-${band}`, id: `${band}-${seg}` }, base);
-    });
-  }
-  geo.labels.forEach((p, seg) => el("text", { x: p[0], y: p[1], class: "seg-label" }, base, String(seg)));
-  el("g", { id: "pieces" }, svg);
-}
-
-function counted(part) {
-  // The words of a card's part, a count kept with its word ("1 Schmetterling"): a line
-  // holding a lone "1" says nothing, in any language.
-  const words = [];
-  for (const word of part.split(" ")) {
-    const last = words.length - 1;
-    if (last >= 0 && /^\d+$/.test(words[last])) words[last] += " " + word;
-    else words.push(word);
-  }
-  return words;
-}
-
-function hyphenated(word, width) {
-  // "Lava-Priesterin" -> "Lava-", "Priesterin" when the whole word is too long for a line.
-  if (word.length <= width || !word.includes("-")) return [word];
-  return word.split(/(?<=-)/);
-}
-
-function cardLines(name, width) {
-  // "Fish: 1 basket, 1 butterfly" -> three short lines that fit the card (in any language),
-  // of at most ``width`` characters where the words allow.
-  const [head, rest] = name.includes(":") ? name.split(/:\s*/, 2) : [name, ""];
-  const parts = head.split(/,\s*/).concat(rest ? rest.split(/,\s*/) : []);
-  const lines = [];
-  for (const part of parts) {
-    let line = "";
-    for (const word of counted(part.trim()).flatMap((w) => hyphenated(w, width))) {
-      if (line && (line + " " + word).length > width) {
-        lines.push(line);
-        line = word;
-      } else line = line ? line + " " + word : word;
-    }
-    lines.push(line);
-  }
-  return lines.slice(0, 3);
-}
-
-function cardRect([x, y, w, h]) {
-  // On a phone a card grows by 16 units each way, kept inside the island's view.
-  if (!PHONE.matches) return [x, y, w, h];
-  const [vx, vy, vw, vh] = geo.view;
-  const W = w + 16, H = h + 16;
-  const nx = Math.min(Math.max(x - 8, vx + 1), vx + vw - W - 1);
-  const ny = Math.min(Math.max(y - 8, vy + 1), vy + vh - H - 1);
-  return [nx, ny, W, H];
-}
-
-function squeeze(text, width) {
-  // A word longer than the card ("Lava-Priesterin") is drawn narrower, never cut off.
-  const natural = text.getComputedTextLength ? text.getComputedTextLength() : 0;
-  if (natural > width) {
-    text.setAttribute("textLength", String(width));
-    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
-  }
-}
-
-function drawPieces(s) {
-  const g = document.getElementById("pieces");
-  g.replaceChildren();
-  const island = s.island;
-  const last = s.last || {};
-  for (const space of island.threatened) {
-    const band = ["grassland", "forest", "mountain"][space % 3];
-    const poly = geo.bands[band][Math.floor(space / 3)];
-    el("polygon", { points: points(poly), class: "threat" }, g);
-  }
-  island.slots.forEach((slot, i) => {
-    const [x, y, w, h] = cardRect(geo.cards[i]);
-    const card = el("g", { class: "slot", "data-slot": slot.slot }, g);
-    el("rect", { x, y, width: w, height: h, rx: 4, class: slot.card ? "card" : "card empty" }, card);
-    if (slot.card) {
-      const step = PHONE.matches ? 19 : 13;
-      const lines = cardLines(slot.card, PHONE.matches ? 10 : 13);
-      const top = y + h / 2 - ((lines.length - 1) * step) / 2 + step * 0.3;
-      lines.forEach((line, n) => {
-        const text = el("text", { x: x + w / 2, y: top + n * step, class: "card-text" }, card, line);
-        squeeze(text, w - 6);
-      });
-    }
-    if (last.slot === slot.slot) el("rect", { x: x - 3, y: y - 3, width: w + 6, height: h + 6, rx: 6, class: "last" }, g);
-  });
-  const [bx, by] = geo.boat[island.boat];
-  el("ellipse", { cx: bx, cy: by, rx: 19, ry: 10, class: "boat", id: "boat", "data-segment": island.boat }, g);
-  island.beaches.forEach((beach) => {
-    const seg = beach.segment;
-    if (last.beach === seg) el("polygon", { points: points(geo.bands.beach[seg]), class: "last" }, g);
-    for (const colour of ["red", "yellow"]) {
-      const values = beach[colour].slice();
-      if (beach[colour + "_invocation"]) values.push("*");
-      values.forEach((v, i) => {
-        const [x, y] = geo.discs[colour][seg][i];
-        el("circle", { cx: x, cy: y, r: geo.disc_radius, class: `disc ${colour}`, "data-beach": seg, "data-value": v }, g);
-        el("text", { x, y, class: "disc-label" }, g, String(v));
-      });
-      if (beach[colour].length) {
-        const [x, y] = geo.sums[colour][seg];
-        el("text", { x, y, class: `sum ${colour}`, "data-beach": seg }, g, `Σ${beach[colour + "_sum"]}`);
-      }
-    }
-  });
-  for (const statue of island.statues) {
-    const [x, y] = geo.spaces.statue[statue.space];
-    el("rect", { x: x - 6, y: y - 9, width: 12, height: 18, rx: 2, class: `statue ${statue.owner}`, "data-space": statue.space }, g);
-    el("text", { x, y: y + 1, class: `piece-letter ${statue.owner}` }, g, LETTER[statue.owner]);
-  }
-  for (const colour of ["red", "yellow"]) {
-    const space = island.shamans[colour];
-    const [x, y] = geo.spaces[colour][space];
-    el("polygon", { points: `${x},${y - 11} ${x - 8},${y + 8} ${x + 8},${y + 8}`, class: `shaman ${colour}`, id: `shaman-${colour}`, "data-space": space }, g);
-    el("text", { x, y: y + 3, class: `piece-letter ${colour}` }, g, LETTER[colour]);
-    if (last.space === space) el("circle", { cx: x, cy: y, r: 15, class: "last" }, g);
-  }
-  island.lava.forEach((count, seg) => {
-    for (let i = 0; i < count; i++) {
-      const [x, y] = geo.lava[seg][i];
-      el("circle", { cx: x, cy: y, r: 7, class: "lava", "data-crater": seg }, g);
-    }
-  });
-  if (last.boat !== undefined) el("ellipse", { cx: bx, cy: by, rx: 25, ry: 16, class: "last" }, g);
 }
 
 function drawPlayers(s) {

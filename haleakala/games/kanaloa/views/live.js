@@ -1,5 +1,6 @@
 // The live view of a Kanaloa game: the map and the players from each snapshot (s.game is
-// "kanaloa"; haleakala.games.kanaloa.views.live builds it). Uses app.js's helpers (el, html, say, drawLog).
+// "kanaloa"; haleakala.games.kanaloa.views.live builds it), with draw.js's helpers and app.js's
+// drawLog. A phone seat draws the same map (GAME_DRAWINGS.kanaloa) and plays on it.
 // Kanaloa hides only the bag's order, so a watcher sees what every player sees.
 "use strict";
 
@@ -11,11 +12,13 @@ function kanaloaTile(parent, code, x, y, w, h) {
   // An offering tile: its god's colour (two bands for a two-god tile) and its code.
   const gods = Object.keys(KANALOA_GOD).filter((g) => code.startsWith(g) || code.includes("/" + g)).slice(0, 2);
   const bands = gods.length ? gods : ["Kane"];
-  bands.forEach((g, k) => el("rect", { x: x + (k * w) / bands.length, y, width: w / bands.length, height: h, fill: KANALOA_GOD[g] }, parent));
-  el("rect", { x, y, width: w, height: h, class: "k-tile" }, parent);
+  const g = el("g", { class: "k-tile-group" }, parent);
+  bands.forEach((god, k) => el("rect", { x: x + (k * w) / bands.length, y, width: w / bands.length, height: h, fill: KANALOA_GOD[god] }, g));
+  el("rect", { x, y, width: w, height: h, class: "k-tile" }, g);
   // A long code ("Kanaloa/Lono4") is squeezed to the tile's width, never past its edge.
   const fit = code.length > 8 ? { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" } : {};
-  el("text", { x: x + w / 2, y: y + h / 2, class: "k-tile-text", ...fit }, parent, code);
+  el("text", { x: x + w / 2, y: y + h / 2, class: "k-tile-text", ...fit }, g, code);
+  return g;
 }
 
 function kanaloaPiece(parent, colour, x, y, stunned) {
@@ -44,15 +47,26 @@ function kanaloaVolcano(parent, x, y) {
   el("ellipse", { cx: x, cy: y - 18, rx: 12, ry: 6, fill: "#f05a1e" }, parent);
 }
 
-function drawKanaloaMap(s) {
-  const svg = document.getElementById("island");
-  const m = s.map;
+// The map (s.map of the live snapshot, a seat's board.map): islands with their tiles and
+// pieces, the currents and their fish, the Dolphin, the volcano and its track. What a
+// decision can name carries its id (draw.js's ``target``): islands, currents, tiles, the
+// Dolphin; a seat taps them (ctx.taps), a watcher's page only carries the ids.
+function kanaloaBoard(svg, m, ctx) {
   svg.setAttribute("viewBox", m.view.join(" "));
-  svg.setAttribute("aria-label", say("k_map"));
   svg.replaceChildren();
+  svg.dataset.drawn = "kanaloa";
   el("rect", { x: m.view[0], y: m.view[1], width: m.view[2], height: m.view[3], class: "k-sea" }, svg);
   for (const c of m.currents) el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "k-current" }, svg);
   for (const c of m.currents) if (c.fish) kanaloaFish(svg, c.fish);
+  for (const c of m.currents) {
+    // Over the current and its fish, under the islands: what a tap on either finds (a
+    // band along it, and a disc at its middle as wide as a finger on a phone).
+    const mid = [(c.a[0] + c.b[0]) / 2, (c.a[1] + c.b[1]) / 2];
+    const hit = el("g", { class: "k-current-hit" }, svg);
+    el("line", { x1: c.a[0], y1: c.a[1], x2: c.b[0], y2: c.b[1], class: "hit-line" }, hit);
+    el("circle", { cx: mid[0], cy: mid[1], r: 48, class: "hit" }, hit);
+    target(hit, `current-${c.name}`, c.name, ctx, mid);
+  }
   const r = m.radius;
   for (const isl of m.islands) {
     const g = el("g", { class: "k-island", id: `island-${isl.name}` }, svg);
@@ -64,8 +78,12 @@ function drawKanaloaMap(s) {
     }
     el("circle", { cx: isl.x, cy: isl.y, r, class: "k-sand" }, g);
     el("circle", { cx: isl.x, cy: isl.y, r: r - 6, class: "k-grass" }, g);
+    target(el("circle", { cx: isl.x, cy: isl.y, r: r + 8, class: "hit" }, g), `island-${isl.name}`, isl.name, ctx, [isl.x, isl.y - 22]);
     el("text", { x: isl.x, y: isl.y - 22, class: "k-name" }, g, isl.name);
-    isl.tiles.forEach((t, k) => kanaloaTile(g, t, isl.x - 42, isl.y - 8 + k * 20, 84, 18));
+    isl.tiles.forEach((t, k) => {
+      const tile = kanaloaTile(g, t, isl.x - 42, isl.y - 8 + k * 20, 84, 18);
+      target(tile, `tile-${isl.name}-${t}`, `${t} (${isl.name})`, ctx, [isl.x, isl.y + 1 + k * 20]);
+    });
     if (isl.volcano) kanaloaVolcano(g, isl.x, isl.y);
     isl.pieces.forEach((p, k) => {
       const a = ((-150 + 40 * k) * Math.PI) / 180;
@@ -74,7 +92,8 @@ function drawKanaloaMap(s) {
   }
   if (m.sea_volcano) kanaloaVolcano(svg, m.sea_volcano[0], m.sea_volcano[1]);
   const d = m.dolphin;
-  el("ellipse", { cx: d.x, cy: d.y - 20, rx: 75, ry: 20, class: "k-dolphin" }, svg);
+  const dolphin = el("ellipse", { cx: d.x, cy: d.y - 20, rx: 75, ry: 24, class: "k-dolphin" }, svg);
+  target(dolphin, "dolphin", say("k_dolphin"), ctx, [d.x, d.y - 20]);
   el("text", { x: d.x, y: d.y - 20, class: "k-name" }, svg, say("k_dolphin"));
   d.pieces.forEach((c, k) => kanaloaPiece(svg, c, d.x + 92 + 30 * k, d.y - 20, false));
   const t = m.track;
@@ -85,6 +104,25 @@ function drawKanaloaMap(s) {
     el("text", { x: x + 16, y: t.y + 15, class: "k-small k-light" }, svg, String(k));
   }
 }
+
+// Beside the map, for a seat: every player's gods cards, score and tiles (its own to add
+// or sacrifice, the others' for Ku's robbery).
+function kanaloaTray(box, b, ctx) {
+  box.replaceChildren();
+  for (const [colour, p] of Object.entries(b.players)) {
+    const row = html("div", undefined, `tray-row k-player ${colour}` + (b.current === colour ? " turn" : ""));
+    row.append(html("span", `${p.name} · ${say("score", { n: p.score })}`, "tray-title"));
+    const cards = p.cards.concat(p.protection.map((g) => `(${g})`));
+    if (cards.length) row.append(html("span", cards.join(" "), "k-cards"));
+    for (const tile of p.tiles) trayItem(row, `held-${colour}-${tile}`, `${tile} (${p.name})`, ctx, "k-held").textContent = tile;
+    const temples = Object.entries(p.temples).map(([god, v]) => `${god} ${v}`).join(" · ");
+    row.append(html("span", `${say("k_temples")}: ${temples}`, "k-cards"));
+    box.append(row);
+  }
+}
+
+window.GAME_DRAWINGS = window.GAME_DRAWINGS || {};
+window.GAME_DRAWINGS.kanaloa = { board: (svg, b, ctx) => kanaloaBoard(svg, b.map, ctx), tray: kanaloaTray };
 
 function drawKanaloaPlayers(s) {
   const box = document.getElementById("players");
@@ -121,7 +159,9 @@ function drawKanaloa(s) {
   status.className = s.over ? "" : s.to_move;
   document.getElementById("awaited").textContent = s.awaited;
   document.getElementById("notation").textContent = s.legal.length ? say("notation", { codes: s.legal.join(" · ") }) : "";
-  drawKanaloaMap(s);
+  const svg = document.getElementById("island");
+  kanaloaBoard(svg, s.map, { taps: false });
+  svg.setAttribute("aria-label", say("k_map"));
   drawKanaloaPlayers(s);
   drawLog(s);
   document.getElementById("result").hidden = true;

@@ -41,6 +41,7 @@ LABELS = {
     "k_volcano": N_("volcano tiles {drawn} of {end}"),
     "k_dolphin": N_("Dolphin"),
     "k_out": N_("out of play"),
+    "k_temples_of": N_("temples of {colour}"),
     "k_legend": N_(
         "Fish: the colour they show (white, or a player's), head towards the island they swim "
         "to. Circles with a letter: pieces (crossed: stunned). Cone: the volcano."
@@ -75,7 +76,7 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
         "awaited": "" if over else _awaited(game),
         "legal": [] if over else game.legal_decisions()[:12],
         "map": map_state(game),
-        "players": {c: _player(game, p) for p, c in enumerate(game.players)},
+        "players": {c: player_state(game, p) for p, c in enumerate(game.players)},
         "result": {"text": describe_result(game)} if over else None,
         "log": list(log[-LOG_LINES:]),
     }
@@ -140,7 +141,8 @@ def map_state(game: Game) -> dict:
     }  # fmt: skip
 
 
-def _player(game: Game, p: int) -> dict:
+def player_state(game: Game, p: int) -> dict:
+    """One player as the page draws it: gods and protection cards, temples, tiles, score."""
     return {
         "name": colour(game.players[p]),
         "cards": [GODS[g] for g in range(4) if game.gods[g] == p],

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from haleakala.games.kanaloa.events import Ended
+from haleakala.games.kanaloa.material import GODS
+from haleakala.games.kanaloa.views import live
 from haleakala.games.kanaloa.views.board import (
     PHASE_PROMPTS,
     describe_events,
@@ -24,7 +26,7 @@ from haleakala.games.kanaloa.views.board import (
     player_lines,
     volcano_line,
 )
-from haleakala.i18n import _
+from haleakala.i18n import N_, _
 
 if TYPE_CHECKING:
     from haleakala.games.kanaloa.game import Game
@@ -45,6 +47,95 @@ def sections(game: Game, viewer: int) -> list[dict]:
 def decision_words(game: Game, code: int) -> str:
     """The notation: Kanaloa's decisions are written to be read (``move HONU>KAI``)."""
     return str(game.format(code))
+
+
+CHIPS = {
+    "done": N_("done"),
+    "allow": N_("allow it"),
+    "forbid": N_("forbid it"),
+    "end": N_("end the turn"),
+    "reverse": N_("turn the fish round"),
+    "flip": N_("turn the fish over"),
+}
+"""The decisions no place of the map stands for, as the seat's buttons beside it say them."""
+
+
+def tap_board(game: Game, viewer: int, codes: list[int]) -> dict:
+    """The map the watchers see (``live.map_state``, nothing hidden but the bag) and how
+    each legal decision is tapped, as the window's clicks make them
+    (``window.table``): an island for the decisions that name one, for a move the island
+    reached and then the current taken; a current and then the island it heads to for
+    ``whiten`` and a fish (then the colour it shows); a tile on an island or in a hand;
+    the two tiles of a swap in either order; a sacrifice's tile, then its god."""
+    m = game.m
+    steps = [_steps(game, game.format(code)) for code in codes]
+    words = {f"island-{n}": n for n in m.islands}
+    words.update({f"current-{n}": n for n in m.current_names})
+    words.update({f"sea-{n}": _("volcano {sea}").format(sea=n) for n in m.sea_names})
+    words.update({f"god-{g}": g for g in GODS})
+    words.update({f"fish-{c}": _(c) for c in ("white", *m.colours)})
+    words.update({key: _(text) for key, text in CHIPS.items()})
+    words["dolphin"] = _(live.LABELS["k_dolphin"])
+    for i, tiles in enumerate(game.tiles):
+        for t in tiles:
+            words[f"tile-{m.islands[i]}-{m.tiles[t]}"] = f"{m.tiles[t]} ({m.islands[i]})"
+    for k, who in enumerate(game.players):
+        for held in game.hand_tiles(k):
+            words[f"held-{who}-{held}"] = f"{held} ({_(who)})"
+    labels = {key: _(text) for key, text in live.LABELS.items()}
+    return {
+        "data": {
+            "map": live.map_state(game),
+            "players": {c: live.player_state(game, p) for p, c in enumerate(game.players)},
+            "current": None if game.is_terminal() else game.players[game.current],
+        },
+        "labels": labels,
+        "scores": dict(zip(game.players, game.scores(), strict=True)),
+        "steps": steps,
+        "words": words,
+        "refusals": {},
+    }
+
+
+def _current(game: Game, heading: str) -> tuple[str, str]:
+    """``A>B`` -> (the current's id, the island it heads to's id)."""
+    a, b = heading.split(">")
+    m = game.m
+    ia, ib = m.islands.index(a), m.islands.index(b)
+    c = next(k for k, pair in enumerate(m.currents) if set(pair) == {ia, ib})
+    return f"current-{m.current_names[c]}", f"island-{b}"
+
+
+def _held(game: Game, code: str) -> str:
+    """The tile ``code`` in the hand of the player who decides."""
+    return f"held-{game.players[game.decider]}-{code}"
+
+
+def _steps(game: Game, text: str) -> list:
+    kind, *args = text.split(" ")
+    if kind in ("start", "volcano", "land", "dolphin", "place", "remove") and args:
+        if kind == "volcano" and args[0] not in game.m.islands:
+            return [f"sea-{args[0]}"]
+        return ["dolphin" if args[0] == "dolphin" else f"island-{args[0]}"]
+    if kind == "move":
+        current, island = _current(game, args[0])
+        return [island, current]
+    if kind in ("whiten", "fish"):
+        current, island = _current(game, args[0])
+        return [current, island, *([f"fish-{args[1]}"] if kind == "fish" else [])]
+    if kind in ("reverse", "flip"):
+        return [f"current-{args[0]}", kind]
+    if kind in ("give", "take"):  # a tile of the island reached (N26)
+        return [f"tile-{game.m.islands[game.arrive]}-{args[0]}"]
+    if kind == "add":
+        return [_held(game, args[0])]
+    if kind == "swap":
+        return [[f"tile-{a.replace(':', '-')}" for a in args]]
+    if kind == "sacrifice":
+        return [_held(game, args[0]), f"god-{args[2]}"]
+    if kind == "rob":
+        return [f"held-{args[0]}-{args[1]}"]
+    return [kind]
 
 
 def seen_decision(before: Game, code: int, viewer: int) -> str:
