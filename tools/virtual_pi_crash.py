@@ -60,6 +60,8 @@ MARK = re.compile(r"VPI crash: (idle start|idle end|game start|game done|done)(?
                   r"(?:uptime ([\d.]+))?\s*$")  # fmt: skip
 KANALOA_SEATS = ("red", "yellow", "green", "blue")
 TABLE = "crash"
+REMOTE_DROPIN = Path(__file__).resolve().parents[1] / "systemd" / "remote.conf"
+"""What ``haleakala install`` adds to the unit while ``[remote]`` is enabled (the Kanaloa host)."""
 MKFS = ("-E", "lazy_itable_init=0,lazy_journal_init=0")
 """No lazy initialisation: ext4lazyinit would zero inode tables in the background for the
 first minutes of the first boot (writes no settled card makes)."""
@@ -179,7 +181,8 @@ class CrashRun:
         policy = self.args.policy
         plan = {"game": game, "policy": policy, "settle_s": self.args.settle,
                 "idle_s": self.args.idle * 60 if game == "haleakala" else 0,
-                "kanaloa": kanaloa_command(self.args.seed, policy)}  # fmt: skip
+                "kanaloa": kanaloa_command(self.args.seed, policy),
+                "remote_dropin": REMOTE_DROPIN.read_text()}  # fmt: skip
         (share / "plan.json").write_text(json.dumps(plan))
         shutil.copy(Path(__file__).with_name("virtual_pi_crash_agent.py"), share / "agent.py")
         rec = Recording(game, log, work / "console.log")

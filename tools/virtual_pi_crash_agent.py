@@ -15,8 +15,10 @@ command line of the Kanaloa host).
   the simulated board, the unit's daemon acknowledges (``ack decision N``) and exits.
 - kanaloa: the board daemon plays Haleakala only; a Kanaloa table is kept by the remote
   host's journal (``run --remote --host``, every other seat a bot of the host). It runs as a
-  unit made from haleakala.service's own [Service] sandbox (user, state directory, no
-  network), with the board daemon stopped; ``N: seat decision`` is its acknowledgement.
+  unit made from haleakala.service's own [Service] sandbox (user, state directory) with the
+  drop-in ``haleakala install`` adds while ``[remote]`` is enabled (``remote_dropin``: the
+  MQTT client needs AF_INET even for its broker on the loopback; the guest has no network
+  card), with the board daemon stopped; ``N: seat decision`` is its acknowledgement.
 """
 
 from __future__ import annotations
@@ -113,6 +115,9 @@ def kanaloa_unit(command: str) -> str:
 def play_kanaloa(plan: dict) -> dict[str, str]:
     run(["systemctl", "stop", UNIT])
     Path(f"/run/systemd/system/{KANALOA_UNIT}.service").write_text(kanaloa_unit(plan["kanaloa"]))
+    dropins = Path(f"/run/systemd/system/{KANALOA_UNIT}.service.d")
+    dropins.mkdir(parents=True, exist_ok=True)
+    (dropins / "remote.conf").write_text(plan["remote_dropin"])
     run(["systemctl", "daemon-reload"])
     run("sync")
     say("game start")
