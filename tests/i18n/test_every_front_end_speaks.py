@@ -105,3 +105,20 @@ def test_the_oled_speaks_the_players_language(language, oled_screens_seen):
     texts = ["\n".join(s.text()) for s in oled_screens_seen]
     assert texts
     assert leaked(texts, language, "haleakala") == []
+
+
+def test_the_acceptance_command_speaks_french_outside_the_notation(monkeypatch, capsys):
+    """Issue 39's acceptance: ``printf 'help\\nquit\\n' | haleakala play --game kanaloa
+    --players 2 --lang fr``: no English word outside the notation (the map's Dolphin too)."""
+    from haleakala.cli import main
+
+    typed = iter(["help", "quit"])
+    monkeypatch.setattr("builtins.input", lambda _prompt="": next(typed))
+    try:
+        main(["play", "--game", "kanaloa", "--players", "2", "--lang", "fr", "--seed", "3"])
+    finally:
+        i18n.use("en")
+    text = capsys.readouterr().out
+    assert "aide = help" in text and "fish QUEUE>TÊTE green" in text
+    assert "(Dauphin)" in text and "dolphin)" not in text
+    assert leaked([text], "fr", "kanaloa") == []

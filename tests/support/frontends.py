@@ -221,6 +221,9 @@ def phone_seats(game: str, players: int, seed: int = 7) -> list[str]:
     table = Table(state, {})
     rng = random.Random(seed)
     texts: list[str] = []
+    first = str(state.format(random.Random(seed).choice(state.legal_actions())))
+    mover = state.players[state.decider]
+    texts.append(table.decide(mover, 1, first).text)  # nobody's page open yet: paused
     for colour in table.players:  # every phone's page is open: nobody is away
         table.arrived(colour)
     for _ in range(3000):

@@ -178,7 +178,8 @@ def map_lines(game: Game) -> list[str]:
     dolphin = "".join(
         MARKS[game.players[p]].upper() for p in range(game.n) for x in game.loc[p] if x == DOLPHIN
     )
-    put(r, c - 2, f"(dolphin {dolphin})" if dolphin else "(dolphin)")
+    name = _("Dolphin")  # the map speaks the language; the decision stays "dolphin HONU"
+    put(r, c - 2, f"({name} {dolphin})" if dolphin else f"({name})")
     return ["".join(row).rstrip() for row in grid]
 
 
