@@ -121,6 +121,8 @@ ROLES: tuple[Role, ...] = (
     ),
     Role("kanaloa.volcano", "Kanaloa: the volcano's cone", "sign", game="kanaloa"),
     Role("kanaloa.sea", "Kanaloa: the sea behind the islands", "zone", game="kanaloa"),
+    Role("kahuna.white", "Kahuna: the white player's bridges and stones", "game", game="kahuna"),
+    Role("kahuna.black", "Kahuna: the black player's bridges and stones", "game", game="kahuna"),
 )
 ROLE = {r.name: r for r in ROLES}
 
@@ -227,6 +229,8 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "kanaloa.white": (246, 246, 240),
         "kanaloa.volcano": (110, 60, 40),
         "kanaloa.sea": (30, 94, 140),
+        "kahuna.white": (244, 244, 240),
+        "kahuna.black": (22, 22, 26),
     },
     "cvd": {
         "player.red": (213, 94, 0),  # Okabe–Ito vermilion
@@ -255,6 +259,8 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "kanaloa.white": (250, 250, 250),
         "kanaloa.volcano": (40, 30, 30),  # a dark cone: apart from every fish by lightness
         "kanaloa.sea": (96, 120, 140),
+        "kahuna.white": (244, 244, 240),  # white and black: apart by lightness for every eye
+        "kahuna.black": (22, 22, 26),
     },
 }
 """Screen colours (sRGB) by mode and role."""
@@ -473,6 +479,8 @@ SIGNS: dict[str, dict[str, str]] = {
     "kanaloa.yellow": {"screen": "Y on the terminal's map; the colour named in words"},
     "kanaloa.green": {"screen": "G on the terminal's map; the colour named in words"},
     "kanaloa.blue": {"screen": "B on the terminal's map; the colour named in words"},
+    "kahuna.white": {"screen": "white stones and bridges; the player's box names the colour"},
+    "kahuna.black": {"screen": "black stones and bridges; the player's box names the colour"},
     "kanaloa.white": {"screen": "w on the terminal's map; a white fish has no outline colour"},
 }
 """What each game role and the warning say without colour, surface by surface (the README's

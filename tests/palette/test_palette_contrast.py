@@ -98,7 +98,9 @@ def test_every_pair_of_game_roles_is_checked_on_both_surfaces():
 def test_the_palette_holds_every_games_roles_and_kanaloas_four_players():
     """Issue 39: the palette covers Kanaloa (its four players, the white side of a fish, the
     volcano), so ``--palette cvd`` changes its window and ``haleakala palette`` lists them."""
-    assert set(P.GAME_NAMES) >= {"haleakala", "kanaloa"}
+    from haleakala.gameapi import GAMES
+
+    assert set(P.GAME_NAMES) == {g for g, ref in GAMES.items() if ref.startswith("haleakala.")}
     names = {r.name for r in P.ROLES}
     for colour in ("red", "yellow", "green", "blue", "white"):
         assert f"kanaloa.{colour}" in names
@@ -136,3 +138,12 @@ def test_the_simulation_is_machados_published_protanopia_matrix():
     r, g, b = red.convert("srgb-linear").coords()
     assert (round(r, 4), round(g, 4)) == (0.1523, 0.1145)
     assert abs(b) < 0.005
+
+
+def test_haleakala_palette_lists_every_games_roles(capsys):
+    from haleakala.cli import main
+
+    assert main(["palette", "--mode", "cvd"]) == 0
+    out = capsys.readouterr().out
+    for role in P.ROLES:
+        assert f"cvd      {role.name}" in out
