@@ -315,8 +315,8 @@ class Table:
             # the rules' refusal in the host's language; the protocol's reasons as they came
             said = _rules_words(before, colour, text, ack.reason)
             if said is None and not ack.final:  # paused: the seat's own words, not the wire's
-                said = _("the game waits for a seat that is away: your decision can be sent "
-                         "again when it is back")  # fmt: skip
+                said = _("the game is paused while a seat is away: send your decision again "
+                         "when it is back")  # fmt: skip
             said = said or ack.reason
             return Answer(False, 409 if ack.final else 503, said, self.seq, final=ack.final)
 
