@@ -150,7 +150,7 @@ def window(game: str, players: int, tmp: Path, monkeypatch: Any) -> list[str]:
 _MACHINE_KEYS_TEXT = """
     v lang palette digest game variant view colour to_move current phase owner seat table
     game_id who bot kind slot notation legal text_code code tiles name_code id away state
-    pieces shows
+    pieces shows player
     """
 MACHINE_KEYS = frozenset(_MACHINE_KEYS_TEXT.split())
 """Keys of a snapshot or a seat's page whose values are for the page's script (codes, a
