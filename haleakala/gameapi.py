@@ -70,6 +70,11 @@ class GameDescription:
     # "module:function" (game, seats, *, out, tty, delay) -> an object whose run() plays
     terminal: str = ""
     window: str = ""  # "module:function" (args) -> exit status: the simulator window
+    # The ``haleakala sim`` options its window takes (without ``--``), as its messages
+    # advise them; a window that seats the person at one colour only leaves out "colour".
+    window_options: tuple[str, ...] = (
+        "opponent", "colour", "players", "seed", "decisions", "screenshot",
+    )  # fmt: skip
     save_format: str = ""  # the "format" field of this game's saves
     options: Mapping[str, str] = field(default_factory=dict)  # option -> one-line help
     # option -> the values it takes (a command-line flag's choices), where it has a list

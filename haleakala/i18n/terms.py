@@ -161,3 +161,30 @@ def card_face(english: str) -> str:
         if face != english:
             return face
     return _(english)  # a card's name is a catalog entry of its own (CARD_NAMES)
+
+
+def bot_name(name: str) -> str:
+    """A bot's name (``greedy``, as ``--red greedy`` chooses it) as a player reads it in the
+    language in use ("gierig", "glouton"); a name without a translation stays as it is.
+    The name typed on the command line stays the English one in every language."""
+    names = {
+        "random": pgettext("bot", "random"),
+        "greedy": pgettext("bot", "greedy"),
+        "child": pgettext("bot", "child"),
+        "ai": pgettext("bot", "ai"),
+        "ai-v1": pgettext("bot", "ai-v1"),
+        "ai-paranoid": pgettext("bot", "ai-paranoid"),
+    }
+    return names.get(name, name)
+
+
+def game_title(name: str) -> str:
+    """A game's title as its edition in the language in use prints it: the German edition
+    of Haleakala is *Haus der Sonne* (docs/glossary-de.md), so a German screen names it so
+    everywhere, never one name in a sentence and the other in a heading."""
+    titles = {
+        "haleakala": pgettext("game", "Haleakala"),
+        "kahuna": pgettext("game", "Kahuna"),
+        "kanaloa": pgettext("game", "Kanaloa"),
+    }
+    return titles.get(name, name)

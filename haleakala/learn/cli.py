@@ -18,10 +18,22 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from haleakala.i18n import _, pgettext
+from haleakala.i18n import N_, _, pgettext
+from haleakala.i18n.commands import command, local_line
+from haleakala.toolkit.terminal import LONGEST_LINE, fit, too_long
 
-from .engine import DECIDE, DONE, HINT, REFUSED, Run
+from .engine import DECIDE, DONE, HINT, READ, REFUSED, Run
 from .lesson import CONTEXT, Lesson, LessonError, find, lesson_paths, load
+
+LESSON_COMMANDS = ("help", "legal", "back", "quit")
+"""What a learner may type besides decisions (English, or the language's own words)."""
+MAX_SHOWN = 6  # a step that admits more decisions than this says "legal" instead
+LESSON_HELP = N_("""\
+A lesson: read each step and press Enter, or type the decision it asks for (its
+notation is shown: Type: 4@3). Commands:
+  Enter   go on (or try again after a hint)    back    the step before
+  legal   every legal decision now             help    this text
+  quit    leave the lesson (Ctrl-D too)""")
 
 BANDS = {
     "water": "boat",
@@ -142,7 +154,10 @@ class Terminal:
         self.out = out if out is not None else sys.stdout
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        """Print, wrapping any line wider than 80 columns at spaces (``toolkit.terminal.fit``)."""
+        for line in text.split("\n"):
+            for part in fit(line):
+                print(part, file=self.out)
 
     def show(self) -> None:
         run = self.run_
@@ -158,12 +173,64 @@ class Terminal:
         self.say("» " + pgettext(CONTEXT, s.say))
         if s.point:
             self.say(_("Look at: {zones}").format(zones=", ".join(map(zone_words, s.point))))
+        typed = self.notation()
+        if typed and s.kind in (DECIDE, HINT, REFUSED):
+            self.say(typed)
         if s.kind in (HINT, REFUSED):
             self.say(_("Enter: try again · back: the step before · quit: leave the lesson"))
         elif s.kind == DECIDE:
             self.say(_("Type the decision · back: the step before · quit: leave the lesson"))
         else:
             self.say(_("Enter: go on · back: the step before · quit: leave the lesson"))
+
+    def notation(self) -> str:
+        """The decision this step asks for, as the learner types it at a terminal (where no
+        beach lights up): "Type: 4@3", or the few the step admits; empty on a step to read."""
+        run = self.run_
+        step = run.step
+        if step is None or not step.decides:
+            return ""
+        if step.do is not None:
+            return _("Type: {decision}").format(decision=step.do)
+        game = run.game
+        admitted = [t for t in game.legal_decisions() if step.admits(t)]
+        if not admitted or len(admitted) > MAX_SHOWN:
+            return _("Type a decision (legal lists them)")
+        return _("Type one of: {decisions}").format(decisions=" | ".join(admitted))
+
+    def help(self) -> None:
+        """``help`` in a lesson: what the step wants and the commands, local words too."""
+        self.say(_(LESSON_HELP))
+        local = local_line(LESSON_COMMANDS)
+        if local:
+            self.say(local)
+
+    def legal(self) -> None:
+        """``legal`` in a lesson: every decision the rules allow now (the step may ask for
+        one of them only)."""
+        game = self.run_.game
+        legal = game.legal_decisions() if not game.is_terminal() else []
+        self.say(_("legal: {decisions}").format(decisions=" | ".join(legal) or "-"))
+
+    def to_read(self, answer: str) -> None:
+        """Text typed on a step to be read: a clear reply, never the step's silence."""
+        game = self.run_.game
+        try:
+            legal = game.why_illegal(answer) is None
+        except ValueError:
+            legal = False
+        if legal:
+            self.say(_("{decision} is a legal decision, but this step is to be read: press "
+                       "Enter to go on; a later step asks for a decision").format(
+                decision=game.format(game.parse(answer))))  # fmt: skip
+        else:
+            self.say(_("This step asks for no decision: press Enter to go on (help lists "
+                       "the commands)"))  # fmt: skip
+
+    def leave(self) -> int:
+        self.say(_("Lesson left. Come back with: haleakala learn {name}").format(
+            name=self.lesson.name))  # fmt: skip
+        return 0
 
     def refusal(self, reason: str) -> str:
         """Why the rules refused the last decision, in the language in use (the rules'
@@ -192,24 +259,31 @@ class Terminal:
             self.show()
             try:
                 answer = self.read("> ").strip()
-            except EOFError:
+            except EOFError:  # Ctrl-D: the same goodbye as quit
                 self.say()
-                return 0
-            word = answer.casefold()
-            if word in ("quit", "exit", "q"):
-                self.say(
-                    _("Lesson left. Come back with: haleakala learn {name}").format(
-                        name=self.lesson.name
-                    )
-                )
-                return 0
+                return self.leave()
+            if len(answer) > LONGEST_LINE:
+                self.say(too_long(answer))
+                continue
+            word = command(answer.partition(" ")[0], LESSON_COMMANDS) or answer.casefold()
+            if word in ("quit", "q"):
+                return self.leave()
             if word == "back":
                 if not run.back():
                     self.say(_("This is the first step."))
                 continue
+            if word == "help":
+                self.help()
+                continue
+            if word == "legal":
+                self.legal()
+                continue
             if not answer:
                 if not run.go_on() and run.step is not None:
                     self.say(_("This step asks for a decision."))
+                continue
+            if run.screen().kind == READ:
+                self.to_read(answer)
                 continue
             outcome = run.offer(answer)
             for who, text in outcome.replies:

@@ -69,6 +69,9 @@ class Role:
     card kinds), ``zone`` (the island's backgrounds) or ``ui`` (the window's frame and text)."""
     screen: bool = True
     led: bool = False
+    game: str = "haleakala"
+    """The game whose surfaces show the role: game roles are checked against the roles of
+    the same game (a Kanaloa window never shows Haleakala's lava beside Kanaloa's blue)."""
 
 
 ROLES: tuple[Role, ...] = (
@@ -94,6 +97,32 @@ ROLES: tuple[Role, ...] = (
     Role("ui.panel", "the side panel", "ui"),
     Role("ui.text", "text", "ui"),
     Role("ui.dim", "secondary text", "ui"),
+    Role("kanaloa.red", "Kanaloa: the red player's pieces, fish and turn", "game", game="kanaloa"),
+    Role(
+        "kanaloa.yellow",
+        "Kanaloa: the yellow player's pieces, fish and turn",
+        "game",
+        game="kanaloa",
+    ),
+    Role(
+        "kanaloa.green",
+        "Kanaloa: the green player's (or neutral) pieces and fish",
+        "game",
+        game="kanaloa",
+    ),
+    Role(
+        "kanaloa.blue", "Kanaloa: the blue player's pieces, fish and turn", "game", game="kanaloa"
+    ),
+    Role(
+        "kanaloa.white",
+        "Kanaloa: a fish's white side (anyone may move over it)",
+        "game",
+        game="kanaloa",
+    ),
+    Role("kanaloa.volcano", "Kanaloa: the volcano's cone", "sign", game="kanaloa"),
+    Role("kanaloa.sea", "Kanaloa: the sea behind the islands", "zone", game="kanaloa"),
+    Role("kahuna.white", "Kahuna: the white player's bridges and stones", "game", game="kahuna"),
+    Role("kahuna.black", "Kahuna: the black player's bridges and stones", "game", game="kahuna"),
 )
 ROLE = {r.name: r for r in ROLES}
 
@@ -130,6 +159,15 @@ PLACES: dict[str, dict[str, tuple[str, ...]]] = {
         "forest": ("player.red", "player.yellow", "legal", "warning", "zone.forest"),
         "mountain": ("player.red", "player.yellow", "legal", "warning", "zone.mountain"),
         "crater": ("lava", "zone.crater"),
+        "kanaloa.sea": (
+            "kanaloa.red",
+            "kanaloa.yellow",
+            "kanaloa.green",
+            "kanaloa.blue",
+            "kanaloa.white",
+            "kanaloa.volcano",
+            "kanaloa.sea",
+        ),
     },
 }
 """Where on each surface roles are seen together: two roles that share a place could be taken
@@ -137,15 +175,26 @@ for one another there. (Two roles in different places, such as the white boat on
 a white warning on a beach, are told apart by where they are.)"""
 
 
+GAME_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.game for r in ROLES))
+"""The games whose roles the palette holds (the registry's names)."""
+
+
+def game_roles(game: str) -> list[Role]:
+    """The roles that carry ``game`` (its players and what its rules depend on), checked
+    among themselves at ``GAME_THRESHOLD``."""
+    return [r for r in ROLES if r.group == "game" and r.game == game]
+
+
 def checked_pairs(surface: str) -> list[tuple[str, str, float]]:
     """Every pair of roles that can be seen at the same time on ``surface`` ("screen" or
     "led"), with the least CIEDE2000 it must keep: the game roles among themselves everywhere
     (``GAME_THRESHOLD``), any other two roles sharing a place ``SIGN_THRESHOLD``."""
-    game = [r.name for r in ROLES if r.group == "game" and getattr(r, surface)]
     pairs: dict[tuple[str, str], float] = {}
-    for i, a in enumerate(game):
-        for b in game[i + 1 :]:
-            pairs[a, b] = GAME_THRESHOLD
+    for name in GAME_NAMES:
+        game = [r.name for r in game_roles(name) if getattr(r, surface)]
+        for i, a in enumerate(game):
+            for b in game[i + 1 :]:
+                pairs[a, b] = GAME_THRESHOLD
     for roles in PLACES[surface].values():
         for i, a in enumerate(roles):
             for b in roles[i + 1 :]:
@@ -173,6 +222,15 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "ui.panel": (26, 28, 34),
         "ui.text": (226, 228, 232),
         "ui.dim": (140, 146, 158),
+        "kanaloa.red": (214, 52, 44),
+        "kanaloa.yellow": (240, 204, 40),
+        "kanaloa.green": (52, 160, 72),
+        "kanaloa.blue": (52, 104, 214),
+        "kanaloa.white": (246, 246, 240),
+        "kanaloa.volcano": (110, 60, 40),
+        "kanaloa.sea": (30, 94, 140),
+        "kahuna.white": (244, 244, 240),
+        "kahuna.black": (22, 22, 26),
     },
     "cvd": {
         "player.red": (213, 94, 0),  # Okabe–Ito vermilion
@@ -192,6 +250,17 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "ui.panel": (26, 28, 34),
         "ui.text": (226, 228, 232),
         "ui.dim": (140, 146, 158),
+        # Kanaloa's four players and the white side of a fish: at least 22 apart under every
+        # vision (searched within each colour's own hue, so "green" still looks green).
+        "kanaloa.red": (191, 37, 28),
+        "kanaloa.yellow": (255, 202, 23),
+        "kanaloa.green": (31, 177, 137),
+        "kanaloa.blue": (0, 66, 205),
+        "kanaloa.white": (250, 250, 250),
+        "kanaloa.volcano": (40, 30, 30),  # a dark cone: apart from every fish by lightness
+        "kanaloa.sea": (96, 120, 140),
+        "kahuna.white": (244, 244, 240),  # white and black: apart by lightness for every eye
+        "kahuna.black": (22, 22, 26),
     },
 }
 """Screen colours (sRGB) by mode and role."""
@@ -334,6 +403,7 @@ def entries() -> list[dict]:
                     "led": list(drive) if drive else None,
                     "led_looks": list(led_appearance(drive)) if drive else None,
                     "group": role.group,
+                    "game": role.game,
                     "meaning": role.meaning,
                 }
             )
@@ -356,6 +426,12 @@ def css(selector_of: dict[str, str] | None = None) -> str:
         "zone.forest": "--forest",
         "zone.mountain": "--mountain",
         "zone.crater": "--crater",
+        "kanaloa.red": "--kanaloa-red",
+        "kanaloa.yellow": "--kanaloa-yellow",
+        "kanaloa.green": "--kanaloa-green",
+        "kanaloa.blue": "--kanaloa-blue",
+        "kanaloa.white": "--kanaloa-white",
+        "kanaloa.volcano": "--kanaloa-volcano",
     }
     rules = []
     for mode in MODES:
@@ -396,6 +472,16 @@ SIGNS: dict[str, dict[str, str]] = {
         "screen": "a ring with an exclamation mark by the piece (window)",
         "oled": "a sentence saying what to put right",
     },
+    "kanaloa.red": {
+        "screen": "R on the terminal's map; the window's player box names the "
+        "colour in words; the live view's status names it"
+    },
+    "kanaloa.yellow": {"screen": "Y on the terminal's map; the colour named in words"},
+    "kanaloa.green": {"screen": "G on the terminal's map; the colour named in words"},
+    "kanaloa.blue": {"screen": "B on the terminal's map; the colour named in words"},
+    "kahuna.white": {"screen": "white stones and bridges; the player's box names the colour"},
+    "kahuna.black": {"screen": "black stones and bridges; the player's box names the colour"},
+    "kanaloa.white": {"screen": "w on the terminal's map; a white fish has no outline colour"},
 }
 """What each game role and the warning say without colour, surface by surface (the README's
 table; ``tests/palette`` checks each role has one)."""

@@ -44,7 +44,12 @@ def play_demo(
     ) as session:
         out.write(
             f"demo: {variant} game, seed {seed}, {kit} kit, {bot} bots at both seats; "
-            "every decision goes through the companion's buttons and encoder\n"
+            + (
+                "every decision goes through the RFID readers under the beaches (discs) and "
+                "the companion's buttons and encoder (the rest)\n"
+                if kit == "rfid"
+                else "every decision goes through the companion's buttons and encoder\n"
+            )
         )
         scorings = 0
         while not session.game.is_terminal():

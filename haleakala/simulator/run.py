@@ -76,19 +76,27 @@ def haleakala_window(args: argparse.Namespace) -> int:
 
 
 def run_scenarios(paths: list[str], *, quiet: bool = False) -> int:
+    from haleakala.simulator.game_scenario import (
+        GameScenarioError,
+        load_game_scenario,
+        names_a_game,
+        run_game_scenario,
+    )
     from haleakala.simulator.scenario import run_scenario
     from haleakala.simulator.scenario_format import ScenarioError, load_scenario
 
-    scenarios = []
+    scenarios: list[Any] = []
     for path in paths:
-        try:
-            scenarios.append(load_scenario(path))
-        except ScenarioError as exc:
+        try:  # a file that names another game (Kahuna, Kanaloa) is a game scenario
+            game_file = names_a_game(path)
+            scenarios.append(load_game_scenario(path) if game_file else load_scenario(path))
+        except (ScenarioError, GameScenarioError) as exc:
             raise UsageError(str(exc)) from None
     failed = 0
     for scenario in scenarios:
         with _companion_log() as logged:
-            outcome = run_scenario(scenario)
+            game_file = not hasattr(scenario, "kit")
+            outcome = run_game_scenario(scenario) if game_file else run_scenario(scenario)
         if not outcome.passed:
             failed += 1
         if not outcome.passed or not quiet:

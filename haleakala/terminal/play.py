@@ -1,9 +1,10 @@
 """``haleakala play``: a game at the terminal (people and bots), or a game log with ``--json``.
 
-``--game`` picks the island game (one of ``gameapi.GAMES``; the default game when none is
-named); ``--players N`` how many play (where the game allows several counts), and ``--seat
-COLOUR=WHO`` (repeatable) who sits at each colour. The per-colour flags (``--red``, one for
-every colour of every registered game) stay as aliases of ``--seat``.
+``--game`` picks the island game (any game of the registry, ``gameapi.GAMES``, each named
+with its player counts by ``games_line``; the default game when none is named); ``--players
+N`` how many play (where the game allows several counts), and ``--seat COLOUR=WHO``
+(repeatable) who sits at each colour. The per-colour flags (``--red``, one for every colour
+of every registered game) stay as aliases of ``--seat``.
 
 Two bots with ``--json`` print the game log of NOTATION.md and nothing else, so another
 program (or ``haleakala replay``) can read it; the same seed gives the same bytes. Without
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -68,18 +70,38 @@ def option_choices() -> dict[str, tuple[list[str], str]]:
     return found
 
 
+def _doc_body() -> str:
+    return (__doc__ or "").split("\n\n", 1)[1]
+
+
+def games_line() -> str:
+    """Every registered game with its player counts ("haleakala 2 players, kanaloa 2-4
+    players"): the help names each game the registry has, never a list written by hand."""
+    parts = []
+    for name in GAMES:
+        counts = describe(name).player_counts
+        n = str(counts[0]) if len(counts) == 1 else f"{min(counts)}-{max(counts)}"
+        parts.append(f"{name} {n} players")
+    return ", ".join(parts)
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = one_line_errors(
         subparsers.add_parser(
             "play",
             help="play at the terminal (people or bots), or print a game log (--json)",
-            description=__doc__,
+            description=f"Play an island game at the terminal, people and bots: {games_line()}. "
+            + re.sub(
+                r"any game of the registry.*?games_line``; ", "", _doc_body(), flags=re.S
+            ).replace("``", ""),
         )
     )
     p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME,
-                   help=f"which island game (default {DEFAULT_GAME})")  # fmt: skip
+                   help=f"which island game: {', '.join(GAMES)} "
+                        f"(default {DEFAULT_GAME})")  # fmt: skip
     p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="how many play (default: the fewest the game allows)")  # fmt: skip
+                   help=f"how many play ({games_line()}; default: the fewest the game "
+                        "allows)")  # fmt: skip
     p.add_argument("--seat", action="append", default=[], metavar="COLOUR=WHO",
                    help="who plays a colour: human or a bot of the game (repeatable; "
                         "default: the first colour human, the others greedy)")  # fmt: skip
@@ -138,6 +160,8 @@ def resolve_seats(args: argparse.Namespace, count: int | None = None) -> None:
     args.colours = players
     chosen: dict[str, str] = {}
 
+    flags: dict[str, str] = {}  # colour -> how the person named it ("--seat red=", "--red ")
+
     def choose(colour: str, who: str, flag: str) -> None:
         if colour not in players:
             raise UsageError(
@@ -146,6 +170,7 @@ def resolve_seats(args: argparse.Namespace, count: int | None = None) -> None:
         if colour in chosen:
             raise UsageError(f"{flag}: {colour} is given twice")
         chosen[colour] = who
+        flags[colour] = flag.partition("=")[0] + ("=" if "=" in flag else " ")
 
     for text in getattr(args, "seat", None) or []:
         colour, sep, who = text.partition("=")
@@ -163,7 +188,9 @@ def resolve_seats(args: argparse.Namespace, count: int | None = None) -> None:
     bots = bots_of(args.game)
     for c, name in zip(players, args.seats, strict=True):
         if name != "human" and name not in bots:
-            raise UsageError(f"--{c} {name}: {args.game} has no {name} bot ({', '.join(bots)})")
+            said = flags.get(c, f"--{c} ") + printable(name)  # as typed: --seat red=robot
+            raise UsageError(f"{said}: {args.game} has no {printable(name)} bot; WHO is human "
+                             f"or one of {', '.join(bots)}")  # fmt: skip
     if args.start is not None and args.start not in players:
         raise UsageError(f"--start {args.start}: choose {' or '.join(players)}")
     for option in option_choices():

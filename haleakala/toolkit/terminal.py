@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Te
 
 from haleakala.core.errors import SaveError
 from haleakala.core.jsonread import printable
-from haleakala.i18n import N_, _, ngettext
+from haleakala.i18n import N_, _, ngettext, number
+from haleakala.i18n.commands import command as command_word
+from haleakala.i18n.commands import local_line
 from haleakala.i18n.refusals import say as say_refusal
+from haleakala.i18n.terms import bot_name
 
 from .textfile import UnreadableFile
 
@@ -43,6 +46,11 @@ WATCH_DELAY = 0.3  # seconds between turns when two bots play on a terminal
 WIDTH = 80  # every line the terminal game prints fits a classic terminal (render.WIDTH)
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+LONGEST_LINE = 200
+"""A typed line longer than this is no decision nor command of any game (save and load
+take a file name, which may be longer): it is refused quoting its start (``too_long``)."""
+QUOTED = 60  # the characters of a refused long line that its refusal quotes
 
 END_OF_INPUT = N_("end of input: the game is left unfinished")
 END_OF_INPUT_IN_TURN = N_("end of input: the game is left unfinished (save FILE keeps a game)")
@@ -58,6 +66,14 @@ def fit(line: str, width: int = WIDTH) -> list[str]:
     return textwrap.wrap(line, width + extra, subsequent_indent=indent, break_on_hyphens=False) or [
         line
     ]
+
+
+def too_long(line: str) -> str:
+    """The refusal of a line too long to be anything: its length and its first ``QUOTED``
+    characters, never the whole line echoed back."""
+    return _("refused: a line of {n} characters is no decision: {start}…").format(
+        n=number(len(line)), start=printable(line[:QUOTED])
+    )
 
 
 def legal_in_lines(
@@ -251,7 +267,7 @@ class TerminalSession(ABC, Generic[G]):
 
     def load_reason(self, exc: UnreadableFile | SaveError) -> object:
         """Why a save could not be loaded, without its file's name."""
-        return exc.reason if isinstance(exc, UnreadableFile) else exc
+        return _(exc.reason) if isinstance(exc, UnreadableFile) else exc
 
     def refuse_save(self, game: G) -> str | None:
         """Why a save that reads well cannot replace this game (None: it can)."""
@@ -291,7 +307,7 @@ class TerminalSession(ABC, Generic[G]):
 
     def seat_name(self, p: int) -> str:
         seat = self.seats[p]
-        return _("a person") if seat is None else _("the {bot} bot").format(bot=seat.name)
+        return _("a person") if seat is None else _("the {bot} bot").format(bot=bot_name(seat.name))
 
     def list_legal(self) -> None:
         """The whole legal list once at the start of a turn (when it is short enough), then
@@ -372,8 +388,9 @@ class TerminalSession(ABC, Generic[G]):
         text = self.decision_text(decision)
         events = game.apply(decision)
         self._drawn = False
-        said = _("{colour} ({bot}): {decision}").format(colour=self.name_of(who), bot=bot.name,
-                                                         decision=text)  # fmt: skip
+        said = _("{colour} ({bot}): {decision}").format(
+            colour=self.name_of(who), bot=bot_name(bot.name), decision=text
+        )
         self.say(said)
         told = self.describe(events, self.viewer)
         for line in told:
@@ -404,15 +421,23 @@ class TerminalSession(ABC, Generic[G]):
     def command(self, line: str) -> bool:
         """One line typed by a person: a command or a decision. False means quit."""
         word, _sep, rest = line.partition(" ")
-        word, rest = word.lower(), rest.strip()
+        rest = rest.strip()
         if not line:
             return True
-        if word in ("quit", "exit"):
+        if len(line) > LONGEST_LINE and command_word(word) not in ("save", "load"):
+            self.say(too_long(line))
+            return True
+        commands = ("help", "legal", "undo", "hint", "save", "load", "quit", *self.BOARD_WORDS)
+        word = command_word(word, commands) or word.lower()  # a local word too: "hilfe"
+        if word == "quit":
             self.say(_("goodbye: the game is left unfinished"))
             return False
         extra = self.extra_commands()
-        if word in ("help", "?"):
+        if word == "help":
             self.say(_(self.HELP))
+            local = local_line(commands)
+            if local:
+                self.say(local)
         elif word in self.BOARD_WORDS:
             self.draw()
         elif word == "legal":
@@ -483,7 +508,7 @@ class TerminalSession(ABC, Generic[G]):
             tmp.write_text(self.game.to_json() + "\n", encoding="utf-8")
             tmp.replace(path)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-            reason = getattr(exc, "strerror", None) or str(exc)
+            reason = _(getattr(exc, "strerror", None) or str(exc))  # SYSTEM_REASONS
             self.say(
                 printable(_("cannot save to {name}: {reason}").format(name=name, reason=reason)),
                 wrap=False,

@@ -12,6 +12,20 @@ import sys
 from pathlib import Path
 
 from haleakala.core.jsonread import printable
+from haleakala.core.text import N_
+
+SYSTEM_REASONS = (
+    N_("No such file or directory"),
+    N_("Permission denied"),
+    N_("Is a directory"),
+    N_("Not a directory"),
+    N_("File name too long"),
+    N_("No space left on device"),
+    N_("Read-only file system"),
+)
+"""The system's commonest reasons a file cannot be read or written (``strerror`` as the C
+library writes them in English): catalog entries, so a player's terminal says them in the
+player's language (``_(reason)``); any other reason is shown as the system wrote it."""
 
 # A game log with every legal list is about 60 kB and a save about 10 kB: the caps leave
 # room for far longer games and stop at sizes no game reaches.

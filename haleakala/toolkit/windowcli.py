@@ -32,9 +32,11 @@ def open_window(args: argparse.Namespace, run_game: Callable[..., int]) -> int:
     given = [f"--{n.replace('_', '-')}" for n in KIT_OPTIONS if getattr(args, n, None)]
     if given or getattr(args, "autoplay", False):
         extra = given + (["--autoplay"] if getattr(args, "autoplay", False) else [])
+        verb = "belongs" if len(extra) == 1 else "belong"
+        takes = ", ".join(f"--{o}" for o in game.window_options)
         raise UsageError(
-            f"{', '.join(extra)} belong to the kit simulator; with --game {game.name} use "
-            "--opponent, --colour, --players, --seed, --decisions, --screenshot"
+            f"{', '.join(extra)} {verb} to the kit simulator (the Haleakala kit's); "
+            f"with --game {game.name} use {takes}"
         )
     if getattr(args, "scenario", None):
         raise UsageError(f"scenarios are the kit simulator's; drop --scenario with "

@@ -313,7 +313,11 @@ class Table:
             if ack.ok:
                 return Answer(True, 200, "", self.seq)
             # the rules' refusal in the host's language; the protocol's reasons as they came
-            said = _rules_words(before, colour, text, ack.reason) or ack.reason
+            said = _rules_words(before, colour, text, ack.reason)
+            if said is None and not ack.final:  # paused: the seat's own words, not the wire's
+                said = _("the game is paused while a seat is away: send your decision again "
+                         "when it is back")  # fmt: skip
+            said = said or ack.reason
             return Answer(False, 409 if ack.final else 503, said, self.seq, final=ack.final)
 
     def bot_decides(self, colour: str, seq: int, code: int) -> bool:

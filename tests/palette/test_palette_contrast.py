@@ -71,20 +71,41 @@ def test_the_colour_blind_mode_is_designed_for_all_three_dichromacies():
     assert set(P.DESIGNED_FOR["cvd"]) == set(SIMULATIONS)
 
 
+def game_roles(game: str, surface: str) -> list[str]:
+    return [r.name for r in P.game_roles(game) if getattr(r, surface)]
+
+
+@pytest.mark.parametrize("game", P.GAME_NAMES)
 @pytest.mark.parametrize("surface", ["screen", "led"])
-def test_the_game_roles_keep_twenty_apart_in_the_colour_blind_mode(surface):
-    game = [r.name for r in P.ROLES if r.group == "game"]
-    for a, b in itertools.combinations(game, 2):
+def test_the_game_roles_keep_twenty_apart_in_the_colour_blind_mode(surface, game):
+    for a, b in itertools.combinations(game_roles(game, surface), 2):
         for vision in SIMULATIONS:
             d = delta_e(shown("cvd", surface, a), shown("cvd", surface, b), vision)
             assert d >= 20, (a, b, vision, d)
 
 
 def test_every_pair_of_game_roles_is_checked_on_both_surfaces():
-    game = {r.name for r in P.ROLES if r.group == "game"}
     for surface in ("screen", "led"):
         pairs = {frozenset((a, b)) for a, b, t in P.checked_pairs(surface) if t == 20}
-        assert pairs == {frozenset(p) for p in itertools.combinations(sorted(game), 2)}
+        want = {
+            frozenset(p)
+            for game in P.GAME_NAMES
+            for p in itertools.combinations(sorted(game_roles(game, surface)), 2)
+        }
+        assert pairs == want
+
+
+def test_the_palette_holds_every_games_roles_and_kanaloas_four_players():
+    """Issue 39: the palette covers Kanaloa (its four players, the white side of a fish, the
+    volcano), so ``--palette cvd`` changes its window and ``haleakala palette`` lists them."""
+    from haleakala.gameapi import GAMES
+
+    assert set(P.GAME_NAMES) == {g for g, ref in GAMES.items() if ref.startswith("haleakala.")}
+    names = {r.name for r in P.ROLES}
+    for colour in ("red", "yellow", "green", "blue", "white"):
+        assert f"kanaloa.{colour}" in names
+    assert "kanaloa.volcano" in names
+    assert P.screen("kanaloa.red", "default") != P.screen("kanaloa.red", "cvd")
 
 
 def test_the_check_fails_a_naive_rainbow_under_protanopia():
@@ -100,7 +121,7 @@ def test_the_default_mode_is_the_one_the_cvd_mode_improves_on():
     reason the cvd mode exists): its worst game pair is worse than the cvd mode's."""
 
     def worst(mode):
-        game = [r.name for r in P.ROLES if r.group == "game"]
+        game = game_roles("haleakala", "screen")
         return min(
             delta_e(shown(mode, "screen", a), shown(mode, "screen", b), v)
             for a, b in itertools.combinations(game, 2)
@@ -117,3 +138,12 @@ def test_the_simulation_is_machados_published_protanopia_matrix():
     r, g, b = red.convert("srgb-linear").coords()
     assert (round(r, 4), round(g, 4)) == (0.1523, 0.1145)
     assert abs(b) < 0.005
+
+
+def test_haleakala_palette_lists_every_games_roles(capsys):
+    from haleakala.cli import main
+
+    assert main(["palette", "--mode", "cvd"]) == 0
+    out = capsys.readouterr().out
+    for role in P.ROLES:
+        assert f"cvd      {role.name}" in out

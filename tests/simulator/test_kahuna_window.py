@@ -282,7 +282,7 @@ def test_sim_game_kahuna_opens_a_real_window_and_saves_a_screenshot(x_display, t
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        (["--kit", "rfid"], "--kit belong to the kit simulator"),
+        (["--kit", "rfid"], "--kit belongs to the kit simulator"),
         (["--headless"], "no headless game"),
     ],
 )

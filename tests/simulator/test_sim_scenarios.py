@@ -9,12 +9,37 @@ import sys
 import pytest
 from support.paths import REPO_ROOT
 
+from haleakala.simulator.game_scenario import load_game_scenario, names_a_game, run_game_scenario
 from haleakala.simulator.scenario import run_scenario
 from haleakala.simulator.scenario_format import ScenarioError, load_scenario, parse_scenario
 
 ROOT = REPO_ROOT
 LIBRARY = ROOT / "sim" / "scenarios"
-SCENARIOS = sorted(LIBRARY.glob("*.toml"))
+SCENARIOS = sorted(p for p in LIBRARY.glob("*.toml") if not names_a_game(p))
+GAME_SCENARIOS = sorted(p for p in LIBRARY.glob("*.toml") if names_a_game(p))
+"""The kit's scenarios (Haleakala on the simulated board), and the games' without a kit."""
+
+
+def test_the_library_has_scenarios_for_every_game():
+    """Issue 39: Kahuna and Kanaloa have scenarios too, run on their rules."""
+    games = {"haleakala"} | {load_game_scenario(p).game for p in GAME_SCENARIOS}
+    assert games >= {"haleakala", "kahuna", "kanaloa"}
+
+
+@pytest.mark.parametrize("path", GAME_SCENARIOS, ids=lambda p: p.stem)
+def test_game_scenario_passes(path):
+    outcome = run_game_scenario(load_game_scenario(path))
+    assert outcome.passed, outcome.report()
+    assert outcome.steps_run == len(outcome.scenario.steps)
+
+
+def test_a_game_scenario_that_fails_says_where_and_what(tmp_path):
+    path = tmp_path / "wrong.toml"
+    path.write_text('game = "kanaloa"\nplayers = 2\nseed = 3\n[[step]]\n'
+                    'decide = "fish HONU>KAI red"\n', encoding="utf-8")  # fmt: skip
+    outcome = run_game_scenario(load_game_scenario(path))
+    assert not outcome.passed
+    assert "at step 1 of 1" in outcome.report() and "N13" in outcome.report()
 
 
 def test_library_has_every_kind_the_issue_asks_for():

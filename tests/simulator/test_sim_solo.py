@@ -10,6 +10,7 @@ import pytest
 from support.paths import REPO_ROOT
 from support.waiting import wait_for
 
+from haleakala import i18n
 from haleakala.ai import make_bot
 from haleakala.companion.solo import bot_seed, make_solo_bot
 from haleakala.games.haleakala import Game
@@ -61,7 +62,8 @@ def test_the_window_autoplay_plays_a_solo_game_on_live_time_without_blocking(tmp
             timeout=120.0,
         )
         game = session.game
-        assert "solo: companion plays red (easy)" in [t for t, _ in session.status_lines()]
+        shown = [i18n.render(t) for t, _ in session.status_lines()]
+        assert "solo: companion plays red (easy)" in shown
         sources = session.companion.sources
     # The same game from the rules alone: the companion's easy bot for red, the session's
     # greedy bot (seed 1) for the players' yellow.

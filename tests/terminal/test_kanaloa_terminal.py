@@ -62,7 +62,7 @@ def test_the_map_shows_every_fish_piece_and_the_volcano():
     fish = sum(1 for c in game.lay.currents if game.fish_tail[c] >= 0)
     assert len(re.findall(r"[rygbw][<>^v]", text)) == fish
     pieces = sum(1 for p in range(game.n) for x in game.loc[p] if x >= 0 or x == -2)
-    assert len(re.findall(r"[RYGB]", text.replace("(dolphin", ""))) == pieces
+    assert len(re.findall(r"[RYGB]", text.replace("(Dolphin", ""))) == pieces
     if game.volcano >= 0:
         assert "^^^" in text
 

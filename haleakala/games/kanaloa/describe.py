@@ -35,6 +35,7 @@ DESCRIPTION = GameDescription(
     },
     terminal="haleakala.games.kanaloa.views.terminal:open_session",
     window="haleakala.games.kanaloa.views.window.cli:window",
+    window_options=("opponent", "players", "seed", "decisions", "screenshot"),  # you play red
     live_view="haleakala.games.kanaloa.views.live",
     live_script="haleakala.games.kanaloa.views:live.js",
     seat="haleakala.games.kanaloa.views.seat",

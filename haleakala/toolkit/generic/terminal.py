@@ -12,6 +12,7 @@ from haleakala.core.errors import SaveError
 from haleakala.core.jsonread import printable
 from haleakala.gameapi import GameState, describe, game_of, load_game
 from haleakala.i18n import N_, _
+from haleakala.i18n.terms import bot_name
 from haleakala.toolkit.terminal import TerminalSession, obvious_hint
 from haleakala.toolkit.textfile import MAX_SAVE_BYTES, read_text
 
@@ -82,7 +83,7 @@ def hint_line(game: GameState) -> str:
     bot = make_bot(describe(name).default_opponent, seed=len(game.history), game=name)
     choice = bot.decide(game.clone())
     return _("hint for {colour}: {decision} (the {bot} bot's choice)").format(
-        colour=colour_name(game.to_move or ""), decision=game.format(choice), bot=bot.name
+        colour=colour_name(game.to_move or ""), decision=game.format(choice), bot=bot_name(bot.name)
     )
 
 

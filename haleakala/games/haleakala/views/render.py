@@ -17,7 +17,7 @@ from haleakala.games.haleakala.deck import BOARD_ITEMS
 from haleakala.games.haleakala.words import moves
 from haleakala.i18n import N_, _, ngettext, pgettext
 from haleakala.i18n import render as in_language
-from haleakala.i18n.terms import PHASES, SETTINGS
+from haleakala.i18n.terms import PHASES, SETTINGS, game_title
 from haleakala.i18n.terms import player as colour_name
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ def _status_parts(game: Game, color: bool) -> tuple[str, str]:
         m=yellow,
     )
     line = _("{title} {variant} · seed {seed} · round {round} of 2 · {where}").format(
-        title=paint("Haleakala", "head", color),
+        title=paint(game_title("haleakala"), "head", color),
         variant=variant_name(game.variant),
         seed=game.seed,
         round=game.round,

@@ -23,6 +23,7 @@ from haleakala.games.haleakala.views import render
 from haleakala.i18n import N_, _, ngettext
 from haleakala.i18n import render as words
 from haleakala.i18n.refusals import say
+from haleakala.i18n.terms import bot_name
 from haleakala.i18n.terms import player as colour_name
 from haleakala.toolkit.terminal import CLEAR_SCREEN, WATCH_DELAY, TerminalSession, fit, use_color
 from haleakala.toolkit.textfile import MAX_SAVE_BYTES, UnreadableFile, read_text
@@ -156,7 +157,7 @@ class TerminalGame(TerminalSession[Game]):
 
     def load_reason(self, exc: UnreadableFile | SaveError) -> object:
         if isinstance(exc, UnreadableFile):
-            return exc.reason  # the system's words: as they are
+            return _(exc.reason)  # the system's words, in the player's where known
         return str(exc)  # a save's field and what is wrong
 
     def loaded(self, name: str) -> None:
@@ -191,7 +192,7 @@ class TerminalGame(TerminalSession[Game]):
         lines = [
             _("{colour} ({bot}) {decision}: {words}").format(
                 colour=render.paint(colour_name(who), who, self.color),
-                bot=bot.name,
+                bot=bot_name(bot.name),
                 decision=text,
                 words=told[0],
             )

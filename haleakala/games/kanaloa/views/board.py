@@ -55,6 +55,24 @@ PHASE_PROMPTS = {
     "veto": N_("allow or forbid the Kanaloa change of your fish"),
 }
 
+
+def phase_prompt(game: Game) -> str:
+    """What the player to move is asked, in the language in use: the phase's prompt, and
+    in the fish phase the very forms the rules allow now (N13, N16): with two players the
+    neutral fish come first and show only their colour (``fish TAIL>HEAD green``), then
+    each player's fish show white or the placer's colour."""
+    phase = game.phase_name
+    if phase != "fish" or game.is_terminal():
+        return _(PHASE_PROMPTS[phase]) if phase in PHASE_PROMPTS else ""
+    placer, neutral = game.placements[game.placed]
+    sides = [game.m.colours[2]] if neutral else ["white", game.players[placer]]
+    tail_head = _("TAIL>HEAD")  # TRANSLATORS: the two ends of a fish, as in "fish TAIL>HEAD"
+    forms = " | ".join(f"fish {tail_head} {side}" for side in sides)
+    if neutral:
+        return _("place a neutral fish on a free current ({forms})").format(forms=forms)
+    return _("place a fish on a free current ({forms})").format(forms=forms)
+
+
 PHASE_WORDS = {
     "fish": N_("placing fish"), "start": N_("first pieces"), "volcano": N_("the volcano"),
     "remove": N_("a piece off the map"), "land": N_("the Dolphin lands"),
@@ -160,7 +178,8 @@ def map_lines(game: Game) -> list[str]:
     dolphin = "".join(
         MARKS[game.players[p]].upper() for p in range(game.n) for x in game.loc[p] if x == DOLPHIN
     )
-    put(r, c - 2, f"(dolphin {dolphin})" if dolphin else "(dolphin)")
+    name = _("Dolphin")  # the map speaks the language; the decision stays "dolphin HONU"
+    put(r, c - 2, f"({name} {dolphin})" if dolphin else f"({name})")
     return ["".join(row).rstrip() for row in grid]
 
 

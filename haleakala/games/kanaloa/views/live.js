@@ -5,6 +5,12 @@
 "use strict";
 
 const KANALOA_COLOUR = { red: "#d6342c", yellow: "#f0cc28", green: "#34a048", blue: "#3468d6", white: "#f6f6f0" };
+// The colour mode's own (haleakala.palette.css: --kanaloa-red ...), so the live view's
+// "colour-blind" choice reaches Kanaloa's pieces and fish; the constants above if it has none.
+function kanaloaColour(c) {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(`--kanaloa-${c}`).trim();
+  return v || KANALOA_COLOUR[c];
+}
 const KANALOA_GOD = { Kanaloa: "#50a0dc", Ku: "#ba6046", Pele: "#f08028", Lono: "#78be64", Kane: "#dec882" };
 const KANALOA_LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
 
@@ -23,7 +29,7 @@ function kanaloaTile(parent, code, x, y, w, h) {
 
 function kanaloaPiece(parent, colour, x, y, stunned) {
   const g = el("g", { class: `k-piece ${colour}`, "data-colour": colour }, parent);
-  el("circle", { cx: x, cy: y, r: 13, fill: KANALOA_COLOUR[colour], class: "k-piece-disc" }, g);
+  el("circle", { cx: x, cy: y, r: 13, fill: kanaloaColour(colour), class: "k-piece-disc" }, g);
   el("text", { x, y, class: "k-piece-letter" }, g, KANALOA_LETTER[colour]);
   if (stunned) {
     el("line", { x1: x - 9, y1: y - 9, x2: x + 9, y2: y + 9, class: "k-stun" }, g);
@@ -37,8 +43,8 @@ function kanaloaFish(parent, fish) {
   const angle = (Math.atan2(fish.towards[1], fish.towards[0]) * 180) / Math.PI;
   const g = el("g", { class: "k-fish", transform: `translate(${x} ${y}) rotate(${angle})`,
     "data-tail": fish.tail, "data-head": fish.head, "data-shows": fish.shows }, parent);
-  el("polygon", { points: "-14,0 -28,10 -28,-10", fill: KANALOA_COLOUR[fish.shows], class: "k-fish-body" }, g);
-  el("ellipse", { cx: 0, cy: 0, rx: 18, ry: 8, fill: KANALOA_COLOUR[fish.shows], class: "k-fish-body" }, g);
+  el("polygon", { points: "-14,0 -28,10 -28,-10", fill: kanaloaColour(fish.shows), class: "k-fish-body" }, g);
+  el("ellipse", { cx: 0, cy: 0, rx: 18, ry: 8, fill: kanaloaColour(fish.shows), class: "k-fish-body" }, g);
   el("circle", { cx: 10, cy: -3, r: 2, fill: "#111" }, g);
 }
 

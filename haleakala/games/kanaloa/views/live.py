@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from haleakala import i18n, palette
 from haleakala.games.kanaloa.material import GODS
 from haleakala.games.kanaloa.state import DOLPHIN, SEA
-from haleakala.games.kanaloa.views.board import PHASE_PROMPTS, describe_events, describe_result
+from haleakala.games.kanaloa.views.board import describe_events, describe_result, phase_prompt
 from haleakala.games.kanaloa.views.window import layout as L
 from haleakala.games.kanaloa.words import colour
 from haleakala.i18n import N_, _
@@ -83,8 +83,7 @@ def snapshot(game: Game, *, log: Sequence[str] = (), seq: int = 0, digest: str =
 
 
 def _awaited(game: Game) -> str:
-    phase = game.phase_name
-    what = _(PHASE_PROMPTS[phase]) if phase in PHASE_PROMPTS else phase
+    what = phase_prompt(game) or game.phase_name
     return _("{colour}: {phase}.").format(colour=colour(game.to_move or ""), phase=what)
 
 

@@ -27,11 +27,13 @@ from haleakala.games.kanaloa.views.board import (  # noqa: F401  (re-exported fo
     describe_result,
     island_lines,
     map_lines,
+    phase_prompt,
     render,
 )
 from haleakala.games.kanaloa.words import colour
 from haleakala.i18n import N_, _
 from haleakala.i18n import render as say_words
+from haleakala.i18n.terms import bot_name
 from haleakala.toolkit.terminal import TerminalSession, counted_legal, legal_in_lines, obvious_hint
 from haleakala.toolkit.textfile import MAX_SAVE_BYTES, read_text
 
@@ -46,14 +48,21 @@ until the player asks with ``legal``: the map stays on the screen."""
 
 HELP = N_("""\
 Decisions (notation; initials and lower case are fine: move h>k):
+  fish HONU>KAI white  place a fish at the start: white or your colour (with two
+                       players the neutral fish first: green only)
+  start HONU           place your first piece
+  volcano PALI         place the volcano (two players: on a sea, volcano A+B+C)
   move HONU>KAI        move your piece over the fish from HONU to KAI
+  remove HONU          take one of your two pieces off the map
   take Ku4             take a tile from the island you arrived on
   sacrifice Pele5 to Pele, add Kane3, done
                        offer tiles to a god (they show the god, or Kane)
+  rob yellow Pele5     the Ku holder takes a tile from another player
   whiten HONU>KAI      a blocked piece turns another colour's fish white
-  dolphin HONU         a blocked piece calls the Dolphin; land KAI, give Kane3 later
+  dolphin HONU         a blocked piece calls the Dolphin (then land KAI, give Kane3)
   swap HONU:Kane3 KAI:Ku4, reverse HONU-KAI, flip HONU-KAI, place NALU, end
                        the gods cards' abilities (Lono, Kanaloa, Lono)
+  allow, forbid        let or stop a Kanaloa change of your fish (four players)
 Commands:
   map        draw the map again         legal   every legal decision
   hint       what the greedy bot would do here
@@ -132,7 +141,7 @@ class KanaloaTerminalGame(TerminalSession[Game]):
 
     def show_turn(self) -> bool:
         game = self.game
-        phase = _(PHASE_PROMPTS[game.phase_name]) if game.phase_name in PHASE_PROMPTS else ""
+        phase = phase_prompt(game)
         self.say(_("{colour}: {phase}.").format(colour=colour(game.to_move or ""), phase=phase))
         self.list_legal()
         return True
@@ -182,7 +191,7 @@ def hint_line(game: Game) -> str:
     bot = make_bot(name, seed=len(game.history), game="kanaloa")
     choice = bot.decide(game.clone(), 1.0)
     return _("hint for {colour}: {decision} (the {bot} bot's choice)").format(
-        colour=colour(game.to_move or ""), decision=game.format(choice), bot=bot.name
+        colour=colour(game.to_move or ""), decision=game.format(choice), bot=bot_name(bot.name)
     )
 
 

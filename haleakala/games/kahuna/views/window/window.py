@@ -12,10 +12,12 @@ The lines the selection can use are highlighted, so a player sees what a card ca
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pygame
 
+from haleakala import palette
 from haleakala.games.kahuna.words import colour
 from haleakala.i18n import _
 from haleakala.toolkit.window import TableWindow, blit_centred
@@ -37,7 +39,22 @@ FREE_LINE = (200, 216, 226)
 HINT = (255, 214, 60)
 RECENT = (236, 130, 40)
 CUT_HINT = (255, 84, 60)
-PLAYER = {0: (244, 244, 240), 1: (22, 22, 26)}
+
+
+class _Stones(Mapping[int, tuple[int, int, int]]):
+    """The two players' colours (white 0, black 1) from the palette's Kahuna roles."""
+
+    def __getitem__(self, player: int) -> tuple[int, int, int]:
+        return palette.screen(("kahuna.white", "kahuna.black")[player])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((0, 1))
+
+    def __len__(self) -> int:
+        return 2
+
+
+PLAYER: Mapping[int, tuple[int, int, int]] = _Stones()
 PLAYER_EDGE = {0: (60, 60, 66), 1: (220, 220, 220)}
 PLAYER_TEXT = {0: (20, 20, 24), 1: (240, 240, 240)}
 CARD_FACE = (250, 246, 232)

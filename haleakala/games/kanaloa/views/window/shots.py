@@ -16,10 +16,11 @@ from pathlib import Path
 from haleakala.toolkit.xvfb import virtual_display
 
 SHOTS = (
-    # (file name, players, seed, decisions made first, language)
-    ("kanaloa-window.png", 4, 7, 160, "en"),
-    ("kanaloa-window-2p.png", 2, 3, 120, "en"),
-    ("kanaloa-window-de.png", 3, 11, 90, "de"),
+    # (file name, players, seed, decisions made first, language, colour mode)
+    ("kanaloa-window.png", 4, 7, 160, "en", "default"),
+    ("kanaloa-window-2p.png", 2, 3, 120, "en", "default"),
+    ("kanaloa-window-de.png", 3, 11, 90, "de", "default"),
+    ("kanaloa-window-cvd.png", 4, 7, 160, "en", "cvd"),
 )
 
 
@@ -39,7 +40,7 @@ def _to_a_person(table, decisions: int) -> None:
 def make(out: Path) -> list[Path]:
     import pygame
 
-    from haleakala import i18n
+    from haleakala import i18n, palette
     from haleakala.ai import make_bot
     from haleakala.games.kanaloa.game import Game
 
@@ -52,8 +53,9 @@ def make(out: Path) -> list[Path]:
     screen = pygame.display.set_mode((L.WIDTH, L.HEIGHT))
     saved = []
     try:
-        for name, players, seed, decisions, language in SHOTS:
+        for name, players, seed, decisions, language, mode in SHOTS:
             i18n.use(language)
+            palette.use(mode)
             game = Game(seed=seed, players=players)
             seats = [Seat()] + [
                 Seat(make_bot("greedy", seed=seed + p, game="kanaloa")) for p in range(1, players)
@@ -65,6 +67,7 @@ def make(out: Path) -> list[Path]:
             saved.append(path)
     finally:
         i18n.use("en")
+        palette.use(palette.DEFAULT)
         pygame.display.quit()
     return saved
 

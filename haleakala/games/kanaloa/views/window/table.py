@@ -43,7 +43,7 @@ class KanaloaTable:
         self.seats = seats
         self.choices: list[str] = []  # the decisions the last click offered
         self.message = ""
-        self.log: list[str] = []  # "red: move HONU>KAI", newest last
+        self.log: list[str] = []  # "Rot: move HONU>KAI" (in the language in use), newest last
         self.changes = 0  # bumped on every change, so the window redraws only then
 
     # -- whose click ----------------------------------------------------------------------
@@ -158,7 +158,7 @@ class KanaloaTable:
         who = game.to_move or ""
         text = game.format(code)
         events = game.apply(code)
-        self.log.append(f"{who}: {text}")
+        self.log.append(_("{colour}: {decision}").format(colour=colour(who), decision=text))
         for line in describe_events(game, events):
             self.log.append(line)
         del self.log[:-60]

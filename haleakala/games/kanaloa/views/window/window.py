@@ -16,14 +16,17 @@ buttons, and the legal list is always offered there.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 
 import pygame
 
+from haleakala import palette
 from haleakala.games.kanaloa.material import GODS
 from haleakala.games.kanaloa.state import DOLPHIN, SEA
-from haleakala.games.kanaloa.views.board import PHASE_PROMPTS, describe_result
+from haleakala.games.kanaloa.views.board import describe_result, phase_prompt
 from haleakala.games.kanaloa.words import MARKS, colour
 from haleakala.i18n import _
+from haleakala.i18n.terms import bot_name
 from haleakala.toolkit.window import TableWindow, blit_centred
 from haleakala.toolkit.window import wrap as _wrap
 
@@ -41,13 +44,27 @@ TEXT = (228, 230, 234)
 DIM = (150, 156, 168)
 HINT = (255, 214, 60)
 CURRENT = (150, 196, 222)
-PLAYER = {
-    "red": (214, 52, 44),
-    "yellow": (240, 204, 40),
-    "green": (52, 160, 72),
-    "blue": (52, 104, 214),
-    "white": (246, 246, 240),
-}
+
+
+class _PaletteColours(Mapping[str, tuple[int, int, int]]):
+    """Kanaloa's player colours (and a fish's white side) in the colour mode in use
+    (``haleakala.palette``: ``--palette cvd`` changes them), looked up at each draw."""
+
+    KEYS = ("red", "yellow", "green", "blue", "white")
+
+    def __getitem__(self, colour: str) -> tuple[int, int, int]:
+        if colour not in self.KEYS:
+            raise KeyError(colour)
+        return palette.screen(f"kanaloa.{colour}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.KEYS)
+
+    def __len__(self) -> int:
+        return len(self.KEYS)
+
+
+PLAYER: Mapping[str, tuple[int, int, int]] = _PaletteColours()
 GOD = {
     "Kanaloa": (80, 150, 220),
     "Ku": (186, 96, 70),
@@ -102,7 +119,7 @@ class KanaloaWindow(TableWindow):
     def draw(self) -> bool:
         """Redraw if anything changed; whether it did."""
         table = self.table
-        signature = (table.changes, len(table.game.history))
+        signature = (table.changes, len(table.game.history), palette.current())
         if signature == self._signature:
             return False
         self._signature = signature
@@ -114,7 +131,7 @@ class KanaloaWindow(TableWindow):
     def _draw_map(self) -> None:
         screen, game = self.screen, self.table.game
         m, lay = game.m, game.lay
-        pygame.draw.rect(screen, SEA_COLOUR, L.MAP_RECT)
+        pygame.draw.rect(screen, palette.screen("kanaloa.sea"), L.MAP_RECT)
         pygame.draw.rect(screen, SEA_DEEP, L.MAP_RECT, 6)
         for c in range(len(m.currents)):
             a, b = L.current_ends(m, c)
@@ -218,7 +235,7 @@ class KanaloaWindow(TableWindow):
     def _volcano(self, pos: tuple[float, float]) -> None:
         x, y = pos
         cone = [(x - 30, y + 24), (x + 30, y + 24), (x + 10, y - 18), (x - 10, y - 18)]
-        pygame.draw.polygon(self.screen, (110, 60, 40), cone)
+        pygame.draw.polygon(self.screen, palette.screen("kanaloa.volcano"), cone)
         pygame.draw.polygon(self.screen, DARK, cone, 2)
         pygame.draw.ellipse(self.screen, (240, 90, 30), (x - 12, y - 24, 24, 12))
         blit_centred(self.screen, self.fonts.render(_("volcano"), 16, TEXT, True), (x, y + 8))
@@ -271,8 +288,7 @@ class KanaloaWindow(TableWindow):
             )
             pygame.draw.circle(screen, PLAYER[who], (x + 20, y + 19), 11)
             pygame.draw.circle(screen, DARK, (x + 20, y + 19), 11, 2)
-            phase = game.phase_name
-            sub = _(PHASE_PROMPTS[phase]) if phase in PHASE_PROMPTS else ""
+            sub = phase_prompt(game)
             sub = _("turn {turn}: {what}").format(turn=game.turn, what=sub)
         screen.blit(f.render(title, 28, TEXT, True), (x + 38, y + 7))
         for k, part in enumerate(_wrap(sub, 62)[:2]):
@@ -306,7 +322,7 @@ class KanaloaWindow(TableWindow):
             pygame.draw.rect(screen, PLAYER[name], (x, y, w, h), 3, border_radius=8)
         self._piece(p, (x + 16, y + 16))
         seat = self.table.seats[p]
-        label = colour(name).capitalize() + ("" if seat.human else f" ({seat.bot.name})")
+        label = colour(name).capitalize() + ("" if seat.human else f" ({bot_name(seat.bot.name)})")
         screen.blit(f.render(label, 22, TEXT, True), (x + 32, y + 6))
         score = _("score {n}").format(n=game.scores()[p])
         sw = f.render(score, 20, TEXT, True).get_width()
