@@ -24,6 +24,13 @@ from haleakala.gameapi import GAMES, describe
 LANGUAGES = ("de", "fr")
 OURS = [g for g, ref in GAMES.items() if ref.startswith("haleakala.")]
 CASES = [(g, n) for g in OURS for n in frontends.counts(g)]
+HEAVY_CASES = [
+    (g, n) if n == min(frontends.counts(g)) else pytest.param(g, n, marks=pytest.mark.long)
+    for g, n in CASES
+]
+"""The live view and the phone seats serve whole games through the web server, every seat a
+page: the default suite plays each game at its smallest table, ``-m long`` at every size
+(a four-player Kanaloa table's seats took minutes on a loaded machine)."""
 PATH = re.compile(r"(?<!\S)[/~]\S*")
 """A file's path (a save's name typed by the player): as the player typed it."""
 
@@ -68,14 +75,14 @@ def test_the_window_speaks_the_players_language(language, game, players, tmp_pat
     assert leaked(texts, language, game) == []
 
 
-@pytest.mark.parametrize(("game", "players"), CASES)
+@pytest.mark.parametrize(("game", "players"), HEAVY_CASES)
 def test_the_live_view_speaks_the_watchers_language(language, game, players):
     pytest.importorskip("aiohttp")
     texts = frontends.live_view(game, players)
     assert leaked(texts, language, game) == []
 
 
-@pytest.mark.parametrize(("game", "players"), CASES)
+@pytest.mark.parametrize(("game", "players"), HEAVY_CASES)
 def test_every_phone_seat_speaks_its_players_language(language, game, players):
     pytest.importorskip("aiohttp")
     texts = frontends.phone_seats(game, players)
