@@ -44,9 +44,65 @@ def sections(game: Game, viewer: int) -> list[dict]:
     ]
 
 
+DECISION_WORDS = {
+    "fish": N_("place a fish on {a}-{b} swimming to {b}, showing {side}"),
+    "start": N_("place your first piece on {a}"),
+    "volcano": N_("place the volcano on {a}"),
+    "sea": N_("place the volcano in the sea between {a}"),
+    "remove": N_("take your piece off {a}"),
+    "remove dolphin": N_("take your piece off the Dolphin"),
+    "land": N_("land your piece from the Dolphin on {a}"),
+    "give": N_("give the tile {tile} to the Dolphin"),
+    "swap": N_("swap the tiles {tile} on {a} and {other} on {b}"),
+    "move": N_("move a piece from {a} to {b}"),
+    "whiten": N_("turn the fish on {a}-{b} to its white side"),
+    "dolphin": N_("call the Dolphin to {a}"),
+    "sacrifice": N_("sacrifice {tile} to {god}"),
+    "add": N_("add {tile} to the sacrifice"),
+    "done": N_("end the sacrifice"),
+    "rob": N_("rob {tile} from {colour}"),
+    "take": N_("take the tile {tile}"),
+    "reverse": N_("turn the fish on {a} round"),
+    "flip": N_("turn the fish on {a} over"),
+    "allow": N_("allow the change of your fish"),
+    "forbid": N_("forbid the change of your fish"),
+    "place": N_("place your second piece on {a}"),
+    "end": N_("end the turn"),
+}
+"""Each kind of decision in plain words, for the seat's buttons and its confirm line (issue 39
+item 6: a phone player reads a sentence; the notation stays under it for who knows it)."""
+
+
 def decision_words(game: Game, code: int) -> str:
-    """The notation: Kanaloa's decisions are written to be read (``move HONU>KAI``)."""
-    return str(game.format(code))
+    """A legal decision in plain words, read back from its canonical text (the notation's
+    grammar: ``kind`` then its places, tiles, god or colour)."""
+    text = str(game.format(code))
+    kind, *args = text.split(" ")
+    if kind == "remove" and args == ["dolphin"]:
+        kind = "remove dolphin"
+    elif kind == "volcano" and args and "+" in args[0]:
+        kind = "sea"
+    values: dict[str, str] = {}
+    if kind in ("fish", "move", "whiten"):
+        values["a"], values["b"] = args[0].split(">")
+        if kind == "fish":
+            values["side"] = _(args[1])
+    elif kind == "sea":
+        values["a"] = ", ".join(args[0].split("+"))
+    elif kind in ("give", "add", "take"):
+        values["tile"] = args[0]
+    elif kind == "swap":
+        (values["a"], values["tile"]), (values["b"], values["other"]) = (
+            a.split(":", 1) for a in args
+        )
+    elif kind == "sacrifice":
+        values["tile"], values["god"] = args[0], args[-1]
+    elif kind == "rob":
+        values["colour"], values["tile"] = _(args[0]), args[1]
+    elif args:
+        values["a"] = args[0]
+    template = DECISION_WORDS.get(kind)
+    return _(template).format(**values) if template else text
 
 
 CHIPS = {
