@@ -61,9 +61,7 @@ def shortfalls(mode: str, surface: str, visions) -> list[str]:
 
 @pytest.mark.parametrize("surface", ["screen", "led"])
 @pytest.mark.parametrize("mode", P.MODES)
-def test_roles_seen_together_stay_apart_under_every_vision_the_mode_is_designed_for(
-    mode, surface
-):
+def test_roles_seen_together_stay_apart_under_every_vision_the_mode_is_designed_for(mode, surface):
     assert not shortfalls(mode, surface, P.DESIGNED_FOR[mode])
 
 
