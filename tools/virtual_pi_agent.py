@@ -36,6 +36,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -625,6 +626,11 @@ def main() -> int:
         return 0
     report_state(boot)
     if plan["mode"] == "readonly":
+        # the last boot may have left a finished game: the daemon resumes it and exits, so
+        # the next game must start here too or no decision is ever acknowledged (the Pi 4's
+        # read-only case of 28 Nov drawn right after a game over waited 600 s for nothing)
+        threading.Thread(target=next_games, args=(plan, time.monotonic() + 7200),
+                         daemon=True).start()  # fmt: skip
         readonly(plan)
         time.sleep(3600)
     next_games(plan, time.monotonic() + 7200)
