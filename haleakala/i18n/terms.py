@@ -8,6 +8,7 @@ Lower case as they stand inside a sentence; a title or a menu capitalises for it
 
 from __future__ import annotations
 
+from haleakala.gameapi import DEFAULT_GAME, describe
 from haleakala.i18n import N_, _, ngettext, number, pgettext
 
 PLAYERS = {"red": N_("red"), "yellow": N_("yellow")}
@@ -182,9 +183,6 @@ def game_title(name: str) -> str:
     """A game's title as its edition in the language in use prints it: the German edition
     of Haleakala is *Haus der Sonne* (docs/glossary-de.md), so a German screen names it so
     everywhere, never one name in a sentence and the other in a heading."""
-    titles = {
-        "haleakala": pgettext("game", "Haleakala"),
-        "kahuna": pgettext("game", "Kahuna"),
-        "kanaloa": pgettext("game", "Kanaloa"),
-    }
-    return titles.get(name, name)
+    if name == DEFAULT_GAME:
+        return pgettext("game", "Haleakala")
+    return pgettext("game", describe(name).title)  # a title no edition translates stays

@@ -34,7 +34,9 @@ drive values the kit always sent, so its appearance is computed from them the ot
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 Rgb = tuple[int, int, int]
 
@@ -71,7 +73,7 @@ class Role:
     led: bool = False
     game: str = "haleakala"
     """The game whose surfaces show the role: game roles are checked against the roles of
-    the same game (a Kanaloa window never shows Haleakala's lava beside Kanaloa's blue)."""
+    the same game (one game's window never shows another game's roles beside its own)."""
 
 
 ROLES: tuple[Role, ...] = (
@@ -97,32 +99,6 @@ ROLES: tuple[Role, ...] = (
     Role("ui.panel", "the side panel", "ui"),
     Role("ui.text", "text", "ui"),
     Role("ui.dim", "secondary text", "ui"),
-    Role("kanaloa.red", "Kanaloa: the red player's pieces, fish and turn", "game", game="kanaloa"),
-    Role(
-        "kanaloa.yellow",
-        "Kanaloa: the yellow player's pieces, fish and turn",
-        "game",
-        game="kanaloa",
-    ),
-    Role(
-        "kanaloa.green",
-        "Kanaloa: the green player's (or neutral) pieces and fish",
-        "game",
-        game="kanaloa",
-    ),
-    Role(
-        "kanaloa.blue", "Kanaloa: the blue player's pieces, fish and turn", "game", game="kanaloa"
-    ),
-    Role(
-        "kanaloa.white",
-        "Kanaloa: a fish's white side (anyone may move over it)",
-        "game",
-        game="kanaloa",
-    ),
-    Role("kanaloa.volcano", "Kanaloa: the volcano's cone", "sign", game="kanaloa"),
-    Role("kanaloa.sea", "Kanaloa: the sea behind the islands", "zone", game="kanaloa"),
-    Role("kahuna.white", "Kahuna: the white player's bridges and stones", "game", game="kahuna"),
-    Role("kahuna.black", "Kahuna: the black player's bridges and stones", "game", game="kahuna"),
 )
 ROLE = {r.name: r for r in ROLES}
 
@@ -159,24 +135,11 @@ PLACES: dict[str, dict[str, tuple[str, ...]]] = {
         "forest": ("player.red", "player.yellow", "legal", "warning", "zone.forest"),
         "mountain": ("player.red", "player.yellow", "legal", "warning", "zone.mountain"),
         "crater": ("lava", "zone.crater"),
-        "kanaloa.sea": (
-            "kanaloa.red",
-            "kanaloa.yellow",
-            "kanaloa.green",
-            "kanaloa.blue",
-            "kanaloa.white",
-            "kanaloa.volcano",
-            "kanaloa.sea",
-        ),
     },
 }
 """Where on each surface roles are seen together: two roles that share a place could be taken
 for one another there. (Two roles in different places, such as the white boat on the water and
 a white warning on a beach, are told apart by where they are.)"""
-
-
-GAME_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.game for r in ROLES))
-"""The games whose roles the palette holds (the registry's names)."""
 
 
 def game_roles(game: str) -> list[Role]:
@@ -222,15 +185,6 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "ui.panel": (26, 28, 34),
         "ui.text": (226, 228, 232),
         "ui.dim": (140, 146, 158),
-        "kanaloa.red": (214, 52, 44),
-        "kanaloa.yellow": (240, 204, 40),
-        "kanaloa.green": (52, 160, 72),
-        "kanaloa.blue": (52, 104, 214),
-        "kanaloa.white": (246, 246, 240),
-        "kanaloa.volcano": (110, 60, 40),
-        "kanaloa.sea": (30, 94, 140),
-        "kahuna.white": (244, 244, 240),
-        "kahuna.black": (22, 22, 26),
     },
     "cvd": {
         "player.red": (213, 94, 0),  # Okabe–Ito vermilion
@@ -250,17 +204,6 @@ _SCREEN: dict[str, dict[str, Rgb]] = {
         "ui.panel": (26, 28, 34),
         "ui.text": (226, 228, 232),
         "ui.dim": (140, 146, 158),
-        # Kanaloa's four players and the white side of a fish: at least 22 apart under every
-        # vision (searched within each colour's own hue, so "green" still looks green).
-        "kanaloa.red": (191, 37, 28),
-        "kanaloa.yellow": (255, 202, 23),
-        "kanaloa.green": (31, 177, 137),
-        "kanaloa.blue": (0, 66, 205),
-        "kanaloa.white": (250, 250, 250),
-        "kanaloa.volcano": (40, 30, 30),  # a dark cone: apart from every fish by lightness
-        "kanaloa.sea": (96, 120, 140),
-        "kahuna.white": (244, 244, 240),  # white and black: apart by lightness for every eye
-        "kahuna.black": (22, 22, 26),
     },
 }
 """Screen colours (sRGB) by mode and role."""
@@ -410,33 +353,32 @@ def entries() -> list[dict]:
     return out
 
 
+CSS_NAMES: dict[str, str] = {
+    "player.red": "--red",
+    "player.yellow": "--yellow",
+    "lava": "--lava",
+    "legal": "--legal",
+    "warning": "--warning",
+    "zone.sea": "--sea",
+    "zone.water": "--water",
+    "zone.beach": "--beach",
+    "zone.grassland": "--grassland",
+    "zone.forest": "--forest",
+    "zone.mountain": "--mountain",
+    "zone.crater": "--crater",
+}
+"""Each role the live view paints and its CSS custom property (a game adds its own)."""
+
+
 def css(selector_of: dict[str, str] | None = None) -> str:
     """The live view's colours as CSS custom properties, one rule per mode
     (``:root`` for the default, ``:root[data-palette="cvd"]`` for the others)."""
-    names = {
-        "player.red": "--red",
-        "player.yellow": "--yellow",
-        "lava": "--lava",
-        "legal": "--legal",
-        "warning": "--warning",
-        "zone.sea": "--sea",
-        "zone.water": "--water",
-        "zone.beach": "--beach",
-        "zone.grassland": "--grassland",
-        "zone.forest": "--forest",
-        "zone.mountain": "--mountain",
-        "zone.crater": "--crater",
-        "kanaloa.red": "--kanaloa-red",
-        "kanaloa.yellow": "--kanaloa-yellow",
-        "kanaloa.green": "--kanaloa-green",
-        "kanaloa.blue": "--kanaloa-blue",
-        "kanaloa.white": "--kanaloa-white",
-        "kanaloa.volcano": "--kanaloa-volcano",
-    }
     rules = []
     for mode in MODES:
         selector = ":root" if mode == DEFAULT else f':root[data-palette="{mode}"]'
-        body = " ".join(f"{var}: {hex_colour(screen(role, mode))};" for role, var in names.items())
+        body = " ".join(
+            f"{var}: {hex_colour(screen(role, mode))};" for role, var in CSS_NAMES.items()
+        )
         body += f" --red-ink: {hex_colour(ink_on(screen('player.red', mode)))};"
         body += f" --yellow-ink: {hex_colour(ink_on(screen('player.yellow', mode)))};"
         rules.append(f"{selector} {{ {body} }}")
@@ -472,16 +414,37 @@ SIGNS: dict[str, dict[str, str]] = {
         "screen": "a ring with an exclamation mark by the piece (window)",
         "oled": "a sentence saying what to put right",
     },
-    "kanaloa.red": {
-        "screen": "R on the terminal's map; the window's player box names the "
-        "colour in words; the live view's status names it"
-    },
-    "kanaloa.yellow": {"screen": "Y on the terminal's map; the colour named in words"},
-    "kanaloa.green": {"screen": "G on the terminal's map; the colour named in words"},
-    "kanaloa.blue": {"screen": "B on the terminal's map; the colour named in words"},
-    "kahuna.white": {"screen": "white stones and bridges; the player's box names the colour"},
-    "kahuna.black": {"screen": "black stones and bridges; the player's box names the colour"},
-    "kanaloa.white": {"screen": "w on the terminal's map; a white fish has no outline colour"},
 }
 """What each game role and the warning say without colour, surface by surface (the README's
 table; ``tests/palette`` checks each role has one)."""
+
+
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+"""Where each game keeps its own colours, ``<game>/data/palette.toml`` (the default game's are
+the tables above): read as data, so that the palette still imports no layer of the program."""
+
+
+def _add_game_palettes() -> tuple[Role, ...]:
+    """Every game's own colours added to the tables above, so that each game is one more set
+    of roles checked the same way; the roles of all games, the default game's first."""
+    roles = list(ROLES)
+    for path in sorted(GAMES_DIR.glob("*/data/palette.toml")):
+        game = path.parent.parent.name
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for name, role in data["roles"].items():
+            roles.append(Role(name, role["meaning"], role["group"], game=game))
+            for mode in MODES:
+                r, g, b = role[mode]
+                _SCREEN[mode][name] = (r, g, b)
+            if "css" in role:
+                CSS_NAMES[name] = role["css"]
+            if "sign" in role:
+                SIGNS[name] = {"screen": role["sign"]}
+        PLACES["screen"].update({k: tuple(v) for k, v in data.get("places", {}).items()})
+    return tuple(roles)
+
+
+ROLES = _add_game_palettes()
+ROLE = {r.name: r for r in ROLES}
+GAME_NAMES: tuple[str, ...] = tuple(dict.fromkeys(r.game for r in ROLES))
+"""The games whose roles the palette holds (the registry's names)."""

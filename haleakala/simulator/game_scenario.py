@@ -1,22 +1,23 @@
-"""Scenarios for the games without a kit (Kahuna, Kanaloa): a TOML file of decisions,
-refusals, bots' turns and expectations, run on the rules through the game interface.
+"""Scenarios for the games without a kit: a TOML file of decisions, refusals, bots' turns and
+expectations, run on the rules through the game interface.
 
-The kit's scenarios (``scenario_format``) drive the simulated board of Haleakala: buttons,
-RFID readers, LEDs, the OLED. Kahuna and Kanaloa have no board, so theirs say what a tester
-of their rules and front-ends checks: a decision is made or refused (and by which ruling),
-bots play on, and the game stands where expected. A file names its game::
+The kit's scenarios (``scenario_format``) drive the simulated board of the default game:
+buttons, RFID readers, LEDs, the OLED. The other games have no board, so theirs say what a
+tester of their rules and front-ends checks: a decision is made or refused (and by which
+ruling), bots play on, and the game stands where expected. A file names its game and its
+steps (``sim/scenarios/*.toml`` holds one per game)::
 
-    name = "Kanaloa's two-player start (N13)"
-    game = "kanaloa"
+    name = "..."
+    game = "..."        # a registered game's name
     players = 2
     seed = 3
 
     [[step]]
-    expect = { to_move = "red", phase = "fish", legal_has = ["fish HONU>KAI green"] }
+    expect = { to_move = "red", legal_has = ["..."] }
     [[step]]
-    refuse = { decision = "fish HONU>KAI red", ruling = "N13" }
+    refuse = { decision = "...", ruling = "..." }
     [[step]]
-    decide = "fish HONU>KAI green"
+    decide = "..."
     [[step]]
     play_bot = { bot = "random", until = "end" }
     [[step]]

@@ -75,8 +75,8 @@ def _doc_body() -> str:
 
 
 def games_line() -> str:
-    """Every registered game with its player counts ("haleakala 2 players, kanaloa 2-4
-    players"): the help names each game the registry has, never a list written by hand."""
+    """Every registered game with its player counts ("NAME 2 players, NAME 2-4 players"):
+    the help names each game the registry has, never a list written by hand."""
     parts = []
     for name in GAMES:
         counts = describe(name).player_counts
