@@ -66,26 +66,10 @@ BeachUids = tuple[frozenset[str] | None, ...]
 """Raw tag UIDs per beach as the Pico last reported them (None: that reader cannot tell)."""
 
 COUNTERS = (
-    "frames",
-    "snapshots",
-    "garbage",
-    "truncated",
-    "crc",
-    "malformed",
-    "stale",
-    "duplicate",
-    "unconfirmed",
-    "ignored",
-    "seq_gaps",
-    "seq_jumps",
-    "resyncs",
-    "connects",
-    "disconnects",
-    "firmware_crashes",
-    "post_errors",
-    "driver_errors",
-    "unknown_tags_unlisted",
-)
+    "frames", "snapshots", "garbage", "truncated", "crc", "malformed", "stale", "duplicate",
+    "unconfirmed", "ignored", "seq_gaps", "seq_jumps", "resyncs", "connects", "disconnects",
+    "firmware_crashes", "post_errors", "driver_errors", "unknown_tags_unlisted",
+)  # fmt: skip
 
 CONFIRM_FRAMES = 3
 """Consecutive frames of a candidate run (without a frame of the believed run between them)
