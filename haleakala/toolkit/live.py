@@ -10,8 +10,10 @@ chosen from the board's menu reaches the phones with the next update. Templates 
 from __future__ import annotations
 
 from functools import cache
+from typing import TypeVar
 
 from haleakala import i18n, palette
+from haleakala.gameapi import GameState, game_of
 from haleakala.i18n import N_, _
 
 LABELS = {
@@ -68,3 +70,24 @@ def _labels(language: str) -> tuple[tuple[str, str], ...]:
     """Built once per language: the labels cost the game thread nothing after the first
     snapshot (``language`` is only the cache key; ``_`` reads the language in use)."""
     return tuple((key, _(text)) for key, text in LABELS.items())
+
+
+G = TypeVar("G", bound=GameState)
+
+
+def continued(before: G | None, after: G) -> G | None:
+    """A copy of ``before`` to replay ``after``'s new decisions on, in order, when ``after``
+    continues it (the same game, deal and players, its history extending ``before``'s): what
+    every game's ``log_lines`` says decision by decision. None when the log starts over
+    (another game, or a jump the page cannot tell decision by decision)."""
+    if (
+        before is None
+        or game_of(before) != game_of(after)
+        or before.seed != after.seed
+        or before.players != after.players
+    ):
+        return None
+    made = len(before.history)
+    if len(after.history) < made or after.history[:made] != before.history:
+        return None
+    return before.clone()

@@ -16,7 +16,7 @@ from haleakala import i18n, palette
 from haleakala.gameapi import GameState, describe, game_of
 from haleakala.i18n import N_, _
 
-from ..live import labels
+from ..live import continued, labels
 from .text import colour_name, position_text, result_sentence
 
 LOG_LINES = 40
@@ -67,24 +67,15 @@ def snapshot(
 def log_lines(before: GameState | None, after: GameState) -> tuple[list[str], bool]:
     """What happened between two published positions (each decision's notation by its
     player), and whether the log starts over (another game, or a jump back)."""
-    if (
-        before is not None
-        and game_of(before) == game_of(after)
-        and before.seed == after.seed
-        and before.players == after.players
-    ):
-        made, now = len(before.history), len(after.history)
-        if now == made:
-            return [], False
-        if now > made and after.history[:made] == before.history:
-            replay = before.clone()
-            lines = []
-            for decision in after.history[made:]:
-                who = colour_name(replay.to_move or "")
-                seen = replay.seen_decision(replay.format(decision), replay.decider, None)
-                lines.append(f"{who}: {seen}")
-                replay.apply(decision)
-            return lines, False
+    replay = continued(before, after)
+    if replay is not None:
+        lines = []
+        for decision in after.history[len(replay.history) :]:
+            who = colour_name(replay.to_move or "")
+            seen = replay.seen_decision(replay.format(decision), replay.decider, None)
+            lines.append(f"{who}: {seen}")
+            replay.apply(decision)
+        return lines, False
     start = _("{title}, decision {n}").format(
         title=describe(game_of(after)).title, n=len(after.history)
     )

@@ -20,6 +20,7 @@ from haleakala.games.kahuna.views.window import layout as L
 from haleakala.games.kahuna.views.window.view import view_of
 from haleakala.games.kahuna.words import colour
 from haleakala.i18n import N_, _
+from haleakala.toolkit.live import continued
 from haleakala.toolkit.live import labels as live_labels
 
 if TYPE_CHECKING:
@@ -145,19 +146,16 @@ def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
     """What happened between two published positions as a watcher may know it (a
     face-down discard names no card, a card drawn from the pile is not named), and
     whether the log starts over."""
-    if before is not None and before.seed == after.seed:
-        made, now = len(before.history), len(after.history)
-        if now == made:
-            return [], False
-        if now > made and after.history[:made] == before.history:
-            replay, lines = before.clone(), []
-            for d in after.history[made:]:
-                who, text = replay.to_move or "", replay.format(d)
-                if replay.seen_decision(text, replay.decider, None) != text:
-                    text = _("discards a card face down")
-                events = replay.apply(d)
-                lines.append(f"{colour(who)}: {text}")
-                lines += [EVENT_INDENT + line for line in describe_events(replay, events, None)]
-            return lines, False
+    replay = continued(before, after)
+    if replay is not None:
+        lines = []
+        for d in after.history[len(replay.history) :]:
+            who, text = replay.to_move or "", replay.format(d)
+            if replay.seen_decision(text, replay.decider, None) != text:
+                text = _("discards a card face down")
+            events = replay.apply(d)
+            lines.append(f"{colour(who)}: {text}")
+            lines += [EVENT_INDENT + line for line in describe_events(replay, events, None)]
+        return lines, False
     start = _("Kahuna, seed {seed}, decision {d}").format(seed=after.seed, d=len(after.history))
     return [start], True

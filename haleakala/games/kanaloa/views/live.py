@@ -22,7 +22,7 @@ from haleakala.games.kanaloa.views.board import describe_events, describe_result
 from haleakala.games.kanaloa.views.window import layout as L
 from haleakala.games.kanaloa.words import colour
 from haleakala.i18n import N_, _
-from haleakala.toolkit.live import labels
+from haleakala.toolkit.live import continued, labels
 
 if TYPE_CHECKING:
     from haleakala.games.kanaloa.game import Game
@@ -155,19 +155,16 @@ def player_state(game: Game, p: int) -> dict:
 def log_lines(before: Game | None, after: Game) -> tuple[list[str], bool]:
     """What happened between two published positions, in words, and whether the log starts
     over (another game, or a jump the page cannot tell decision by decision)."""
-    if before is not None and before.seed == after.seed and before.n == after.n:
-        made, now = len(before.history), len(after.history)
-        if now == made:
-            return [], False
-        if now > made and after.history[:made] == before.history:
-            replay, lines = before.clone(), []
-            for d in after.history[made:]:
-                who = colour(replay.to_move or "")
-                text = replay.format(d)
-                events = replay.apply(d)
-                lines.append(f"{who}: {text}")
-                lines += [EVENT_INDENT + line for line in describe_events(replay, events)]
-            return lines, False
+    replay = continued(before, after)
+    if replay is not None:
+        lines = []
+        for d in after.history[len(replay.history) :]:
+            who = colour(replay.to_move or "")
+            text = replay.format(d)
+            events = replay.apply(d)
+            lines.append(f"{who}: {text}")
+            lines += [EVENT_INDENT + line for line in describe_events(replay, events)]
+        return lines, False
     start = _("Kanaloa, {n} players, seed {seed}, decision {d}").format(
         n=after.n, seed=after.seed, d=len(after.history)
     )
