@@ -133,9 +133,6 @@ function drawGeneric(s) {
   // Any game without a drawing of its own: its position as text, who decides, the legal
   // decisions in notation, the log; never another game's picture.
   document.title = s.title;
-  document.body.dataset.digest = s.digest;
-  document.body.dataset.seq = s.seq;
-  document.body.dataset.decisions = s.decisions;
   document.getElementById("variant").textContent = `${s.title} · ${say("g_players", { n: s.players.length })}`;
   const status = document.getElementById("status");
   status.textContent = s.over ? s.result : say("to_decide", { colour: s.to_move_name });
@@ -159,14 +156,15 @@ function drawGeneric(s) {
 function draw(s) {
   latest = s;
   speak(s);
+  // Which position the page shows, whoever draws it (the tests wait on these).
+  document.body.dataset.digest = s.digest;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.decisions = s.decisions;
   const own = ownView(s);
   document.body.classList.toggle("game-view", !!own);
   document.body.classList.toggle("generic", own === drawGeneric);
   document.getElementById("generic").hidden = own !== drawGeneric;
   if (own) { own(s); return; }
-  document.body.dataset.digest = s.digest;
-  document.body.dataset.seq = s.seq;
-  document.body.dataset.decisions = s.decisions;
   document.getElementById("variant").textContent = `${s.variant_name} · ${say("round", { n: s.round, rounds: 2 })}`;
   const status = document.getElementById("status");
   status.textContent = s.over ? (s.result ? s.result.text : s.awaited) : say("to_decide", { colour: say(s.to_move) });

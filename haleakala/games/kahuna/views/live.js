@@ -85,9 +85,6 @@ window.GAME_DRAWINGS.kahuna = { board: kahunaBoard, tray: kahunaTray };
 // The watchers' page (app.js's index.html): the same board for nobody's seat, the players,
 // the display and the pile beside it, the log (app.js's drawLog).
 function drawKahuna(s) {
-  document.body.dataset.digest = s.digest;
-  document.body.dataset.seq = s.seq;
-  document.body.dataset.decisions = s.decisions;
   document.title = say("h_title");
   document.querySelector("header h1").firstChild.textContent = "Kahuna ";
   const b = s.board;

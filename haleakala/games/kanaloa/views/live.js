@@ -154,9 +154,6 @@ function drawKanaloaPlayers(s) {
 }
 
 function drawKanaloa(s) {
-  document.body.dataset.digest = s.digest;
-  document.body.dataset.seq = s.seq;
-  document.body.dataset.decisions = s.decisions;
   document.title = say("k_title");
   document.querySelector("header h1").firstChild.textContent = "Kanaloa ";
   document.getElementById("variant").textContent = say("k_players", { n: s.players_count, turn: s.turn });
