@@ -26,8 +26,8 @@ def language(request):
     i18n.use("en")
 
 
-def kanaloa_session(lines, players=2, language="en"):
-    i18n.use(language)
+def scripted(lines):
+    """A player who types ``lines`` one by one, then Ctrl-D."""
     script = iter(lines)
 
     def read(_prompt):
@@ -36,6 +36,12 @@ def kanaloa_session(lines, players=2, language="en"):
         except StopIteration:
             raise EOFError from None
 
+    return read
+
+
+def kanaloa_session(lines, players=2, language="en"):
+    i18n.use(language)
+    read = scripted(lines)
     out = io.StringIO()
     game = new_game("kanaloa", 3, players=players)
     bots = [make_bot("random", seed=p, game="kanaloa") for p in range(1, players)]
@@ -122,14 +128,7 @@ def test_with_more_players_the_first_prompt_offers_white_or_the_colour(players):
 
 def lesson_text(lines, language="en"):
     i18n.use(language)
-    script = iter(lines)
-
-    def read(_prompt):
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
+    read = scripted(lines)
     out = io.StringIO()
     try:
         Terminal(load(find("first-game")), read=read, out=out).run()
