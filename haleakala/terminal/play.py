@@ -1,8 +1,7 @@
 """``haleakala play``: a game at the terminal (people and bots), or a game log with ``--json``.
 
-``--game`` picks the island game (any game of the registry, ``gameapi.GAMES``, each named
-with its player counts by ``games_line``; the default game when none is named); ``--players
-N`` how many play (where the game allows several counts), and ``--seat COLOUR=WHO``
+``--game`` picks the island game (the default game when none is named); ``--players N`` how
+many play (where the game allows several counts), and ``--seat COLOUR=WHO``
 (repeatable) who sits at each colour. The per-colour flags (``--red``, one for every colour
 of every registered game) stay as aliases of ``--seat``.
 
@@ -16,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -91,9 +89,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "play",
             help="play at the terminal (people or bots), or print a game log (--json)",
             description=f"Play an island game at the terminal, people and bots: {games_line()}. "
-            + re.sub(
-                r"any game of the registry.*?games_line``; ", "", _doc_body(), flags=re.S
-            ).replace("``", ""),
+            + _doc_body().replace("``", ""),
         )
     )
     p.add_argument("--game", choices=tuple(GAMES), default=DEFAULT_GAME,
