@@ -28,6 +28,7 @@ import importlib
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -445,10 +446,7 @@ def tap_board(hooks: Any, game: Any, viewer: int, codes: list[int], legal: list[
     board = dict(hook(game, viewer, codes)) if hook is not None else {}
     steps = list(board.pop("steps", None) or [[] for _code in codes])
     words = dict(board.get("words", {}))
-    seen: dict[str, int] = {}
-    for entry in steps:
-        key = repr(entry)
-        seen[key] = seen.get(key, 0) + 1
+    seen = Counter(map(repr, steps))
     for i, (entry, decision) in enumerate(zip(steps, legal, strict=True)):
         if seen[repr(entry)] > 1 or not entry:
             entry = [*entry, f"pick-{i}"]
